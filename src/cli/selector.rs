@@ -1,0 +1,107 @@
+//! `--trace SELECTOR`: which trace(s) of a file to report.
+
+use crate::ingest::values::normalize_swap_chain;
+use crate::model::Capture;
+
+/// A parsed `--trace` value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TraceSelector {
+    /// The file's default trace (`metrics.md` §1).
+    Default,
+    /// Every trace, in file order.
+    All,
+    /// A process; with several swap chains, the one with most frames.
+    Pid(u32),
+    /// An executable name, case-insensitive; with several traces, the one with most frames.
+    App(String),
+    /// One process and swap chain.
+    PidSwapChain(u32, String),
+}
+
+impl std::str::FromStr for TraceSelector {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, String> {
+        let s = s.trim();
+        if s.is_empty() {
+            return Err("empty trace selector".into());
+        }
+        if s.eq_ignore_ascii_case("default") {
+            return Ok(Self::Default);
+        }
+        if s.eq_ignore_ascii_case("all") {
+            return Ok(Self::All);
+        }
+        if let Ok(pid) = s.parse::<u32>() {
+            return Ok(Self::Pid(pid));
+        }
+        if let Some((pid, sc)) = s.split_once(':')
+            && let Ok(pid) = pid.parse::<u32>()
+        {
+            if sc.is_empty() {
+                return Err(format!("'{s}': swap chain missing after ':'"));
+            }
+            return Ok(Self::PidSwapChain(pid, normalize_swap_chain(sc)));
+        }
+        Ok(Self::App(s.to_owned()))
+    }
+}
+
+impl TraceSelector {
+    /// The indices of the traces this selector picks in a capture, or a message that
+    /// lists what the capture has.
+    pub fn select(&self, capture: &Capture) -> Result<Vec<usize>, String> {
+        let traces = &capture.traces;
+        let most_frames = |matches: &dyn Fn(usize) -> bool| {
+            (0..traces.len()).filter(|&i| matches(i)).fold(
+                None,
+                |best: Option<usize>, i| match best {
+                    Some(b) if traces[b].len() >= traces[i].len() => Some(b),
+                    _ => Some(i),
+                },
+            )
+        };
+        let found = match self {
+            Self::Default => capture.default_trace(),
+            Self::All => return Ok((0..traces.len()).collect()),
+            Self::Pid(pid) => most_frames(&|i| traces[i].meta.process_id == Some(*pid)),
+            Self::App(app) => {
+                most_frames(&|i| traces[i].meta.application.eq_ignore_ascii_case(app))
+            }
+            Self::PidSwapChain(pid, sc) => most_frames(&|i| {
+                traces[i].meta.process_id == Some(*pid)
+                    && traces[i].meta.swap_chain.as_deref() == Some(sc)
+            }),
+        };
+        found.map(|i| vec![i]).ok_or_else(|| {
+            let list: Vec<String> = traces
+                .iter()
+                .map(|t| format!("{} ({} frames)", t.label(), t.len()))
+                .collect();
+            format!(
+                "no trace matches the selector; the file has: {}",
+                list.join("; ")
+            )
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_every_form() {
+        let p = |s: &str| s.parse::<TraceSelector>();
+        assert_eq!(p("default"), Ok(TraceSelector::Default));
+        assert_eq!(p("ALL"), Ok(TraceSelector::All));
+        assert_eq!(p("1234"), Ok(TraceSelector::Pid(1234)));
+        assert_eq!(p("game.exe"), Ok(TraceSelector::App("game.exe".into())));
+        assert_eq!(
+            p("12:0x000001F741139B80"),
+            Ok(TraceSelector::PidSwapChain(12, "0x1F741139B80".into()))
+        );
+        assert!(p("12:").is_err());
+        assert!(p("").is_err());
+    }
+}

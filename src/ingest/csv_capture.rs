@@ -1,0 +1,318 @@
+//! Reads a PresentMon-family CSV capture row by row into traces.
+
+use super::builder::{SkipReason, TraceBuilder};
+use super::error::{LoadError, LoadErrorKind};
+use super::layout::{self, Layout, TimeUnit};
+use super::preamble::{self, PreambleError};
+use super::values::{normalize_swap_chain, trim};
+use super::{LoadOptions, Progress};
+use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
+use csv::ByteRecord;
+use std::collections::HashMap;
+use std::io::BufRead;
+use std::path::Path;
+
+/// The identity of a trace: application, process id, swap chain.
+type Key = (String, Option<u32>, Option<String>);
+
+/// How often (in rows) the loader looks at the cancel flag.
+const CANCEL_CHECK_ROWS: u64 = 8192;
+
+/// Loads a CSV capture from `reader`; `path` names it in messages.
+pub fn load<R: BufRead>(
+    path: &Path,
+    mut reader: R,
+    opts: LoadOptions,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let err = |line, kind| LoadError::new(path, line, kind);
+    let pre = preamble::read_preamble(&mut reader).map_err(|e| match e {
+        PreambleError::Io(io) => err(None, LoadErrorKind::Io(io)),
+        PreambleError::NotText(why, line) => err(
+            Some(line),
+            LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")),
+        ),
+        PreambleError::Empty => err(None, LoadErrorKind::NotACapture("the file is empty".into())),
+    })?;
+    let layout = layout::detect(&pre.header, &pre.comments)
+        .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
+    let mut info = FileInfo {
+        path: path.to_path_buf(),
+        format: layout.format,
+        format_version: layout.format_version.clone(),
+        system: pre
+            .comments
+            .iter()
+            .filter_map(|c| c.split_once('='))
+            .map(|(k, v)| (k.trim().into(), v.trim().into()))
+            .collect(),
+    };
+    let mut rows = RowReader::new(&layout, file_stem(path));
+    let mut csv_reader = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(reader);
+    let mut record = ByteRecord::new();
+    loop {
+        match csv_reader.read_byte_record(&mut record) {
+            Ok(false) => break,
+            Ok(true) => {}
+            Err(e) => {
+                let line = e.position().map(|p| pre.header_line + p.line());
+                if let csv::ErrorKind::Io(_) = e.kind() {
+                    return Err(err(
+                        line,
+                        LoadErrorKind::Io(std::io::Error::other(e.to_string())),
+                    ));
+                }
+                rows.file_warnings.push(Warning {
+                    line,
+                    message: format!("unreadable row ({e}); skipped"),
+                });
+                continue;
+            }
+        }
+        let line = pre.header_line + record.position().map_or(0, csv::Position::line);
+        rows.row(&record, line, &mut info);
+        rows.count += 1;
+        if rows.count.is_multiple_of(CANCEL_CHECK_ROWS) && progress.is_cancelled() {
+            return Err(err(None, LoadErrorKind::Cancelled));
+        }
+    }
+    rows.finish(info, opts, path)
+}
+
+fn file_stem(path: &Path) -> String {
+    path.file_stem()
+        .map_or_else(|| "capture".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// State of the row loop.
+struct RowReader<'a> {
+    layout: &'a Layout,
+    file_stem: String,
+    builders: Vec<TraceBuilder>,
+    index: HashMap<Key, usize>,
+    last_key: Vec<Vec<u8>>,
+    last_index: Option<usize>,
+    file_warnings: Vec<Warning>,
+    count: u64,
+    saw_system: bool,
+}
+
+impl<'a> RowReader<'a> {
+    fn new(layout: &'a Layout, file_stem: String) -> Self {
+        Self {
+            layout,
+            file_stem,
+            builders: Vec::new(),
+            index: HashMap::new(),
+            last_key: Vec::new(),
+            last_index: None,
+            file_warnings: Vec::new(),
+            count: 0,
+            saw_system: false,
+        }
+    }
+
+    fn row(&mut self, record: &ByteRecord, line: u64, info: &mut FileInfo) {
+        let layout = self.layout;
+        let fields = record.len();
+        let used = used_fields(record, layout.header_len);
+        let shape = if fields < layout.min_fields {
+            Some(SkipReason::Truncated {
+                fields,
+                header: layout.header_len,
+            })
+        } else if used > layout.header_len && layout.format != Format::Ocat {
+            Some(SkipReason::TooLong {
+                fields,
+                header: layout.header_len,
+            })
+        } else {
+            None
+        };
+        let Some(index) = self.trace_index(record, line) else {
+            return;
+        };
+        if let Some(reason) = shape {
+            self.builders[index].skip(line, reason);
+            return;
+        }
+        if !self.saw_system {
+            self.saw_system = true;
+            for (i, name) in &layout.system {
+                let value =
+                    String::from_utf8_lossy(trim(record.get(*i).unwrap_or(b""))).into_owned();
+                if !value.is_empty() && value != "-" {
+                    info.system.push((name.clone(), value));
+                }
+            }
+        }
+        self.builders[index].push(record, layout, line);
+    }
+
+    /// Finds (or creates) the trace a row belongs to. `None` when the row cannot name
+    /// its trace; a file warning then says why.
+    fn trace_index(&mut self, record: &ByteRecord, line: u64) -> Option<usize> {
+        let layout = self.layout;
+        let cols = [layout.application, layout.process_id, layout.swap_chain];
+        let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
+        if let Some(idx) = self.last_index
+            && cols
+                .iter()
+                .zip(&self.last_key)
+                .all(|(c, k)| raw(*c) == k.as_slice())
+        {
+            return Some(idx);
+        }
+        let text = |c: Option<usize>| {
+            c.map(|i| String::from_utf8_lossy(trim(record.get(i).unwrap_or(b""))).into_owned())
+        };
+        let application = text(layout.application).unwrap_or_else(|| self.file_stem.clone());
+        let process_id = match text(layout.process_id) {
+            None => None,
+            Some(t) => {
+                if let Ok(pid) = t.parse::<u32>() {
+                    Some(pid)
+                } else {
+                    let msg = format!(
+                        "ProcessID '{}' is not a number; row skipped",
+                        t.chars().take(20).collect::<String>()
+                    );
+                    self.file_warnings.push(Warning::at(line, msg));
+                    return None;
+                }
+            }
+        };
+        let swap_chain = text(layout.swap_chain).map(|s| normalize_swap_chain(&s));
+        let key = (application, process_id, swap_chain);
+        let next = self.builders.len();
+        let idx = *self.index.entry(key.clone()).or_insert(next);
+        if idx == next {
+            let meta = TraceMeta {
+                application: key.0,
+                process_id: key.1,
+                swap_chain: key.2,
+                runtime: None,
+                present_modes: Vec::new(),
+            };
+            self.builders.push(TraceBuilder::new(meta, layout));
+        }
+        self.last_key = cols.iter().map(|c| raw(*c).to_vec()).collect();
+        self.last_index = Some(idx);
+        Some(idx)
+    }
+
+    fn finish(self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
+        let layout = self.layout;
+        let mut warnings = self.file_warnings;
+        let (ms_per_raw, unit_warning) = infer_time_scale(&self.builders, layout, opts);
+        warnings.extend(unit_warning);
+        let origin_raw = self
+            .builders
+            .iter()
+            .filter_map(TraceBuilder::first_raw_time)
+            .fold(f64::INFINITY, f64::min);
+        let role = layout.time.map(|t| t.role);
+        let origin_raw = if origin_raw.is_finite() {
+            origin_raw
+        } else {
+            0.0
+        };
+        let mut traces = Vec::new();
+        for builder in self.builders {
+            let empty = builder.len() == 0;
+            let trace = builder.finish(role, ms_per_raw, origin_raw);
+            if empty {
+                // Not a run: its skipped rows still tell the user something.
+                warnings.extend(trace.warnings);
+            } else {
+                traces.push(trace);
+            }
+        }
+        if traces.is_empty() {
+            let why = if self.count == 0 {
+                "the file has a header but no data rows".to_owned()
+            } else {
+                format!("none of its {} rows has a usable frame time", self.count)
+            };
+            let line = warnings.first().and_then(|w| w.line);
+            return Err(LoadError::new(path, line, LoadErrorKind::NoFrames(why)));
+        }
+        let shift = traces
+            .iter()
+            .filter_map(|t| t.frames.start_ms.first().copied())
+            .fold(f64::INFINITY, f64::min);
+        if shift.is_finite() && shift != 0.0 {
+            for t in &mut traces {
+                t.frames.start_ms.iter_mut().for_each(|s| *s -= shift);
+            }
+        }
+        warnings.sort_by_key(|w| w.line);
+        Ok(Capture {
+            info,
+            traces,
+            warnings,
+        })
+    }
+}
+
+/// Counts the fields of a row, ignoring empty trailing ones beyond the header (a
+/// trailing comma is not a new column).
+fn used_fields(record: &ByteRecord, header_len: usize) -> usize {
+    let mut n = record.len();
+    while n > header_len && trim(record.get(n - 1).unwrap_or(b"")).is_empty() {
+        n -= 1;
+    }
+    n
+}
+
+/// Decides how many milliseconds one raw unit of the time column is. The declared
+/// unit is trusted when the time column advances in step with the frame times;
+/// otherwise the unit that does is used (PresentMon's `--qpc_time_ms` writes ms under
+/// a `TimeInSeconds` header; a QPC clock may not run at the assumed frequency).
+fn infer_time_scale(
+    builders: &[TraceBuilder],
+    layout: &Layout,
+    opts: LoadOptions,
+) -> (f64, Option<Warning>) {
+    let Some(time) = layout.time else {
+        return (1.0, None);
+    };
+    let declared = match time.unit {
+        TimeUnit::Seconds => 1000.0,
+        TimeUnit::Millis | TimeUnit::DateTime => 1.0,
+        TimeUnit::Qpc => 1000.0 / opts.qpc_frequency_hz,
+    };
+    let Some(biggest) = builders.iter().max_by_key(|b| b.len()) else {
+        return (declared, None);
+    };
+    let (raw, ms) = biggest.time_pairs(time.role);
+    if !(raw > 0.0 && ms > 0.0) {
+        return (declared, None);
+    }
+    let measured = ms / raw;
+    let close = |a: f64, b: f64| (a / b).ln().abs() < 1.2_f64.ln();
+    if close(measured, declared) {
+        return (declared, None);
+    }
+    if time.unit == TimeUnit::Qpc {
+        let hz = 1000.0 / measured;
+        let msg = format!(
+            "the QPC time column advances at about {hz:.0} ticks per second, not the assumed {:.0}; \
+             timestamps use the measured rate (set --qpc-frequency to override)",
+            opts.qpc_frequency_hz
+        );
+        return (measured, Some(Warning::file(msg)));
+    }
+    for candidate in [1000.0, 1.0, 1e-3, 1e-6] {
+        if close(measured, candidate) {
+            return (candidate, None);
+        }
+    }
+    let msg = "the time column does not advance with the frame times; frame start times \
+               on the timeline may be off"
+        .to_owned();
+    (declared, Some(Warning::file(msg)))
+}

@@ -1,0 +1,446 @@
+//! Format detection and column roles for PresentMon-family CSV headers
+//! (`formats.md` §1–5). Everything is decided from header names (case-insensitive),
+//! never from column positions or the file name.
+
+use crate::model::{ColumnKind, Format};
+
+/// How a row's present-to-present frame time is found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum FrameTimeRule {
+    /// One column (`MsBetweenPresents`, `FrameTime`).
+    Column(usize),
+    /// PresentMon 2.0: `CPUBusy + CPUWait`.
+    Sum(usize, usize),
+}
+
+/// How a row is known to be dropped (never displayed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DroppedRule {
+    /// A `Dropped` column: non-zero means dropped.
+    Column(usize),
+    /// 2.1+: the display column is `NA`.
+    MissingDisplay(usize),
+    /// 2.0: `DisplayedTime` is exactly 0.
+    ZeroDisplay(usize),
+    /// The capture has no display data.
+    Unknown,
+}
+
+/// The unit a time column is declared in (checked against frame times later).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeUnit {
+    /// Seconds.
+    Seconds,
+    /// Milliseconds.
+    Millis,
+    /// QPC ticks.
+    Qpc,
+    /// `Y-M-D H:MM:SS.n` text.
+    DateTime,
+}
+
+/// What instant of the frame the time column gives.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimeRole {
+    /// The Present() call, which ends the present-to-present interval.
+    Present,
+    /// The start of the frame's CPU work, which starts the interval.
+    FrameStart,
+}
+
+/// The time column of a layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TimeColumn {
+    /// Column index.
+    pub index: usize,
+    /// Declared unit.
+    pub unit: TimeUnit,
+    /// Which instant it is.
+    pub role: TimeRole,
+}
+
+/// A numeric column kept as an optional trace column.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NumericColumn {
+    /// Column index.
+    pub index: usize,
+    /// Header name as written.
+    pub name: String,
+    /// Meaning.
+    pub kind: ColumnKind,
+}
+
+/// The roles of a header's columns.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    /// Detected writer.
+    pub format: Format,
+    /// Finer version label.
+    pub format_version: String,
+    /// Number of header names (trailing empty names removed).
+    pub header_len: usize,
+    /// Rows with fewer fields are truncated (OCAT's later rows stop early legitimately).
+    pub min_fields: usize,
+    /// Key columns.
+    pub application: Option<usize>,
+    /// Key columns.
+    pub process_id: Option<usize>,
+    /// Key columns.
+    pub swap_chain: Option<usize>,
+    /// `Runtime` / `PresentRuntime`.
+    pub runtime: Option<usize>,
+    /// `PresentMode`.
+    pub present_mode: Option<usize>,
+    /// `FrameType`.
+    pub frame_type: Option<usize>,
+    /// Frame time.
+    pub frame_time: FrameTimeRule,
+    /// Display interval (`MsBetweenDisplayChange`, `DisplayedTime`).
+    pub display: Option<usize>,
+    /// Dropped rule.
+    pub dropped: DroppedRule,
+    /// Time column.
+    pub time: Option<TimeColumn>,
+    /// Text columns describing the system (index, header name), read from the first
+    /// data row.
+    pub system: Vec<(usize, String)>,
+    /// Other numeric columns, in header order.
+    pub numeric: Vec<NumericColumn>,
+}
+
+/// Case-insensitive lookup of header names.
+struct Names<'a> {
+    lower: Vec<String>,
+    original: &'a [String],
+}
+
+impl Names<'_> {
+    fn find(&self, name: &str) -> Option<usize> {
+        let name = name.to_ascii_lowercase();
+        self.lower.iter().position(|n| *n == name)
+    }
+    fn has(&self, name: &str) -> bool {
+        self.find(name).is_some()
+    }
+    fn first_of(&self, names: &[&str]) -> Option<usize> {
+        names.iter().find_map(|n| self.find(n))
+    }
+}
+
+/// Detects the layout of a PresentMon-family header. `comments` are the `//` lines
+/// above it. The error says what the file looks like instead.
+pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, String> {
+    let mut len = header.len();
+    while len > 0 && header[len - 1].is_empty() {
+        len -= 1;
+    }
+    let header = &header[..len];
+    let names = Names {
+        lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(),
+        original: header,
+    };
+    let frame_time = frame_time_rule(&names).ok_or_else(|| not_a_capture(&names))?;
+    let (format, format_version) = format_of(&names, comments);
+    let display = names.first_of(&["MsBetweenDisplayChange", "DisplayedTime"]);
+    let dropped = dropped_rule(&names, frame_time);
+    let time = time_column(&names, format);
+    let first_system = if format == Format::Ocat {
+        names.find("Motherboard")
+    } else {
+        None
+    };
+    let system = system_columns(&names, format, first_system);
+    let mut layout = Layout {
+        format,
+        format_version,
+        header_len: len,
+        min_fields: first_system.unwrap_or(len),
+        application: names.find("Application"),
+        process_id: names.find("ProcessID"),
+        swap_chain: names.find("SwapChainAddress"),
+        runtime: names.first_of(&["Runtime", "PresentRuntime"]),
+        present_mode: names.find("PresentMode"),
+        frame_type: names.find("FrameType"),
+        frame_time,
+        display,
+        dropped,
+        time,
+        system,
+        numeric: Vec::new(),
+    };
+    layout.numeric = numeric_columns(&names, &layout);
+    Ok(layout)
+}
+
+fn frame_time_rule(names: &Names) -> Option<FrameTimeRule> {
+    if let Some(i) = names.first_of(&["MsBetweenPresents", "FrameTime"]) {
+        return Some(FrameTimeRule::Column(i));
+    }
+    match (names.find("CPUBusy"), names.find("CPUWait")) {
+        (Some(b), Some(w)) => Some(FrameTimeRule::Sum(b, w)),
+        _ => None,
+    }
+}
+
+fn dropped_rule(names: &Names, frame_time: FrameTimeRule) -> DroppedRule {
+    if let Some(i) = names.find("Dropped") {
+        return DroppedRule::Column(i);
+    }
+    let display = names.first_of(&[
+        "MsUntilDisplayed",
+        "DisplayedTime",
+        "MsBetweenDisplayChange",
+    ]);
+    match (frame_time, display) {
+        (_, None) => DroppedRule::Unknown,
+        (FrameTimeRule::Column(_), Some(i)) => DroppedRule::MissingDisplay(i),
+        (FrameTimeRule::Sum(..), Some(_)) => names
+            .first_of(&["DisplayedTime", "MsUntilDisplayed"])
+            .map_or(DroppedRule::Unknown, DroppedRule::ZeroDisplay),
+    }
+}
+
+const TELEMETRY_MARKERS: [&str; 4] = ["GPUPower", "CPUUtilization", "GPUTemperature", "CPUPower"];
+
+fn format_of(names: &Names, comments: &[String]) -> (Format, String) {
+    let version = |s: &str| s.to_owned();
+    if !comments.is_empty() {
+        let raw = comments
+            .iter()
+            .any(|c| c.trim().eq_ignore_ascii_case("Ignore=true"));
+        let label = if raw {
+            "raw PresentMon dump"
+        } else {
+            "legacy record"
+        };
+        return (Format::CapFrameXCsv, version(label));
+    }
+    if names.has("Motherboard") && names.has("Processor") {
+        let v = if names.has("MsEstimatedDriverLag") {
+            "1.5+"
+        } else {
+            "1.0–1.4"
+        };
+        return (Format::Ocat, version(v));
+    }
+    if names.has("GPU") && names.has("CPU") && names.has("Resolution") {
+        let v = if names.has("FlipToken") {
+            "1.6"
+        } else if names.has("MsPCLatency") {
+            "1.4–1.5"
+        } else {
+            "1.1–1.3"
+        };
+        return (Format::FrameView, version(v));
+    }
+    if TELEMETRY_MARKERS.iter().any(|m| names.has(m)) {
+        let v = if names.has("FrameTime") {
+            "2.3-era capture"
+        } else {
+            "2.4+ capture"
+        };
+        return (Format::PresentMonGui, version(v));
+    }
+    if names.has("Dropped") {
+        let v = if names.has("msFlipDelay") {
+            "2.x --v1_metrics"
+        } else if names.original.iter().any(|n| n == "msBetweenPresents") {
+            "1.7–1.10"
+        } else if names.find("AllowsTearing") < names.find("PresentFlags") {
+            "1.0–1.1"
+        } else {
+            "1.2–1.6"
+        };
+        return (Format::PresentMon1, version(v));
+    }
+    if names.has("MsBetweenPresents") {
+        return (Format::PresentMon24, version("2.4+"));
+    }
+    if names.has("FrameTime") {
+        return (Format::PresentMon21, version("2.1–2.3 / --v2_metrics"));
+    }
+    (Format::PresentMon20, version("2.0"))
+}
+
+fn time_column(names: &Names, format: Format) -> Option<TimeColumn> {
+    use TimeRole::{FrameStart, Present};
+    use TimeUnit::{DateTime, Millis, Qpc, Seconds};
+    let gui = format == Format::PresentMonGui;
+    let cpu_start_time_unit = if gui { Seconds } else { Millis };
+    let candidates: [(&str, TimeUnit, TimeRole); 13] = [
+        ("TimeInSeconds", Seconds, Present),
+        ("TimeInMs", Millis, Present),
+        ("TimeInQPC", Qpc, Present),
+        ("TimeInDateTime", DateTime, Present),
+        ("CPUStartTime", cpu_start_time_unit, FrameStart),
+        ("CPUStartTimeInMs", Millis, FrameStart),
+        ("CPUStartTimeInSeconds", Seconds, FrameStart),
+        ("CPUStartQPC", Qpc, FrameStart),
+        ("CPUStartQPCTime", Seconds, FrameStart),
+        ("CPUStartQPCTimeInMs", Millis, FrameStart),
+        ("CPUStartDateTime", DateTime, FrameStart),
+        ("QPCTime", Qpc, Present),
+        ("DisplayTimeAbs", Millis, Present),
+    ];
+    candidates.iter().find_map(|&(name, unit, role)| {
+        names
+            .find(name)
+            .map(|index| TimeColumn { index, unit, role })
+    })
+}
+
+fn system_columns(
+    names: &Names,
+    format: Format,
+    first_system: Option<usize>,
+) -> Vec<(usize, String)> {
+    let indices: Vec<usize> = match (format, first_system) {
+        (Format::Ocat, Some(first)) => (first..names.lower.len()).collect(),
+        (Format::FrameView, _) => ["GPU", "CPU", "Resolution"]
+            .iter()
+            .filter_map(|n| names.find(n))
+            .collect(),
+        _ => Vec::new(),
+    };
+    indices
+        .into_iter()
+        .map(|i| (i, names.original[i].clone()))
+        .collect()
+}
+
+fn numeric_columns(names: &Names, layout: &Layout) -> Vec<NumericColumn> {
+    let mut used: Vec<usize> = [
+        layout.application,
+        layout.process_id,
+        layout.swap_chain,
+        layout.runtime,
+        layout.present_mode,
+        layout.frame_type,
+        layout.display,
+        layout.time.map(|t| t.index),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    if let FrameTimeRule::Column(i) = layout.frame_time {
+        used.push(i);
+    }
+    if let DroppedRule::Column(i) = layout.dropped {
+        used.push(i);
+    }
+    used.extend(layout.system.iter().map(|(i, _)| *i));
+    (0..names.original.len())
+        .filter(|i| !used.contains(i) && !names.original[*i].is_empty())
+        .map(|index| {
+            let name = names.original[index].clone();
+            NumericColumn {
+                index,
+                kind: ColumnKind::from_header(&name),
+                name,
+            }
+        })
+        .collect()
+}
+
+/// The message for a header that is not a PresentMon-family capture, naming what it
+/// looks like when framescope can tell.
+fn not_a_capture(names: &Names) -> String {
+    let first: Vec<&str> = names.original.iter().take(6).map(String::as_str).collect();
+    let found = first.join(", ");
+    if names.has("Avg FPS") || names.has("1% Low FPS") {
+        return "this is a summary file (one row per capture, e.g. FrameView_Summary.csv), not a \
+                per-frame log; open the per-frame log written beside it"
+            .into();
+    }
+    if names.has("os") && names.has("kernel") {
+        return "this looks like a MangoHud log, which framescope does not read yet".into();
+    }
+    if names
+        .lower
+        .first()
+        .is_some_and(|n| n.starts_with("timestamp (elapsed"))
+    {
+        return "this looks like an NVIDIA App statistics log, which framescope does not read yet"
+            .into();
+    }
+    if names.lower.first().is_some_and(|n| n == "00" || n == "0") {
+        return "this looks like an MSI Afterburner hardware-monitoring log, which framescope does not \
+                read yet"
+            .into();
+    }
+    if names.lower.first().is_some_and(|n| n.starts_with('{')) {
+        return "this looks like a JSON file (CapFrameX JSON captures are not read yet); expected a \
+                CSV frame log"
+            .into();
+    }
+    format!(
+        "not a frame-timing capture: expected a PresentMon-family CSV header with a frame-time \
+         column (MsBetweenPresents, FrameTime, or CPUBusy and CPUWait); the header starts with: {found}"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn header(s: &str) -> Vec<String> {
+        s.split(',').map(str::to_owned).collect()
+    }
+
+    #[test]
+    fn detects_presentmon_generations() {
+        let v1 = header(
+            "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed",
+        );
+        let l = detect(&v1, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.format, Format::PresentMon1);
+        assert_eq!(l.format_version, "1.2–1.6");
+        assert_eq!(l.frame_time, FrameTimeRule::Column(10));
+        assert_eq!(l.dropped, DroppedRule::Column(8));
+        assert_eq!(l.display, Some(11));
+        assert_eq!(
+            l.time,
+            Some(TimeColumn {
+                index: 9,
+                unit: TimeUnit::Seconds,
+                role: TimeRole::Present
+            })
+        );
+        let names: Vec<&str> = l.numeric.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "SyncInterval",
+                "PresentFlags",
+                "AllowsTearing",
+                "MsInPresentAPI",
+                "MsUntilRenderComplete",
+                "MsUntilDisplayed"
+            ]
+        );
+
+        let v20 = header(
+            "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,CPUStartQPC,CPUBusy,CPUWait,GPULatency,GPUBusy,GPUWait,VideoBusy,DisplayLatency,DisplayedTime,ClickToPhotonLatency",
+        );
+        let l = detect(&v20, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.format, Format::PresentMon20);
+        assert_eq!(l.frame_time, FrameTimeRule::Sum(9, 10));
+        assert_eq!(l.dropped, DroppedRule::ZeroDisplay(16));
+        assert_eq!(l.time.map(|t| t.role), Some(TimeRole::FrameStart));
+
+        let v21 = header(
+            "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,FrameType,CPUStartQPC,FrameTime,CPUBusy,CPUWait,DisplayLatency,DisplayedTime",
+        );
+        let l = detect(&v21, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.format, Format::PresentMon21);
+        assert_eq!(l.dropped, DroppedRule::MissingDisplay(14));
+    }
+
+    #[test]
+    fn names_what_a_wrong_file_is() {
+        let summary = header("TimeStamp,Application,Log Name,Avg FPS,1% Low FPS");
+        assert!(detect(&summary, &[]).is_err_and(|e| e.contains("summary file")));
+        let junk = header("a,b,c");
+        assert!(detect(&junk, &[]).is_err_and(|e| e.contains("header starts with: a, b, c")));
+    }
+}

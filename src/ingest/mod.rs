@@ -1,0 +1,134 @@
+//! Ingest: from a file to a typed [`Capture`].
+//!
+//! Format detection looks at content, never at the file name. Every PresentMon-family
+//! CSV (PresentMon 1.x–2.x console, the PresentMon GUI's `pmcap` files, FrameView,
+//! OCAT, CapFrameX CSV) goes through one reader driven by the header names
+//! (`layout`), one row at a time, so memory stays near the size of the kept columns.
+//!
+//! Bad rows become [`Warning`](crate::model::Warning)s with their line number and the
+//! load goes on; a file that is not a capture gives a [`LoadError`] naming the file and
+//! what was expected. Input files are only ever opened for reading.
+
+mod builder;
+mod csv_capture;
+mod error;
+mod layout;
+mod preamble;
+pub mod values;
+
+pub use error::{LoadError, LoadErrorKind};
+
+use crate::model::Capture;
+use std::io::{BufReader, Read};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+
+/// Settings that change how a file is read.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct LoadOptions {
+    /// Frequency of QPC timestamps (`TimeInQPC`, `CPUStartQPC`), in Hz. Never written in
+    /// the files; 10 MHz on almost every Windows 10+ machine.
+    pub qpc_frequency_hz: f64,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        Self {
+            qpc_frequency_hz: 10_000_000.0,
+        }
+    }
+}
+
+/// Progress of a load, shared with whoever waits for it (the UI shows it and may
+/// cancel). All methods may be called from any thread.
+#[derive(Debug, Default)]
+pub struct Progress {
+    done_bytes: AtomicU64,
+    total_bytes: AtomicU64,
+    cancelled: AtomicBool,
+}
+
+impl Progress {
+    /// Fraction of the input read so far, 0..=1 (0 while the size is unknown).
+    #[must_use]
+    pub fn fraction(&self) -> f32 {
+        let total = self.total_bytes.load(Ordering::Relaxed);
+        if total == 0 {
+            return 0.0;
+        }
+        (self.done_bytes.load(Ordering::Relaxed) as f64 / total as f64).min(1.0) as f32
+    }
+
+    /// Asks the load to stop; it ends with [`LoadErrorKind::Cancelled`].
+    pub fn cancel(&self) {
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Progress::cancel`] was called.
+    #[must_use]
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
+    }
+}
+
+/// A reader that adds what it reads to a [`Progress`].
+struct Counting<'p, R> {
+    inner: R,
+    progress: &'p Progress,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.progress
+            .done_bytes
+            .fetch_add(n as u64, Ordering::Relaxed);
+        Ok(n)
+    }
+}
+
+/// Loads a capture file.
+pub fn load_file(
+    path: &Path,
+    opts: LoadOptions,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
+    let file = std::fs::File::open(path).map_err(io_err)?;
+    let meta = file.metadata().map_err(io_err)?;
+    if meta.is_dir() {
+        let msg = "this is a folder; expected a capture file".to_owned();
+        return Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)));
+    }
+    progress.total_bytes.store(meta.len(), Ordering::Relaxed);
+    load_reader(path, file, opts, progress)
+}
+
+/// Loads a capture from any reader (an embedded sample, a test's bytes); `path` names
+/// it in messages.
+pub fn load_reader<R: Read>(
+    path: &Path,
+    reader: R,
+    opts: LoadOptions,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let counting = Counting {
+        inner: reader,
+        progress,
+    };
+    csv_capture::load(
+        path,
+        BufReader::with_capacity(1 << 16, counting),
+        opts,
+        progress,
+    )
+}
+
+/// Loads a capture held in memory.
+pub fn load_bytes(path: &Path, bytes: &[u8], opts: LoadOptions) -> Result<Capture, LoadError> {
+    let progress = Progress::default();
+    progress
+        .total_bytes
+        .store(bytes.len() as u64, Ordering::Relaxed);
+    load_reader(path, bytes, opts, &progress)
+}

@@ -1,0 +1,158 @@
+//! The top of a CSV capture: byte-order mark, `//Key=Value` comment lines (CapFrameX)
+//! and the header line. Reads are capped so that a binary or hostile file is refused
+//! quickly instead of being buffered whole.
+
+use std::io::BufRead;
+
+/// The longest line accepted before the header (and the header itself).
+pub const MAX_PREAMBLE_LINE_BYTES: usize = 256 * 1024;
+/// How many lines may stand before the header.
+const MAX_PREAMBLE_LINES: u64 = 1000;
+
+/// What stands before the first data row.
+#[derive(Debug, Clone, Default)]
+pub struct Preamble {
+    /// `//` lines before the header, without the slashes.
+    pub comments: Vec<String>,
+    /// The header names, trimmed, in file order.
+    pub header: Vec<String>,
+    /// 1-based line number of the header.
+    pub header_line: u64,
+    /// True when the file started with a UTF-8 byte-order mark.
+    pub had_bom: bool,
+}
+
+/// Why the preamble could not be read.
+#[derive(Debug)]
+pub enum PreambleError {
+    /// Reading failed.
+    Io(std::io::Error),
+    /// The content is not CSV text, with the reason and the line.
+    NotText(String, u64),
+    /// The file ended before any header line.
+    Empty,
+}
+
+/// Reads lines up to and including the header, leaving `reader` at the first data row.
+pub fn read_preamble<R: BufRead>(reader: &mut R) -> Result<Preamble, PreambleError> {
+    let mut pre = Preamble::default();
+    let mut line_no = 0u64;
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let n = read_line_capped(reader, &mut buf).map_err(PreambleError::Io)?;
+        if n == 0 {
+            return Err(PreambleError::Empty);
+        }
+        line_no += 1;
+        if line_no > MAX_PREAMBLE_LINES {
+            return Err(PreambleError::NotText(
+                format!("no header line within the first {MAX_PREAMBLE_LINES} lines"),
+                line_no,
+            ));
+        }
+        if buf.len() > MAX_PREAMBLE_LINE_BYTES {
+            return Err(PreambleError::NotText(
+                format!("line is longer than {} KiB", MAX_PREAMBLE_LINE_BYTES / 1024),
+                line_no,
+            ));
+        }
+        let mut bytes: &[u8] = &buf;
+        if line_no == 1
+            && let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF")
+        {
+            pre.had_bom = true;
+            bytes = rest;
+        }
+        if bytes.contains(&0) {
+            return Err(PreambleError::NotText(
+                "binary data (NUL bytes)".into(),
+                line_no,
+            ));
+        }
+        let Ok(text) = std::str::from_utf8(bytes) else {
+            return Err(PreambleError::NotText("not UTF-8 text".into(), line_no));
+        };
+        let text = text.trim_end_matches(['\r', '\n']);
+        if text.trim().is_empty() {
+            continue;
+        }
+        if let Some(comment) = text.strip_prefix("//") {
+            pre.comments.push(comment.to_owned());
+            continue;
+        }
+        pre.header = split_header(text);
+        pre.header_line = line_no;
+        return Ok(pre);
+    }
+}
+
+/// Reads one line (through `\n`) into `buf`, stopping early once the line exceeds
+/// the cap. Returns the number of bytes read (0 at end of file).
+fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let mut total = 0;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if available.is_empty() {
+            return Ok(total);
+        }
+        let (take, done) = match available.iter().position(|&b| b == b'\n') {
+            Some(i) => (i + 1, true),
+            None => (available.len(), false),
+        };
+        buf.extend_from_slice(&available[..take]);
+        reader.consume(take);
+        total += take;
+        if done || buf.len() > MAX_PREAMBLE_LINE_BYTES {
+            return Ok(total);
+        }
+    }
+}
+
+/// Splits a header line into trimmed names, honouring CSV quotes.
+fn split_header(line: &str) -> Vec<String> {
+    let mut rdr = csv::ReaderBuilder::new()
+        .has_headers(false)
+        .flexible(true)
+        .from_reader(line.as_bytes());
+    let mut record = csv::StringRecord::new();
+    match rdr.read_record(&mut record) {
+        Ok(true) => record.iter().map(|s| s.trim().to_owned()).collect(),
+        _ => line.split(',').map(|s| s.trim().to_owned()).collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(bytes: &[u8]) -> Result<Preamble, PreambleError> {
+        read_preamble(&mut std::io::BufReader::new(bytes))
+    }
+
+    #[test]
+    fn bom_comments_and_header() {
+        let p = read(b"\xEF\xBB\xBF//Game=x\r\n//Ignore=true\r\nA, B ,\"C,D\"\r\n1,2,3\r\n");
+        let p = p.unwrap_or_default();
+        assert!(p.had_bom);
+        assert_eq!(p.comments, vec!["Game=x", "Ignore=true"]);
+        assert_eq!(p.header, vec!["A", "B", "C,D"]);
+        assert_eq!(p.header_line, 3);
+    }
+
+    #[test]
+    fn refuses_binary_and_empty() {
+        assert!(matches!(
+            read(b"\x00\x01\x02garbage"),
+            Err(PreambleError::NotText(_, 1))
+        ));
+        assert!(matches!(read(b""), Err(PreambleError::Empty)));
+        assert!(matches!(read(b"\n\n\n"), Err(PreambleError::Empty)));
+        let long = vec![b'a'; MAX_PREAMBLE_LINE_BYTES + 10];
+        assert!(matches!(read(&long), Err(PreambleError::NotText(_, 1))));
+    }
+}

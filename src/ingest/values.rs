@@ -1,0 +1,133 @@
+//! Parsing single cells: numbers, missing markers, swap-chain addresses, date-times.
+
+/// What one cell of a numeric column holds.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Cell {
+    /// A finite number.
+    Number(f64),
+    /// Empty, `NA`, `N/A`: the writer says there is no value.
+    Missing,
+    /// Text that is not a finite number.
+    Invalid,
+}
+
+/// Trims ASCII spaces, tabs and quotes' leftovers around a field.
+#[must_use]
+pub fn trim(bytes: &[u8]) -> &[u8] {
+    bytes.trim_ascii()
+}
+
+/// Parses a numeric cell. Values may be padded with spaces (`" 52"`).
+#[must_use]
+pub fn parse_cell(bytes: &[u8]) -> Cell {
+    let b = trim(bytes);
+    if b.is_empty() || b.eq_ignore_ascii_case(b"NA") || b.eq_ignore_ascii_case(b"N/A") {
+        return Cell::Missing;
+    }
+    let Ok(text) = std::str::from_utf8(b) else {
+        return Cell::Invalid;
+    };
+    match text.parse::<f64>() {
+        Ok(v) if v.is_finite() => Cell::Number(v),
+        _ => Cell::Invalid,
+    }
+}
+
+/// Parses a numeric cell, giving NaN for anything that is not a finite number.
+#[must_use]
+pub fn parse_or_nan(bytes: &[u8]) -> f64 {
+    match parse_cell(bytes) {
+        Cell::Number(v) => v,
+        Cell::Missing | Cell::Invalid => f64::NAN,
+    }
+}
+
+/// Normalises a swap-chain address to `0x` + upper-case hex without zero padding:
+/// PresentMon 1.x/2.0 write `0x%016llX`, 2.1+ write `0x%llX`. Text that is not a hex
+/// address is kept as written (trimmed).
+#[must_use]
+pub fn normalize_swap_chain(text: &str) -> String {
+    let t = text.trim();
+    let digits = t
+        .strip_prefix("0x")
+        .or_else(|| t.strip_prefix("0X"))
+        .unwrap_or(t);
+    match u64::from_str_radix(digits, 16) {
+        Ok(v) => format!("0x{v:X}"),
+        Err(_) => t.to_owned(),
+    }
+}
+
+/// Parses PresentMon's `--date_time` format `Y-M-D H:MM:SS.nnnnnnnnn` (month and day
+/// not zero-padded) into milliseconds since 1970-01-01 (the zone does not matter:
+/// only differences are used).
+#[must_use]
+pub fn parse_date_time_ms(text: &str) -> Option<f64> {
+    let (date, time) = text.trim().split_once([' ', 'T'])?;
+    let mut d = date.split('-');
+    let year: i64 = d.next()?.parse().ok()?;
+    let month: i64 = d.next()?.parse().ok()?;
+    let day: i64 = d.next()?.parse().ok()?;
+    let mut t = time.split(':');
+    let hour: f64 = t.next()?.parse().ok()?;
+    let minute: f64 = t.next()?.parse().ok()?;
+    let second: f64 = t.next()?.parse().ok()?;
+    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+        return None;
+    }
+    let days = days_from_civil(year, month, day) as f64;
+    Some(((days * 24.0 + hour) * 60.0 + minute) * 60_000.0 + second * 1000.0)
+}
+
+/// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = (month + 9) % 12;
+    let doy = (153 * mp + 2) / 5 + day - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells() {
+        assert_eq!(parse_cell(b"16.5"), Cell::Number(16.5));
+        assert_eq!(parse_cell(b" 52"), Cell::Number(52.0));
+        assert_eq!(parse_cell(b"-1.8e15"), Cell::Number(-1.8e15));
+        assert_eq!(parse_cell(b"NA"), Cell::Missing);
+        assert_eq!(parse_cell(b"N/A"), Cell::Missing);
+        assert_eq!(parse_cell(b""), Cell::Missing);
+        assert_eq!(parse_cell(b"  "), Cell::Missing);
+        assert_eq!(parse_cell(b"45998x.xx"), Cell::Invalid);
+        assert_eq!(parse_cell(b"inf"), Cell::Invalid);
+        assert_eq!(parse_cell(b"nan"), Cell::Invalid);
+        assert_eq!(parse_cell(&[0xff, 0xfe]), Cell::Invalid);
+    }
+
+    #[test]
+    fn swap_chains_compare_across_versions() {
+        assert_eq!(normalize_swap_chain("0x00000259DAE0BCF0"), "0x259DAE0BCF0");
+        assert_eq!(normalize_swap_chain("0x259DAE0BCF0"), "0x259DAE0BCF0");
+        assert_eq!(normalize_swap_chain("0x0000000000000000"), "0x0");
+        assert_eq!(normalize_swap_chain("0x19d7ef5e390"), "0x19D7EF5E390");
+        assert_eq!(normalize_swap_chain(" weird "), "weird");
+    }
+
+    #[test]
+    fn date_times() {
+        let a = parse_date_time_ms("2024-4-7 12:03:04.5").unwrap_or(f64::NAN);
+        let b = parse_date_time_ms("2024-4-7 12:03:05.25").unwrap_or(f64::NAN);
+        assert!((b - a - 750.0).abs() < 1e-6);
+        let c = parse_date_time_ms("2024-4-8 0:00:00.0").unwrap_or(f64::NAN);
+        let d = parse_date_time_ms("2024-4-7 23:59:59.0").unwrap_or(f64::NAN);
+        assert!((c - d - 1000.0).abs() < 1e-6);
+        assert_eq!(parse_date_time_ms("1970-1-1 0:00:00"), Some(0.0));
+        assert_eq!(parse_date_time_ms("not a date"), None);
+        assert_eq!(parse_date_time_ms("2024-13-1 0:00:00"), None);
+    }
+}

@@ -1,0 +1,259 @@
+//! Optional per-frame columns and what they mean.
+
+/// What an optional column measures. Known PresentMon-family columns get their own
+/// kind (whatever their spelling in a given version); everything else is
+/// [`ColumnKind::Telemetry`] (sampled sensors) or [`ColumnKind::Other`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ColumnKind {
+    /// CPU time from frame start to the Present() call (`MsCPUBusy`, `CPUBusy`).
+    CpuBusy,
+    /// CPU time blocked before the next frame (`MsCPUWait`, `CPUWait`).
+    CpuWait,
+    /// Frame CPU start to GPU start (`MsGPULatency`, `GPULatency`).
+    GpuLatency,
+    /// GPU busy time on any engine (`MsGPUBusy`, `GPUBusy`).
+    GpuBusy,
+    /// Idle gaps inside the frame's GPU work (`MsGPUWait`, `GPUWait`).
+    GpuWait,
+    /// First to last GPU work of the frame (`MsGPUTime`, `GPUTime`).
+    GpuTime,
+    /// Video engine busy time (`MsVideoBusy`, `VideoBusy`).
+    VideoBusy,
+    /// GPU busy time, PresentMon 1.x (`msGPUActive`).
+    GpuActive,
+    /// Video engine busy time, PresentMon 1.x (`msGPUVideoActive`).
+    GpuVideoActive,
+    /// Time spent inside Present() (`MsInPresentAPI`).
+    InPresentApi,
+    /// Present() to GPU completion (`MsRenderPresentLatency`).
+    RenderPresentLatency,
+    /// Present() to GPU completion, PresentMon 1.x (`MsUntilRenderComplete`).
+    UntilRenderComplete,
+    /// Present() to first GPU work, PresentMon 1.x (`msUntilRenderStart`); can be negative.
+    UntilRenderStart,
+    /// Present() to scan-out (`MsUntilDisplayed`); missing when dropped.
+    UntilDisplayed,
+    /// CPU start to scan-out (`DisplayLatency`, 2.0–2.3); missing when dropped.
+    DisplayLatency,
+    /// Simulation vs display pacing error (`MsAnimationError`, `AnimationError`).
+    AnimationError,
+    /// Simulation time used for the frame (`AnimationTime`), ms since start.
+    AnimationTime,
+    /// Delay applied to the flip (`MsFlipDelay`).
+    FlipDelay,
+    /// Click to photon (`MsClickToPhotonLatency`, `ClickToPhotonLatency`).
+    ClickToPhoton,
+    /// Any keyboard/mouse input to photon (`MsAllInputToPhotonLatency`).
+    AllInputToPhoton,
+    /// Instrumented frame start to display (`MsInstrumentedLatency`).
+    InstrumentedLatency,
+    /// NVIDIA PC Latency computed by the capture tool (`MsPCLatency`).
+    PcLatency,
+    /// Present() back to the earliest input used, PresentMon 1.x (`msSinceInput`).
+    SinceInput,
+    /// Between consecutive simulation starts (`MsBetweenSimulationStart`).
+    BetweenSimulationStart,
+    /// Between consecutive frame CPU starts (`MsBetweenAppStart`).
+    BetweenAppStart,
+    /// Frames queued in the driver (FrameView `Render Queue Depth`).
+    RenderQueueDepth,
+    /// OCAT's estimated driver lag (`MsEstimatedDriverLag`).
+    EstimatedDriverLag,
+    /// The app's PCL Stats FrameID (`PCLFrameId`).
+    PclFrameId,
+    /// The app's own frame id (`AppFrameId`).
+    AppFrameId,
+    /// PresentMon's frame or present id (`FrameId`, `PresentId`).
+    FrameId,
+    /// A sampled sensor: power, temperature, clock, load, memory.
+    Telemetry,
+    /// Any other numeric column (flags, sync interval, raw timestamps, ...).
+    Other,
+}
+
+impl ColumnKind {
+    /// The kind of a column, from its header name (case-insensitive).
+    #[must_use]
+    pub fn from_header(name: &str) -> Self {
+        let lower = name.trim().to_ascii_lowercase();
+        let bare = lower.strip_prefix("ms").unwrap_or(&lower);
+        match bare {
+            "cpubusy" => Self::CpuBusy,
+            "cpuwait" => Self::CpuWait,
+            "gpulatency" => Self::GpuLatency,
+            "gpubusy" => Self::GpuBusy,
+            "gpuwait" => Self::GpuWait,
+            "gputime" => Self::GpuTime,
+            "videobusy" => Self::VideoBusy,
+            "gpuactive" => Self::GpuActive,
+            "gpuvideoactive" => Self::GpuVideoActive,
+            "inpresentapi" => Self::InPresentApi,
+            "renderpresentlatency" => Self::RenderPresentLatency,
+            "untilrendercomplete" => Self::UntilRenderComplete,
+            "untilrenderstart" => Self::UntilRenderStart,
+            "untildisplayed" => Self::UntilDisplayed,
+            "displaylatency" => Self::DisplayLatency,
+            "animationerror" => Self::AnimationError,
+            "animationtime" => Self::AnimationTime,
+            "flipdelay" => Self::FlipDelay,
+            "clicktophotonlatency" => Self::ClickToPhoton,
+            "allinputtophotonlatency" => Self::AllInputToPhoton,
+            "instrumentedlatency" => Self::InstrumentedLatency,
+            "pclatency" => Self::PcLatency,
+            "sinceinput" => Self::SinceInput,
+            "betweensimulationstart" => Self::BetweenSimulationStart,
+            "betweenappstart" => Self::BetweenAppStart,
+            "render queue depth" => Self::RenderQueueDepth,
+            "estimateddriverlag" => Self::EstimatedDriverLag,
+            "pclframeid" => Self::PclFrameId,
+            "appframeid" => Self::AppFrameId,
+            "frameid" | "presentid" => Self::FrameId,
+            _ if is_telemetry_name(&lower) => Self::Telemetry,
+            _ => Self::Other,
+        }
+    }
+
+    /// True for columns measured from the frame's display: a dropped frame has no
+    /// value there, whatever the file wrote (1.x and FrameView write 0).
+    #[must_use]
+    pub fn is_display_value(self) -> bool {
+        matches!(self, Self::UntilDisplayed | Self::DisplayLatency)
+    }
+
+    /// True for columns whose values are durations in milliseconds.
+    #[must_use]
+    pub fn is_duration_ms(self) -> bool {
+        !matches!(
+            self,
+            Self::AnimationTime
+                | Self::RenderQueueDepth
+                | Self::PclFrameId
+                | Self::AppFrameId
+                | Self::FrameId
+                | Self::Telemetry
+                | Self::Other
+        )
+    }
+}
+
+fn is_telemetry_name(lower: &str) -> bool {
+    const WORDS: [&str; 16] = [
+        "power",
+        "pwr",
+        "temp",
+        "clk",
+        "clock",
+        "frequency",
+        "util",
+        "voltage",
+        "fan",
+        "memory",
+        "bandwidth",
+        "battery",
+        "perf/w",
+        "limited",
+        "(w)",
+        "(mhz)",
+    ];
+    WORDS.iter().any(|w| lower.contains(w))
+}
+
+/// One optional numeric column of a trace.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column {
+    /// The header name as the file writes it (trimmed).
+    pub name: String,
+    /// What it measures.
+    pub kind: ColumnKind,
+    /// One value per kept frame; NaN where the file had no number.
+    pub values: Vec<f64>,
+}
+
+/// Whether a frame was rendered by the application or generated by frame generation
+/// (PresentMon `FrameType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum FrameType {
+    /// Rendered by the application.
+    Application,
+    /// Generated by Intel XeSS frame generation.
+    IntelXessFg,
+    /// Generated by AMD Fluid Motion Frames.
+    AmdAfmf,
+    /// `Unknown`, `NotSet`, `Repeated` or anything else.
+    #[default]
+    Unknown,
+}
+
+impl FrameType {
+    /// Parses PresentMon's `FrameType` text.
+    #[must_use]
+    pub fn parse(text: &str) -> Self {
+        match text.trim() {
+            "Application" => Self::Application,
+            "Intel XeSS-FG" | "Intel_XeSS-FG" | "Intel XeSS FG" => Self::IntelXessFg,
+            "AMD AFMF" | "AMD_AFMF" => Self::AmdAfmf,
+            _ => Self::Unknown,
+        }
+    }
+
+    /// True for frames made by frame generation rather than the application.
+    #[must_use]
+    pub fn is_generated(self) -> bool {
+        matches!(self, Self::IntelXessFg | Self::AmdAfmf)
+    }
+
+    /// The name PresentMon writes.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Application => "Application",
+            Self::IntelXessFg => "Intel XeSS-FG",
+            Self::AmdAfmf => "AMD AFMF",
+            Self::Unknown => "Unknown",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_match_every_spelling() {
+        assert_eq!(ColumnKind::from_header("MsCPUBusy"), ColumnKind::CpuBusy);
+        assert_eq!(ColumnKind::from_header("CPUBusy"), ColumnKind::CpuBusy);
+        assert_eq!(
+            ColumnKind::from_header("msInPresentAPI"),
+            ColumnKind::InPresentApi
+        );
+        assert_eq!(
+            ColumnKind::from_header("msGPUActive"),
+            ColumnKind::GpuActive
+        );
+        assert_eq!(
+            ColumnKind::from_header("Render Queue Depth"),
+            ColumnKind::RenderQueueDepth
+        );
+        assert_eq!(
+            ColumnKind::from_header("GPU0Clk(MHz)"),
+            ColumnKind::Telemetry
+        );
+        assert_eq!(
+            ColumnKind::from_header("CPUCoreUtil%[ 3]"),
+            ColumnKind::Telemetry
+        );
+        assert_eq!(ColumnKind::from_header("SyncInterval"), ColumnKind::Other);
+        assert_eq!(
+            ColumnKind::from_header("PCLFrameId"),
+            ColumnKind::PclFrameId
+        );
+    }
+
+    #[test]
+    fn frame_types() {
+        assert!(FrameType::parse("Intel XeSS-FG").is_generated());
+        assert!(FrameType::parse("AMD_AFMF").is_generated());
+        assert!(!FrameType::parse("Application").is_generated());
+        assert_eq!(FrameType::parse("garbage"), FrameType::Unknown);
+    }
+}

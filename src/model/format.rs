@@ -1,0 +1,56 @@
+//! The writers and layouts framescope recognises.
+
+use serde::Serialize;
+
+/// A capture's writer and layout, named as the JSON report names it
+/// (`cli-report.md`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+pub enum Format {
+    /// PresentMon 1.x and 2.x `--v1_metrics`.
+    #[serde(rename = "presentmon-1")]
+    PresentMon1,
+    /// PresentMon 2.0 (CPUBusy/CPUWait, no FrameTime column).
+    #[serde(rename = "presentmon-2.0")]
+    PresentMon20,
+    /// PresentMon 2.1–2.3 and `--v2_metrics`.
+    #[serde(rename = "presentmon-2.1")]
+    PresentMon21,
+    /// PresentMon 2.4+ default layout.
+    #[serde(rename = "presentmon-2.4")]
+    PresentMon24,
+    /// Intel PresentMon GUI capture (`pmcap-*.csv`).
+    #[serde(rename = "presentmon-gui")]
+    PresentMonGui,
+    /// NVIDIA FrameView per-frame log.
+    #[serde(rename = "frameview")]
+    FrameView,
+    /// AMD OCAT frame log.
+    #[serde(rename = "ocat")]
+    Ocat,
+    /// CapFrameX CSV (`//` header lines).
+    #[serde(rename = "capframex-csv")]
+    CapFrameXCsv,
+}
+
+impl Format {
+    /// The name used in reports.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::PresentMon1 => "presentmon-1",
+            Self::PresentMon20 => "presentmon-2.0",
+            Self::PresentMon21 => "presentmon-2.1",
+            Self::PresentMon24 => "presentmon-2.4",
+            Self::PresentMonGui => "presentmon-gui",
+            Self::FrameView => "frameview",
+            Self::Ocat => "ocat",
+            Self::CapFrameXCsv => "capframex-csv",
+        }
+    }
+}
+
+impl std::fmt::Display for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,252 @@
+//! The trace model: what a loaded capture is, independent of the file it came from.
+//!
+//! A [`Capture`] is one input file; it holds one or more [`Trace`]s (a frame series of
+//! one application, process and swap chain). Frame data is stored as columns (struct of
+//! vectors) so that analysis scans one column at a time and memory stays near 8 bytes
+//! per value. Every time is in milliseconds and every field name says so.
+//!
+//! Missing values (`NA`, empty cells, a dropped frame's display values) are stored as
+//! `f64::NAN`; use [`is_present`] rather than comparing.
+//!
+//! This module never imports egui and never touches files.
+
+mod column;
+mod format;
+
+pub use column::{Column, ColumnKind, FrameType};
+pub use format::Format;
+
+use std::path::PathBuf;
+
+/// True when a stored value is present (not the NaN that marks a missing value).
+#[must_use]
+pub fn is_present(value: f64) -> bool {
+    !value.is_nan()
+}
+
+/// A non-fatal problem found while reading a file: the load went on.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+pub struct Warning {
+    /// 1-based line number in the file, when the problem belongs to one line.
+    pub line: Option<u64>,
+    /// What happened, in words a user can act on.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning about one line of the file.
+    #[must_use]
+    pub fn at(line: u64, message: impl Into<String>) -> Self {
+        Self {
+            line: Some(line),
+            message: message.into(),
+        }
+    }
+
+    /// A warning about the file as a whole.
+    #[must_use]
+    pub fn file(message: impl Into<String>) -> Self {
+        Self {
+            line: None,
+            message: message.into(),
+        }
+    }
+}
+
+/// What was learned about the writer of a file and its layout.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileInfo {
+    /// The path as the user gave it.
+    pub path: PathBuf,
+    /// The detected writer and layout.
+    pub format: Format,
+    /// A finer version label, e.g. `1.2–1.6` or `2.4+`, as far as the header tells.
+    pub format_version: String,
+    /// Key/value facts the file states about the system (`//Key=Value` lines,
+    /// FrameView's GPU/CPU columns, OCAT's system-info columns), in file order.
+    pub system: Vec<(String, String)>,
+}
+
+/// One input file after loading: its traces in file order.
+#[derive(Debug, Clone)]
+pub struct Capture {
+    /// The file and its format.
+    pub info: FileInfo,
+    /// Every trace of the file with at least one kept frame, in order of first row.
+    pub traces: Vec<Trace>,
+    /// Problems that belong to no single trace (e.g. a row too short to name its trace).
+    pub warnings: Vec<Warning>,
+}
+
+impl Capture {
+    /// Index of the default trace (`metrics.md` §1): the one with the most frames,
+    /// ignoring `dwm.exe` when another trace exists; a tie goes to the first in file
+    /// order. `None` only when the capture has no trace.
+    #[must_use]
+    pub fn default_trace(&self) -> Option<usize> {
+        let is_dwm = |t: &Trace| t.meta.application.eq_ignore_ascii_case("dwm.exe");
+        let only_dwm = self.traces.iter().all(is_dwm);
+        let mut best: Option<usize> = None;
+        for (i, t) in self.traces.iter().enumerate() {
+            if !only_dwm && is_dwm(t) {
+                continue;
+            }
+            if best.is_none_or(|b| t.len() > self.traces[b].len()) {
+                best = Some(i);
+            }
+        }
+        best
+    }
+}
+
+/// Who wrote a trace's frames: application, process and swap chain.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TraceMeta {
+    /// Executable name as the capture writes it (`game.exe`), or a name derived from
+    /// the file for formats that do not say.
+    pub application: String,
+    /// Process id, when the format records one.
+    pub process_id: Option<u32>,
+    /// Swap chain address, normalised to `0x` + upper-case hex without zero padding, so
+    /// that the same swap chain compares equal across PresentMon versions.
+    pub swap_chain: Option<String>,
+    /// Graphics runtime (`DXGI`, `D3D9`, ...), from the first frame that states it.
+    pub runtime: Option<String>,
+    /// Distinct present modes in order of first appearance; [`Frames::present_mode`]
+    /// indexes into this list.
+    pub present_modes: Vec<String>,
+}
+
+/// The frame series of one trace, stored as columns of equal length.
+///
+/// Only kept frames are stored: rows whose present-to-present frame time was missing,
+/// not finite or not positive were skipped during loading (`metrics.md` §1).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Frames {
+    /// Present-to-present interval (the classic frame time), always present and > 0.
+    pub frame_time_ms: Vec<f64>,
+    /// Start of the frame's interval on the capture clock, in ms since the first
+    /// timestamp of the file (so traces of one file share a time axis). The frame
+    /// occupies `start_ms ..= start_ms + frame_time_ms`.
+    pub start_ms: Vec<f64>,
+    /// Display interval (`MsBetweenDisplayChange`, 2.0–2.3 `DisplayedTime`); NaN when
+    /// the frame was dropped or the capture has no display data.
+    pub display_ms: Vec<f64>,
+    /// True when the frame was never displayed.
+    pub dropped: Vec<bool>,
+    /// Index into [`TraceMeta::present_modes`]; empty when the format has no modes.
+    pub present_mode: Vec<u8>,
+    /// Application or generated frame; empty when the capture has no `FrameType`.
+    pub frame_type: Vec<FrameType>,
+    /// 1-based line of the file each frame came from.
+    pub line: Vec<u64>,
+    /// Every other numeric column of the capture, in header order.
+    pub columns: Vec<Column>,
+}
+
+/// One frame series: one application, process and swap chain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Trace {
+    /// Who presented these frames.
+    pub meta: TraceMeta,
+    /// The frame columns.
+    pub frames: Frames,
+    /// Problems found on this trace's rows.
+    pub warnings: Vec<Warning>,
+}
+
+impl Trace {
+    /// Number of kept frames.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.frames.frame_time_ms.len()
+    }
+
+    /// True when the trace holds no frame.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.frames.frame_time_ms.is_empty()
+    }
+
+    /// Number of frames that were never displayed.
+    #[must_use]
+    pub fn dropped_count(&self) -> usize {
+        self.frames.dropped.iter().filter(|&&d| d).count()
+    }
+
+    /// The first column of a kind, if the capture has one.
+    #[must_use]
+    pub fn column(&self, kind: ColumnKind) -> Option<&Column> {
+        self.frames.columns.iter().find(|c| c.kind == kind)
+    }
+
+    /// A column by its header name, matched case-insensitively.
+    #[must_use]
+    pub fn column_named(&self, name: &str) -> Option<&Column> {
+        self.frames
+            .columns
+            .iter()
+            .find(|c| c.name.eq_ignore_ascii_case(name))
+    }
+
+    /// A one-line label: `app (PID 1234, 0xABC)`.
+    #[must_use]
+    pub fn label(&self) -> String {
+        let app = &self.meta.application;
+        match (&self.meta.process_id, &self.meta.swap_chain) {
+            (Some(pid), Some(sc)) => format!("{app} (PID {pid}, {sc})"),
+            (Some(pid), None) => format!("{app} (PID {pid})"),
+            _ => app.clone(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(app: &str, n: usize) -> Trace {
+        Trace {
+            meta: TraceMeta {
+                application: app.into(),
+                process_id: Some(1),
+                swap_chain: None,
+                runtime: None,
+                present_modes: vec![],
+            },
+            frames: Frames {
+                frame_time_ms: vec![1.0; n],
+                ..Frames::default()
+            },
+            warnings: vec![],
+        }
+    }
+
+    fn capture(traces: Vec<Trace>) -> Capture {
+        Capture {
+            info: FileInfo {
+                path: "x.csv".into(),
+                format: Format::PresentMon1,
+                format_version: String::new(),
+                system: vec![],
+            },
+            traces,
+            warnings: vec![],
+        }
+    }
+
+    #[test]
+    fn default_trace_ignores_dwm_and_breaks_ties_by_file_order() {
+        let c = capture(vec![
+            trace("dwm.exe", 50),
+            trace("a.exe", 10),
+            trace("b.exe", 10),
+        ]);
+        assert_eq!(c.default_trace(), Some(1));
+        let c = capture(vec![trace("DWM.EXE", 50), trace("DWM.exe", 60)]);
+        assert_eq!(c.default_trace(), Some(1));
+        let c = capture(vec![trace("a.exe", 5), trace("b.exe", 6)]);
+        assert_eq!(c.default_trace(), Some(1));
+        assert_eq!(capture(vec![]).default_trace(), None);
+    }
+}

@@ -1,0 +1,196 @@
+//! The `framescope report` document (`cli-report.md`): one JSON shape, also printed as
+//! a readable table. Built from loaded captures and analysis; never reads files.
+
+mod table;
+
+pub use table::write_table;
+
+use crate::analysis::{Series, Settings, Summary};
+use crate::ingest::{LoadError, LoadErrorKind};
+use crate::model::{Capture, Warning};
+use serde::Serialize;
+
+/// Version of the JSON contract.
+pub const SCHEMA: u32 = 1;
+
+/// The rolling window of the stutter and oscillation rules, in frames.
+pub const WINDOW_FRAMES: u32 = 19;
+
+/// The whole document.
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    /// Contract version.
+    pub schema: u32,
+    /// The settings every figure was computed with.
+    pub settings: SettingsJson,
+    /// One entry per reported trace (or per failed file), in argument and file order.
+    pub runs: Vec<RunEntry>,
+}
+
+/// Settings as the report prints them.
+#[derive(Debug, Clone, Serialize)]
+pub struct SettingsJson {
+    /// Target rate.
+    pub target_fps: f64,
+    /// Relative stutter threshold.
+    pub stutter_threshold: f64,
+    /// Absolute stutter floor.
+    pub stutter_floor_ms: f64,
+    /// Rolling window size.
+    pub window_frames: u32,
+    /// `presents` or `display`.
+    pub frame_time: &'static str,
+}
+
+impl From<&Settings> for SettingsJson {
+    fn from(s: &Settings) -> Self {
+        Self {
+            target_fps: s.target_fps,
+            stutter_threshold: s.stutter_threshold,
+            stutter_floor_ms: s.stutter_floor_ms,
+            window_frames: WINDOW_FRAMES,
+            frame_time: s.frame_time.name(),
+        }
+    }
+}
+
+/// A reported trace, or a file that could not be reported.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum RunEntry {
+    /// A trace with its figures.
+    Run(Box<Run>),
+    /// A file that could not be read or held no frames.
+    Failed(FailedRun),
+}
+
+/// One trace's figures. Sections that cannot be computed are `null`, never 0.
+#[derive(Debug, Clone, Serialize)]
+pub struct Run {
+    /// The path as given.
+    pub file: String,
+    /// Detected writer and layout.
+    pub format: &'static str,
+    /// Finer version label (an addition to the contract).
+    pub format_version: String,
+    /// Executable name.
+    pub application: String,
+    /// Process id.
+    pub process_id: Option<u32>,
+    /// Normalised swap-chain address.
+    pub swap_chain: Option<String>,
+    /// Graphics runtime (an addition to the contract).
+    pub runtime: Option<String>,
+    /// Present modes seen, in order (an addition to the contract).
+    pub present_modes: Vec<String>,
+    /// Frames in the analysed series.
+    pub frames: usize,
+    /// Frames of the trace that were never displayed.
+    pub dropped_frames: usize,
+    /// T: the sum of the analysed frame times.
+    pub duration_ms: f64,
+    /// Problems found while loading (file-level ones are repeated in every run of the file).
+    pub warnings: Vec<Warning>,
+    /// `metrics.md` §2.
+    pub summary: Option<Summary>,
+    /// `metrics.md` §3 (not computed yet).
+    pub pacing: Option<serde_json::Value>,
+    /// `metrics.md` §4 (not computed yet).
+    pub stutters: Option<serde_json::Value>,
+    /// `metrics.md` §5 (not computed yet).
+    pub osc: Option<serde_json::Value>,
+    /// `metrics.md` §6 (not computed yet).
+    pub health: Option<serde_json::Value>,
+    /// `metrics.md` §7 (not computed yet).
+    pub latency: Option<serde_json::Value>,
+}
+
+/// A file that could not be reported.
+#[derive(Debug, Clone, Serialize)]
+pub struct FailedRun {
+    /// The path as given.
+    pub file: String,
+    /// What went wrong.
+    pub error: ErrorJson,
+}
+
+/// The error of a failed run.
+#[derive(Debug, Clone, Serialize)]
+pub struct ErrorJson {
+    /// The message, naming the file.
+    pub message: String,
+    /// The line to blame, if any.
+    pub line: Option<u64>,
+}
+
+impl FailedRun {
+    /// A failed run from a load error.
+    #[must_use]
+    pub fn from_load_error(file: &str, err: &LoadError) -> Self {
+        Self {
+            file: file.to_owned(),
+            error: ErrorJson {
+                message: err.to_string(),
+                line: err.line,
+            },
+        }
+    }
+
+    /// A failed run with a message of its own.
+    #[must_use]
+    pub fn new(file: &str, message: String) -> Self {
+        Self {
+            file: file.to_owned(),
+            error: ErrorJson {
+                message,
+                line: None,
+            },
+        }
+    }
+}
+
+/// Builds the run of trace `index` of a capture.
+#[must_use]
+pub fn run(file: &str, capture: &Capture, index: usize, settings: &Settings) -> Run {
+    let trace = &capture.traces[index];
+    let series = Series::of(trace, settings.frame_time);
+    let mut warnings: Vec<Warning> = capture
+        .warnings
+        .iter()
+        .chain(&trace.warnings)
+        .cloned()
+        .collect();
+    warnings.sort_by_key(|w| w.line);
+    if series.is_empty() {
+        warnings.push(Warning::file(format!(
+            "no frame has a usable {} frame time; figures are not available",
+            settings.frame_time.name()
+        )));
+    }
+    Run {
+        file: file.to_owned(),
+        format: capture.info.format.name(),
+        format_version: capture.info.format_version.clone(),
+        application: trace.meta.application.clone(),
+        process_id: trace.meta.process_id,
+        swap_chain: trace.meta.swap_chain.clone(),
+        runtime: trace.meta.runtime.clone(),
+        present_modes: trace.meta.present_modes.clone(),
+        frames: series.len(),
+        dropped_frames: trace.dropped_count(),
+        duration_ms: series.total_ms(),
+        warnings,
+        summary: Summary::of(&series.frame_time_ms),
+        pacing: None,
+        stutters: None,
+        osc: None,
+        health: None,
+        latency: None,
+    }
+}
+
+/// True when a load error means "this file holds no frames" rather than "unreadable".
+#[must_use]
+pub fn is_no_frames(err: &LoadError) -> bool {
+    matches!(err.kind, LoadErrorKind::NoFrames(_))
+}

@@ -1,0 +1,80 @@
+//! Helpers shared by the integration tests.
+// A test fails by panicking: expect() with a message is the clearest way to say why.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// The real captures folder (`../shared/real-traces`), or `None` with a message when
+/// it is absent. With `FRAMESCOPE_REQUIRE_SHARED=1` (set by `.ci/run`) absence fails.
+pub fn real_traces() -> Option<PathBuf> {
+    let dir = std::env::var_os("FRAMESCOPE_SHARED")
+        .map_or_else(
+            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
+            PathBuf::from,
+        )
+        .join("real-traces");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
+    assert!(
+        !required,
+        "FRAMESCOPE_REQUIRE_SHARED=1 but {} is missing",
+        dir.display()
+    );
+    eprintln!(
+        "skipping: {} not found (set FRAMESCOPE_SHARED to the shared folder)",
+        dir.display()
+    );
+    None
+}
+
+/// A file in the repository.
+pub fn repo_file(rel: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+}
+
+/// Output of one run of the real binary.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs the `framescope` binary with arguments.
+pub fn framescope<I, S>(args: I) -> Run
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let out = Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .args(args)
+        .output()
+        .expect("run framescope");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// Runs `framescope report --json` and parses the document.
+pub fn report_json<I, S>(args: I) -> (i32, serde_json::Value)
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<std::ffi::OsStr>,
+{
+    let mut all: Vec<std::ffi::OsString> = vec!["report".into(), "--json".into()];
+    all.extend(args.into_iter().map(|a| a.as_ref().to_owned()));
+    let run = framescope(&all);
+    let doc = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {}\nstderr: {}", run.stdout, run.stderr));
+    (run.code, doc)
+}
+
+/// True when two floats agree to a relative 1e-9 (summation order may differ).
+pub fn close(a: f64, b: f64) -> bool {
+    (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
+}
