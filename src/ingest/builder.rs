@@ -18,6 +18,9 @@ pub enum SkipReason {
     InvalidFrameTime,
     /// The frame time is 0 or negative.
     NonPositiveFrameTime,
+    /// A generated frame (frame generation) with a frame time of 0: the 2.1–2.3
+    /// layouts give generated frames no CPU time.
+    GeneratedZeroFrameTime,
 }
 
 impl SkipReason {
@@ -28,6 +31,7 @@ impl SkipReason {
             Self::MissingFrameTime => 2,
             Self::InvalidFrameTime => 3,
             Self::NonPositiveFrameTime => 4,
+            Self::GeneratedZeroFrameTime => 5,
         }
     }
 
@@ -39,6 +43,9 @@ impl SkipReason {
             Self::MissingFrameTime => "frame time is missing; row skipped".into(),
             Self::InvalidFrameTime => "frame time is not a number; row skipped".into(),
             Self::NonPositiveFrameTime => "frame time is 0 or negative; row skipped".into(),
+            Self::GeneratedZeroFrameTime => {
+                "generated frame (frame generation) with a frame time of 0; row skipped".into()
+            }
         }
     }
 
@@ -57,6 +64,10 @@ impl SkipReason {
             Self::NonPositiveFrameTime => {
                 format!("{count} rows have a frame time of 0 or less; skipped")
             }
+            Self::GeneratedZeroFrameTime => format!(
+                "{count} generated frames (frame generation) have a frame time of 0 in this layout \
+                 and were skipped; use --frame-time display to count them"
+            ),
         }
     }
 }
@@ -151,8 +162,16 @@ impl TraceBuilder {
                 _ => Cell::Missing,
             },
         };
+        let generated = || {
+            layout.frame_type.is_some_and(|i| {
+                FrameType::parse(&String::from_utf8_lossy(field(i))).is_generated()
+            })
+        };
         let ft = match frame_time {
             Cell::Number(v) if v > 0.0 => v,
+            Cell::Number(v) if v == 0.0 && generated() => {
+                return self.skip(line, SkipReason::GeneratedZeroFrameTime);
+            }
             Cell::Number(_) => return self.skip(line, SkipReason::NonPositiveFrameTime),
             Cell::Missing => return self.skip(line, SkipReason::MissingFrameTime),
             Cell::Invalid => return self.skip(line, SkipReason::InvalidFrameTime),
