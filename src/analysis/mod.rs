@@ -3,8 +3,18 @@
 //! Nothing here reads files or draws: a [`Trace`] and [`Settings`] go in, figures
 //! come out. Heavy passes run on rayon.
 
+pub mod health;
+pub mod latency;
+pub mod pacing;
+pub mod rolling;
+pub mod stutter;
 pub mod summary;
 
+pub use health::{Action, Health};
+pub use latency::Latency;
+pub use pacing::{Pacing, SlowTimeCurve};
+pub use rolling::Rolling;
+pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 
 use crate::model::Trace;
@@ -103,5 +113,115 @@ impl Series {
     #[must_use]
     pub fn total_ms(&self) -> f64 {
         self.frame_time_ms.iter().sum()
+    }
+}
+
+/// Everything about a trace that does not depend on the user's target or thresholds:
+/// computed once per (trace, frame-time source), in parallel, then asked for figures
+/// as settings change.
+#[derive(Debug, Clone)]
+pub struct Prepared {
+    /// The analysed series.
+    pub series: Series,
+    /// Summary figures (`None` when the series is empty).
+    pub summary: Option<Summary>,
+    /// The 19-frame rolling statistics of the series.
+    pub rolling: Rolling,
+    /// Action columns over the series, with their rolling medians.
+    pub actions: Vec<Action>,
+    /// Steady / Mostly Steady / Typical FPS.
+    headline: Option<(u32, u32, u32)>,
+    curve: Option<SlowTimeCurve>,
+    /// Latency from the capture's own columns.
+    pub latency: Latency,
+}
+
+/// The figures that depend on settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Figures {
+    /// `metrics.md` §3.
+    pub pacing: Option<Pacing>,
+    /// `metrics.md` §4.
+    pub stutters: Option<Stutters>,
+    /// `metrics.md` §5.
+    pub osc: Option<Oscillation>,
+    /// `metrics.md` §6.
+    pub health: Option<Health>,
+}
+
+impl Prepared {
+    /// Prepares a trace for analysis with one frame-time source.
+    #[must_use]
+    pub fn new(trace: &Trace, source: FrameTimeSource) -> Self {
+        let series = Series::of(trace, source);
+        let ft = &series.frame_time_ms;
+        let ((summary, (headline, curve)), (rolling, actions)) = rayon::join(
+            || {
+                rayon::join(
+                    || Summary::of(ft),
+                    || (pacing::headline_fps(ft), SlowTimeCurve::new(ft)),
+                )
+            },
+            || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),
+        );
+        let latency = Latency::from_columns(trace);
+        Self {
+            series,
+            summary,
+            rolling,
+            actions,
+            headline,
+            curve,
+            latency,
+        }
+    }
+
+    /// The settings-dependent figures; all `None` when the series is empty.
+    #[must_use]
+    pub fn figures(&self, settings: &Settings) -> Figures {
+        if self.series.is_empty() {
+            return Figures {
+                pacing: None,
+                stutters: None,
+                osc: None,
+                health: None,
+            };
+        }
+        let pacing = match (self.headline, &self.curve) {
+            (Some((steady_fps, mostly_steady_fps, typical_fps)), Some(curve)) => {
+                let (slow_time_fraction, excess_time_fraction) = curve.at(settings.target_fps);
+                Some(Pacing {
+                    steady_fps,
+                    mostly_steady_fps,
+                    typical_fps,
+                    slow_time_fraction,
+                    excess_time_fraction,
+                })
+            }
+            _ => None,
+        };
+        let (threshold, floor) = (settings.stutter_threshold, settings.stutter_floor_ms);
+        let stutters = Stutters::of(&self.series.frame_time_ms, &self.rolling, threshold, floor);
+        let health = Health::of(&self.actions, &stutters.frames, threshold, floor);
+        Figures {
+            pacing,
+            osc: Oscillation::of(&self.rolling, floor),
+            stutters: Some(stutters),
+            health: Some(health),
+        }
+    }
+
+    /// The slow-time and excess-time curves over a grid of target rates, for charts.
+    #[must_use]
+    pub fn slow_time_curve(&self, rates_fps: &[f64]) -> Vec<(f64, f64, f64)> {
+        self.curve.as_ref().map_or_else(Vec::new, |c| {
+            rates_fps
+                .iter()
+                .map(|&f| {
+                    let (s, e) = c.at(f);
+                    (f, s, e)
+                })
+                .collect()
+        })
     }
 }

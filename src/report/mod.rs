@@ -5,7 +5,9 @@ mod table;
 
 pub use table::write_table;
 
-use crate::analysis::{Series, Settings, Summary};
+use crate::analysis::{
+    Health, Latency, Oscillation, Pacing, Prepared, Settings, Stutters, Summary,
+};
 use crate::ingest::{LoadError, LoadErrorKind};
 use crate::model::{Capture, Warning};
 use serde::Serialize;
@@ -93,16 +95,16 @@ pub struct Run {
     pub warnings: Vec<Warning>,
     /// `metrics.md` §2.
     pub summary: Option<Summary>,
-    /// `metrics.md` §3 (not computed yet).
-    pub pacing: Option<serde_json::Value>,
-    /// `metrics.md` §4 (not computed yet).
-    pub stutters: Option<serde_json::Value>,
-    /// `metrics.md` §5 (not computed yet).
-    pub osc: Option<serde_json::Value>,
-    /// `metrics.md` §6 (not computed yet).
-    pub health: Option<serde_json::Value>,
-    /// `metrics.md` §7 (not computed yet).
-    pub latency: Option<serde_json::Value>,
+    /// `metrics.md` §3.
+    pub pacing: Option<Pacing>,
+    /// `metrics.md` §4.
+    pub stutters: Option<Stutters>,
+    /// `metrics.md` §5.
+    pub osc: Option<Oscillation>,
+    /// `metrics.md` §6.
+    pub health: Option<Health>,
+    /// `metrics.md` §7.
+    pub latency: Option<Latency>,
 }
 
 /// A file that could not be reported.
@@ -153,7 +155,9 @@ impl FailedRun {
 #[must_use]
 pub fn run(file: &str, capture: &Capture, index: usize, settings: &Settings) -> Run {
     let trace = &capture.traces[index];
-    let series = Series::of(trace, settings.frame_time);
+    let prepared = Prepared::new(trace, settings.frame_time);
+    let figures = prepared.figures(settings);
+    let series = &prepared.series;
     let mut warnings: Vec<Warning> = capture
         .warnings
         .iter()
@@ -180,12 +184,12 @@ pub fn run(file: &str, capture: &Capture, index: usize, settings: &Settings) -> 
         dropped_frames: trace.dropped_count(),
         duration_ms: series.total_ms(),
         warnings,
-        summary: Summary::of(&series.frame_time_ms),
-        pacing: None,
-        stutters: None,
-        osc: None,
-        health: None,
-        latency: None,
+        summary: prepared.summary,
+        pacing: figures.pacing,
+        stutters: figures.stutters,
+        osc: figures.osc,
+        health: figures.health,
+        latency: Some(prepared.latency),
     }
 }
 

@@ -60,6 +60,7 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         }
         None => writeln!(out, "  no figures: no usable frame times")?,
     }
+    write_smoothness(r, out)?;
     if !r.warnings.is_empty() {
         writeln!(out, "  warnings ({}):", r.warnings.len())?;
         for w in r.warnings.iter().take(10) {
@@ -70,6 +71,63 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         }
         if r.warnings.len() > 10 {
             writeln!(out, "    … {} more (see --json)", r.warnings.len() - 10)?;
+        }
+    }
+    Ok(())
+}
+
+fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    if let Some(p) = &r.pacing {
+        writeln!(
+            out,
+            "  pacing   steady {} FPS   mostly steady {} FPS   typical {} FPS   at target: slow {:.2} %  excess {:.2} %",
+            p.steady_fps,
+            p.mostly_steady_fps,
+            p.typical_fps,
+            p.slow_time_fraction * 100.0,
+            p.excess_time_fraction * 100.0
+        )?;
+    }
+    if let Some(s) = &r.stutters {
+        let osc = r.osc.as_ref().map_or(String::new(), |o| {
+            format!(
+                "   oscillation {} (P90 IQR {:.2} ms, ratio {:.2}; {} frames)",
+                if o.flag { "YES" } else { "no" },
+                o.p90_iqr_ms,
+                o.p90_iqr_ratio,
+                o.oscillating_frames
+            )
+        });
+        writeln!(
+            out,
+            "  stutters {} ({:.2} % of time){osc}",
+            s.count,
+            s.time_fraction * 100.0
+        )?;
+    }
+    if let Some(h) = &r.health {
+        let spiking: Vec<String> = h
+            .spikes
+            .iter()
+            .filter(|(_, v)| !v.is_empty())
+            .map(|(k, v)| format!("{k} {}", v.len()))
+            .collect();
+        if !spiking.is_empty() {
+            writeln!(out, "  spikes   {}", spiking.join(", "))?;
+        }
+    }
+    if let Some(l) = &r.latency {
+        let parts: Vec<String> = [
+            ("PC latency", l.pcl_ms),
+            ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+            ("display latency mean", l.display_latency_mean_ms),
+            ("click to photon mean", l.click_to_photon_mean_ms),
+        ]
+        .iter()
+        .filter_map(|(name, v)| v.map(|v| format!("{name} {v:.2} ms")))
+        .collect();
+        if !parts.is_empty() {
+            writeln!(out, "  latency  {}", parts.join("   "))?;
         }
     }
     Ok(())

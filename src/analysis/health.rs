@@ -1,0 +1,155 @@
+//! Frame health (`metrics.md` §6): which per-frame action spiked on which frame, and
+//! which actions explain each stutter.
+
+use super::Series;
+use super::rolling::rolling_median_present;
+use super::stutter::spikes;
+use crate::model::{ColumnKind, Trace};
+use rayon::prelude::*;
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The PresentMon-family duration columns that are actions.
+const ACTION_KINDS: [ColumnKind; 11] = [
+    ColumnKind::CpuBusy,
+    ColumnKind::CpuWait,
+    ColumnKind::GpuLatency,
+    ColumnKind::GpuBusy,
+    ColumnKind::GpuWait,
+    ColumnKind::InPresentApi,
+    ColumnKind::RenderPresentLatency,
+    ColumnKind::UntilRenderComplete,
+    ColumnKind::UntilDisplayed,
+    ColumnKind::DisplayLatency,
+    ColumnKind::GpuActive,
+];
+
+/// One action column over the analysed series, with its rolling median.
+#[derive(Debug, Clone)]
+pub struct Action {
+    /// Header name as the file writes it.
+    pub name: String,
+    /// Value per series position (NaN = missing).
+    pub values: Vec<f64>,
+    /// Median of the present values of each 19-frame window.
+    pub median: Vec<f64>,
+}
+
+/// The actions of a trace, gathered over a series (header order).
+#[must_use]
+pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
+    trace
+        .frames
+        .columns
+        .par_iter()
+        .filter(|c| ACTION_KINDS.contains(&c.kind))
+        .map(|c| {
+            let values: Vec<f64> = series.frame.iter().map(|&f| c.values[f as usize]).collect();
+            let median = rolling_median_present(&values);
+            Action {
+                name: c.name.clone(),
+                values,
+                median,
+            }
+        })
+        .collect()
+}
+
+/// Frame-health figures.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Health {
+    /// Action names, in header order.
+    pub actions: Vec<String>,
+    /// For every action, the series positions where it spiked (ascending).
+    pub spikes: BTreeMap<String, Vec<usize>>,
+    /// For each stutter (series position), the actions that spiked on it or the frame
+    /// before (not in the JSON report; the timeline shows it).
+    #[serde(skip)]
+    pub stutter_causes: Vec<(usize, Vec<String>)>,
+}
+
+impl Health {
+    /// Flags spikes with the stutter rule and explains `stutters`.
+    #[must_use]
+    pub fn of(actions: &[Action], stutters: &[usize], threshold: f64, floor_ms: f64) -> Self {
+        let spikes: BTreeMap<String, Vec<usize>> = actions
+            .iter()
+            .map(|a| {
+                let frames = (0..a.values.len())
+                    .filter(|&i| spikes(a.values[i], a.median[i], threshold, floor_ms))
+                    .collect();
+                (a.name.clone(), frames)
+            })
+            .collect();
+        let stutter_causes = stutters
+            .iter()
+            .map(|&s| {
+                let causes = actions
+                    .iter()
+                    .filter(|a| {
+                        let list = &spikes[&a.name];
+                        list.binary_search(&s).is_ok()
+                            || (s > 0 && list.binary_search(&(s - 1)).is_ok())
+                    })
+                    .map(|a| a.name.clone())
+                    .collect();
+                (s, causes)
+            })
+            .collect();
+        Self {
+            actions: actions.iter().map(|a| a.name.clone()).collect(),
+            spikes,
+            stutter_causes,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn action(name: &str, values: Vec<f64>) -> Action {
+        let median = rolling_median_present(&values);
+        Action {
+            name: name.into(),
+            values,
+            median,
+        }
+    }
+
+    /// GPU busy is 5 ms everywhere but 20 ms on frame 10 (+15 ms, +300 %): a spike.
+    /// In-present is missing on frame 9 (never spikes) and 40 ms on frame 9's
+    /// neighbour 11. A stutter on frame 11 is explained by GPU busy (frame 10, the
+    /// frame before) and in-present (frame 11 itself).
+    #[test]
+    fn spikes_and_causes_by_hand() {
+        let mut gpu = vec![5.0; 25];
+        gpu[10] = 20.0;
+        let mut present = vec![0.5; 25];
+        present[9] = f64::NAN;
+        present[11] = 40.0;
+        let actions = [action("MsGPUBusy", gpu), action("MsInPresentAPI", present)];
+        let h = Health::of(&actions, &[11, 20], 0.2, 4.0);
+        assert_eq!(h.spikes["MsGPUBusy"], vec![10]);
+        assert_eq!(h.spikes["MsInPresentAPI"], vec![11]);
+        assert_eq!(
+            h.stutter_causes[0],
+            (
+                11,
+                vec!["MsGPUBusy".to_owned(), "MsInPresentAPI".to_owned()]
+            )
+        );
+        assert_eq!(h.stutter_causes[1], (20, vec![]));
+    }
+
+    /// A column that is 0 almost everywhere (median 0) spikes wherever it exceeds the
+    /// floor: the relative excess is infinite.
+    #[test]
+    fn zero_median_counts_as_infinite_excess() {
+        let mut wait = vec![0.0; 20];
+        wait[5] = 4.5;
+        wait[6] = 3.0;
+        let h = Health::of(&[action("MsGPUWait", wait)], &[], 0.2, 4.0);
+        assert_eq!(h.spikes["MsGPUWait"], vec![5]);
+    }
+}

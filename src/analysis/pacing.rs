@@ -1,0 +1,186 @@
+//! Pacing figures from SuperTuxKart 1.5's benchmark (`metrics.md` §3): Steady, Mostly
+//! Steady and Typical FPS, and the slow-time and excess-time curves S(F), E(F).
+
+use serde::Serialize;
+
+/// The highest integer rate the headline figures scan.
+pub const MAX_ANALYZED_FPS: u32 = 1000;
+
+/// Pacing figures of a series.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Pacing {
+    /// Highest F with S(F) < 1 % and E(F) < 0.1 % (0 if none).
+    pub steady_fps: u32,
+    /// Highest F with S(F) < 12 % and E(F) < 2 %.
+    pub mostly_steady_fps: u32,
+    /// Highest F with S(F) < 50 % and E(F) < 10 %.
+    pub typical_fps: u32,
+    /// S at the user's target rate (f64).
+    pub slow_time_fraction: f64,
+    /// E at the user's target rate (f64).
+    pub excess_time_fraction: f64,
+}
+
+impl Pacing {
+    /// Computes the pacing figures; `None` when the series has no time.
+    #[must_use]
+    pub fn of(frame_time_ms: &[f64], target_fps: f64) -> Option<Self> {
+        let (steady_fps, mostly_steady_fps, typical_fps) = headline_fps(frame_time_ms)?;
+        let curve = SlowTimeCurve::new(frame_time_ms)?;
+        let (slow_time_fraction, excess_time_fraction) = curve.at(target_fps);
+        Some(Self {
+            steady_fps,
+            mostly_steady_fps,
+            typical_fps,
+            slow_time_fraction,
+            excess_time_fraction,
+        })
+    }
+}
+
+/// A frame time truncated to whole microseconds, as SuperTuxKart's profiler stores it
+/// (`int(ms * 1000)`). The truncation follows the decimal value: `1.005 ms` is 1005 µs
+/// even though `1.005 * 1000` is 1004.999… in binary floating point.
+#[must_use]
+pub fn whole_microseconds(frame_time_ms: f64) -> u64 {
+    let us = frame_time_ms * 1000.0;
+    if us.is_finite() && us > 0.0 {
+        (us + 1e-6).floor() as u64
+    } else {
+        0
+    }
+}
+
+/// Steady, Mostly Steady and Typical FPS exactly as `Profiler::computeStableFPS()`:
+/// integer-µs frame times (those that truncate to 0 add nothing), integer budgets
+/// `1_000_000 / F`, ratios in 32-bit float, strict comparisons. `None` when the total
+/// time is 0.
+#[must_use]
+pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
+    let mut us: Vec<u64> = frame_time_ms
+        .iter()
+        .map(|&ft| whole_microseconds(ft))
+        .filter(|&v| v > 0)
+        .collect();
+    let total: u64 = us.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    us.sort_unstable_by(|a, b| b.cmp(a));
+    let prefix = prefix_sums(&us);
+    let (mut steady, mut mostly, mut typical) = (0, 0, 0);
+    for fps in 1..=MAX_ANALYZED_FPS {
+        let budget = 1_000_000 / u64::from(fps);
+        let slow = us.partition_point(|&v| v > budget);
+        let spent = prefix[slow];
+        let waited = spent - slow as u64 * budget;
+        let ratio_spent = spent as f32 / total as f32;
+        let ratio_waited = waited as f32 / total as f32;
+        if ratio_spent < 0.5 && ratio_waited < 0.1 {
+            typical = fps;
+        }
+        if ratio_spent < 0.12 && ratio_waited < 0.02 {
+            mostly = fps;
+        }
+        if ratio_spent < 0.01 && ratio_waited < 0.001 {
+            steady = fps;
+        }
+    }
+    Some((steady, mostly, typical))
+}
+
+fn prefix_sums<T: Copy + Default + std::ops::Add<Output = T>>(values: &[T]) -> Vec<T> {
+    let mut out = Vec::with_capacity(values.len() + 1);
+    let mut acc = T::default();
+    out.push(acc);
+    for &v in values {
+        acc = acc + v;
+        out.push(acc);
+    }
+    out
+}
+
+/// S(F) and E(F) in f64 for any rate, answered from one sort of the series.
+#[derive(Debug, Clone)]
+pub struct SlowTimeCurve {
+    descending_ms: Vec<f64>,
+    prefix_ms: Vec<f64>,
+    total_ms: f64,
+}
+
+impl SlowTimeCurve {
+    /// Prepares the curve; `None` when the series has no time.
+    #[must_use]
+    pub fn new(frame_time_ms: &[f64]) -> Option<Self> {
+        let mut descending_ms = frame_time_ms.to_vec();
+        descending_ms.sort_unstable_by(|a, b| b.total_cmp(a));
+        let prefix_ms = prefix_sums(&descending_ms);
+        let total_ms = frame_time_ms.iter().sum::<f64>();
+        (total_ms > 0.0).then_some(Self {
+            descending_ms,
+            prefix_ms,
+            total_ms,
+        })
+    }
+
+    /// `(S(F), E(F))`: the fraction of time in frames slower than `1000 / F` ms
+    /// (strictly), and the fraction of time by which they overran it.
+    #[must_use]
+    pub fn at(&self, fps: f64) -> (f64, f64) {
+        let budget = 1000.0 / fps;
+        let slow = self.descending_ms.partition_point(|&v| v > budget);
+        let spent = self.prefix_ms[slow];
+        let excess = spent - slow as f64 * budget;
+        (spent / self.total_ms, excess.max(0.0) / self.total_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn truncation_follows_the_decimal_value() {
+        assert_eq!(whole_microseconds(16.6669), 16_666);
+        assert_eq!(whole_microseconds(16.667), 16_667);
+        assert_eq!(whole_microseconds(1.005), 1005);
+        assert_eq!(whole_microseconds(0.0004), 0);
+        assert_eq!(whole_microseconds(f64::NAN), 0);
+    }
+
+    /// The budget at 60 FPS is 1_000_000 / 60 = 16_666 µs. 16.6669 ms truncates to
+    /// 16_666 µs: not slower than the budget, so every F up to 60 is steady. 16.667 ms
+    /// is 16_667 µs > 16_666: at F = 60 all time is slow, so 59 is the answer.
+    #[test]
+    fn supertuxkart_integer_microsecond_boundaries() {
+        assert_eq!(headline_fps(&[16.6669; 100]), Some((60, 60, 60)));
+        assert_eq!(headline_fps(&[16.667; 100]), Some((59, 59, 59)));
+    }
+
+    /// 99 frames of 10 ms and one of 50 ms: T = 1040 ms. At F = 100 (budget 10_000 µs)
+    /// only the 50 ms frame is slow: S = 50/1040 = 4.8 %, E = 40/1040 = 3.8 %.
+    /// Typical (S < 50 %, E < 10 %) holds up to F = 100; at F = 101 (budget 9_900 µs)
+    /// every frame is slow (S = 100 %). Mostly Steady needs E < 2 %: with only the
+    /// 50 ms frame slow, E = (50 − B)/1040 < 0.02 ⇔ B > 29.2 ms ⇔ F ≤ 34 (B = 29_411 µs:
+    /// E = 20_589/1_040_000 = 1.98 %; F = 35: B = 28_571, E = 2.06 %). S = 4.8 % < 12 %.
+    /// Steady needs S < 1 %: impossible while the 50 ms frame is slow (4.8 %), so F ≤ 20
+    /// (B = 50_000 µs, not strictly exceeded): F = 20.
+    #[test]
+    fn headline_figures_by_hand() {
+        let mut ft = vec![10.0; 99];
+        ft.push(50.0);
+        assert_eq!(headline_fps(&ft), Some((20, 34, 100)));
+        let curve = SlowTimeCurve::new(&ft).unwrap_or_else(|| unreachable!());
+        let (s, e) = curve.at(100.0);
+        assert!((s - 50.0 / 1040.0).abs() < 1e-12);
+        assert!((e - 40.0 / 1040.0).abs() < 1e-12);
+        assert_eq!(curve.at(20.0), (0.0, 0.0));
+    }
+
+    #[test]
+    fn empty_or_zero_time_has_no_figures() {
+        assert_eq!(headline_fps(&[]), None);
+        assert_eq!(headline_fps(&[0.0001, 0.0002]), None);
+        assert!(Pacing::of(&[], 60.0).is_none());
+    }
+}
