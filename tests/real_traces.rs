@@ -57,9 +57,12 @@ fn check_run(golden_name: &str, run: &Value, want: &Value) {
         want["duration_ms"]
     );
     if want["summary"].is_null() {
-        assert!(run["summary"].is_null(), "{ctx}: summary should be null");
+        for section in ["summary", "pacing", "stutters", "osc", "health"] {
+            assert!(run[section].is_null(), "{ctx}: {section} should be null");
+        }
         return;
     }
+    check_sections(&ctx, run, want);
     let want_summary = want["summary"].as_object().expect("summary object");
     let got_summary = run["summary"]
         .as_object()
@@ -72,6 +75,47 @@ fn check_run(golden_name: &str, run: &Value, want: &Value) {
             "{ctx}: {key} = {got}, oracle says {value}"
         );
     }
+}
+
+/// Pacing, stutters, oscillation and health (`metrics.md` §3–6) against the oracle:
+/// integers, flags and index lists exactly, fractions to 1e-9.
+fn check_sections(ctx: &str, run: &Value, want: &Value) {
+    let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    for (section, exact, approx) in [
+        (
+            "pacing",
+            &["steady_fps", "mostly_steady_fps", "typical_fps"][..],
+            &["slow_time_fraction", "excess_time_fraction"][..],
+        ),
+        ("stutters", &["count", "frames"][..], &["time_fraction"][..]),
+        (
+            "osc",
+            &["flag", "oscillating_frames"][..],
+            &["p90_iqr_ms", "p90_iqr_ratio"][..],
+        ),
+    ] {
+        for key in exact {
+            assert_eq!(
+                run[section][key], want[section][key],
+                "{ctx}: {section}.{key}"
+            );
+        }
+        for key in approx {
+            let (got, exp) = (f(&run[section][key]), f(&want[section][key]));
+            assert!(
+                close(got, exp),
+                "{ctx}: {section}.{key} = {got}, oracle says {exp}"
+            );
+        }
+    }
+    assert_eq!(
+        run["health"]["actions"], want["health"]["actions"],
+        "{ctx}: health.actions"
+    );
+    assert_eq!(
+        run["health"]["spikes"], want["health"]["spikes"],
+        "{ctx}: health.spikes"
+    );
 }
 
 #[test]

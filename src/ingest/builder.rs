@@ -1,9 +1,9 @@
 //! Accumulates the rows of one trace, then turns them into a [`Trace`].
 
 use super::layout::{DroppedRule, FrameTimeRule, Layout, TimeRole, TimeUnit};
+use super::records::Row;
 use super::values::{Cell, parse_cell, parse_date_time_ms, parse_or_nan};
 use crate::model::{Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, Warning};
-use csv::ByteRecord;
 
 /// Why a row was not kept as a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -113,6 +113,10 @@ pub struct TraceBuilder {
     meta: TraceMeta,
     frames: Frames,
     raw_time: Vec<f64>,
+    /// For each kept frame, its position among all rows of this trace (kept or
+    /// skipped): time differences are only compared across adjacent rows.
+    row_ordinal: Vec<u64>,
+    rows_seen: u64,
     invalid: Vec<InvalidCells>,
     skipped: Vec<(u64, SkipReason)>,
 }
@@ -136,6 +140,8 @@ impl TraceBuilder {
                 ..Frames::default()
             },
             raw_time: Vec::new(),
+            row_ordinal: Vec::new(),
+            rows_seen: 0,
             invalid: vec![InvalidCells::default(); layout.numeric.len()],
             skipped: Vec::new(),
         }
@@ -148,11 +154,12 @@ impl TraceBuilder {
 
     /// Records a row that was not kept.
     pub fn skip(&mut self, line: u64, reason: SkipReason) {
+        self.rows_seen += 1;
         self.skipped.push((line, reason));
     }
 
     /// Adds one row, or records why it was skipped.
-    pub fn push(&mut self, record: &ByteRecord, layout: &Layout, line: u64) {
+    pub fn push(&mut self, record: &Row, layout: &Layout, line: u64) {
         let field = |i: usize| record.get(i).unwrap_or(b"");
         let frame_time = match layout.frame_time {
             FrameTimeRule::Column(i) => parse_cell(field(i)),
@@ -182,6 +189,8 @@ impl TraceBuilder {
             DroppedRule::ZeroDisplay(i) => parse_cell(field(i)) == Cell::Number(0.0),
             DroppedRule::Unknown => false,
         };
+        self.row_ordinal.push(self.rows_seen);
+        self.rows_seen += 1;
         let f = &mut self.frames;
         f.frame_time_ms.push(ft);
         f.dropped.push(dropped);
@@ -196,10 +205,12 @@ impl TraceBuilder {
                 .iter()
                 .position(|m| *m == mode)
                 .unwrap_or_else(|| {
-                    self.meta.present_modes.push(mode.into_owned());
+                    if self.meta.present_modes.len() < usize::from(u16::MAX) {
+                        self.meta.present_modes.push(mode.into_owned());
+                    }
                     self.meta.present_modes.len() - 1
                 });
-            f.present_mode.push(u8::try_from(idx).unwrap_or(u8::MAX));
+            f.present_mode.push(u16::try_from(idx).unwrap_or(u16::MAX));
         }
         if let Some(i) = layout.frame_type {
             f.frame_type
@@ -253,7 +264,7 @@ impl TraceBuilder {
         let mut ms = 0.0;
         for i in 1..t.len().min(ft.len()) {
             let d = t[i] - t[i - 1];
-            if d.is_finite() {
+            if d.is_finite() && self.row_ordinal[i] == self.row_ordinal[i - 1] + 1 {
                 raw += d;
                 ms += if role == TimeRole::Present {
                     ft[i]
@@ -276,6 +287,7 @@ impl TraceBuilder {
         let ft = &self.frames.frame_time_ms;
         let mut start = Vec::with_capacity(ft.len());
         let mut next = 0.0;
+        let mut out_of_range: Option<(usize, u64)> = None;
         for (i, &ft_i) in ft.iter().enumerate() {
             let raw = self.raw_time.get(i).copied().unwrap_or(f64::NAN);
             let s = match role {
@@ -289,11 +301,24 @@ impl TraceBuilder {
                 }
                 _ => next,
             };
+            let s = if s.is_finite() {
+                s
+            } else {
+                let (count, line) = out_of_range.unwrap_or((0, self.frames.line[i]));
+                out_of_range = Some((count + 1, line));
+                next
+            };
             start.push(s);
             next = s + ft_i;
         }
         self.frames.start_ms = start;
         let mut warnings = skip_warnings(std::mem::take(&mut self.skipped));
+        if let Some((count, line)) = out_of_range {
+            warnings.push(Warning::at(
+                line,
+                format!("{count} timestamps are out of range; those frames are placed right after the frame before"),
+            ));
+        }
         let mut kept = Vec::new();
         for (column, invalid) in std::mem::take(&mut self.frames.columns)
             .into_iter()

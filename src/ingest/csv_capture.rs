@@ -4,10 +4,10 @@ use super::builder::{SkipReason, TraceBuilder};
 use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, Layout, TimeUnit};
 use super::preamble::{self, PreambleError};
+use super::records::{Records, Row};
 use super::values::{normalize_swap_chain, trim};
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
-use csv::ByteRecord;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
@@ -32,7 +32,14 @@ pub fn load<R: BufRead>(
             Some(line),
             LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")),
         ),
-        PreambleError::Empty => err(None, LoadErrorKind::NotACapture("the file is empty".into())),
+        PreambleError::Empty => err(
+            None,
+            LoadErrorKind::NotACapture(
+                "the file is empty (or only blank lines); expected a CSV frame log such as a \
+                 PresentMon, FrameView, OCAT or CapFrameX capture"
+                    .into(),
+            ),
+        ),
     })?;
     let layout = layout::detect(&pre.header, &pre.comments)
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
@@ -48,31 +55,14 @@ pub fn load<R: BufRead>(
             .collect(),
     };
     let mut rows = RowReader::new(&layout, file_stem(path));
-    let mut csv_reader = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(reader);
-    let mut record = ByteRecord::new();
+    let mut records = Records::new(reader, pre.header_line + 1);
+    let mut record = Row::default();
     loop {
-        match csv_reader.read_byte_record(&mut record) {
-            Ok(false) => break,
-            Ok(true) => {}
-            Err(e) => {
-                let line = e.position().map(|p| pre.header_line + p.line());
-                if let csv::ErrorKind::Io(_) = e.kind() {
-                    return Err(err(
-                        line,
-                        LoadErrorKind::Io(std::io::Error::other(e.to_string())),
-                    ));
-                }
-                rows.file_warnings.push(Warning {
-                    line,
-                    message: format!("unreadable row ({e}); skipped"),
-                });
-                continue;
-            }
-        }
-        let line = pre.header_line + record.position().map_or(0, csv::Position::line);
+        let line = match records.next_row(&mut record) {
+            Ok(Some(line)) => line,
+            Ok(None) => break,
+            Err(e) => return Err(err(None, LoadErrorKind::Io(e))),
+        };
         rows.row(&record, line, &mut info);
         rows.count += 1;
         if rows.count.is_multiple_of(CANCEL_CHECK_ROWS) && progress.is_cancelled() {
@@ -115,7 +105,7 @@ impl<'a> RowReader<'a> {
         }
     }
 
-    fn row(&mut self, record: &ByteRecord, line: u64, info: &mut FileInfo) {
+    fn row(&mut self, record: &Row, line: u64, info: &mut FileInfo) {
         let layout = self.layout;
         let fields = record.len();
         let used = used_fields(record, layout.header_len);
@@ -154,7 +144,7 @@ impl<'a> RowReader<'a> {
 
     /// Finds (or creates) the trace a row belongs to. `None` when the row cannot name
     /// its trace; a file warning then says why.
-    fn trace_index(&mut self, record: &ByteRecord, line: u64) -> Option<usize> {
+    fn trace_index(&mut self, record: &Row, line: u64) -> Option<usize> {
         let layout = self.layout;
         let cols = [layout.application, layout.process_id, layout.swap_chain];
         let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
@@ -260,7 +250,7 @@ impl<'a> RowReader<'a> {
 
 /// Counts the fields of a row, ignoring empty trailing ones beyond the header (a
 /// trailing comma is not a new column).
-fn used_fields(record: &ByteRecord, header_len: usize) -> usize {
+fn used_fields(record: &Row, header_len: usize) -> usize {
     let mut n = record.len();
     while n > header_len && trim(record.get(n - 1).unwrap_or(b"")).is_empty() {
         n -= 1;

@@ -14,6 +14,7 @@ mod csv_capture;
 mod error;
 mod layout;
 mod preamble;
+mod records;
 pub mod values;
 
 pub use error::{LoadError, LoadErrorKind};

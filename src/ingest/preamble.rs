@@ -100,14 +100,22 @@ fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::R
         if available.is_empty() {
             return Ok(total);
         }
-        let (take, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (i + 1, true),
-            None => (available.len(), false),
+        let (take, end) = match available.iter().position(|&b| b == b'\n' || b == b'\r') {
+            Some(i) => (i + 1, Some(available[i])),
+            None => (available.len(), None),
         };
         buf.extend_from_slice(&available[..take]);
         reader.consume(take);
         total += take;
-        if done || buf.len() > MAX_PREAMBLE_LINE_BYTES {
+        if end == Some(b'\r') {
+            // `\r\n` is one line end; a lone `\r` (classic Mac) is one too.
+            if reader.fill_buf()?.first() == Some(&b'\n') {
+                reader.consume(1);
+                total += 1;
+            }
+            return Ok(total);
+        }
+        if end.is_some() || buf.len() > MAX_PREAMBLE_LINE_BYTES {
             return Ok(total);
         }
     }

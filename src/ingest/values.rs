@@ -72,7 +72,13 @@ pub fn parse_date_time_ms(text: &str) -> Option<f64> {
     let hour: f64 = t.next()?.parse().ok()?;
     let minute: f64 = t.next()?.parse().ok()?;
     let second: f64 = t.next()?.parse().ok()?;
-    if !(1..=12).contains(&month) || !(1..=31).contains(&day) {
+    let plausible =
+        (1..=9999).contains(&year) && (0.0..24.0).contains(&hour) && (0.0..60.0).contains(&minute);
+    if !plausible
+        || !(1..=12).contains(&month)
+        || !(1..=31).contains(&day)
+        || !(0.0..61.0).contains(&second)
+    {
         return None;
     }
     let days = days_from_civil(year, month, day) as f64;

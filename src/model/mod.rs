@@ -135,7 +135,7 @@ pub struct Frames {
     /// True when the frame was never displayed.
     pub dropped: Vec<bool>,
     /// Index into [`TraceMeta::present_modes`]; empty when the format has no modes.
-    pub present_mode: Vec<u8>,
+    pub present_mode: Vec<u16>,
     /// Application or generated frame; empty when the capture has no `FrameType`.
     pub frame_type: Vec<FrameType>,
     /// 1-based line of the file each frame came from.
