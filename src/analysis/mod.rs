@@ -18,6 +18,7 @@ pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 
 use crate::model::Trace;
+use rayon::slice::ParallelSliceMut;
 
 /// Which interval is "the frame time" (`metrics.md` §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -155,11 +156,15 @@ impl Prepared {
     pub fn new(trace: &Trace, source: FrameTimeSource) -> Self {
         let series = Series::of(trace, source);
         let ft = &series.frame_time_ms;
-        let ((summary, (headline, curve)), (rolling, actions)) = rayon::join(
+        let ((summary, headline, curve), (rolling, actions)) = rayon::join(
             || {
-                rayon::join(
-                    || Summary::of(ft),
-                    || (pacing::headline_fps(ft), SlowTimeCurve::new(ft)),
+                let mut sorted = ft.clone();
+                sorted.par_sort_unstable_by(f64::total_cmp);
+                let total: f64 = ft.iter().sum();
+                (
+                    Summary::from_sorted(&sorted, total),
+                    pacing::headline_fps_sorted(&sorted),
+                    SlowTimeCurve::from_sorted(&sorted, total),
                 )
             },
             || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),

@@ -26,7 +26,9 @@ impl Pacing {
     #[must_use]
     pub fn of(frame_time_ms: &[f64], target_fps: f64) -> Option<Self> {
         let (steady_fps, mostly_steady_fps, typical_fps) = headline_fps(frame_time_ms)?;
-        let curve = SlowTimeCurve::new(frame_time_ms)?;
+        let mut sorted = frame_time_ms.to_vec();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let curve = SlowTimeCurve::from_sorted(&sorted, frame_time_ms.iter().sum())?;
         let (slow_time_fraction, excess_time_fraction) = curve.at(target_fps);
         Some(Self {
             steady_fps,
@@ -57,8 +59,18 @@ pub fn whole_microseconds(frame_time_ms: f64) -> u64 {
 /// time is 0.
 #[must_use]
 pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
-    let mut us: Vec<u64> = frame_time_ms
+    let mut sorted = frame_time_ms.to_vec();
+    sorted.sort_unstable_by(f64::total_cmp);
+    headline_fps_sorted(&sorted)
+}
+
+/// [`headline_fps`] of frame times already sorted ascending (truncation to whole
+/// microseconds keeps the order).
+#[must_use]
+pub fn headline_fps_sorted(sorted_ms: &[f64]) -> Option<(u32, u32, u32)> {
+    let us: Vec<u64> = sorted_ms
         .iter()
+        .rev()
         .map(|&ft| whole_microseconds(ft))
         .filter(|&v| v > 0)
         .collect();
@@ -66,7 +78,6 @@ pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
     if total == 0 {
         return None;
     }
-    us.sort_unstable_by(|a, b| b.cmp(a));
     let prefix = prefix_sums(&us);
     let (mut steady, mut mostly, mut typical) = (0, 0, 0);
     for fps in 1..=MAX_ANALYZED_FPS {
@@ -112,10 +123,16 @@ impl SlowTimeCurve {
     /// Prepares the curve; `None` when the series has no time.
     #[must_use]
     pub fn new(frame_time_ms: &[f64]) -> Option<Self> {
-        let mut descending_ms = frame_time_ms.to_vec();
-        descending_ms.sort_unstable_by(|a, b| b.total_cmp(a));
+        let mut sorted = frame_time_ms.to_vec();
+        sorted.sort_unstable_by(f64::total_cmp);
+        Self::from_sorted(&sorted, frame_time_ms.iter().sum())
+    }
+
+    /// The curve from frame times sorted ascending and their sum `T`.
+    #[must_use]
+    pub fn from_sorted(sorted_ms: &[f64], total_ms: f64) -> Option<Self> {
+        let descending_ms: Vec<f64> = sorted_ms.iter().rev().copied().collect();
         let prefix_ms = prefix_sums(&descending_ms);
-        let total_ms = frame_time_ms.iter().sum::<f64>();
         (total_ms > 0.0).then_some(Self {
             descending_ms,
             prefix_ms,

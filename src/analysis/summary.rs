@@ -32,13 +32,19 @@ impl Summary {
     /// Computes the summary of frame times (all finite and > 0); `None` when empty.
     #[must_use]
     pub fn of(frame_time_ms: &[f64]) -> Option<Self> {
-        let n = frame_time_ms.len();
+        let mut sorted = frame_time_ms.to_vec();
+        sorted.par_sort_unstable_by(f64::total_cmp);
+        Self::from_sorted(&sorted, frame_time_ms.iter().sum())
+    }
+
+    /// The summary from frame times already sorted ascending, and their sum in file
+    /// order (`T`).
+    #[must_use]
+    pub fn from_sorted(sorted: &[f64], total: f64) -> Option<Self> {
+        let n = sorted.len();
         if n == 0 {
             return None;
         }
-        let total: f64 = frame_time_ms.iter().sum();
-        let mut sorted = frame_time_ms.to_vec();
-        sorted.par_sort_unstable_by(f64::total_cmp);
         let low = |divisor: usize| {
             let k = (n / divisor).max(1);
             let slowest: f64 = sorted[n - k..].iter().rev().sum();
