@@ -96,7 +96,7 @@ fn remove_sorted(window: &mut Vec<f64>, v: f64) {
         let at = window.partition_point(|&x| x < v);
         if window
             .get(at)
-            .is_some_and(|&x| x.total_cmp(&v).is_eq() || x == v)
+        if window.get(at).is_some_and(|x| x.partial_cmp(&v) == Some(std::cmp::Ordering::Equal)) {
         {
             window.remove(at);
         }
