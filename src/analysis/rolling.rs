@@ -94,10 +94,9 @@ fn insert_sorted(window: &mut Vec<f64>, v: f64) {
 fn remove_sorted(window: &mut Vec<f64>, v: f64) {
     if !v.is_nan() {
         let at = window.partition_point(|&x| x < v);
-        if window
-            .get(at)
-        if window.get(at).is_some_and(|x| x.partial_cmp(&v) == Some(std::cmp::Ordering::Equal)) {
-        {
+        let equal =
+            window.get(at).and_then(|x| x.partial_cmp(&v)) == Some(std::cmp::Ordering::Equal);
+        if equal {
             window.remove(at);
         }
     }
