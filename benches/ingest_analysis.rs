@@ -33,7 +33,7 @@ fn synthetic_capture(frames: usize) -> Vec<u8> {
         let display = if dropped {
             "NA".to_owned()
         } else {
-            format!("{:.4}", ft)
+            format!("{ft:.4}")
         };
         let until = if dropped {
             "NA".to_owned()
