@@ -13,6 +13,7 @@ mod builder;
 mod csv_capture;
 mod error;
 mod layout;
+pub mod pcl;
 mod preamble;
 mod records;
 pub mod values;
