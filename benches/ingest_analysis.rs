@@ -23,23 +23,11 @@ fn synthetic_capture(frames: usize) -> Vec<u8> {
         x ^= x >> 17;
         x ^= x << 5;
         let jitter = f64::from(x % 1000) / 1000.0;
-        let ft = if i % 997 == 0 {
-            40.0 + jitter
-        } else {
-            6.5 + jitter
-        };
+        let ft = if i % 997 == 0 { 40.0 + jitter } else { 6.5 + jitter };
         qpc += (ft * 10_000.0) as u64;
         let dropped = i % 13 == 0;
-        let display = if dropped {
-            "NA".to_owned()
-        } else {
-            format!("{ft:.4}")
-        };
-        let until = if dropped {
-            "NA".to_owned()
-        } else {
-            format!("{:.4}", 9.0 + jitter)
-        };
+        let display = if dropped { "NA".to_owned() } else { format!("{ft:.4}") };
+        let until = if dropped { "NA".to_owned() } else { format!("{:.4}", 9.0 + jitter) };
         let _ = writeln!(
             out,
             "game.exe,4242,0x1F741139B80,DXGI,0,512,1,Hardware: Independent Flip,Application,{qpc},NA,{ft:.4},{display},0.8000,1.2000,{until},NA,{},{ft:.4},{:.4},{:.4},1.0000,{:.4},{:.4},0.1000,0.0000,NA,NA,NA,NA,NA,NA",

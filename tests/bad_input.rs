@@ -59,10 +59,7 @@ struct TempDir(PathBuf);
 
 impl TempDir {
     fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!(
-            "framescope-bad-input-{}-{test}",
-            std::process::id()
-        ));
+        let dir = std::env::temp_dir().join(format!("framescope-bad-input-{}-{test}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("create temp dir");
         Self(dir)
@@ -83,11 +80,7 @@ impl Drop for TempDir {
 
 /// Runs `f` on another thread and fails when it panics or takes longer than `limit`
 /// (a hang must fail the test, not stall the suite).
-fn within<T: Send + 'static>(
-    limit: Duration,
-    what: &str,
-    f: impl FnOnce() -> T + Send + 'static,
-) -> T {
+fn within<T: Send + 'static>(limit: Duration, what: &str, f: impl FnOnce() -> T + Send + 'static) -> T {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
         let _ = tx.send(f());
@@ -106,10 +99,7 @@ fn load(name: &str, bytes: &[u8]) -> Result<Capture, LoadError> {
 
 /// Every warning of a capture: the file's and every trace's.
 fn all_warnings(c: &Capture) -> Vec<&Warning> {
-    c.warnings
-        .iter()
-        .chain(c.traces.iter().flat_map(|t| &t.warnings))
-        .collect()
+    c.warnings.iter().chain(c.traces.iter().flat_map(|t| &t.warnings)).collect()
 }
 
 /// Lines named by the warnings, sorted.
@@ -136,21 +126,13 @@ fn report(args: &[&std::ffi::OsStr]) -> (Run, Value) {
     let mut all: Vec<&std::ffi::OsStr> = vec!["report".as_ref(), "--json".as_ref()];
     all.extend_from_slice(args);
     let run = framescope(&all);
-    let doc = serde_json::from_str(&run.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}): {}\nstderr: {}",
-            run.stdout, run.stderr
-        )
-    });
+    let doc = serde_json::from_str(&run.stdout)
+        .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}\nstderr: {}", run.stdout, run.stderr));
     (run, doc)
 }
 
 fn no_panic_text(run: &Run) {
-    assert!(
-        !run.stderr.contains("panicked"),
-        "the binary panicked: {}",
-        run.stderr
-    );
+    assert!(!run.stderr.contains("panicked"), "the binary panicked: {}", run.stderr);
 }
 
 // ---------------------------------------------------------------------------------
@@ -175,9 +157,9 @@ fn rows_with_a_wrong_field_count_are_warned_by_line_and_the_rest_load() {
         good(5),                                                      // 7
         cut_mid_number,                                               // 8: 11 fields
         good(8),                                                      // 9
-        "game.exe,1".to_owned(), // 10: too short to name its swap chain
-        good(10),                // 11
-        good(11),                // 12: cut at the end of the file, below
+        "game.exe,1".to_owned(),                                      // 10: too short to name its swap chain
+        good(10),                                                     // 11
+        good(11),                                                     // 12: cut at the end of the file, below
     ];
     let mut text = lines.join("\n");
     // The file itself ends in the middle of the last row, without a newline.
@@ -204,12 +186,8 @@ fn rows_with_a_wrong_field_count_are_warned_by_line_and_the_rest_load() {
     assert_eq!(run.code, 0, "stderr: {}", run.stderr);
     let r = &doc["runs"][0];
     assert_eq!(r["frames"], 6);
-    let mut lines: Vec<u64> = r["warnings"]
-        .as_array()
-        .expect("warnings")
-        .iter()
-        .filter_map(|w| w["line"].as_u64())
-        .collect();
+    let mut lines: Vec<u64> =
+        r["warnings"].as_array().expect("warnings").iter().filter_map(|w| w["line"].as_u64()).collect();
     lines.sort_unstable();
     assert_eq!(lines, vec![3, 5, 8, 10, 12], "{}", r["warnings"]);
 }
@@ -245,20 +223,11 @@ fn rows_with_an_unusable_frame_time_are_warned_by_line_and_skipped() {
     let t = &c.traces[0];
     assert_eq!(t.len(), bad.len());
     assert_eq!(t.frames.line, good_lines);
-    assert!(
-        t.frames
-            .frame_time_ms
-            .iter()
-            .all(|&v| (v - 16.7).abs() < 1e-9)
-    );
+    assert!(t.frames.frame_time_ms.iter().all(|&v| (v - 16.7).abs() < 1e-9));
     assert_eq!(warning_lines(&c), want_lines);
     for ((_, says), line) in bad.iter().zip(&want_lines) {
         let w = warning_at(&c, *line);
-        assert!(
-            w.message.contains("frame time") && w.message.contains(says),
-            "line {line}: {}",
-            w.message
-        );
+        assert!(w.message.contains("frame time") && w.message.contains(says), "line {line}: {}", w.message);
     }
 }
 
@@ -276,17 +245,10 @@ fn every_other_row_without_frame_time() -> Capture {
 fn many_bad_rows_are_counted_in_one_warning_that_names_the_first_lines() {
     let c = every_other_row_without_frame_time();
     assert_eq!(total_frames(&c), 50);
-    let ws: Vec<&Warning> = all_warnings(&c)
-        .into_iter()
-        .filter(|w| w.line.is_some())
-        .collect();
+    let ws: Vec<&Warning> = all_warnings(&c).into_iter().filter(|w| w.line.is_some()).collect();
     assert_eq!(ws.len(), 1, "{ws:?}");
     assert_eq!(ws[0].line, Some(3));
-    assert!(
-        ws[0].message.contains("50") && ws[0].message.contains("3, 5, 7"),
-        "{}",
-        ws[0].message
-    );
+    assert!(ws[0].message.contains("50") && ws[0].message.contains("3, 5, 7"), "{}", ws[0].message);
 }
 
 #[test]
@@ -295,10 +257,7 @@ fn skipped_rows_do_not_make_a_false_time_column_warning() {
     // are skipped (NA), which leaves 32 ms time gaps between kept frames. The time
     // column is right, so no file warning about it is due.
     let c = every_other_row_without_frame_time();
-    let file_level: Vec<&Warning> = all_warnings(&c)
-        .into_iter()
-        .filter(|w| w.line.is_none())
-        .collect();
+    let file_level: Vec<&Warning> = all_warnings(&c).into_iter().filter(|w| w.line.is_none()).collect();
     assert!(file_level.is_empty(), "{file_level:?}");
 }
 
@@ -318,42 +277,17 @@ fn binary_bytes(n: usize) -> Vec<u8> {
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\x00\x00\x00\x01\x00\x00\x00\x01\x08\x06\x00\x00\x00\x1f\x15\xc4\x89\x00\x00\x00\rIDATx\x9cc\xf8\x0f\x00\x00\x01\x01\x00\x05\x18\xd8N\x00\x00\x00\x00IEND\xaeB`\x82";
 
 /// (file name, content, kind check, words of which the message must hold one)
-type NotCaptureCase = (
-    &'static str,
-    Vec<u8>,
-    fn(&LoadErrorKind) -> bool,
-    &'static [&'static str],
-);
+type NotCaptureCase = (&'static str, Vec<u8>, fn(&LoadErrorKind) -> bool, &'static [&'static str]);
 
 fn not_capture_cases() -> Vec<NotCaptureCase> {
     let not_a_capture = |k: &LoadErrorKind| matches!(k, LoadErrorKind::NotACapture(_));
     let no_frames = |k: &LoadErrorKind| matches!(k, LoadErrorKind::NoFrames(_));
     vec![
-        (
-            "header_only.csv",
-            format!("{HEADER}\n").into_bytes(),
-            no_frames,
-            &["no data rows"],
-        ),
-        (
-            "header_only_no_newline.csv",
-            HEADER.as_bytes().to_vec(),
-            no_frames,
-            &["no data rows"],
-        ),
-        (
-            "random.bin",
-            binary_bytes(4096),
-            not_a_capture,
-            &["csv frame log"],
-        ),
+        ("header_only.csv", format!("{HEADER}\n").into_bytes(), no_frames, &["no data rows"]),
+        ("header_only_no_newline.csv", HEADER.as_bytes().to_vec(), no_frames, &["no data rows"]),
+        ("random.bin", binary_bytes(4096), not_a_capture, &["csv frame log"]),
         ("image.png", PNG.to_vec(), not_a_capture, &["csv frame log"]),
-        (
-            "data.json",
-            br#"{"a":1}"#.to_vec(),
-            not_a_capture,
-            &["json", "expected"],
-        ),
+        ("data.json", br#"{"a":1}"#.to_vec(), not_a_capture, &["json", "expected"]),
         (
             "notes.txt",
             b"Dear diary,\nToday I ran a benchmark and it was smooth.\n".to_vec(),
@@ -373,32 +307,15 @@ fn assert_failed_run(run: &Run, doc: &Value, index: usize, path: &Path, words: &
     let shown = path.display().to_string();
     let r = &doc["runs"][index];
     assert_eq!(r["file"], shown.as_str(), "run {index}: {r}");
-    let message = r["error"]["message"]
-        .as_str()
-        .unwrap_or_else(|| panic!("run {index} has no error message: {r}"));
-    assert!(
-        message.contains(&shown),
-        "message names the file: {message}"
-    );
+    let message =
+        r["error"]["message"].as_str().unwrap_or_else(|| panic!("run {index} has no error message: {r}"));
+    assert!(message.contains(&shown), "message names the file: {message}");
     // The words must be in the message itself, not in the file name it quotes.
     let lower = message.replace(&shown, "").to_lowercase();
-    assert!(
-        words.iter().any(|w| lower.contains(w)),
-        "message says what was expected ({words:?}): {message}"
-    );
-    assert!(
-        r["error"]["line"].is_null() || r["error"]["line"].is_u64(),
-        "line is a number or null: {r}"
-    );
-    assert!(
-        r.get("frames").is_none(),
-        "a failed run has no figures: {r}"
-    );
-    assert!(
-        run.stderr.contains(&shown),
-        "stderr names the file: {}",
-        run.stderr
-    );
+    assert!(words.iter().any(|w| lower.contains(w)), "message says what was expected ({words:?}): {message}");
+    assert!(r["error"]["line"].is_null() || r["error"]["line"].is_u64(), "line is a number or null: {r}");
+    assert!(r.get("frames").is_none(), "a failed run has no figures: {r}");
+    assert!(run.stderr.contains(&shown), "stderr names the file: {}", run.stderr);
     no_panic_text(run);
 }
 
@@ -409,10 +326,7 @@ fn files_that_are_not_captures_fail_with_exit_1_naming_the_file_and_what_was_exp
         let path = dir.file(name, &bytes);
         let err = load_file(&path, LoadOptions::default(), &Progress::default()).expect_err(name);
         assert!(kind_ok(&err.kind), "{name}: unexpected kind {:?}", err.kind);
-        assert!(
-            err.to_string().contains(&path.display().to_string()),
-            "{name}: {err}"
-        );
+        assert!(err.to_string().contains(&path.display().to_string()), "{name}: {err}");
         let (run, doc) = report(&[path.as_os_str()]);
         assert_eq!(run.code, 1, "{name}: stderr {}", run.stderr);
         assert_eq!(doc["runs"].as_array().map(Vec::len), Some(1), "{name}");
@@ -479,11 +393,7 @@ fn a_bad_file_does_not_stop_the_good_ones_and_runs_keep_argument_order() {
     // The table output fails the same way and still names both files.
     let run = framescope(["report".as_ref(), bad.as_os_str(), good.as_os_str()]);
     assert_eq!(run.code, 1, "{}", run.stderr);
-    assert!(
-        run.stderr.contains(&bad.display().to_string()),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains(&bad.display().to_string()), "{}", run.stderr);
     assert!(run.stdout.contains("good.csv"), "{}", run.stdout);
     no_panic_text(&run);
 }
@@ -516,11 +426,7 @@ fn a_50_mb_line_without_newline_is_refused_quickly_naming_line_1() {
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_failed_run(&run, &doc, 0, &path, &["csv frame log"]);
     assert_eq!(doc["runs"][0]["error"]["line"], 1);
-    assert!(
-        run.stderr.contains(&format!("{}:1:", path.display())),
-        "{}",
-        run.stderr
-    );
+    assert!(run.stderr.contains(&format!("{}:1:", path.display())), "{}", run.stderr);
 }
 
 #[test]
@@ -574,11 +480,7 @@ fn a_million_tiny_rows_load() {
         }
         let c = load("million.csv", text.as_bytes()).expect("1M rows load");
         let t = &c.traces[0];
-        (
-            total_frames(&c),
-            t.frames.line.last().copied(),
-            all_warnings(&c).len(),
-        )
+        (total_frames(&c), t.frames.line.last().copied(), all_warnings(&c).len())
     });
     assert_eq!(frames, N);
     assert_eq!(last_line, Some(N as u64 + 1));
@@ -598,11 +500,7 @@ fn three_frames_problems(name: &str, bytes: &[u8], lines: Option<&[u64]>) -> Vec
         Err(e) => return vec![format!("{name}: {e}")],
     };
     let mut out = Vec::new();
-    let apps: Vec<&str> = c
-        .traces
-        .iter()
-        .map(|t| t.meta.application.as_str())
-        .collect();
+    let apps: Vec<&str> = c.traces.iter().map(|t| t.meta.application.as_str()).collect();
     if apps != ["game.exe"] {
         out.push(format!("{name}: traces {apps:?}"));
         return out;
@@ -620,10 +518,7 @@ fn three_frames_problems(name: &str, bytes: &[u8], lines: Option<&[u64]>) -> Vec
     if let Some(lines) = lines
         && t.frames.line != lines
     {
-        out.push(format!(
-            "{name}: frame lines {:?}, expected {lines:?}",
-            t.frames.line
-        ));
+        out.push(format!("{name}: frame lines {:?}, expected {lines:?}", t.frames.line));
     }
     out
 }
@@ -635,56 +530,27 @@ type ValidCase = (&'static str, Vec<u8>, Option<Vec<u64>>);
 fn weird_but_valid_csv_loads() {
     let rows = three_rows();
     let join = |sep: &str, end: &str| format!("{HEADER}{sep}{}{end}", rows.join(sep));
-    let with_commas = format!(
-        "{HEADER},\n{}\n",
-        rows.iter()
-            .map(|r| format!("{r},"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    );
+    let with_commas =
+        format!("{HEADER},\n{}\n", rows.iter().map(|r| format!("{r},")).collect::<Vec<_>>().join("\n"));
     let blank_lines = format!("\n{HEADER}\n\n{}\n\n{}\n{}\n\n", rows[0], rows[1], rows[2]);
     // Frame lines are only checked where they are right today; CRLF and blank lines
     // have their own (ignored, bug) test below.
     let cases: Vec<ValidCase> = vec![
-        (
-            "bom_lf.csv",
-            [&b"\xEF\xBB\xBF"[..], join("\n", "\n").as_bytes()].concat(),
-            Some(vec![2, 3, 4]),
-        ),
+        ("bom_lf.csv", [&b"\xEF\xBB\xBF"[..], join("\n", "\n").as_bytes()].concat(), Some(vec![2, 3, 4])),
         ("lf.csv", join("\n", "\n").into(), Some(vec![2, 3, 4])),
         ("crlf.csv", join("\r\n", "\r\n").into(), None),
-        (
-            "no_final_newline.csv",
-            join("\n", "").into(),
-            Some(vec![2, 3, 4]),
-        ),
+        ("no_final_newline.csv", join("\n", "").into(), Some(vec![2, 3, 4])),
         ("crlf_no_final_newline.csv", join("\r\n", "").into(), None),
-        (
-            "bom.csv",
-            [&b"\xEF\xBB\xBF"[..], join("\r\n", "\r\n").as_bytes()].concat(),
-            None,
-        ),
-        (
-            "trailing_commas.csv",
-            with_commas.into(),
-            Some(vec![2, 3, 4]),
-        ),
+        ("bom.csv", [&b"\xEF\xBB\xBF"[..], join("\r\n", "\r\n").as_bytes()].concat(), None),
+        ("trailing_commas.csv", with_commas.into(), Some(vec![2, 3, 4])),
         ("blank_lines.csv", blank_lines.into(), None),
         (
             "quoted_everything.csv",
             format!(
                 "{}\n{}\n",
-                HEADER
-                    .split(',')
-                    .map(|h| format!("\"{h}\""))
-                    .collect::<Vec<_>>()
-                    .join(","),
+                HEADER.split(',').map(|h| format!("\"{h}\"")).collect::<Vec<_>>().join(","),
                 rows.iter()
-                    .map(|r| r
-                        .split(',')
-                        .map(|f| format!("\"{f}\""))
-                        .collect::<Vec<_>>()
-                        .join(","))
+                    .map(|r| r.split(',').map(|f| format!("\"{f}\"")).collect::<Vec<_>>().join(","))
                     .collect::<Vec<_>>()
                     .join("\n")
             )
@@ -696,10 +562,7 @@ fn weird_but_valid_csv_loads() {
             format!(
                 "{}\n{}\n",
                 HEADER.replace(',', " , "),
-                rows.iter()
-                    .map(|r| r.replace(',', ", "))
-                    .collect::<Vec<_>>()
-                    .join("\n")
+                rows.iter().map(|r| r.replace(',', ", ")).collect::<Vec<_>>().join("\n")
             )
             .into(),
             Some(vec![2, 3, 4]),
@@ -728,11 +591,7 @@ fn quoted_text_with_commas_quotes_and_newlines_keeps_rows_and_line_numbers() {
         row(5, "19.0"),
     );
     let c = load("quoted.csv", text.as_bytes()).expect("load");
-    let apps: Vec<&str> = c
-        .traces
-        .iter()
-        .map(|t| t.meta.application.as_str())
-        .collect();
+    let apps: Vec<&str> = c.traces.iter().map(|t| t.meta.application.as_str()).collect();
     assert_eq!(apps, vec!["my, \"quoted\"\ngame.exe", "game.exe"]);
     assert_eq!(c.traces[0].frames.line, vec![2]);
     assert_eq!(c.traces[0].meta.present_modes, vec!["Composed: Flip"]);
@@ -749,27 +608,19 @@ fn line_numbers_are_right_with_crlf_and_blank_lines() {
     // Lines: 1 header, 2..=5 rows; line 4 has no frame time.
     let crlf = format!("{HEADER}\r\n{}\r\n", rows.join("\r\n"));
     // Lines: 1 header, 2 blank, 3 row, 4 blank, 5 row, 6 row (NA), 7 blank, 8 row.
-    let blank = format!(
-        "{HEADER}\n\n{}\n\n{}\n{}\n\n{}\n",
-        rows[0], rows[1], rows[2], rows[3]
-    );
+    let blank = format!("{HEADER}\n\n{}\n\n{}\n{}\n\n{}\n", rows[0], rows[1], rows[2], rows[3]);
     let mut problems = Vec::new();
-    for (name, text, frames, warning) in [
-        ("crlf.csv", crlf, vec![2, 3, 5], 4),
-        ("blank_lines.csv", blank, vec![3, 5, 8], 6),
-    ] {
+    for (name, text, frames, warning) in
+        [("crlf.csv", crlf, vec![2, 3, 5], 4), ("blank_lines.csv", blank, vec![3, 5, 8], 6)]
+    {
         let c = load(name, text.as_bytes()).expect(name);
         let lines = &c.traces[0].frames.line;
         if *lines != frames {
-            problems.push(format!(
-                "{name}: frame lines {lines:?}, expected {frames:?}"
-            ));
+            problems.push(format!("{name}: frame lines {lines:?}, expected {frames:?}"));
         }
         let got = warning_lines(&c);
         if got != [warning] {
-            problems.push(format!(
-                "{name}: warning lines {got:?}, expected [{warning}]"
-            ));
+            problems.push(format!("{name}: warning lines {got:?}, expected [{warning}]"));
         }
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
@@ -781,11 +632,7 @@ fn cr_only_line_ends_load() {
     let text = format!("{HEADER}\r{}\r", rows.join("\r"));
     let mut problems = three_frames_problems("cr_only.csv", text.as_bytes(), Some(&[2, 3, 4]));
     let text = format!("\u{feff}{HEADER}\r{}", rows.join("\r"));
-    problems.extend(three_frames_problems(
-        "cr_only_bom.csv",
-        text.as_bytes(),
-        Some(&[2, 3, 4]),
-    ));
+    problems.extend(three_frames_problems("cr_only_bom.csv", text.as_bytes(), Some(&[2, 3, 4])));
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
@@ -799,11 +646,7 @@ fn an_endless_device_file_is_refused_without_hanging() {
     }
     let started = Instant::now();
     let (run, doc) = report(&[zero.as_os_str()]);
-    assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "{:?}",
-        started.elapsed()
-    );
+    assert!(started.elapsed() < Duration::from_secs(20), "{:?}", started.elapsed());
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert_failed_run(&run, &doc, 0, zero, &["csv frame log"]);
     assert_eq!(doc["runs"][0]["error"]["line"], 1);
@@ -816,15 +659,9 @@ fn an_absurd_date_time_does_not_panic() {
                 g.exe,1,0x1,9223372036854775807-3-1 0:00:00,16.0\n\
                 g.exe,1,0x1,2024-4-7 12:03:04.532,16.0\n";
     let result = std::panic::catch_unwind(|| load("datetime.csv", text.as_bytes()));
-    let c = result
-        .expect("loading must not panic")
-        .expect("the three rows have good frame times");
+    let c = result.expect("loading must not panic").expect("the three rows have good frame times");
     assert_eq!(total_frames(&c), 3);
-    assert!(
-        c.traces[0].frames.start_ms.iter().all(|s| s.is_finite()),
-        "{:?}",
-        c.traces[0].frames.start_ms
-    );
+    assert!(c.traces[0].frames.start_ms.iter().all(|s| s.is_finite()), "{:?}", c.traces[0].frames.start_ms);
 }
 
 #[test]
@@ -850,13 +687,9 @@ fn many_present_modes_are_not_mixed_up() {
     let c = load("modes.csv", text.as_bytes()).expect("load");
     let t = &c.traces[0];
     assert_eq!(t.len(), 300);
-    let warned = all_warnings(&c)
-        .iter()
-        .any(|w| w.message.to_lowercase().contains("present mode"));
+    let warned = all_warnings(&c).iter().any(|w| w.message.to_lowercase().contains("present mode"));
     let wrong: Vec<usize> = (0..t.len())
-        .filter(|&i| {
-            t.meta.present_modes[usize::from(t.frames.present_mode[i])] != format!("mode{i}")
-        })
+        .filter(|&i| t.meta.present_modes[usize::from(t.frames.present_mode[i])] != format!("mode{i}"))
         .collect();
     assert!(
         warned || wrong.is_empty(),
@@ -897,18 +730,11 @@ impl XorShift {
 const SPECIAL: &[u8] = b",\"\n\r\0-.0123456789 eE\xff\xef";
 
 fn random_byte(rng: &mut XorShift) -> u8 {
-    if rng.below(2) == 0 {
-        SPECIAL[rng.below(SPECIAL.len())]
-    } else {
-        rng.next() as u8
-    }
+    if rng.below(2) == 0 { SPECIAL[rng.below(SPECIAL.len())] } else { rng.next() as u8 }
 }
 
 fn split_lines(bytes: &[u8]) -> Vec<Vec<u8>> {
-    bytes
-        .split_inclusive(|&b| b == b'\n')
-        .map(<[u8]>::to_vec)
-        .collect()
+    bytes.split_inclusive(|&b| b == b'\n').map(<[u8]>::to_vec).collect()
 }
 
 /// One random mangling of `input`, with a description for failure messages.
@@ -985,10 +811,7 @@ fn mangle(input: &[u8], rng: &mut XorShift) -> (Vec<u8>, String) {
                 lines[a] = lines[b][..cut].to_vec();
                 lines[a].push(b'\n');
             }
-            (
-                lines.concat(),
-                format!("line {} replaced by a cut of line {}", a + 1, b + 1),
-            )
+            (lines.concat(), format!("line {} replaced by a cut of line {}", a + 1, b + 1))
         }
         _ => {
             // Two manglings in a row.
@@ -1002,10 +825,7 @@ fn mangle(input: &[u8], rng: &mut XorShift) -> (Vec<u8>, String) {
 /// Mangles the header line (the first line with a comma that is not a `//` comment):
 /// drops, duplicates, renames or swaps a name, or puts a stray quote in it.
 fn mangle_header(mut lines: Vec<Vec<u8>>, rng: &mut XorShift) -> (Vec<u8>, String) {
-    let h = lines
-        .iter()
-        .position(|l| !l.starts_with(b"//") && l.contains(&b','))
-        .unwrap_or(0);
+    let h = lines.iter().position(|l| !l.starts_with(b"//") && l.contains(&b',')).unwrap_or(0);
     let Some(header) = lines.get(h) else {
         return (Vec::new(), "empty".into());
     };
@@ -1043,10 +863,7 @@ fn mangle_header(mut lines: Vec<Vec<u8>>, rng: &mut XorShift) -> (Vec<u8>, Strin
 /// The model's invariants on a loaded capture; returns what is broken.
 fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
     // Lines end at `\n`, `\r\n` or a lone `\r` (a flipped byte can leave one behind).
-    let lone_cr = input
-        .windows(2)
-        .filter(|w| w[0] == b'\r' && w[1] != b'\n')
-        .count()
+    let lone_cr = input.windows(2).filter(|w| w[0] == b'\r' && w[1] != b'\n').count()
         + usize::from(input.last() == Some(&b'\r'));
     let max_line = (input.split(|&b| b == b'\n').count() + lone_cr) as u64;
     let mut out = Vec::new();
@@ -1055,12 +872,7 @@ fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
     }
     for w in all_warnings(c) {
         if w.line.is_some_and(|l| l == 0 || l > max_line + 1) {
-            out.push(format!(
-                "warning line {:?} outside 1..={}: {}",
-                w.line,
-                max_line + 1,
-                w.message
-            ));
+            out.push(format!("warning line {:?} outside 1..={}: {}", w.line, max_line + 1, w.message));
         }
     }
     for (ti, t) in c.traces.iter().enumerate() {
@@ -1069,11 +881,7 @@ fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
         if n == 0 {
             out.push(format!("trace {ti} is empty"));
         }
-        if let Some(v) = f
-            .frame_time_ms
-            .iter()
-            .find(|v| !(v.is_finite() && **v > 0.0))
-        {
+        if let Some(v) = f.frame_time_ms.iter().find(|v| !(v.is_finite() && **v > 0.0)) {
             out.push(format!("trace {ti}: frame time {v}"));
         }
         let lens = [
@@ -1084,19 +892,12 @@ fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
         ];
         for (name, len) in lens {
             if len != n {
-                out.push(format!(
-                    "trace {ti}: {name} has {len} values for {n} frames"
-                ));
+                out.push(format!("trace {ti}: {name} has {len} values for {n} frames"));
             }
         }
-        for (name, len) in [
-            ("present_mode", f.present_mode.len()),
-            ("frame_type", f.frame_type.len()),
-        ] {
+        for (name, len) in [("present_mode", f.present_mode.len()), ("frame_type", f.frame_type.len())] {
             if len != 0 && len != n {
-                out.push(format!(
-                    "trace {ti}: {name} has {len} values for {n} frames"
-                ));
+                out.push(format!("trace {ti}: {name} has {len} values for {n} frames"));
             }
         }
         for col in &f.columns {
@@ -1113,11 +914,8 @@ fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
         {
             out.push(format!("trace {ti}: present mode index {m} out of range"));
         }
-        if f.line.windows(2).any(|w| w[0] >= w[1]) || f.line.iter().any(|&l| l < 2 || l > max_line)
-        {
-            out.push(format!(
-                "trace {ti}: frame lines not ascending within 2..={max_line}"
-            ));
+        if f.line.windows(2).any(|w| w[0] >= w[1]) || f.line.iter().any(|&l| l < 2 || l > max_line) {
+            out.push(format!("trace {ti}: frame lines not ascending within 2..={max_line}"));
         }
         if let Some(s) = f.start_ms.iter().find(|s| !s.is_finite()) {
             out.push(format!("trace {ti}: start time {s}"));
@@ -1133,34 +931,13 @@ fn mangled_real_captures_never_panic_and_keep_invariants() {
     // (file, bytes kept from its start: big files are cut at a line end to save time)
     let files = [
         ("presentmon-1x/pm-1.x_FarCryNewDawn.csv", usize::MAX),
-        (
-            "presentmon-1x/pm-v1.6.0_gold_test_case_0_multiproc.csv",
-            usize::MAX,
-        ),
-        (
-            "presentmon-2x/pm-v2.4plus_gold_test_case_5_default_pcl.csv",
-            usize::MAX,
-        ),
-        (
-            "presentmon-2x/pm-v2.0.0_gold_test_case_0_qpc.csv",
-            usize::MAX,
-        ),
-        (
-            "presentmon-2x/pm-v2.3.0_gold_test_case_5_frametype.csv",
-            usize::MAX,
-        ),
-        (
-            "ocat/OCAT-MetroExodus.exe-2019-02-20T101522.csv",
-            usize::MAX,
-        ),
-        (
-            "frameview/FrameView-1.6-format_Police2_windowed_dropped.csv",
-            120_000,
-        ),
-        (
-            "capframex/capframex-legacy-csv_ResidentEvil2_with_header.csv",
-            120_000,
-        ),
+        ("presentmon-1x/pm-v1.6.0_gold_test_case_0_multiproc.csv", usize::MAX),
+        ("presentmon-2x/pm-v2.4plus_gold_test_case_5_default_pcl.csv", usize::MAX),
+        ("presentmon-2x/pm-v2.0.0_gold_test_case_0_qpc.csv", usize::MAX),
+        ("presentmon-2x/pm-v2.3.0_gold_test_case_5_frametype.csv", usize::MAX),
+        ("ocat/OCAT-MetroExodus.exe-2019-02-20T101522.csv", usize::MAX),
+        ("frameview/FrameView-1.6-format_Police2_windowed_dropped.csv", 120_000),
+        ("capframex/capframex-legacy-csv_ResidentEvil2_with_header.csv", 120_000),
     ];
     let keep = TempDir::new("mangled");
     let mut failures = Vec::new();
@@ -1174,23 +951,15 @@ fn mangled_real_captures_never_panic_and_keep_invariants() {
             continue;
         };
         if original.len() > *cap {
-            let end = original[..*cap]
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(*cap, |i| i + 1);
+            let end = original[..*cap].iter().rposition(|&b| b == b'\n').map_or(*cap, |i| i + 1);
             original.truncate(end);
         }
-        let name = Path::new(rel)
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .into_owned();
+        let name = Path::new(rel).file_name().unwrap().to_string_lossy().into_owned();
         for seed in 0..PER_FILE {
             let mut rng = XorShift::new(seed * 7919 + fi as u64 + 1);
             let (bytes, what) = mangle(&original, &mut rng);
             tried += 1;
-            let result =
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| load(&name, &bytes)));
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| load(&name, &bytes)));
             let problems = match &result {
                 Err(_) => vec!["panicked".to_owned()],
                 Ok(Ok(c)) => {
@@ -1216,10 +985,7 @@ fn mangled_real_captures_never_panic_and_keep_invariants() {
             }
         }
     }
-    eprintln!(
-        "{tried} mangled captures, {loaded} loaded, in {:?}",
-        started.elapsed()
-    );
+    eprintln!("{tried} mangled captures, {loaded} loaded, in {:?}", started.elapsed());
     assert!(tried == 0 || loaded > 0, "no mangled capture loaded at all");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -1251,10 +1017,7 @@ fn mangled_real_captures_through_the_binary_exit_0_or_1_with_json() {
                 run.code,
                 run.stderr
             );
-            assert!(
-                doc["runs"].as_array().is_some_and(|r| !r.is_empty()),
-                "{doc}"
-            );
+            assert!(doc["runs"].as_array().is_some_and(|r| !r.is_empty()), "{doc}");
         }
     }
 }
@@ -1263,16 +1026,11 @@ fn mangled_real_captures_through_the_binary_exit_0_or_1_with_json() {
 fn tiny_and_extreme_captures_through_the_binary_do_not_panic() {
     let tmp = TempDir::new("tiny");
     let dropped = |i: usize, ft: &str| {
-        row(i, ft)
-            .replace("Flip,0,", "Flip,1,")
-            .replace(",16.0,0.5,2.0,5.0", ",0,0.5,2.0,0")
+        row(i, ft).replace("Flip,0,", "Flip,1,").replace(",16.0,0.5,2.0,5.0", ",0,0.5,2.0,0")
     };
     let cases = [
         ("one_frame.csv", format!("{HEADER}\n{}\n", row(0, "16.0"))),
-        (
-            "all_dropped.csv",
-            format!("{HEADER}\n{}\n{}\n", dropped(0, "16.0"), dropped(1, "16.0")),
-        ),
+        ("all_dropped.csv", format!("{HEADER}\n{}\n{}\n", dropped(0, "16.0"), dropped(1, "16.0"))),
         (
             "extreme.csv",
             format!(
@@ -1313,11 +1071,7 @@ fn input_files_are_left_untouched() {
     }
     let before = |p: &Path| {
         let meta = std::fs::metadata(p).unwrap();
-        (
-            meta.modified().unwrap(),
-            meta.len(),
-            std::fs::read(p).unwrap(),
-        )
+        (meta.modified().unwrap(), meta.len(), std::fs::read(p).unwrap())
     };
     let (path_before, bad_before) = (before(&path), before(&bad));
     // Let a write, if any, land on a later modification time.
@@ -1330,10 +1084,7 @@ fn input_files_are_left_untouched() {
     load_file(&path, LoadOptions::default(), &Progress::default()).expect("loads");
     assert!(before(&path) == path_before, "capture.csv changed");
     assert!(before(&bad) == bad_before, "bad.csv changed");
-    let names: Vec<_> = std::fs::read_dir(&tmp.0)
-        .unwrap()
-        .map(|e| e.unwrap().file_name())
-        .collect();
+    let names: Vec<_> = std::fs::read_dir(&tmp.0).unwrap().map(|e| e.unwrap().file_name()).collect();
     assert_eq!(names.len(), 2, "no new file beside the inputs: {names:?}");
 }
 
@@ -1362,16 +1113,8 @@ fn bad_arguments_exit_2_with_a_message() {
     for (args, mentions) in cases {
         let run = framescope(*args);
         assert_eq!(run.code, 2, "{args:?}: stderr {}", run.stderr);
-        assert!(
-            run.stdout.trim().is_empty(),
-            "{args:?}: stdout {}",
-            run.stdout
-        );
-        assert!(
-            run.stderr.contains(mentions),
-            "{args:?}: stderr should mention {mentions}: {}",
-            run.stderr
-        );
+        assert!(run.stdout.trim().is_empty(), "{args:?}: stdout {}", run.stdout);
+        assert!(run.stderr.contains(mentions), "{args:?}: stderr should mention {mentions}: {}", run.stderr);
         no_panic_text(&run);
     }
     // The same file with good arguments is fine: the failures above are the arguments'.

@@ -34,27 +34,17 @@ fn close(a: f64, b: f64) -> bool {
 
 #[track_caller]
 fn assert_close(actual: f64, expected: f64, what: &str) {
-    assert!(
-        close(actual, expected),
-        "{what}: got {actual}, expected {expected}"
-    );
+    assert!(close(actual, expected), "{what}: got {actual}, expected {expected}");
 }
 
 #[track_caller]
 fn assert_all_close(actual: &[f64], expected: &[f64], what: &str) {
-    assert_eq!(
-        actual.len(),
-        expected.len(),
-        "{what}: length of {actual:?} vs {expected:?}"
-    );
+    assert_eq!(actual.len(), expected.len(), "{what}: length of {actual:?} vs {expected:?}");
     for (i, (&a, &e)) in actual.iter().zip(expected).enumerate() {
         if e.is_nan() {
             assert!(a.is_nan(), "{what}[{i}]: got {a}, expected NaN (missing)");
         } else {
-            assert!(
-                close(a, e),
-                "{what}[{i}]: got {a}, expected {e} ({actual:?})"
-            );
+            assert!(close(a, e), "{what}[{i}]: got {a}, expected {e} ({actual:?})");
         }
     }
 }
@@ -175,25 +165,15 @@ fn bom_crlf_and_missing_final_newline_read_like_the_plain_file() {
     let plain = load("plain.csv", PM1_PLAIN.as_bytes());
     let crlf = PM1_PLAIN.replace('\n', "\r\n");
     let variants: Vec<(&str, Vec<u8>)> = vec![
-        (
-            "bom",
-            [b"\xEF\xBB\xBF".as_slice(), PM1_PLAIN.as_bytes()].concat(),
-        ),
+        ("bom", [b"\xEF\xBB\xBF".as_slice(), PM1_PLAIN.as_bytes()].concat()),
         ("crlf", crlf.clone().into_bytes()),
         ("no final newline", PM1_PLAIN.trim_end().as_bytes().to_vec()),
-        (
-            "bom + crlf + no final newline",
-            [b"\xEF\xBB\xBF".as_slice(), crlf.trim_end().as_bytes()].concat(),
-        ),
+        ("bom + crlf + no final newline", [b"\xEF\xBB\xBF".as_slice(), crlf.trim_end().as_bytes()].concat()),
     ];
     let p = single(&plain);
     for (what, bytes) in variants {
         let c = load("variant.csv", &bytes);
-        assert!(
-            all_warnings(&c).is_empty(),
-            "{what}: {:?}",
-            all_warnings(&c)
-        );
+        assert!(all_warnings(&c).is_empty(), "{what}: {:?}", all_warnings(&c));
         assert_eq!(c.info.format.name(), "presentmon-1", "{what}");
         let t = single(&c);
         // The BOM must not stick to the first header name ("\u{feff}Application").
@@ -203,9 +183,7 @@ fn bom_crlf_and_missing_final_newline_read_like_the_plain_file() {
         assert_all_close(&t.frames.start_ms, &p.frames.start_ms, what);
         // CRLF: the last column must not keep a '\r' and become unreadable.
         assert_all_close(
-            &t.column(ColumnKind::UntilDisplayed)
-                .expect("MsUntilDisplayed")
-                .values,
+            &t.column(ColumnKind::UntilDisplayed).expect("MsUntilDisplayed").values,
             &[14.0, 15.0, 16.0, 17.0],
             what,
         );
@@ -227,10 +205,7 @@ fn bom_and_no_final_newline_keep_file_line_numbers() {
 fn crlf_keeps_file_line_numbers_for_frames_and_warnings() {
     let crlf = PM1_PLAIN.replace('\n', "\r\n");
     // Data rows are file lines 2, 3, 4, 5, exactly as in the LF file.
-    assert_eq!(
-        single(&load("crlf.csv", crlf.as_bytes())).frames.line,
-        vec![2, 3, 4, 5]
-    );
+    assert_eq!(single(&load("crlf.csv", crlf.as_bytes())).frames.line, vec![2, 3, 4, 5]);
     // Frame time 0 on file line 4 (the third data row): the warning must name line 4.
     let bad = crlf.replacen("1.060000,30.000", "1.060000,0.000", 1);
     let c = load("crlf_bad.csv", bad.as_bytes());
@@ -261,29 +236,19 @@ FarCryNewDawn.exe,9208,0x00000259DAE0BCF0,DXGI,0,0,0,Composed: Flip,0, 1.100000,
     // Same present times as the plain file → 0, 10, 30, 60 (row 4's " 1.100000" padded).
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     // N/A, NA, empty display → missing (NaN), never 0.
+    assert_all_close(&t.frames.display_ms, &[16.0, f64::NAN, f64::NAN, f64::NAN], "display");
     assert_all_close(
-        &t.frames.display_ms,
-        &[16.0, f64::NAN, f64::NAN, f64::NAN],
-        "display",
-    );
-    assert_all_close(
-        &t.column(ColumnKind::InPresentApi)
-            .expect("in present")
-            .values,
+        &t.column(ColumnKind::InPresentApi).expect("in present").values,
         &[0.5, f64::NAN, 0.5, 0.5],
         "MsInPresentAPI",
     );
     assert_all_close(
-        &t.column(ColumnKind::UntilRenderComplete)
-            .expect("render complete")
-            .values,
+        &t.column(ColumnKind::UntilRenderComplete).expect("render complete").values,
         &[4.0, 4.0, 3.5, 4.0],
         "MsUntilRenderComplete",
     );
     assert_all_close(
-        &t.column(ColumnKind::UntilDisplayed)
-            .expect("until displayed")
-            .values,
+        &t.column(ColumnKind::UntilDisplayed).expect("until displayed").values,
         &[14.0, 15.0, 16.0, 17.0],
         "MsUntilDisplayed",
     );
@@ -291,10 +256,7 @@ FarCryNewDawn.exe,9208,0x00000259DAE0BCF0,DXGI,0,0,0,Composed: Flip,0, 1.100000,
     assert_eq!(t.dropped_count(), 0);
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     // Display series: only row 1 has a positive display interval → [16].
-    assert_eq!(
-        Series::of(t, FrameTimeSource::Display).frame_time_ms,
-        vec![16.0]
-    );
+    assert_eq!(Series::of(t, FrameTimeSource::Display).frame_time_ms, vec![16.0]);
 }
 
 // ---------------------------------------------------------------------------------
@@ -318,15 +280,9 @@ csgo.exe,27396,0x000000001AB0B4C0,D3D9,-1,0,0,Composed: Copy with GPU GDI,0,1.10
     assert_eq!(t.frames.dropped, vec![false, true, false, false]);
     assert_eq!(t.dropped_count(), 1);
     // Dropped frames' display values (written 0) read as missing.
+    assert_all_close(&t.frames.display_ms, &[12.0, f64::NAN, 24.0, 36.0], "display");
     assert_all_close(
-        &t.frames.display_ms,
-        &[12.0, f64::NAN, 24.0, 36.0],
-        "display",
-    );
-    assert_all_close(
-        &t.column(ColumnKind::UntilDisplayed)
-            .expect("until displayed")
-            .values,
+        &t.column(ColumnKind::UntilDisplayed).expect("until displayed").values,
         &[20.0, f64::NAN, 21.0, 22.0],
         "MsUntilDisplayed",
     );
@@ -394,11 +350,7 @@ fn swap_chains_with_and_without_padding_are_one_trace_and_traces_keep_file_order
         .iter()
         .map(|t| {
             let m = &t.meta;
-            (
-                m.application.as_str(),
-                m.process_id,
-                m.swap_chain.as_deref(),
-            )
+            (m.application.as_str(), m.process_id, m.swap_chain.as_deref())
         })
         .collect();
     // Split by (Application, ProcessID, SwapChainAddress), in order of first appearance.
@@ -412,24 +364,13 @@ fn swap_chains_with_and_without_padding_are_one_trace_and_traces_keep_file_order
         ]
     );
     let lines: Vec<Vec<u64>> = c.traces.iter().map(|t| t.frames.line.clone()).collect();
-    assert_eq!(
-        lines,
-        vec![vec![2, 4, 8], vec![3, 7, 10, 11], vec![5, 9], vec![6]]
-    );
+    assert_eq!(lines, vec![vec![2, 4, 8], vec![3, 7, 10, 11], vec![5, 9], vec![6]]);
     // Game.exe/0xAB0: ft 10, 20, 30 at 1010, 1030, 1060 ms → starts 1000, 1010, 1030;
     // earliest start in the file is Game's 1000 (dwm's first is 1012 − 16 = 996!):
     // dwm starts 996, 1012, 1028, 1044 → file origin 996 → Game at 4, 14, 34.
     assert_all_close(&c.traces[0].frames.frame_time_ms, &[10.0, 20.0, 30.0], "ft");
-    assert_all_close(
-        &c.traces[0].frames.start_ms,
-        &[4.0, 14.0, 34.0],
-        "Game start",
-    );
-    assert_all_close(
-        &c.traces[1].frames.start_ms,
-        &[0.0, 16.0, 32.0, 48.0],
-        "dwm start",
-    );
+    assert_all_close(&c.traces[0].frames.start_ms, &[4.0, 14.0, 34.0], "Game start");
+    assert_all_close(&c.traces[1].frames.start_ms, &[0.0, 16.0, 32.0, 48.0], "dwm start");
     // Other.exe: 1040 − 10 = 1030 → 34; 1050 − 10 = 1040 → 44.
     assert_all_close(&c.traces[2].frames.start_ms, &[34.0, 44.0], "Other start");
     // Most frames ignoring dwm.exe (4 frames): Game.exe/0xAB0 with 3.
@@ -496,16 +437,10 @@ dwm.exe,1268,0x00000224B280A1C0,DXGI,1,0,0,Hardware: Legacy Flip,20000600000,39.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     // DisplayedTime 0.000000 exactly → dropped; 0.000100 is displayed (not exactly 0).
     assert_eq!(t.frames.dropped, vec![false, true, false, false]);
-    assert_all_close(
-        &t.frames.display_ms,
-        &[16.0, f64::NAN, 0.0001, 34.0],
-        "display",
-    );
+    assert_all_close(&t.frames.display_ms, &[16.0, f64::NAN, 0.0001, 34.0], "display");
     // The dropped frame's DisplayLatency (written 0.000000) is missing too.
     assert_all_close(
-        &t.column(ColumnKind::DisplayLatency)
-            .expect("DisplayLatency")
-            .values,
+        &t.column(ColumnKind::DisplayLatency).expect("DisplayLatency").values,
         &[32.7296, f64::NAN, 40.0, 50.0],
         "DisplayLatency",
     );
@@ -517,11 +452,7 @@ dwm.exe,1268,0x00000224B280A1C0,DXGI,1,0,0,Hardware: Legacy Flip,20000600000,39.
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     let display = Series::of(t, FrameTimeSource::Display);
     assert_eq!(display.frame, vec![0, 2, 3]);
-    assert_all_close(
-        &display.frame_time_ms,
-        &[16.0, 0.0001, 34.0],
-        "display series",
-    );
+    assert_all_close(&display.frame_time_ms, &[16.0, 0.0001, 34.0], "display series");
 }
 
 // ---------------------------------------------------------------------------------
@@ -548,11 +479,7 @@ PresentBench.exe,24892,0x2A70D2CAC00,DXGI,0,0,0,Composed: Flip,Application,560.0
     // start = CPU start: 500−500 = 0, 10, 30, 60.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     assert_eq!(t.frames.dropped, vec![false, false, true, false]);
-    assert_all_close(
-        &t.frames.display_ms,
-        &[12.0, 24.0, f64::NAN, 36.0],
-        "display",
-    );
+    assert_all_close(&t.frames.display_ms, &[12.0, 24.0, f64::NAN, 36.0], "display");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     // Display [12, 24, 36] → avg = 3000/72 (same arithmetic as the 1.x dropped test).
     let d = summary(t, FrameTimeSource::Display);
@@ -580,38 +507,10 @@ fn pm24_row(time: &str, cpu: &str, ft: &str, disp: &str, until: &str, anim: &str
 fn pm24_ms_between_presents_and_na_until_displayed_is_dropped() {
     // TimeInMs = Present() time in ms: 1010, 1030, 1060, 1100; frame 1 not displayed.
     let mut text = format!("\u{feff}{}\n", pm24_header("TimeInMs", "CPUStartTimeInMs"));
-    text.push_str(&pm24_row(
-        "1010.0000",
-        "1000.0000",
-        "10.0000",
-        "12.0000",
-        "20.0000",
-        "NA",
-    ));
-    text.push_str(&pm24_row(
-        "1030.0000",
-        "1010.0000",
-        "20.0000",
-        "NA",
-        "NA",
-        "NA",
-    ));
-    text.push_str(&pm24_row(
-        "1060.0000",
-        "1030.0000",
-        "30.0000",
-        "24.0000",
-        "21.0000",
-        "0.5000",
-    ));
-    text.push_str(&pm24_row(
-        "1100.0000",
-        "1060.0000",
-        "40.0000",
-        "36.0000",
-        "22.0000",
-        "0.5000",
-    ));
+    text.push_str(&pm24_row("1010.0000", "1000.0000", "10.0000", "12.0000", "20.0000", "NA"));
+    text.push_str(&pm24_row("1030.0000", "1010.0000", "20.0000", "NA", "NA", "NA"));
+    text.push_str(&pm24_row("1060.0000", "1030.0000", "30.0000", "24.0000", "21.0000", "0.5000"));
+    text.push_str(&pm24_row("1100.0000", "1060.0000", "40.0000", "36.0000", "22.0000", "0.5000"));
     let c = load("pm24.csv", text.as_bytes());
     assert_eq!(c.info.format.name(), "presentmon-2.4");
     assert!(all_warnings(&c).is_empty(), "{:?}", all_warnings(&c));
@@ -621,15 +520,9 @@ fn pm24_ms_between_presents_and_na_until_displayed_is_dropped() {
     // start = present − ft: 1000, 1010, 1030, 1060 → 0, 10, 30, 60.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     assert_eq!(t.frames.dropped, vec![false, true, false, false]);
+    assert_all_close(&t.frames.display_ms, &[12.0, f64::NAN, 24.0, 36.0], "display");
     assert_all_close(
-        &t.frames.display_ms,
-        &[12.0, f64::NAN, 24.0, 36.0],
-        "display",
-    );
-    assert_all_close(
-        &t.column(ColumnKind::UntilDisplayed)
-            .expect("MsUntilDisplayed")
-            .values,
+        &t.column(ColumnKind::UntilDisplayed).expect("MsUntilDisplayed").values,
         &[20.0, f64::NAN, 21.0, 22.0],
         "MsUntilDisplayed",
     );
@@ -666,11 +559,7 @@ MetroExodus.exe,13840,0x00000000215D7910,DXGI,0,0,1,Hardware Composed: Independe
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     // Line 4 has Dropped = 1.
     assert_eq!(t.frames.dropped, vec![false, false, true, false]);
-    assert_all_close(
-        &t.frames.display_ms,
-        &[11.785, 18.668, f64::NAN, 31.0],
-        "display",
-    );
+    assert_all_close(&t.frames.display_ms, &[11.785, 18.668, f64::NAN, 31.0], "display");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     let sys = &c.info.system;
     let get = |k: &str| {
@@ -678,14 +567,8 @@ MetroExodus.exe,13840,0x00000000215D7910,DXGI,0,0,1,Hardware Composed: Independe
             .find(|(key, _)| key == k)
             .map_or_else(|| panic!("{k} missing from {sys:?}"), |(_, v)| v.as_str())
     };
-    assert_eq!(
-        get("Motherboard"),
-        "Micro-Star International Co., Ltd. MPG Z390 GAMING PRO CARBON (MS-7B17)"
-    );
-    assert_eq!(
-        get("OS"),
-        "Windows 10 Pro, 1809 (OS Build 17763.1.amd64fre.rs5_release.180914-1434)"
-    );
+    assert_eq!(get("Motherboard"), "Micro-Star International Co., Ltd. MPG Z390 GAMING PRO CARBON (MS-7B17)");
+    assert_eq!(get("OS"), "Windows 10 Pro, 1809 (OS Build 17763.1.amd64fre.rs5_release.180914-1434)");
     assert_eq!(get("Processor"), "Intel(R) Core(TM) i9-9900K CPU @ 3.60GHz");
     assert_eq!(get("GPU"), "GeForce RTX 2080 Ti");
     assert_eq!(get("System RAM"), "32 GB DDR4 3200 MT/s");
@@ -842,12 +725,7 @@ fn two_hundred_frames_take_the_two_slowest_for_the_1pct_low() {
 fn pm24_qpc_file(ticks: impl Fn(f64) -> String) -> String {
     let mut text = format!("\u{feff}{}\n", pm24_header("TimeInQPC", "CPUStartQPC"));
     // Present at 1010, 1030, 1060, 1100 ms; CPU start = present − ft.
-    for (present, ft) in [
-        (1010.0, 10.0),
-        (1030.0, 20.0),
-        (1060.0, 30.0),
-        (1100.0, 40.0),
-    ] {
+    for (present, ft) in [(1010.0, 10.0), (1030.0, 20.0), (1060.0, 30.0), (1100.0, 40.0)] {
         let ft_text = format!("{ft:.4}");
         text.push_str(&pm24_row(
             &ticks(present),
@@ -885,21 +763,12 @@ fn time_in_qpc_at_3_mhz_with_default_options_is_measured_and_warned() {
     assert_starts(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], 2_001_000.0);
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     let warnings = all_warnings(&c);
-    assert!(
-        warnings.iter().any(|(_, m)| m.contains("QPC")),
-        "no QPC warning in {warnings:?}"
-    );
+    assert!(warnings.iter().any(|(_, m)| m.contains("QPC")), "no QPC warning in {warnings:?}");
     // With the right frequency there is nothing to warn about.
-    let right = LoadOptions {
-        qpc_frequency_hz: 3_000_000.0,
-    };
+    let right = LoadOptions { qpc_frequency_hz: 3_000_000.0 };
     let c = load_with("qpc3.csv", text.as_bytes(), right);
     assert!(all_warnings(&c).is_empty(), "{:?}", all_warnings(&c));
-    assert_starts(
-        &single(&c).frames.start_ms,
-        &[0.0, 10.0, 30.0, 60.0],
-        2_001_000.0,
-    );
+    assert_starts(&single(&c).frames.start_ms, &[0.0, 10.0, 30.0, 60.0], 2_001_000.0);
 }
 
 // ---------------------------------------------------------------------------------
@@ -909,22 +778,8 @@ fn time_in_qpc_at_3_mhz_with_default_options_is_measured_and_warned() {
 #[test]
 fn garbage_animation_error_is_kept_and_frame_time_figures_are_unchanged() {
     let mut text = format!("\u{feff}{}\n", pm24_header("TimeInMs", "CPUStartTimeInMs"));
-    text.push_str(&pm24_row(
-        "1010.0000",
-        "1000.0000",
-        "10.0000",
-        "12.0000",
-        "20.0000",
-        "NA",
-    ));
-    text.push_str(&pm24_row(
-        "1030.0000",
-        "1010.0000",
-        "20.0000",
-        "12.0000",
-        "20.0000",
-        "0.2500",
-    ));
+    text.push_str(&pm24_row("1010.0000", "1000.0000", "10.0000", "12.0000", "20.0000", "NA"));
+    text.push_str(&pm24_row("1030.0000", "1010.0000", "20.0000", "12.0000", "20.0000", "0.2500"));
     text.push_str(&pm24_row(
         "1060.0000",
         "1030.0000",
@@ -933,14 +788,7 @@ fn garbage_animation_error_is_kept_and_frame_time_figures_are_unchanged() {
         "20.0000",
         "-1800000000000000.0000",
     ));
-    text.push_str(&pm24_row(
-        "1100.0000",
-        "1060.0000",
-        "40.0000",
-        "12.0000",
-        "20.0000",
-        "-0.5000",
-    ));
+    text.push_str(&pm24_row("1100.0000", "1060.0000", "40.0000", "12.0000", "20.0000", "-0.5000"));
     let c = load("garbage.csv", text.as_bytes());
     let t = single(&c);
     assert_eq!(t.len(), 4);
@@ -949,15 +797,9 @@ fn garbage_animation_error_is_kept_and_frame_time_figures_are_unchanged() {
         "no row may be skipped: {:?}",
         all_warnings(&c)
     );
-    let anim = t
-        .column(ColumnKind::AnimationError)
-        .expect("MsAnimationError");
+    let anim = t.column(ColumnKind::AnimationError).expect("MsAnimationError");
     assert_eq!(anim.name, "MsAnimationError");
-    assert_all_close(
-        &anim.values,
-        &[f64::NAN, 0.25, -1.8e15, -0.5],
-        "MsAnimationError",
-    );
+    assert_all_close(&anim.values, &[f64::NAN, 0.25, -1.8e15, -0.5], "MsAnimationError");
     assert_all_close(&t.frames.frame_time_ms, &[10.0, 20.0, 30.0, 40.0], "ft");
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
@@ -997,19 +839,13 @@ fn rows_with_zero_negative_missing_or_infinite_frame_time_are_skipped_by_line() 
     // Kept presents − ft: 1000, 1010, 1030, 1060 → 0, 10, 30, 60.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     // T = 10+20+30+40 = 100 = duration; the summary is the plain 10..40 one.
-    assert_close(
-        Series::of(t, FrameTimeSource::Presents).total_ms(),
-        100.0,
-        "T",
-    );
+    assert_close(Series::of(t, FrameTimeSource::Presents).total_ms(), 100.0, "T");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     // Every skipped line is named by a warning (its line, or in its text when grouped).
     let warnings = all_warnings(&c);
     for bad in [3_u64, 5, 6, 8, 10] {
         assert!(
-            warnings
-                .iter()
-                .any(|(line, msg)| *line == Some(bad) || msg.contains(&bad.to_string())),
+            warnings.iter().any(|(line, msg)| *line == Some(bad) || msg.contains(&bad.to_string())),
             "line {bad} not named in {warnings:?}"
         );
     }
@@ -1064,21 +900,14 @@ re2.exe,1936,0x0000000076F3DB00,DXGI,0,0,0,Composed: Copy with GPU GDI,1,1,0,0.1
         ("GPU #", "1"),
         ("Comment", "Test"),
     ] {
-        assert!(
-            sys.iter().any(|(key, val)| key == k && val == v),
-            "({k}, {v}) missing from {sys:?}"
-        );
+        assert!(sys.iter().any(|(key, val)| key == k && val == v), "({k}, {v}) missing from {sys:?}");
     }
     let t = single(&c);
     assert_eq!(t.meta.application, "re2.exe");
     assert_eq!(t.frames.line, vec![19, 20, 21, 22]);
     // Line 19 has Dropped = 1.
     assert_eq!(t.frames.dropped, vec![true, false, false, false]);
-    assert_all_close(
-        &t.frames.display_ms,
-        &[f64::NAN, 8.334, 8.340, 8.330],
-        "display",
-    );
+    assert_all_close(&t.frames.display_ms, &[f64::NAN, 8.334, 8.340, 8.330], "display");
     // start: 10−10 = 0, 30−20 = 10, 60−30 = 30, 100−40 = 60.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
@@ -1132,10 +961,7 @@ fn frameview_system_columns_padded_cpu_and_na_pc_latency() {
     for line in text.lines() {
         assert_eq!(line.split(',').count(), 44, "fixture: {line}");
     }
-    let c = load(
-        "FrameView_AlanWake2.exe_2024_04_16T234455_Log.csv",
-        text.as_bytes(),
-    );
+    let c = load("FrameView_AlanWake2.exe_2024_04_16T234455_Log.csv", text.as_bytes());
     assert_eq!(c.info.format.name(), "frameview");
     assert!(all_warnings(&c).is_empty(), "{:?}", all_warnings(&c));
     let sys = &c.info.system;
@@ -1144,10 +970,7 @@ fn frameview_system_columns_padded_cpu_and_na_pc_latency() {
         ("CPU", "AMD Ryzen 7 2700X Eight-Core Processor"), // padding trimmed
         ("Resolution", "3840x2160"),
     ] {
-        assert!(
-            sys.iter().any(|(key, val)| key == k && val == v),
-            "({k}, {v:?}) missing from {sys:?}"
-        );
+        assert!(sys.iter().any(|(key, val)| key == k && val == v), "({k}, {v:?}) missing from {sys:?}");
     }
     let t = single(&c);
     assert_eq!(t.meta.application, "AlanWake2.exe");
@@ -1158,21 +981,11 @@ fn frameview_system_columns_padded_cpu_and_na_pc_latency() {
     // present − ft: 4158000, 4158010, 4158030, 4158060 ms → 0, 10, 30, 60.
     assert_starts(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], 4_158_000.0);
     assert_eq!(t.frames.dropped, vec![false, false, true, false]);
-    assert_all_close(
-        &t.frames.display_ms,
-        &[14.262, 16.0, f64::NAN, 30.0],
-        "display",
-    );
+    assert_all_close(&t.frames.display_ms, &[14.262, 16.0, f64::NAN, 30.0], "display");
     let pcl = t.column_named("MsPCLatency").expect("MsPCLatency column");
-    assert_all_close(
-        &pcl.values,
-        &[38.135, f64::NAN, f64::NAN, 40.0],
-        "MsPCLatency",
-    );
+    assert_all_close(&pcl.values, &[38.135, f64::NAN, f64::NAN, 40.0], "MsPCLatency");
     // " 50" with a leading space parses.
-    let temp = t
-        .column_named("CPU Package Temp(C)")
-        .expect("CPU Package Temp(C)");
+    let temp = t.column_named("CPU Package Temp(C)").expect("CPU Package Temp(C)");
     assert_all_close(&temp.values, &[50.0; 4], "CPU Package Temp(C)");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     // Display [14.262, 16, 30]: T = 60.262 → avg = 3000/60.262; min = 1000/30;
@@ -1193,10 +1006,8 @@ struct TempFile(std::path::PathBuf);
 
 impl TempFile {
     fn new(name: &str, bytes: &[u8]) -> Self {
-        let path = std::env::temp_dir().join(format!(
-            "framescope_format_quirks_{}_{name}",
-            std::process::id()
-        ));
+        let path =
+            std::env::temp_dir().join(format!("framescope_format_quirks_{}_{name}", std::process::id()));
         std::fs::write(&path, bytes).expect("write temp capture");
         Self(path)
     }
@@ -1213,11 +1024,7 @@ impl Drop for TempFile {
 /// Other.exe/777/0x10 (12, 12, 12, the second dropped), Game.exe/4242/0xCD0 (20, 20).
 fn multi_trace_file() -> String {
     let r = |app: &str, pid: u32, sc: &str, dropped: u8, t: &str, ft: &str| {
-        let (disp, until) = if dropped == 1 {
-            ("0.000", "0.000")
-        } else {
-            ("16.000", "9.000")
-        };
+        let (disp, until) = if dropped == 1 { ("0.000", "0.000") } else { ("16.000", "9.000") };
         format!(
             "{app},{pid},{sc},DXGI,1,0,0,Hardware: Legacy Flip,{dropped},{t},{ft},{disp},1.000,2.000,{until}\n"
         )
@@ -1244,12 +1051,8 @@ fn multi_trace_file() -> String {
 }
 
 fn keys(v: &serde_json::Value) -> Vec<String> {
-    let mut k: Vec<String> = v
-        .as_object()
-        .unwrap_or_else(|| panic!("not an object: {v}"))
-        .keys()
-        .cloned()
-        .collect();
+    let mut k: Vec<String> =
+        v.as_object().unwrap_or_else(|| panic!("not an object: {v}")).keys().cloned().collect();
     k.sort();
     k
 }
@@ -1258,17 +1061,13 @@ fn keys(v: &serde_json::Value) -> Vec<String> {
 fn assert_has_keys(v: &serde_json::Value, want: &[&str], what: &str) {
     let have = keys(v);
     for k in want {
-        assert!(
-            have.iter().any(|h| h == k),
-            "{what}: no key {k} in {have:?}"
-        );
+        assert!(have.iter().any(|h| h == k), "{what}: no key {k} in {have:?}");
     }
 }
 
 #[track_caller]
 fn json_f64(v: &serde_json::Value, what: &str) -> f64 {
-    v.as_f64()
-        .unwrap_or_else(|| panic!("{what}: not a number: {v}"))
+    v.as_f64().unwrap_or_else(|| panic!("{what}: not a number: {v}"))
 }
 
 #[test]
@@ -1279,19 +1078,9 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
     assert_has_keys(&doc, &["schema", "settings", "runs"], "document");
     assert_eq!(doc["schema"], 1);
     let settings = &doc["settings"];
-    let setting_keys = [
-        "target_fps",
-        "stutter_threshold",
-        "stutter_floor_ms",
-        "window_frames",
-        "frame_time",
-    ];
+    let setting_keys = ["target_fps", "stutter_threshold", "stutter_floor_ms", "window_frames", "frame_time"];
     assert_has_keys(settings, &setting_keys, "settings");
-    assert_close(
-        json_f64(&settings["target_fps"], "target_fps"),
-        60.0,
-        "target",
-    );
+    assert_close(json_f64(&settings["target_fps"], "target_fps"), 60.0, "target");
     assert_eq!(settings["frame_time"], "presents");
     let runs = doc["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 1, "the default trace only");
@@ -1323,17 +1112,9 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
     assert_eq!(run["frames"], 4); // line 7 (NA) is not a frame
     assert_eq!(run["dropped_frames"], 0);
     // duration = 10 + 20 + 30 + 40 = 100 (the skipped row adds nothing).
-    assert_close(
-        json_f64(&run["duration_ms"], "duration"),
-        100.0,
-        "duration_ms",
-    );
-    let warned: Vec<u64> = run["warnings"]
-        .as_array()
-        .expect("warnings")
-        .iter()
-        .filter_map(|w| w["line"].as_u64())
-        .collect();
+    assert_close(json_f64(&run["duration_ms"], "duration"), 100.0, "duration_ms");
+    let warned: Vec<u64> =
+        run["warnings"].as_array().expect("warnings").iter().filter_map(|w| w["line"].as_u64()).collect();
     assert_eq!(warned, vec![7], "{}", run["warnings"]);
     let s = &run["summary"];
     let w = &WANT_10_TO_40;
@@ -1366,10 +1147,7 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
     assert!(run["latency"]["pc_latency_column_mean_ms"].is_null());
     // Mean MsUntilDisplayed over displayed frames: every Game row says 9.
     assert_close(
-        json_f64(
-            &run["latency"]["display_latency_mean_ms"],
-            "display latency",
-        ),
+        json_f64(&run["latency"]["display_latency_mean_ms"], "display latency"),
         9.0,
         "display_latency_mean_ms",
     );
@@ -1389,8 +1167,7 @@ fn run_key(run: &serde_json::Value) -> (String, u64, String, u64, u64, f64) {
 
 /// Runs `report --json --trace SELECTOR FILE`; exit code and the runs.
 fn report_trace(file: &TempFile, selector: &str) -> (i32, Vec<serde_json::Value>) {
-    let args: Vec<std::ffi::OsString> =
-        vec!["--trace".into(), selector.into(), file.0.clone().into()];
+    let args: Vec<std::ffi::OsString> = vec!["--trace".into(), selector.into(), file.0.clone().into()];
     let (code, doc) = common::report_json(&args);
     (code, doc["runs"].as_array().expect("runs").clone())
 }
@@ -1413,25 +1190,14 @@ fn trace_all_lists_every_trace_in_file_order_with_hand_derived_totals() {
     ];
     assert_eq!(got.len(), want.len(), "{got:?}");
     for (g, w) in got.iter().zip(want) {
-        assert_eq!(
-            (g.0.as_str(), g.1, g.2.as_str(), g.3, g.4),
-            (w.0, w.1, w.2, w.3, w.4)
-        );
+        assert_eq!((g.0.as_str(), g.1, g.2.as_str(), g.3, g.4), (w.0, w.1, w.2, w.3, w.4));
         assert_close(g.5, w.5, "duration_ms");
     }
     // Other.exe: avg = 1000·3/36 = 83.33…; all frames 12 ms → p50 = 12, lows 1000/12.
     let other = &runs[2]["summary"];
-    assert_close(
-        json_f64(&other["avg_fps"], "avg"),
-        3000.0 / 36.0,
-        "Other avg_fps",
-    );
+    assert_close(json_f64(&other["avg_fps"], "avg"), 3000.0 / 36.0, "Other avg_fps");
     assert_close(json_f64(&other["p50_ms"], "p50"), 12.0, "Other p50");
-    assert_close(
-        json_f64(&other["low_1pct_fps"], "low"),
-        1000.0 / 12.0,
-        "Other low",
-    );
+    assert_close(json_f64(&other["low_1pct_fps"], "low"), 1000.0 / 12.0, "Other low");
 }
 
 #[test]
@@ -1455,11 +1221,7 @@ fn trace_selectors_pick_by_pid_app_and_pid_swap_chain() {
         assert_eq!(code, 0, "--trace {selector}");
         assert_eq!(runs.len(), 1, "--trace {selector}");
         let k = run_key(&runs[0]);
-        assert_eq!(
-            (k.0.as_str(), k.1, k.2.as_str()),
-            (app, pid, sc),
-            "--trace {selector}"
-        );
+        assert_eq!((k.0.as_str(), k.1, k.2.as_str()), (app, pid, sc), "--trace {selector}");
     }
 }
 
@@ -1476,24 +1238,9 @@ fn a_selector_matching_nothing_exits_1_with_an_error_run_listing_the_traces() {
             .as_str()
             .unwrap_or_else(|| panic!("--trace {selector}: no error message in {run}"));
         // Every trace of the file is listed, so the user can pick one.
-        for needle in [
-            "dwm.exe",
-            "1268",
-            "Game.exe",
-            "4242",
-            "0xAB0",
-            "0xCD0",
-            "Other.exe",
-            "777",
-        ] {
-            assert!(
-                msg.contains(needle),
-                "--trace {selector}: {needle} not in {msg}"
-            );
+        for needle in ["dwm.exe", "1268", "Game.exe", "4242", "0xAB0", "0xCD0", "Other.exe", "777"] {
+            assert!(msg.contains(needle), "--trace {selector}: {needle} not in {msg}");
         }
-        assert!(
-            run.get("summary").is_none(),
-            "an error run has no figures: {run}"
-        );
+        assert!(run.get("summary").is_none(), "an error run has no figures: {run}");
     }
 }

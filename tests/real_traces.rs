@@ -12,41 +12,22 @@ use serde_json::Value;
 fn goldens() -> Vec<(String, Value)> {
     let mut out = Vec::new();
     let dir = repo_file("tests/golden");
-    let mut entries: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/golden")
-        .flatten()
-        .collect();
+    let mut entries: Vec<_> = std::fs::read_dir(&dir).expect("tests/golden").flatten().collect();
     entries.sort_by_key(std::fs::DirEntry::file_name);
     for e in entries {
         let name = e.file_name().to_string_lossy().into_owned();
-        if std::path::Path::new(&name)
-            .extension()
-            .is_some_and(|x| x == "json")
-        {
+        if std::path::Path::new(&name).extension().is_some_and(|x| x == "json") {
             let text = std::fs::read_to_string(e.path()).expect("golden");
             out.push((name, serde_json::from_str(&text).expect("golden JSON")));
         }
     }
-    assert!(
-        out.len() >= 50,
-        "expected the oracle's goldens, found {}",
-        out.len()
-    );
+    assert!(out.len() >= 50, "expected the oracle's goldens, found {}", out.len());
     out
 }
 
 fn check_run(golden_name: &str, run: &Value, want: &Value) {
-    let ctx = format!(
-        "{golden_name} / {} {}",
-        want["application"], want["process_id"]
-    );
-    for key in [
-        "application",
-        "process_id",
-        "swap_chain",
-        "frames",
-        "dropped_frames",
-    ] {
+    let ctx = format!("{golden_name} / {} {}", want["application"], want["process_id"]);
+    for key in ["application", "process_id", "swap_chain", "frames", "dropped_frames"] {
         assert_eq!(run[key], want[key], "{ctx}: {key}");
     }
     let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
@@ -64,16 +45,11 @@ fn check_run(golden_name: &str, run: &Value, want: &Value) {
     }
     check_sections(&ctx, run, want);
     let want_summary = want["summary"].as_object().expect("summary object");
-    let got_summary = run["summary"]
-        .as_object()
-        .unwrap_or_else(|| panic!("{ctx}: summary missing"));
+    let got_summary = run["summary"].as_object().unwrap_or_else(|| panic!("{ctx}: summary missing"));
     assert_eq!(got_summary.len(), want_summary.len(), "{ctx}: summary keys");
     for (key, value) in want_summary {
         let got = f(&got_summary[key]);
-        assert!(
-            close(got, f(value)),
-            "{ctx}: {key} = {got}, oracle says {value}"
-        );
+        assert!(close(got, f(value)), "{ctx}: {key} = {got}, oracle says {value}");
     }
 }
 
@@ -88,34 +64,18 @@ fn check_sections(ctx: &str, run: &Value, want: &Value) {
             &["slow_time_fraction", "excess_time_fraction"][..],
         ),
         ("stutters", &["count", "frames"][..], &["time_fraction"][..]),
-        (
-            "osc",
-            &["flag", "oscillating_frames"][..],
-            &["p90_iqr_ms", "p90_iqr_ratio"][..],
-        ),
+        ("osc", &["flag", "oscillating_frames"][..], &["p90_iqr_ms", "p90_iqr_ratio"][..]),
     ] {
         for key in exact {
-            assert_eq!(
-                run[section][key], want[section][key],
-                "{ctx}: {section}.{key}"
-            );
+            assert_eq!(run[section][key], want[section][key], "{ctx}: {section}.{key}");
         }
         for key in approx {
             let (got, exp) = (f(&run[section][key]), f(&want[section][key]));
-            assert!(
-                close(got, exp),
-                "{ctx}: {section}.{key} = {got}, oracle says {exp}"
-            );
+            assert!(close(got, exp), "{ctx}: {section}.{key} = {got}, oracle says {exp}");
         }
     }
-    assert_eq!(
-        run["health"]["actions"], want["health"]["actions"],
-        "{ctx}: health.actions"
-    );
-    assert_eq!(
-        run["health"]["spikes"], want["health"]["spikes"],
-        "{ctx}: health.spikes"
-    );
+    assert_eq!(run["health"]["actions"], want["health"]["actions"], "{ctx}: health.actions");
+    assert_eq!(run["health"]["spikes"], want["health"]["spikes"], "{ctx}: health.spikes");
 }
 
 #[test]

@@ -46,11 +46,7 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
         .map(|c| {
             let values: Vec<f64> = series.frame.iter().map(|&f| c.values[f as usize]).collect();
             let median = rolling_median_present(&values);
-            Action {
-                name: c.name.clone(),
-                values,
-                median,
-            }
+            Action { name: c.name.clone(), values, median }
         })
         .collect()
 }
@@ -88,19 +84,14 @@ impl Health {
                     .iter()
                     .filter(|a| {
                         let list = &spikes[&a.name];
-                        list.binary_search(&s).is_ok()
-                            || (s > 0 && list.binary_search(&(s - 1)).is_ok())
+                        list.binary_search(&s).is_ok() || (s > 0 && list.binary_search(&(s - 1)).is_ok())
                     })
                     .map(|a| a.name.clone())
                     .collect();
                 (s, causes)
             })
             .collect();
-        Self {
-            actions: actions.iter().map(|a| a.name.clone()).collect(),
-            spikes,
-            stutter_causes,
-        }
+        Self { actions: actions.iter().map(|a| a.name.clone()).collect(), spikes, stutter_causes }
     }
 }
 
@@ -110,11 +101,7 @@ mod tests {
 
     fn action(name: &str, values: Vec<f64>) -> Action {
         let median = rolling_median_present(&values);
-        Action {
-            name: name.into(),
-            values,
-            median,
-        }
+        Action { name: name.into(), values, median }
     }
 
     /// GPU busy is 5 ms everywhere but 20 ms on frame 10 (+15 ms, +300 %): a spike.
@@ -132,13 +119,7 @@ mod tests {
         let h = Health::of(&actions, &[11, 20], 0.2, 4.0);
         assert_eq!(h.spikes["MsGPUBusy"], vec![10]);
         assert_eq!(h.spikes["MsInPresentAPI"], vec![11]);
-        assert_eq!(
-            h.stutter_causes[0],
-            (
-                11,
-                vec!["MsGPUBusy".to_owned(), "MsInPresentAPI".to_owned()]
-            )
-        );
+        assert_eq!(h.stutter_causes[0], (11, vec!["MsGPUBusy".to_owned(), "MsInPresentAPI".to_owned()]));
         assert_eq!(h.stutter_causes[1], (20, vec![]));
     }
 

@@ -27,15 +27,9 @@ impl Latency {
     /// The figures a capture's own columns give.
     #[must_use]
     pub fn from_columns(trace: &Trace) -> Self {
-        let mean_of = |kind: ColumnKind| {
-            trace
-                .column(kind)
-                .and_then(|c| mean_where(&c.values, |_| true))
-        };
+        let mean_of = |kind: ColumnKind| trace.column(kind).and_then(|c| mean_where(&c.values, |_| true));
         let displayed = |kind: ColumnKind| {
-            trace
-                .column(kind)
-                .and_then(|c| mean_where(&c.values, |i| !trace.frames.dropped[i]))
+            trace.column(kind).and_then(|c| mean_where(&c.values, |i| !trace.frames.dropped[i]))
         };
         Self {
             pc_latency_column_mean_ms: mean_of(ColumnKind::PcLatency),

@@ -6,6 +6,7 @@
 pub mod health;
 pub mod latency;
 pub mod pacing;
+pub mod pcl;
 pub mod rolling;
 pub mod stutter;
 pub mod summary;
@@ -13,6 +14,7 @@ pub mod summary;
 pub use health::{Action, Health};
 pub use latency::Latency;
 pub use pacing::{Pacing, SlowTimeCurve};
+pub use pcl::PclLatency;
 pub use rolling::Rolling;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
@@ -170,27 +172,14 @@ impl Prepared {
             || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),
         );
         let latency = Latency::from_columns(trace);
-        Self {
-            series,
-            summary,
-            rolling,
-            actions,
-            headline,
-            curve,
-            latency,
-        }
+        Self { series, summary, rolling, actions, headline, curve, latency }
     }
 
     /// The settings-dependent figures; all `None` when the series is empty.
     #[must_use]
     pub fn figures(&self, settings: &Settings) -> Figures {
         if self.series.is_empty() {
-            return Figures {
-                pacing: None,
-                stutters: None,
-                osc: None,
-                health: None,
-            };
+            return Figures { pacing: None, stutters: None, osc: None, health: None };
         }
         let pacing = match (self.headline, &self.curve) {
             (Some((steady_fps, mostly_steady_fps, typical_fps)), Some(curve)) => {

@@ -30,13 +30,7 @@ impl Pacing {
         sorted.sort_unstable_by(f64::total_cmp);
         let curve = SlowTimeCurve::from_sorted(&sorted, frame_time_ms.iter().sum())?;
         let (slow_time_fraction, excess_time_fraction) = curve.at(target_fps);
-        Some(Self {
-            steady_fps,
-            mostly_steady_fps,
-            typical_fps,
-            slow_time_fraction,
-            excess_time_fraction,
-        })
+        Some(Self { steady_fps, mostly_steady_fps, typical_fps, slow_time_fraction, excess_time_fraction })
     }
 }
 
@@ -46,11 +40,7 @@ impl Pacing {
 #[must_use]
 pub fn whole_microseconds(frame_time_ms: f64) -> u64 {
     let us = frame_time_ms * 1000.0;
-    if us.is_finite() && us > 0.0 {
-        (us + 1e-6).floor() as u64
-    } else {
-        0
-    }
+    if us.is_finite() && us > 0.0 { (us + 1e-6).floor() as u64 } else { 0 }
 }
 
 /// Steady, Mostly Steady and Typical FPS exactly as `Profiler::computeStableFPS()`:
@@ -68,12 +58,7 @@ pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
 /// microseconds keeps the order).
 #[must_use]
 pub fn headline_fps_sorted(sorted_ms: &[f64]) -> Option<(u32, u32, u32)> {
-    let us: Vec<u64> = sorted_ms
-        .iter()
-        .rev()
-        .map(|&ft| whole_microseconds(ft))
-        .filter(|&v| v > 0)
-        .collect();
+    let us: Vec<u64> = sorted_ms.iter().rev().map(|&ft| whole_microseconds(ft)).filter(|&v| v > 0).collect();
     let total: u64 = us.iter().sum();
     if total == 0 {
         return None;
@@ -133,11 +118,7 @@ impl SlowTimeCurve {
     pub fn from_sorted(sorted_ms: &[f64], total_ms: f64) -> Option<Self> {
         let descending_ms: Vec<f64> = sorted_ms.iter().rev().copied().collect();
         let prefix_ms = prefix_sums(&descending_ms);
-        (total_ms > 0.0).then_some(Self {
-            descending_ms,
-            prefix_ms,
-            total_ms,
-        })
+        (total_ms > 0.0).then_some(Self { descending_ms, prefix_ms, total_ms })
     }
 
     /// `(S(F), E(F))`: the fraction of time in frames slower than `1000 / F` ms

@@ -23,9 +23,7 @@ impl Rolling {
     /// Computes the statistics of every window of `values` (all finite).
     #[must_use]
     pub fn of(values: &[f64]) -> Self {
-        let stats = map_windows(values, |w| {
-            [percentile(w, 0.5), percentile(w, 0.25), percentile(w, 0.75)]
-        });
+        let stats = map_windows(values, |w| [percentile(w, 0.5), percentile(w, 0.25), percentile(w, 0.75)]);
         let mut out = Self {
             median: Vec::with_capacity(stats.len()),
             q1: Vec::with_capacity(stats.len()),
@@ -60,14 +58,10 @@ fn map_windows<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T
         .map(|c| {
             let (first, last) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
             let mut window: Vec<f64> = Vec::with_capacity(2 * HALF_WINDOW + 1);
-            let (mut lo, mut hi) = (
-                first.saturating_sub(HALF_WINDOW),
-                first.saturating_sub(HALF_WINDOW),
-            );
+            let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
             let mut out = Vec::with_capacity(last - first);
             for i in first..last {
-                let (want_lo, want_hi) =
-                    (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
+                let (want_lo, want_hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
                 while hi < want_hi {
                     insert_sorted(&mut window, values[hi]);
                     hi += 1;
@@ -94,8 +88,7 @@ fn insert_sorted(window: &mut Vec<f64>, v: f64) {
 fn remove_sorted(window: &mut Vec<f64>, v: f64) {
     if !v.is_nan() {
         let at = window.partition_point(|&x| x < v);
-        let equal =
-            window.get(at).and_then(|x| x.partial_cmp(&v)) == Some(std::cmp::Ordering::Equal);
+        let equal = window.get(at).and_then(|x| x.partial_cmp(&v)) == Some(std::cmp::Ordering::Equal);
         if equal {
             window.remove(at);
         }
@@ -125,11 +118,7 @@ mod tests {
         let v = [f64::NAN, 2.0, f64::NAN, 4.0];
         let m = rolling_median_present(&v);
         assert!(m.iter().all(|x| (x - 3.0).abs() < 1e-12));
-        assert!(
-            rolling_median_present(&[f64::NAN; 3])
-                .iter()
-                .all(|x| x.is_nan())
-        );
+        assert!(rolling_median_present(&[f64::NAN; 3]).iter().all(|x| x.is_nan()));
         assert!(Rolling::of(&[]).median.is_empty());
     }
 
@@ -143,32 +132,17 @@ mod tests {
                 x ^= x << 13;
                 x ^= x >> 17;
                 x ^= x << 5;
-                if i % 31 == 0 {
-                    f64::NAN
-                } else {
-                    f64::from(x % 50) / 4.0
-                }
+                if i % 31 == 0 { f64::NAN } else { f64::from(x % 50) / 4.0 }
             })
             .collect();
         let got = rolling_median_present(&values);
-        for i in
-            (0..values.len())
-                .step_by(97)
-                .chain([CHUNK - 1, CHUNK, CHUNK + 1, values.len() - 1])
-        {
+        for i in (0..values.len()).step_by(97).chain([CHUNK - 1, CHUNK, CHUNK + 1, values.len() - 1]) {
             let lo = i.saturating_sub(HALF_WINDOW);
             let hi = (i + HALF_WINDOW + 1).min(values.len());
-            let mut w: Vec<f64> = values[lo..hi]
-                .iter()
-                .copied()
-                .filter(|v| !v.is_nan())
-                .collect();
+            let mut w: Vec<f64> = values[lo..hi].iter().copied().filter(|v| !v.is_nan()).collect();
             w.sort_unstable_by(f64::total_cmp);
             let want = percentile(&w, 0.5);
-            assert!(
-                (got[i] - want).abs() < 1e-12 || (got[i].is_nan() && want.is_nan()),
-                "frame {i}"
-            );
+            assert!((got[i] - want).abs() < 1e-12 || (got[i].is_nan() && want.is_nan()), "frame {i}");
         }
     }
 }

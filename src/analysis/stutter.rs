@@ -39,16 +39,8 @@ impl Stutters {
             .collect();
         let total: f64 = frame_time_ms.iter().sum();
         let stutter_time: f64 = frames.iter().map(|&i| frame_time_ms[i]).sum();
-        let time_fraction = if total > 0.0 {
-            stutter_time / total
-        } else {
-            0.0
-        };
-        Self {
-            count: frames.len(),
-            time_fraction,
-            frames,
-        }
+        let time_fraction = if total > 0.0 { stutter_time / total } else { 0.0 };
+        Self { count: frames.len(), time_fraction, frames }
     }
 }
 
@@ -75,23 +67,10 @@ impl Oscillation {
         if rolling.q1.is_empty() {
             return None;
         }
-        let iqr: Vec<f64> = rolling
-            .q3
-            .iter()
-            .zip(&rolling.q1)
-            .map(|(q3, q1)| q3 - q1)
-            .collect();
-        let ratio: Vec<f64> = rolling
-            .q3
-            .iter()
-            .zip(&rolling.q1)
-            .map(|(q3, q1)| q3 / q1)
-            .collect();
-        let oscillating: Vec<bool> = iqr
-            .iter()
-            .zip(&ratio)
-            .map(|(&d, &r)| d > floor_ms && r > OSC_RATIO)
-            .collect();
+        let iqr: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 - q1).collect();
+        let ratio: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 / q1).collect();
+        let oscillating: Vec<bool> =
+            iqr.iter().zip(&ratio).map(|(&d, &r)| d > floor_ms && r > OSC_RATIO).collect();
         let p90 = |v: &[f64]| {
             let mut s = v.to_vec();
             s.sort_unstable_by(f64::total_cmp);
@@ -144,9 +123,7 @@ mod tests {
     /// of 10 or 30 — the median is 10 when the window holds more 10s.
     #[test]
     fn alternating_frames_oscillate() {
-        let ft: Vec<f64> = (0..40)
-            .map(|i| if i % 2 == 0 { 10.0 } else { 30.0 })
-            .collect();
+        let ft: Vec<f64> = (0..40).map(|i| if i % 2 == 0 { 10.0 } else { 30.0 }).collect();
         let r = Rolling::of(&ft);
         let osc = Oscillation::of(&r, 4.0).unwrap_or_else(|| unreachable!());
         assert!(osc.flag);

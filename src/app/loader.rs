@@ -67,11 +67,7 @@ impl Pending {
             let _ = tx.send(loaded);
             repaint();
         });
-        Self {
-            name,
-            progress,
-            result: rx,
-        }
+        Self { name, progress, result: rx }
     }
 
     /// The result once the worker is done.

@@ -75,8 +75,7 @@ pub struct App {
 impl App {
     fn open(&mut self, source: Source, ctx: &eframe::egui::Context) {
         let ctx = ctx.clone();
-        self.pending
-            .push(Pending::start(source, move || ctx.request_repaint()));
+        self.pending.push(Pending::start(source, move || ctx.request_repaint()));
     }
 
     fn target(&self) -> f64 {
@@ -91,11 +90,7 @@ impl App {
                 None => still.push(p),
                 Some(Ok(loaded)) => {
                     let trace = loaded.capture.default_trace().unwrap_or(0);
-                    self.runs.push(OpenRun {
-                        name: p.name,
-                        loaded,
-                        trace,
-                    });
+                    self.runs.push(OpenRun { name: p.name, loaded, trace });
                     self.selected = self.runs.len() - 1;
                 }
                 Some(Err(e)) => self.errors.push(e.to_string()),
@@ -127,10 +122,7 @@ impl eframe::App for App {
     fn ui(&mut self, ui: &mut eframe::egui::Ui, _frame: &mut eframe::Frame) {
         use eframe::egui;
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
-        egui::Panel::left("runs")
-            .resizable(true)
-            .default_size(360.0)
-            .show(ui, |ui| self.runs_ui(ui));
+        egui::Panel::left("runs").resizable(true).default_size(360.0).show(ui, |ui| self.runs_ui(ui));
         egui::CentralPanel::default().show(ui, |ui| self.plot_ui(ui));
     }
 }
@@ -165,7 +157,11 @@ impl App {
             });
             for p in &self.pending {
                 ui.separator();
-                ui.add(egui::ProgressBar::new(p.progress.fraction()).desired_width(160.0).text(format!("loading {}", p.name)));
+                ui.add(
+                    egui::ProgressBar::new(p.progress.fraction())
+                        .desired_width(160.0)
+                        .text(format!("loading {}", p.name)),
+                );
                 if ui.button("Cancel").clicked() {
                     p.progress.cancel();
                 }
@@ -196,8 +192,7 @@ impl App {
                 ui.radio_value(&mut self.selected, i, &run.name);
                 let traces = &run.loaded.capture.traces;
                 if traces.len() > 1 {
-                    let label =
-                        |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
+                    let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
                     egui::ComboBox::from_id_salt(("trace", i))
                         .selected_text(label(&traces[run.trace]))
                         .width(330.0)
@@ -235,25 +230,18 @@ fn summary_ui(ui: &mut eframe::egui::Ui, run: &OpenRun) {
     let info = &run.loaded.capture.info;
     ui.heading(&trace.meta.application);
     ui.label(format!("{} ({})", info.format, info.format_version));
-    ui.label(format!(
-        "{} frames, {} dropped",
-        trace.len(),
-        trace.dropped_count()
-    ));
+    ui.label(format!("{} frames, {} dropped", trace.len(), trace.dropped_count()));
     let Some(s) = run.loaded.summaries[run.trace] else {
         ui.label("no usable frame times");
         return;
     };
-    eframe::egui::Grid::new("summary")
-        .num_columns(2)
-        .striped(true)
-        .show(ui, |ui| {
-            for (name, value) in summary_rows(&s) {
-                ui.label(name);
-                ui.label(value);
-                ui.end_row();
-            }
-        });
+    eframe::egui::Grid::new("summary").num_columns(2).striped(true).show(ui, |ui| {
+        for (name, value) in summary_rows(&s) {
+            ui.label(name);
+            ui.label(value);
+            ui.end_row();
+        }
+    });
     let warnings = run.loaded.capture.warnings.len() + trace.warnings.len();
     if warnings > 0 {
         ui.label(format!("{warnings} warnings (see `framescope report`)"));

@@ -13,19 +13,15 @@ pub fn frame_times_ui(ui: &mut egui::Ui, trace: &Trace, target_fps: f64) {
     let f = &trace.frames;
     let points = max_buckets(&f.start_ms, &f.frame_time_ms, MAX_POINTS);
     let budget = 1000.0 / target_fps;
-    Plot::new("frame_times")
-        .x_axis_label("time (s)")
-        .y_axis_label("frame time (ms)")
-        .show(ui, |p| {
-            p.line(
-                Line::new("frame time", PlotPoints::from(points))
-                    .color(egui::Color32::from_rgb(90, 170, 255)),
-            );
-            p.hline(
-                HLine::new(format!("target {target_fps} FPS"), budget)
-                    .color(egui::Color32::from_rgb(230, 160, 40)),
-            );
-        });
+    Plot::new("frame_times").x_axis_label("time (s)").y_axis_label("frame time (ms)").show(ui, |p| {
+        p.line(
+            Line::new("frame time", PlotPoints::from(points)).color(egui::Color32::from_rgb(90, 170, 255)),
+        );
+        p.hline(
+            HLine::new(format!("target {target_fps} FPS"), budget)
+                .color(egui::Color32::from_rgb(230, 160, 40)),
+        );
+    });
 }
 
 /// Splits the frames into at most `max` buckets of consecutive frames and keeps the
@@ -37,9 +33,8 @@ fn max_buckets(start_ms: &[f64], frame_time_ms: &[f64], max: usize) -> Vec<[f64;
         .step_by(per)
         .map(|first| {
             let last = (first + per).min(n);
-            let worst = (first..last)
-                .max_by(|&a, &b| frame_time_ms[a].total_cmp(&frame_time_ms[b]))
-                .unwrap_or(first);
+            let worst =
+                (first..last).max_by(|&a, &b| frame_time_ms[a].total_cmp(&frame_time_ms[b])).unwrap_or(first);
             [start_ms[worst] / 1000.0, frame_time_ms[worst]]
         })
         .collect()
@@ -56,10 +51,7 @@ mod tests {
         ft[537] = 95.0;
         let pts = max_buckets(&start, &ft, 10);
         assert_eq!(pts.len(), 10);
-        assert!(
-            pts.iter()
-                .any(|p| (p[1] - 95.0).abs() < 1e-12 && (p[0] - 5.37).abs() < 1e-9)
-        );
+        assert!(pts.iter().any(|p| (p[1] - 95.0).abs() < 1e-12 && (p[0] - 5.37).abs() < 1e-9));
         assert_eq!(max_buckets(&start[..3], &ft[..3], 10).len(), 3);
     }
 }

@@ -16,12 +16,7 @@ use std::process::ExitCode;
 
 /// framescope: analyse game frame-timing captures.
 #[derive(Debug, Parser)]
-#[command(
-    name = "framescope",
-    version,
-    about,
-    args_conflicts_with_subcommands = true
-)]
+#[command(name = "framescope", version, about, args_conflicts_with_subcommands = true)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
@@ -80,33 +75,18 @@ enum SourceArg {
 }
 
 fn parse_number(s: &str) -> Result<f64, String> {
-    let v: f64 = s
-        .trim()
-        .parse()
-        .map_err(|_| format!("'{s}' is not a number"))?;
-    if v.is_finite() {
-        Ok(v)
-    } else {
-        Err(format!("'{s}' is not a finite number"))
-    }
+    let v: f64 = s.trim().parse().map_err(|_| format!("'{s}' is not a number"))?;
+    if v.is_finite() { Ok(v) } else { Err(format!("'{s}' is not a finite number")) }
 }
 
 fn positive(s: &str) -> Result<f64, String> {
     let v = parse_number(s)?;
-    if v > 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("must be greater than 0, got {s}"))
-    }
+    if v > 0.0 { Ok(v) } else { Err(format!("must be greater than 0, got {s}")) }
 }
 
 fn non_negative(s: &str) -> Result<f64, String> {
     let v = parse_number(s)?;
-    if v >= 0.0 {
-        Ok(v)
-    } else {
-        Err(format!("must be 0 or more, got {s}"))
-    }
+    if v >= 0.0 { Ok(v) } else { Err(format!("must be 0 or more, got {s}")) }
 }
 
 impl AnalysisArgs {
@@ -130,11 +110,7 @@ pub fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() {
-                ExitCode::from(2)
-            } else {
-                ExitCode::SUCCESS
-            };
+            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
         }
     };
     match cli.command {
@@ -145,24 +121,27 @@ pub fn main() -> ExitCode {
 
 fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
-    if a.pcl.is_some() {
-        if args.files.len() != 1 {
-            eprintln!("error: --pcl goes with exactly one FILE");
-            return ExitCode::from(2);
-        }
-        eprintln!("error: --pcl: reading PCL Stats marker logs is not implemented yet");
+    if a.pcl.is_some() && args.files.len() != 1 {
+        eprintln!("error: --pcl goes with exactly one FILE");
         return ExitCode::from(2);
     }
     let settings = a.settings();
-    let opts = LoadOptions {
-        qpc_frequency_hz: a.qpc_frequency_hz,
+    let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
+    let mut marker_failed = false;
+    let markers = match &a.pcl {
+        None => None,
+        Some(path) => match ingest::pcl::load_marker_log(path, a.qpc_frequency_hz) {
+            Ok(log) => Some(log),
+            Err(e) => {
+                eprintln!("error: {e}");
+                marker_failed = true;
+                None
+            }
+        },
     };
-    let (runs, failed) = build_runs(&args.files, &a.trace, &settings, opts);
-    let report = Report {
-        schema: report::SCHEMA,
-        settings: SettingsJson::from(&settings),
-        runs,
-    };
+    let (runs, failed) = build_runs(&args.files, &a.trace, &settings, opts, markers.as_ref());
+    let failed = failed || marker_failed;
+    let report = Report { schema: report::SCHEMA, settings: SettingsJson::from(&settings), runs };
     let mut out = std::io::stdout().lock();
     let written = if a.json {
         serde_json::to_writer_pretty(&mut out, &report)
@@ -177,11 +156,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
         eprintln!("error: cannot write the report: {e}");
         return ExitCode::from(1);
     }
-    if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    }
+    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
 }
 
 /// Loads every file and builds its runs; the flag is true when any file failed.
@@ -190,6 +165,7 @@ fn build_runs(
     selector: &TraceSelector,
     settings: &Settings,
     opts: LoadOptions,
+    markers: Option<&ingest::pcl::MarkerLog>,
 ) -> (Vec<RunEntry>, bool) {
     let mut runs = Vec::new();
     let mut failed = false;
@@ -207,17 +183,12 @@ fn build_runs(
         match selector.select(&capture) {
             Ok(indices) => {
                 for i in indices {
-                    runs.push(RunEntry::Run(Box::new(report::run(
-                        &name, &capture, i, settings,
-                    ))));
+                    runs.push(RunEntry::Run(Box::new(report::run(&name, &capture, i, settings, markers))));
                 }
             }
             Err(msg) => {
                 eprintln!("error: {name}: {msg}");
-                runs.push(RunEntry::Failed(FailedRun::new(
-                    &name,
-                    format!("{name}: {msg}"),
-                )));
+                runs.push(RunEntry::Failed(FailedRun::new(&name, format!("{name}: {msg}"))));
                 failed = true;
             }
         }

@@ -53,35 +53,24 @@ impl TraceSelector {
     pub fn select(&self, capture: &Capture) -> Result<Vec<usize>, String> {
         let traces = &capture.traces;
         let most_frames = |matches: &dyn Fn(usize) -> bool| {
-            (0..traces.len()).filter(|&i| matches(i)).fold(
-                None,
-                |best: Option<usize>, i| match best {
-                    Some(b) if traces[b].len() >= traces[i].len() => Some(b),
-                    _ => Some(i),
-                },
-            )
+            (0..traces.len()).filter(|&i| matches(i)).fold(None, |best: Option<usize>, i| match best {
+                Some(b) if traces[b].len() >= traces[i].len() => Some(b),
+                _ => Some(i),
+            })
         };
         let found = match self {
             Self::Default => capture.default_trace(),
             Self::All => return Ok((0..traces.len()).collect()),
             Self::Pid(pid) => most_frames(&|i| traces[i].meta.process_id == Some(*pid)),
-            Self::App(app) => {
-                most_frames(&|i| traces[i].meta.application.eq_ignore_ascii_case(app))
-            }
+            Self::App(app) => most_frames(&|i| traces[i].meta.application.eq_ignore_ascii_case(app)),
             Self::PidSwapChain(pid, sc) => most_frames(&|i| {
-                traces[i].meta.process_id == Some(*pid)
-                    && traces[i].meta.swap_chain.as_deref() == Some(sc)
+                traces[i].meta.process_id == Some(*pid) && traces[i].meta.swap_chain.as_deref() == Some(sc)
             }),
         };
         found.map(|i| vec![i]).ok_or_else(|| {
-            let list: Vec<String> = traces
-                .iter()
-                .map(|t| format!("{} ({} frames)", t.label(), t.len()))
-                .collect();
-            format!(
-                "no trace matches the selector; the file has: {}",
-                list.join("; ")
-            )
+            let list: Vec<String> =
+                traces.iter().map(|t| format!("{} ({} frames)", t.label(), t.len())).collect();
+            format!("no trace matches the selector; the file has: {}", list.join("; "))
         })
     }
 }
@@ -97,10 +86,7 @@ mod tests {
         assert_eq!(p("ALL"), Ok(TraceSelector::All));
         assert_eq!(p("1234"), Ok(TraceSelector::Pid(1234)));
         assert_eq!(p("game.exe"), Ok(TraceSelector::App("game.exe".into())));
-        assert_eq!(
-            p("12:0x000001F741139B80"),
-            Ok(TraceSelector::PidSwapChain(12, "0x1F741139B80".into()))
-        );
+        assert_eq!(p("12:0x000001F741139B80"), Ok(TraceSelector::PidSwapChain(12, "0x1F741139B80".into())));
         assert!(p("12:").is_err());
         assert!(p("").is_err());
     }

@@ -82,16 +82,8 @@ pub fn skip_warnings(mut skipped: Vec<(u64, SkipReason)>) -> Vec<Warning> {
         if group.len() <= LIST {
             out.extend(group.iter().map(|&(line, r)| Warning::at(line, r.one())));
         } else {
-            let lines: Vec<String> = group
-                .iter()
-                .take(LIST)
-                .map(|(l, _)| l.to_string())
-                .collect();
-            let msg = format!(
-                "{} (lines {}, …)",
-                group[0].1.many(group.len()),
-                lines.join(", ")
-            );
+            let lines: Vec<String> = group.iter().take(LIST).map(|(l, _)| l.to_string()).collect();
+            let msg = format!("{} (lines {}, …)", group[0].1.many(group.len()), lines.join(", "));
             out.push(Warning::at(group[0].0, msg));
         }
     }
@@ -127,18 +119,11 @@ impl TraceBuilder {
         let columns = layout
             .numeric
             .iter()
-            .map(|c| Column {
-                name: c.name.clone(),
-                kind: c.kind,
-                values: Vec::new(),
-            })
+            .map(|c| Column { name: c.name.clone(), kind: c.kind, values: Vec::new() })
             .collect();
         Self {
             meta,
-            frames: Frames {
-                columns,
-                ..Frames::default()
-            },
+            frames: Frames { columns, ..Frames::default() },
             raw_time: Vec::new(),
             row_ordinal: Vec::new(),
             rows_seen: 0,
@@ -170,9 +155,9 @@ impl TraceBuilder {
             },
         };
         let generated = || {
-            layout.frame_type.is_some_and(|i| {
-                FrameType::parse(&String::from_utf8_lossy(field(i))).is_generated()
-            })
+            layout
+                .frame_type
+                .is_some_and(|i| FrameType::parse(&String::from_utf8_lossy(field(i))).is_generated())
         };
         let ft = match frame_time {
             Cell::Number(v) if v > 0.0 => v,
@@ -199,22 +184,16 @@ impl TraceBuilder {
         f.display_ms.push(if dropped { f64::NAN } else { display });
         if let Some(i) = layout.present_mode {
             let mode = String::from_utf8_lossy(super::values::trim(field(i)));
-            let idx = self
-                .meta
-                .present_modes
-                .iter()
-                .position(|m| *m == mode)
-                .unwrap_or_else(|| {
-                    if self.meta.present_modes.len() < usize::from(u16::MAX) {
-                        self.meta.present_modes.push(mode.into_owned());
-                    }
-                    self.meta.present_modes.len() - 1
-                });
+            let idx = self.meta.present_modes.iter().position(|m| *m == mode).unwrap_or_else(|| {
+                if self.meta.present_modes.len() < usize::from(u16::MAX) {
+                    self.meta.present_modes.push(mode.into_owned());
+                }
+                self.meta.present_modes.len() - 1
+            });
             f.present_mode.push(u16::try_from(idx).unwrap_or(u16::MAX));
         }
         if let Some(i) = layout.frame_type {
-            f.frame_type
-                .push(FrameType::parse(&String::from_utf8_lossy(field(i))));
+            f.frame_type.push(FrameType::parse(&String::from_utf8_lossy(field(i))));
         }
         if self.meta.runtime.is_none()
             && let Some(i) = layout.runtime
@@ -232,22 +211,15 @@ impl TraceBuilder {
             };
             self.raw_time.push(raw);
         }
-        for ((spec, column), invalid) in layout
-            .numeric
-            .iter()
-            .zip(&mut f.columns)
-            .zip(&mut self.invalid)
-        {
+        for ((spec, column), invalid) in layout.numeric.iter().zip(&mut f.columns).zip(&mut self.invalid) {
             let value = match parse_cell(field(spec.index)) {
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
                 Cell::Invalid => {
                     if invalid.count == 0 {
                         invalid.first_line = line;
-                        invalid.first_text = String::from_utf8_lossy(field(spec.index))
-                            .chars()
-                            .take(40)
-                            .collect();
+                        invalid.first_text =
+                            String::from_utf8_lossy(field(spec.index)).chars().take(40).collect();
                     }
                     invalid.count += 1;
                     f64::NAN
@@ -266,11 +238,7 @@ impl TraceBuilder {
             let d = t[i] - t[i - 1];
             if d.is_finite() && self.row_ordinal[i] == self.row_ordinal[i - 1] + 1 {
                 raw += d;
-                ms += if role == TimeRole::Present {
-                    ft[i]
-                } else {
-                    ft[i - 1]
-                };
+                ms += if role == TimeRole::Present { ft[i] } else { ft[i - 1] };
             }
         }
         (raw, ms)
@@ -293,11 +261,7 @@ impl TraceBuilder {
             let s = match role {
                 Some(role) if raw.is_finite() => {
                     let t = (raw - origin_raw) * ms_per_raw;
-                    if role == TimeRole::Present {
-                        t - ft_i
-                    } else {
-                        t
-                    }
+                    if role == TimeRole::Present { t - ft_i } else { t }
                 }
                 _ => next,
             };
@@ -320,10 +284,7 @@ impl TraceBuilder {
             ));
         }
         let mut kept = Vec::new();
-        for (column, invalid) in std::mem::take(&mut self.frames.columns)
-            .into_iter()
-            .zip(self.invalid)
-        {
+        for (column, invalid) in std::mem::take(&mut self.frames.columns).into_iter().zip(self.invalid) {
             let has_numbers = column.values.iter().any(|v| !v.is_nan());
             if invalid.count > 0 && has_numbers {
                 warnings.push(Warning::at(
@@ -340,11 +301,7 @@ impl TraceBuilder {
             }
         }
         self.frames.columns = kept;
-        Trace {
-            meta: self.meta,
-            frames: self.frames,
-            warnings,
-        }
+        Trace { meta: self.meta, frames: self.frames, warnings }
     }
 }
 
@@ -354,20 +311,9 @@ mod tests {
 
     #[test]
     fn few_skips_are_listed_one_by_one_many_are_counted() {
-        let few = vec![(
-            9,
-            SkipReason::Truncated {
-                fields: 6,
-                header: 21,
-            },
-        )];
-        assert_eq!(
-            skip_warnings(few),
-            vec![Warning::at(9, "row has 6 fields, header has 21; skipped")]
-        );
-        let many: Vec<_> = (10..17)
-            .map(|l| (l, SkipReason::NonPositiveFrameTime))
-            .collect();
+        let few = vec![(9, SkipReason::Truncated { fields: 6, header: 21 })];
+        assert_eq!(skip_warnings(few), vec![Warning::at(9, "row has 6 fields, header has 21; skipped")]);
+        let many: Vec<_> = (10..17).map(|l| (l, SkipReason::NonPositiveFrameTime)).collect();
         let w = skip_warnings(many);
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].line, Some(10));

@@ -28,10 +28,9 @@ pub fn load<R: BufRead>(
     let err = |line, kind| LoadError::new(path, line, kind);
     let pre = preamble::read_preamble(&mut reader).map_err(|e| match e {
         PreambleError::Io(io) => err(None, LoadErrorKind::Io(io)),
-        PreambleError::NotText(why, line) => err(
-            Some(line),
-            LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")),
-        ),
+        PreambleError::NotText(why, line) => {
+            err(Some(line), LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")))
+        }
         PreambleError::Empty => err(
             None,
             LoadErrorKind::NotACapture(
@@ -73,8 +72,7 @@ pub fn load<R: BufRead>(
 }
 
 fn file_stem(path: &Path) -> String {
-    path.file_stem()
-        .map_or_else(|| "capture".into(), |s| s.to_string_lossy().into_owned())
+    path.file_stem().map_or_else(|| "capture".into(), |s| s.to_string_lossy().into_owned())
 }
 
 /// State of the row loop.
@@ -110,15 +108,9 @@ impl<'a> RowReader<'a> {
         let fields = record.len();
         let used = used_fields(record, layout.header_len);
         let shape = if fields < layout.min_fields {
-            Some(SkipReason::Truncated {
-                fields,
-                header: layout.header_len,
-            })
+            Some(SkipReason::Truncated { fields, header: layout.header_len })
         } else if used > layout.header_len && layout.format != Format::Ocat {
-            Some(SkipReason::TooLong {
-                fields,
-                header: layout.header_len,
-            })
+            Some(SkipReason::TooLong { fields, header: layout.header_len })
         } else {
             None
         };
@@ -132,8 +124,7 @@ impl<'a> RowReader<'a> {
         if !self.saw_system {
             self.saw_system = true;
             for (i, name) in &layout.system {
-                let value =
-                    String::from_utf8_lossy(trim(record.get(*i).unwrap_or(b""))).into_owned();
+                let value = String::from_utf8_lossy(trim(record.get(*i).unwrap_or(b""))).into_owned();
                 if !value.is_empty() && value != "-" {
                     info.system.push((name.clone(), value));
                 }
@@ -149,10 +140,7 @@ impl<'a> RowReader<'a> {
         let cols = [layout.application, layout.process_id, layout.swap_chain];
         let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
         if let Some(idx) = self.last_index
-            && cols
-                .iter()
-                .zip(&self.last_key)
-                .all(|(c, k)| raw(*c) == k.as_slice())
+            && cols.iter().zip(&self.last_key).all(|(c, k)| raw(*c) == k.as_slice())
         {
             return Some(idx);
         }
@@ -199,17 +187,10 @@ impl<'a> RowReader<'a> {
         let mut warnings = self.file_warnings;
         let (ms_per_raw, unit_warning) = infer_time_scale(&self.builders, layout, opts);
         warnings.extend(unit_warning);
-        let origin_raw = self
-            .builders
-            .iter()
-            .filter_map(TraceBuilder::first_raw_time)
-            .fold(f64::INFINITY, f64::min);
+        let origin_raw =
+            self.builders.iter().filter_map(TraceBuilder::first_raw_time).fold(f64::INFINITY, f64::min);
         let role = layout.time.map(|t| t.role);
-        let origin_raw = if origin_raw.is_finite() {
-            origin_raw
-        } else {
-            0.0
-        };
+        let origin_raw = if origin_raw.is_finite() { origin_raw } else { 0.0 };
         let mut traces = Vec::new();
         for builder in self.builders {
             let empty = builder.len() == 0;
@@ -230,21 +211,15 @@ impl<'a> RowReader<'a> {
             let line = warnings.first().and_then(|w| w.line);
             return Err(LoadError::new(path, line, LoadErrorKind::NoFrames(why)));
         }
-        let shift = traces
-            .iter()
-            .filter_map(|t| t.frames.start_ms.first().copied())
-            .fold(f64::INFINITY, f64::min);
+        let shift =
+            traces.iter().filter_map(|t| t.frames.start_ms.first().copied()).fold(f64::INFINITY, f64::min);
         if shift.is_finite() && shift != 0.0 {
             for t in &mut traces {
                 t.frames.start_ms.iter_mut().for_each(|s| *s -= shift);
             }
         }
         warnings.sort_by_key(|w| w.line);
-        Ok(Capture {
-            info,
-            traces,
-            warnings,
-        })
+        Ok(Capture { info, traces, warnings })
     }
 }
 
@@ -262,11 +237,7 @@ fn used_fields(record: &Row, header_len: usize) -> usize {
 /// unit is trusted when the time column advances in step with the frame times;
 /// otherwise the unit that does is used (PresentMon's `--qpc_time_ms` writes ms under
 /// a `TimeInSeconds` header; a QPC clock may not run at the assumed frequency).
-fn infer_time_scale(
-    builders: &[TraceBuilder],
-    layout: &Layout,
-    opts: LoadOptions,
-) -> (f64, Option<Warning>) {
+fn infer_time_scale(builders: &[TraceBuilder], layout: &Layout, opts: LoadOptions) -> (f64, Option<Warning>) {
     let Some(time) = layout.time else {
         return (1.0, None);
     };

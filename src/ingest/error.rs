@@ -39,10 +39,6 @@ impl LoadError {
     /// An error for a file, optionally at a line.
     #[must_use]
     pub fn new(path: impl Into<PathBuf>, line: Option<u64>, kind: LoadErrorKind) -> Self {
-        Self {
-            path: path.into(),
-            line,
-            kind,
-        }
+        Self { path: path.into(), line, kind }
     }
 }

@@ -135,20 +135,13 @@ pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, String> 
         len -= 1;
     }
     let header = &header[..len];
-    let names = Names {
-        lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(),
-        original: header,
-    };
+    let names = Names { lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(), original: header };
     let frame_time = frame_time_rule(&names).ok_or_else(|| not_a_capture(&names))?;
     let (format, format_version) = format_of(&names, comments);
     let display = names.first_of(&["MsBetweenDisplayChange", "DisplayedTime"]);
     let dropped = dropped_rule(&names, frame_time);
     let time = time_column(&names, format);
-    let first_system = if format == Format::Ocat {
-        names.find("Motherboard")
-    } else {
-        None
-    };
+    let first_system = if format == Format::Ocat { names.find("Motherboard") } else { None };
     let system = system_columns(&names, format, first_system);
     let mut layout = Layout {
         format,
@@ -186,11 +179,7 @@ fn dropped_rule(names: &Names, frame_time: FrameTimeRule) -> DroppedRule {
     if let Some(i) = names.find("Dropped") {
         return DroppedRule::Column(i);
     }
-    let display = names.first_of(&[
-        "MsUntilDisplayed",
-        "DisplayedTime",
-        "MsBetweenDisplayChange",
-    ]);
+    let display = names.first_of(&["MsUntilDisplayed", "DisplayedTime", "MsBetweenDisplayChange"]);
     match (frame_time, display) {
         (_, None) => DroppedRule::Unknown,
         (FrameTimeRule::Column(_), Some(i)) => DroppedRule::MissingDisplay(i),
@@ -205,22 +194,12 @@ const TELEMETRY_MARKERS: [&str; 4] = ["GPUPower", "CPUUtilization", "GPUTemperat
 fn format_of(names: &Names, comments: &[String]) -> (Format, String) {
     let version = |s: &str| s.to_owned();
     if !comments.is_empty() {
-        let raw = comments
-            .iter()
-            .any(|c| c.trim().eq_ignore_ascii_case("Ignore=true"));
-        let label = if raw {
-            "raw PresentMon dump"
-        } else {
-            "legacy record"
-        };
+        let raw = comments.iter().any(|c| c.trim().eq_ignore_ascii_case("Ignore=true"));
+        let label = if raw { "raw PresentMon dump" } else { "legacy record" };
         return (Format::CapFrameXCsv, version(label));
     }
     if names.has("Motherboard") && names.has("Processor") {
-        let v = if names.has("MsEstimatedDriverLag") {
-            "1.5+"
-        } else {
-            "1.0–1.4"
-        };
+        let v = if names.has("MsEstimatedDriverLag") { "1.5+" } else { "1.0–1.4" };
         return (Format::Ocat, version(v));
     }
     if names.has("GPU") && names.has("CPU") && names.has("Resolution") {
@@ -234,11 +213,7 @@ fn format_of(names: &Names, comments: &[String]) -> (Format, String) {
         return (Format::FrameView, version(v));
     }
     if TELEMETRY_MARKERS.iter().any(|m| names.has(m)) {
-        let v = if names.has("FrameTime") {
-            "2.3-era capture"
-        } else {
-            "2.4+ capture"
-        };
+        let v = if names.has("FrameTime") { "2.3-era capture" } else { "2.4+ capture" };
         return (Format::PresentMonGui, version(v));
     }
     if names.has("Dropped") {
@@ -282,30 +257,18 @@ fn time_column(names: &Names, format: Format) -> Option<TimeColumn> {
         ("QPCTime", Qpc, Present),
         ("DisplayTimeAbs", Millis, Present),
     ];
-    candidates.iter().find_map(|&(name, unit, role)| {
-        names
-            .find(name)
-            .map(|index| TimeColumn { index, unit, role })
-    })
+    candidates
+        .iter()
+        .find_map(|&(name, unit, role)| names.find(name).map(|index| TimeColumn { index, unit, role }))
 }
 
-fn system_columns(
-    names: &Names,
-    format: Format,
-    first_system: Option<usize>,
-) -> Vec<(usize, String)> {
+fn system_columns(names: &Names, format: Format, first_system: Option<usize>) -> Vec<(usize, String)> {
     let indices: Vec<usize> = match (format, first_system) {
         (Format::Ocat, Some(first)) => (first..names.lower.len()).collect(),
-        (Format::FrameView, _) => ["GPU", "CPU", "Resolution"]
-            .iter()
-            .filter_map(|n| names.find(n))
-            .collect(),
+        (Format::FrameView, _) => ["GPU", "CPU", "Resolution"].iter().filter_map(|n| names.find(n)).collect(),
         _ => Vec::new(),
     };
-    indices
-        .into_iter()
-        .map(|i| (i, names.original[i].clone()))
-        .collect()
+    indices.into_iter().map(|i| (i, names.original[i].clone())).collect()
 }
 
 fn numeric_columns(names: &Names, layout: &Layout) -> Vec<NumericColumn> {
@@ -333,11 +296,7 @@ fn numeric_columns(names: &Names, layout: &Layout) -> Vec<NumericColumn> {
         .filter(|i| !used.contains(i) && !names.original[*i].is_empty())
         .map(|index| {
             let name = names.original[index].clone();
-            NumericColumn {
-                index,
-                kind: ColumnKind::from_header(&name),
-                name,
-            }
+            NumericColumn { index, kind: ColumnKind::from_header(&name), name }
         })
         .collect()
 }
@@ -355,13 +314,8 @@ fn not_a_capture(names: &Names) -> String {
     if names.has("os") && names.has("kernel") {
         return "this looks like a MangoHud log, which framescope does not read yet".into();
     }
-    if names
-        .lower
-        .first()
-        .is_some_and(|n| n.starts_with("timestamp (elapsed"))
-    {
-        return "this looks like an NVIDIA App statistics log, which framescope does not read yet"
-            .into();
+    if names.lower.first().is_some_and(|n| n.starts_with("timestamp (elapsed")) {
+        return "this looks like an NVIDIA App statistics log, which framescope does not read yet".into();
     }
     if names.lower.first().is_some_and(|n| n == "00" || n == "0") {
         return "this looks like an MSI Afterburner hardware-monitoring log, which framescope does not \
@@ -398,14 +352,7 @@ mod tests {
         assert_eq!(l.frame_time, FrameTimeRule::Column(10));
         assert_eq!(l.dropped, DroppedRule::Column(8));
         assert_eq!(l.display, Some(11));
-        assert_eq!(
-            l.time,
-            Some(TimeColumn {
-                index: 9,
-                unit: TimeUnit::Seconds,
-                role: TimeRole::Present
-            })
-        );
+        assert_eq!(l.time, Some(TimeColumn { index: 9, unit: TimeUnit::Seconds, role: TimeRole::Present }));
         let names: Vec<&str> = l.numeric.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(
             names,

@@ -35,9 +35,7 @@ pub struct LoadOptions {
 
 impl Default for LoadOptions {
     fn default() -> Self {
-        Self {
-            qpc_frequency_hz: 10_000_000.0,
-        }
+        Self { qpc_frequency_hz: 10_000_000.0 }
     }
 }
 
@@ -82,19 +80,13 @@ struct Counting<'p, R> {
 impl<R: Read> Read for Counting<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.progress
-            .done_bytes
-            .fetch_add(n as u64, Ordering::Relaxed);
+        self.progress.done_bytes.fetch_add(n as u64, Ordering::Relaxed);
         Ok(n)
     }
 }
 
 /// Loads a capture file.
-pub fn load_file(
-    path: &Path,
-    opts: LoadOptions,
-    progress: &Progress,
-) -> Result<Capture, LoadError> {
+pub fn load_file(path: &Path, opts: LoadOptions, progress: &Progress) -> Result<Capture, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     let file = std::fs::File::open(path).map_err(io_err)?;
     let meta = file.metadata().map_err(io_err)?;
@@ -114,23 +106,13 @@ pub fn load_reader<R: Read>(
     opts: LoadOptions,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
-    let counting = Counting {
-        inner: reader,
-        progress,
-    };
-    csv_capture::load(
-        path,
-        BufReader::with_capacity(1 << 16, counting),
-        opts,
-        progress,
-    )
+    let counting = Counting { inner: reader, progress };
+    csv_capture::load(path, BufReader::with_capacity(1 << 16, counting), opts, progress)
 }
 
 /// Loads a capture held in memory.
 pub fn load_bytes(path: &Path, bytes: &[u8], opts: LoadOptions) -> Result<Capture, LoadError> {
     let progress = Progress::default();
-    progress
-        .total_bytes
-        .store(bytes.len() as u64, Ordering::Relaxed);
+    progress.total_bytes.store(bytes.len() as u64, Ordering::Relaxed);
     load_reader(path, bytes, opts, &progress)
 }

@@ -61,11 +61,7 @@ pub fn load_marker_log(path: &Path, qpc_frequency_hz: f64) -> Result<MarkerLog, 
     for (i, line) in BufReader::new(file).split(b'\n').enumerate() {
         let line = line.map_err(|e| err(Some(i as u64 + 1), LoadErrorKind::Io(e)))?;
         let text = String::from_utf8_lossy(&line);
-        lines.push(
-            text.trim_end_matches('\r')
-                .trim_start_matches('\u{feff}')
-                .to_owned(),
-        );
+        lines.push(text.trim_end_matches('\r').trim_start_matches('\u{feff}').to_owned());
     }
     parse_marker_log(path, &lines, qpc_frequency_hz)
 }
@@ -76,11 +72,7 @@ pub fn parse_marker_log(
     lines: &[String],
     qpc_frequency_hz: f64,
 ) -> Result<MarkerLog, LoadError> {
-    let first = lines
-        .iter()
-        .map(|l| l.trim())
-        .find(|l| !l.is_empty())
-        .unwrap_or("");
+    let first = lines.iter().map(|l| l.trim()).find(|l| !l.is_empty()).unwrap_or("");
     let log = if first.starts_with('#') {
         display_commander(lines)
     } else if first.to_ascii_lowercase().contains("event") {
@@ -89,11 +81,7 @@ pub fn parse_marker_log(
         let msg = "not a PCL Stats marker log: expected a Display Commander log ('# PCLStats Event Log') \
                    or a CSV with the columns timestamp_ns (or qpc), event, marker_id, frame_id"
             .to_owned();
-        return Err(LoadError::new(
-            path,
-            Some(1),
-            LoadErrorKind::NotACapture(msg),
-        ));
+        return Err(LoadError::new(path, Some(1), LoadErrorKind::NotACapture(msg)));
     };
     if log.markers.is_empty() {
         let msg = "the marker log holds no PCLStatsEvent markers".to_owned();
@@ -127,29 +115,17 @@ fn display_commander(lines: &[String]) -> MarkerLog {
         let ns = f.get(4).map_or(f64::NAN, |v| parse_or_nan(v.as_bytes()));
         let ms = f.first().map_or(f64::NAN, |v| parse_or_nan(v.as_bytes()));
         let time_ms = if ns.is_finite() { ns / 1e6 } else { ms };
-        match (
-            f.get(1).and_then(|v| v.parse::<u32>().ok()),
-            f.get(3).and_then(|v| v.parse::<u64>().ok()),
-        ) {
-            (Some(marker), Some(frame_id)) if time_ms.is_finite() => markers.push(Marker {
-                time_ms,
-                marker,
-                frame_id,
-            }),
+        match (f.get(1).and_then(|v| v.parse::<u32>().ok()), f.get(3).and_then(|v| v.parse::<u64>().ok())) {
+            (Some(marker), Some(frame_id)) if time_ms.is_finite() => {
+                markers.push(Marker { time_ms, marker, frame_id });
+            }
             _ => warnings.push(Warning::at(i as u64 + 1, "not a marker line; skipped")),
         }
     }
     if sessions > 1 {
-        warnings.push(Warning::file(format!(
-            "the log holds {sessions} sessions; the last one is used"
-        )));
+        warnings.push(Warning::file(format!("the log holds {sessions} sessions; the last one is used")));
     }
-    MarkerLog {
-        format: MarkerLogFormat::DisplayCommander,
-        markers,
-        inputs_ms: None,
-        warnings,
-    }
+    MarkerLog { format: MarkerLogFormat::DisplayCommander, markers, inputs_ms: None, warnings }
 }
 
 /// `timestamp_ns,event,marker_id,frame_id` (or a `qpc` column in ticks).
@@ -157,17 +133,10 @@ fn plain_csv(lines: &[String], qpc_frequency_hz: f64) -> MarkerLog {
     let mut markers = Vec::new();
     let mut inputs = Vec::new();
     let mut warnings = Vec::new();
-    let mut rows = lines
-        .iter()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty());
+    let mut rows = lines.iter().enumerate().filter(|(_, l)| !l.trim().is_empty());
     let header: Vec<String> = rows
         .next()
-        .map(|(_, h)| {
-            h.split(',')
-                .map(|s| s.trim().to_ascii_lowercase())
-                .collect()
-        })
+        .map(|(_, h)| h.split(',').map(|s| s.trim().to_ascii_lowercase()).collect())
         .unwrap_or_default();
     let col = |name: &str| header.iter().position(|h| h == name);
     let (time_col, ms_per_unit) = match (col("timestamp_ns"), col("qpc")) {
@@ -187,29 +156,14 @@ fn plain_csv(lines: &[String], qpc_frequency_hz: f64) -> MarkerLog {
         } else if event.eq_ignore_ascii_case("PCLStatsInput") {
             inputs.push(time_ms);
         } else if event.starts_with("PCLStatsEvent") {
-            match (
-                get(marker_col).parse::<u32>(),
-                get(frame_col).parse::<u64>(),
-            ) {
-                (Ok(marker), Ok(frame_id)) => markers.push(Marker {
-                    time_ms,
-                    marker,
-                    frame_id,
-                }),
-                _ => warnings.push(Warning::at(
-                    line_no,
-                    "marker without a marker_id and frame_id; skipped",
-                )),
+            match (get(marker_col).parse::<u32>(), get(frame_col).parse::<u64>()) {
+                (Ok(marker), Ok(frame_id)) => markers.push(Marker { time_ms, marker, frame_id }),
+                _ => warnings.push(Warning::at(line_no, "marker without a marker_id and frame_id; skipped")),
             }
         }
     }
     inputs.sort_by(f64::total_cmp);
-    MarkerLog {
-        format: MarkerLogFormat::PlainCsv,
-        markers,
-        inputs_ms: Some(inputs),
-        warnings,
-    }
+    MarkerLog { format: MarkerLogFormat::PlainCsv, markers, inputs_ms: Some(inputs), warnings }
 }
 
 #[cfg(test)]
@@ -225,28 +179,18 @@ mod tests {
         let text = "# PCLStats Event Log\n# Format: x\n#\n1.000000, 0, SIMULATION_START, 7, 1000000\n\
                     # PCLStats Event Log\n# Format: x\n2.500000, 0, SIMULATION_START, 1, 2500000\n\
                     2.600000, 4, PRESENT_START, 1, 2600000\ngarbage\n# Logging stopped\n";
-        let log = parse_marker_log(Path::new("dc.log"), &lines(text), 1e7)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let log = parse_marker_log(Path::new("dc.log"), &lines(text), 1e7).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(log.format, MarkerLogFormat::DisplayCommander);
         assert_eq!(log.markers.len(), 2);
-        assert_eq!(
-            log.markers[1],
-            Marker {
-                time_ms: 2.6,
-                marker: 4,
-                frame_id: 1
-            }
-        );
+        assert_eq!(log.markers[1], Marker { time_ms: 2.6, marker: 4, frame_id: 1 });
         assert!(log.inputs_ms.is_none());
         assert_eq!(log.warnings.len(), 2); // the garbage line and the sessions note
     }
 
     #[test]
     fn plain_csv_with_qpc_ticks() {
-        let text =
-            "qpc,event,marker_id,frame_id\n100000,PCLStatsEvent,0,5\n130000,PCLStatsInput,,\n";
-        let log = parse_marker_log(Path::new("m.csv"), &lines(text), 1e7)
-            .unwrap_or_else(|e| panic!("{e}"));
+        let text = "qpc,event,marker_id,frame_id\n100000,PCLStatsEvent,0,5\n130000,PCLStatsInput,,\n";
+        let log = parse_marker_log(Path::new("m.csv"), &lines(text), 1e7).unwrap_or_else(|e| panic!("{e}"));
         assert!((log.markers[0].time_ms - 10.0).abs() < 1e-12);
         assert_eq!(log.inputs_ms, Some(vec![13.0]));
         assert!(parse_marker_log(Path::new("x"), &lines("a,b\n1,2"), 1e7).is_err());

@@ -65,10 +65,7 @@ pub fn read_preamble<R: BufRead>(reader: &mut R) -> Result<Preamble, PreambleErr
             bytes = rest;
         }
         if bytes.contains(&0) {
-            return Err(PreambleError::NotText(
-                "binary data (NUL bytes)".into(),
-                line_no,
-            ));
+            return Err(PreambleError::NotText("binary data (NUL bytes)".into(), line_no));
         }
         let Ok(text) = std::str::from_utf8(bytes) else {
             return Err(PreambleError::NotText("not UTF-8 text".into(), line_no));
@@ -123,10 +120,7 @@ fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::R
 
 /// Splits a header line into trimmed names, honouring CSV quotes.
 fn split_header(line: &str) -> Vec<String> {
-    let mut rdr = csv::ReaderBuilder::new()
-        .has_headers(false)
-        .flexible(true)
-        .from_reader(line.as_bytes());
+    let mut rdr = csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(line.as_bytes());
     let mut record = csv::StringRecord::new();
     match rdr.read_record(&mut record) {
         Ok(true) => record.iter().map(|s| s.trim().to_owned()).collect(),
@@ -154,10 +148,7 @@ mod tests {
 
     #[test]
     fn refuses_binary_and_empty() {
-        assert!(matches!(
-            read(b"\x00\x01\x02garbage"),
-            Err(PreambleError::NotText(_, 1))
-        ));
+        assert!(matches!(read(b"\x00\x01\x02garbage"), Err(PreambleError::NotText(_, 1))));
         assert!(matches!(read(b""), Err(PreambleError::Empty)));
         assert!(matches!(read(b"\n\n\n"), Err(PreambleError::Empty)));
         let long = vec![b'a'; MAX_PREAMBLE_LINE_BYTES + 10];

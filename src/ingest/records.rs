@@ -67,13 +67,7 @@ pub struct Records<R> {
 impl<R: BufRead> Records<R> {
     /// Rows of `input`, whose first byte is on line `first_line` (1-based).
     pub fn new(input: R, first_line: u64) -> Self {
-        Self {
-            input,
-            core: csv_core::Reader::new(),
-            lines: LineCounter::default(),
-            first_line,
-            done: false,
-        }
+        Self { input, core: csv_core::Reader::new(), lines: LineCounter::default(), first_line, done: false }
     }
 
     /// Reads the next row into `row`; returns the line it starts on, or `None` at the
@@ -91,8 +85,7 @@ impl<R: BufRead> Records<R> {
         loop {
             let input = self.input.fill_buf()?;
             let (result, n_in, n_out, n_ends) =
-                self.core
-                    .read_record(input, &mut row.data[out_len..], &mut row.ends[ends_len..]);
+                self.core.read_record(input, &mut row.data[out_len..], &mut row.ends[ends_len..]);
             for &b in &input[..n_in] {
                 if start.is_none() && b != b'\r' && b != b'\n' {
                     start = Some(self.first_line + self.lines.breaks);
@@ -134,8 +127,8 @@ mod tests {
         let mut row = Row::default();
         let mut out = Vec::new();
         while let Ok(Some(line)) = r.next_row(&mut row) {
-            let fields = (0..row.len())
-                .map(|i| String::from_utf8_lossy(row.get(i).unwrap_or(b"")).into_owned());
+            let fields =
+                (0..row.len()).map(|i| String::from_utf8_lossy(row.get(i).unwrap_or(b"")).into_owned());
             out.push((line, fields.collect()));
         }
         out

@@ -48,10 +48,7 @@ pub fn parse_or_nan(bytes: &[u8]) -> f64 {
 #[must_use]
 pub fn normalize_swap_chain(text: &str) -> String {
     let t = text.trim();
-    let digits = t
-        .strip_prefix("0x")
-        .or_else(|| t.strip_prefix("0X"))
-        .unwrap_or(t);
+    let digits = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")).unwrap_or(t);
     match u64::from_str_radix(digits, 16) {
         Ok(v) => format!("0x{v:X}"),
         Err(_) => t.to_owned(),
@@ -74,10 +71,7 @@ pub fn parse_date_time_ms(text: &str) -> Option<f64> {
     let second: f64 = t.next()?.parse().ok()?;
     let plausible =
         (1..=9999).contains(&year) && (0.0..24.0).contains(&hour) && (0.0..60.0).contains(&minute);
-    if !plausible
-        || !(1..=12).contains(&month)
-        || !(1..=31).contains(&day)
-        || !(0.0..61.0).contains(&second)
+    if !plausible || !(1..=12).contains(&month) || !(1..=31).contains(&day) || !(0.0..61.0).contains(&second)
     {
         return None;
     }

@@ -222,31 +222,13 @@ mod tests {
     fn kinds_match_every_spelling() {
         assert_eq!(ColumnKind::from_header("MsCPUBusy"), ColumnKind::CpuBusy);
         assert_eq!(ColumnKind::from_header("CPUBusy"), ColumnKind::CpuBusy);
-        assert_eq!(
-            ColumnKind::from_header("msInPresentAPI"),
-            ColumnKind::InPresentApi
-        );
-        assert_eq!(
-            ColumnKind::from_header("msGPUActive"),
-            ColumnKind::GpuActive
-        );
-        assert_eq!(
-            ColumnKind::from_header("Render Queue Depth"),
-            ColumnKind::RenderQueueDepth
-        );
-        assert_eq!(
-            ColumnKind::from_header("GPU0Clk(MHz)"),
-            ColumnKind::Telemetry
-        );
-        assert_eq!(
-            ColumnKind::from_header("CPUCoreUtil%[ 3]"),
-            ColumnKind::Telemetry
-        );
+        assert_eq!(ColumnKind::from_header("msInPresentAPI"), ColumnKind::InPresentApi);
+        assert_eq!(ColumnKind::from_header("msGPUActive"), ColumnKind::GpuActive);
+        assert_eq!(ColumnKind::from_header("Render Queue Depth"), ColumnKind::RenderQueueDepth);
+        assert_eq!(ColumnKind::from_header("GPU0Clk(MHz)"), ColumnKind::Telemetry);
+        assert_eq!(ColumnKind::from_header("CPUCoreUtil%[ 3]"), ColumnKind::Telemetry);
         assert_eq!(ColumnKind::from_header("SyncInterval"), ColumnKind::Other);
-        assert_eq!(
-            ColumnKind::from_header("PCLFrameId"),
-            ColumnKind::PclFrameId
-        );
+        assert_eq!(ColumnKind::from_header("PCLFrameId"), ColumnKind::PclFrameId);
     }
 
     #[test]

@@ -37,19 +37,13 @@ impl Warning {
     /// A warning about one line of the file.
     #[must_use]
     pub fn at(line: u64, message: impl Into<String>) -> Self {
-        Self {
-            line: Some(line),
-            message: message.into(),
-        }
+        Self { line: Some(line), message: message.into() }
     }
 
     /// A warning about the file as a whole.
     #[must_use]
     pub fn file(message: impl Into<String>) -> Self {
-        Self {
-            line: None,
-            message: message.into(),
-        }
+        Self { line: None, message: message.into() }
     }
 }
 
@@ -183,10 +177,7 @@ impl Trace {
     /// A column by its header name, matched case-insensitively.
     #[must_use]
     pub fn column_named(&self, name: &str) -> Option<&Column> {
-        self.frames
-            .columns
-            .iter()
-            .find(|c| c.name.eq_ignore_ascii_case(name))
+        self.frames.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name))
     }
 
     /// A one-line label: `app (PID 1234, 0xABC)`.
@@ -214,10 +205,7 @@ mod tests {
                 runtime: None,
                 present_modes: vec![],
             },
-            frames: Frames {
-                frame_time_ms: vec![1.0; n],
-                ..Frames::default()
-            },
+            frames: Frames { frame_time_ms: vec![1.0; n], ..Frames::default() },
             warnings: vec![],
         }
     }
@@ -237,11 +225,7 @@ mod tests {
 
     #[test]
     fn default_trace_ignores_dwm_and_breaks_ties_by_file_order() {
-        let c = capture(vec![
-            trace("dwm.exe", 50),
-            trace("a.exe", 10),
-            trace("b.exe", 10),
-        ]);
+        let c = capture(vec![trace("dwm.exe", 50), trace("a.exe", 10), trace("b.exe", 10)]);
         assert_eq!(c.default_trace(), Some(1));
         let c = capture(vec![trace("DWM.EXE", 50), trace("DWM.exe", 60)]);
         assert_eq!(c.default_trace(), Some(1));

@@ -6,8 +6,9 @@ mod table;
 pub use table::write_table;
 
 use crate::analysis::{
-    Health, Latency, Oscillation, Pacing, Prepared, Settings, Stutters, Summary,
+    Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters, Summary,
 };
+use crate::ingest::pcl::MarkerLog;
 use crate::ingest::{LoadError, LoadErrorKind};
 use crate::model::{Capture, Warning};
 use serde::Serialize;
@@ -129,47 +130,49 @@ impl FailedRun {
     /// A failed run from a load error.
     #[must_use]
     pub fn from_load_error(file: &str, err: &LoadError) -> Self {
-        Self {
-            file: file.to_owned(),
-            error: ErrorJson {
-                message: err.to_string(),
-                line: err.line,
-            },
-        }
+        Self { file: file.to_owned(), error: ErrorJson { message: err.to_string(), line: err.line } }
     }
 
     /// A failed run with a message of its own.
     #[must_use]
     pub fn new(file: &str, message: String) -> Self {
-        Self {
-            file: file.to_owned(),
-            error: ErrorJson {
-                message,
-                line: None,
-            },
-        }
+        Self { file: file.to_owned(), error: ErrorJson { message, line: None } }
     }
 }
 
-/// Builds the run of trace `index` of a capture.
+/// Builds the run of trace `index` of a capture, with PC latency from `markers` when
+/// a PCL Stats marker log is given.
 #[must_use]
-pub fn run(file: &str, capture: &Capture, index: usize, settings: &Settings) -> Run {
+pub fn run(
+    file: &str,
+    capture: &Capture,
+    index: usize,
+    settings: &Settings,
+    markers: Option<&MarkerLog>,
+) -> Run {
     let trace = &capture.traces[index];
     let prepared = Prepared::new(trace, settings.frame_time);
     let figures = prepared.figures(settings);
     let series = &prepared.series;
-    let mut warnings: Vec<Warning> = capture
-        .warnings
-        .iter()
-        .chain(&trace.warnings)
-        .cloned()
-        .collect();
+    let mut warnings: Vec<Warning> = capture.warnings.iter().chain(&trace.warnings).cloned().collect();
     warnings.sort_by_key(|w| w.line);
     if series.is_empty() {
         warnings.push(Warning::file(format!(
             "no frame has a usable {} frame time; figures are not available",
             settings.frame_time.name()
         )));
+    }
+    let mut latency = prepared.latency;
+    if let Some(log) = markers {
+        let pcl = PclLatency::of(log, trace);
+        latency.pcl_ms = pcl.pcl_ms;
+        latency.i2fs_ms = pcl.i2fs_mean_ms;
+        latency.fs2p_ms = pcl.fs2p_mean_ms;
+        latency.p2d_ms = pcl.p2d_mean_ms;
+        let notes = log.warnings.iter().chain(&pcl.warnings);
+        warnings.extend(
+            notes.map(|w| Warning { line: w.line, message: format!("PCL marker log: {}", w.message) }),
+        );
     }
     Run {
         file: file.to_owned(),
@@ -189,7 +192,7 @@ pub fn run(file: &str, capture: &Capture, index: usize, settings: &Settings) -> 
         stutters: figures.stutters,
         osc: figures.osc,
         health: figures.health,
-        latency: Some(prepared.latency),
+        latency: Some(latency),
     }
 }
 

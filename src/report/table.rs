@@ -23,17 +23,9 @@ pub fn write_table(report: &Report, out: &mut impl Write) -> std::io::Result<()>
 
 fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "{}  [{} {}]", r.file, r.format, r.format_version)?;
-    let pid = r
-        .process_id
-        .map_or_else(String::new, |p| format!("  PID {p}"));
-    let sc = r
-        .swap_chain
-        .as_deref()
-        .map_or_else(String::new, |s| format!("  swap chain {s}"));
-    let rt = r
-        .runtime
-        .as_deref()
-        .map_or_else(String::new, |s| format!("  {s}"));
+    let pid = r.process_id.map_or_else(String::new, |p| format!("  PID {p}"));
+    let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {s}"));
+    let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {s}"));
     writeln!(out, "  {}{pid}{sc}{rt}", r.application)?;
     if !r.present_modes.is_empty() {
         writeln!(out, "  present mode: {}", r.present_modes.join(", "))?;
@@ -98,20 +90,11 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
                 o.oscillating_frames
             )
         });
-        writeln!(
-            out,
-            "  stutters {} ({:.2} % of time){osc}",
-            s.count,
-            s.time_fraction * 100.0
-        )?;
+        writeln!(out, "  stutters {} ({:.2} % of time){osc}", s.count, s.time_fraction * 100.0)?;
     }
     if let Some(h) = &r.health {
-        let spiking: Vec<String> = h
-            .spikes
-            .iter()
-            .filter(|(_, v)| !v.is_empty())
-            .map(|(k, v)| format!("{k} {}", v.len()))
-            .collect();
+        let spiking: Vec<String> =
+            h.spikes.iter().filter(|(_, v)| !v.is_empty()).map(|(k, v)| format!("{k} {}", v.len())).collect();
         if !spiking.is_empty() {
             writeln!(out, "  spikes   {}", spiking.join(", "))?;
         }

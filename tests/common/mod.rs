@@ -10,24 +10,14 @@ use std::process::Command;
 /// it is absent. With `FRAMESCOPE_REQUIRE_SHARED=1` (set by `.ci/run`) absence fails.
 pub fn real_traces() -> Option<PathBuf> {
     let dir = std::env::var_os("FRAMESCOPE_SHARED")
-        .map_or_else(
-            || Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"),
-            PathBuf::from,
-        )
+        .map_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared"), PathBuf::from)
         .join("real-traces");
     if dir.is_dir() {
         return Some(dir);
     }
     let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
-    assert!(
-        !required,
-        "FRAMESCOPE_REQUIRE_SHARED=1 but {} is missing",
-        dir.display()
-    );
-    eprintln!(
-        "skipping: {} not found (set FRAMESCOPE_SHARED to the shared folder)",
-        dir.display()
-    );
+    assert!(!required, "FRAMESCOPE_REQUIRE_SHARED=1 but {} is missing", dir.display());
+    eprintln!("skipping: {} not found (set FRAMESCOPE_SHARED to the shared folder)", dir.display());
     None
 }
 
@@ -49,10 +39,7 @@ where
     I: IntoIterator<Item = S>,
     S: AsRef<std::ffi::OsStr>,
 {
-    let out = Command::new(env!("CARGO_BIN_EXE_framescope"))
-        .args(args)
-        .output()
-        .expect("run framescope");
+    let out = Command::new(env!("CARGO_BIN_EXE_framescope")).args(args).output().expect("run framescope");
     Run {
         code: out.status.code().unwrap_or(-1),
         stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
