@@ -1,0 +1,81 @@
+//! `framescope report CAPTURE --pcl MARKERS` end to end: a hand-built PresentMon 2.4
+//! capture with `PCLFrameId` and a plain PCL marker CSV from the same "session".
+// A test fails by panicking: expect() with a message is the clearest way to say why.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+mod common;
+
+use common::{close, report_json};
+use std::path::PathBuf;
+
+fn temp(name: &str, text: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("framescope-pcl-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
+const CAPTURE: &str = "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,TimeInMs,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilDisplayed,MsPCLatency,PCLFrameId
+game.exe,10,0x1,DXGI,0,0,0,Composed: Flip,10.0,10.0,NA,0.5,NA,NA,100
+game.exe,10,0x1,DXGI,0,0,0,Composed: Flip,20.0,10.0,20.0,0.5,8.0,30.0,101
+game.exe,10,0x1,DXGI,0,0,0,Composed: Flip,30.0,10.0,10.0,0.5,6.0,32.0,102
+game.exe,10,0x1,DXGI,0,0,0,Composed: Flip,40.0,10.0,10.0,0.5,7.0,NA,103
+";
+
+/// Markers in ns. Frame 100 (dropped) starts at 2 ms, 101 at 12, 102 at 22, 103 at 32;
+/// each presents 3 ms after it starts. Input A at 1 ms is tagged on frame 100 (ping at
+/// 2 ms), which was dropped: I2FS runs to frame 101's start, 12 − 1 = 11 ms. Input B at
+/// 20 ms is tagged on frame 102: 22 − 20 = 2 ms. Mean I2FS = 6.5 ms.
+/// FS2P over displayed frames 101, 102, 103 = 3 ms each. P2D = (8 + 6 + 7) / 3 = 7 ms.
+/// PCL = 6.5 + 3 + 7 = 16.5 ms. The capture's own MsPCLatency mean is (30 + 32) / 2 = 31.
+const MARKERS: &str = "timestamp_ns,event,marker_id,frame_id
+1000000,PCLStatsInput,,
+2000000,PCLStatsEvent,0,100
+2000000,PCLStatsEvent,8,100
+5000000,PCLStatsEvent,4,100
+12000000,PCLStatsEvent,0,101
+15000000,PCLStatsEvent,4,101
+20000000,PCLStatsInput,,
+22000000,PCLStatsEvent,0,102
+22000000,PCLStatsEvent,8,102
+25000000,PCLStatsEvent,4,102
+32000000,PCLStatsEvent,0,103
+35000000,PCLStatsEvent,4,103
+";
+
+#[test]
+fn pcl_marker_log_fills_the_latency_section() {
+    let capture = temp("capture.csv", CAPTURE);
+    let markers = temp("markers.csv", MARKERS);
+    let (code, doc) = report_json([capture.as_os_str(), "--pcl".as_ref(), markers.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let lat = &doc["runs"][0]["latency"];
+    let f = |k: &str| lat[k].as_f64().unwrap_or(f64::NAN);
+    assert!(close(f("i2fs_ms"), 6.5), "{lat}");
+    assert!(close(f("fs2p_ms"), 3.0), "{lat}");
+    assert!(close(f("p2d_ms"), 7.0), "{lat}");
+    assert!(close(f("pcl_ms"), 16.5), "{lat}");
+    assert!(close(f("pc_latency_column_mean_ms"), 31.0), "{lat}");
+    // Without --pcl the marker figures are null, never 0.
+    let (_, doc) = report_json([capture.as_os_str()]);
+    assert!(doc["runs"][0]["latency"]["pcl_ms"].is_null());
+    assert!(doc["runs"][0]["latency"]["i2fs_ms"].is_null());
+}
+
+#[test]
+fn pcl_needs_exactly_one_capture_and_a_readable_log() {
+    let capture = temp("capture2.csv", CAPTURE);
+    let run = common::framescope([
+        "report".as_ref(),
+        "--pcl".as_ref(),
+        capture.as_os_str(),
+        capture.as_os_str(),
+        capture.as_os_str(),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let junk = temp("junk.txt", "hello\nworld\n");
+    let (code, doc) = report_json([capture.as_os_str(), "--pcl".as_ref(), junk.as_os_str()]);
+    assert_eq!(code, 1);
+    assert_eq!(doc["runs"][0]["frames"], 4, "the capture is still reported");
+}
