@@ -10,6 +10,7 @@ pub mod pcl;
 pub mod rolling;
 pub mod stutter;
 pub mod summary;
+pub mod vsync;
 
 pub use health::{Action, Health};
 pub use latency::Latency;
@@ -18,6 +19,7 @@ pub use pcl::PclLatency;
 pub use rolling::Rolling;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
+pub use vsync::Vsync;
 
 use crate::model::Trace;
 use rayon::slice::ParallelSliceMut;
@@ -52,6 +54,9 @@ pub struct Settings {
     pub stutter_threshold: f64,
     /// Absolute stutter floor in ms.
     pub stutter_floor_ms: f64,
+    /// The display's refresh rate when the user sets it (VSYNC markers); detected
+    /// from the capture otherwise.
+    pub refresh_hz: Option<f64>,
     /// Frame-time source.
     pub frame_time: FrameTimeSource,
 }
@@ -62,6 +67,7 @@ impl Default for Settings {
             target_fps: 60.0,
             stutter_threshold: 0.2,
             stutter_floor_ms: 4.0,
+            refresh_hz: None,
             frame_time: FrameTimeSource::Presents,
         }
     }

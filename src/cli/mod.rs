@@ -51,6 +51,9 @@ struct AnalysisArgs {
     /// Absolute stutter floor in milliseconds.
     #[arg(long, default_value_t = 4.0, value_parser = non_negative)]
     stutter_floor_ms: f64,
+    /// The display's refresh rate for VSYNC markers (detected when not given).
+    #[arg(long, value_name = "HZ", value_parser = positive)]
+    refresh_hz: Option<f64>,
     /// Frame-time source.
     #[arg(long, value_enum, default_value_t = SourceArg::Presents)]
     frame_time: SourceArg,
@@ -95,6 +98,7 @@ impl AnalysisArgs {
             target_fps: self.target_fps,
             stutter_threshold: self.stutter_threshold,
             stutter_floor_ms: self.stutter_floor_ms,
+            refresh_hz: self.refresh_hz,
             frame_time: match self.frame_time {
                 SourceArg::Presents => FrameTimeSource::Presents,
                 SourceArg::Display => FrameTimeSource::Display,

@@ -6,7 +6,7 @@ mod table;
 pub use table::write_table;
 
 use crate::analysis::{
-    Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters, Summary,
+    Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters, Summary, Vsync,
 };
 use crate::ingest::pcl::MarkerLog;
 use crate::ingest::{LoadError, LoadErrorKind};
@@ -106,6 +106,8 @@ pub struct Run {
     pub health: Option<Health>,
     /// `metrics.md` §7.
     pub latency: Option<Latency>,
+    /// `metrics.md` §8: the refresh grid (an addition to the contract).
+    pub vsync: Option<Vsync>,
 }
 
 /// A file that could not be reported.
@@ -193,6 +195,7 @@ pub fn run(
         osc: figures.osc,
         health: figures.health,
         latency: Some(latency),
+        vsync: Vsync::of(trace, settings.refresh_hz),
     }
 }
 

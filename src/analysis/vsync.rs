@@ -1,0 +1,162 @@
+//! VSYNC markers (`metrics.md` §8): the refresh period, detected from display-change
+//! intervals or set by the user, and an anchor so markers sit at `anchor + k·period`.
+
+use crate::model::{ColumnKind, Trace};
+use serde::Serialize;
+
+/// Refresh rates tried when detecting, in Hz.
+const CANDIDATE_HZ: [f64; 24] = [
+    24.0, 30.0, 48.0, 50.0, 59.94, 60.0, 72.0, 75.0, 90.0, 100.0, 120.0, 144.0, 165.0, 170.0, 175.0, 180.0,
+    200.0, 240.0, 280.0, 300.0, 360.0, 480.0, 500.0, 540.0,
+];
+
+/// Where the period came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum VsyncSource {
+    /// Detected from the capture's display intervals.
+    Detected,
+    /// Set by the user.
+    User,
+}
+
+/// The VSYNC grid of a trace.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Vsync {
+    /// Refresh rate in Hz.
+    pub refresh_hz: f64,
+    /// `1000 / refresh_hz`.
+    pub period_ms: f64,
+    /// Share of display intervals that are a whole number of periods (1 for a user
+    /// setting).
+    pub confidence: f64,
+    /// A displayed frame's screen time on the trace's time axis, when known.
+    pub anchor_ms: Option<f64>,
+    /// Detected or set by the user.
+    pub source: VsyncSource,
+}
+
+impl Vsync {
+    /// The grid for a trace: `user_hz` when given, else detected from the display
+    /// intervals; `None` when there is no display data to detect from.
+    #[must_use]
+    pub fn of(trace: &Trace, user_hz: Option<f64>) -> Option<Self> {
+        let anchor_ms = anchor(trace);
+        if let Some(hz) = user_hz.filter(|h| h.is_finite() && *h > 0.0) {
+            let source = VsyncSource::User;
+            return Some(Self { refresh_hz: hz, period_ms: 1000.0 / hz, confidence: 1.0, anchor_ms, source });
+        }
+        let intervals: Vec<f64> = trace
+            .frames
+            .display_ms
+            .iter()
+            .zip(&trace.frames.dropped)
+            .filter(|(d, dropped)| !**dropped && d.is_finite() && **d > 0.0)
+            .map(|(d, _)| *d)
+            .collect();
+        let (period_ms, confidence) = detect_period(&intervals)?;
+        if confidence < MIN_CONFIDENCE {
+            return None;
+        }
+        let source = VsyncSource::Detected;
+        Some(Self { refresh_hz: 1000.0 / period_ms, period_ms, confidence, anchor_ms, source })
+    }
+}
+
+/// Below this confidence no refresh grid is reported: display changes are not tied
+/// to a fixed refresh (variable refresh rate, tearing).
+pub const MIN_CONFIDENCE: f64 = 0.8;
+
+/// How close an interval must be to a whole number of periods.
+fn tolerance_ms(period_ms: f64) -> f64 {
+    (0.03 * period_ms).max(0.1)
+}
+
+/// How far above chance `intervals` fit whole numbers (≥ 1) of `period_ms`: the
+/// share that fit, less the share that would fit at random (`2·tol / period`),
+/// rescaled so that 1 means every interval fits and 0 means no better than chance.
+fn score(intervals: &[f64], period_ms: f64) -> f64 {
+    let chance = (2.0 * tolerance_ms(period_ms) / period_ms).min(0.99);
+    ((fit_share(intervals, period_ms) - chance) / (1.0 - chance)).max(0.0)
+}
+
+/// Share of `intervals` that are a whole number (≥ 1) of `period_ms`.
+fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
+    let tol = tolerance_ms(period_ms);
+    let hits = intervals
+        .iter()
+        .filter(|&&d| {
+            let k = (d / period_ms).round().max(1.0);
+            (d - k * period_ms).abs() <= tol
+        })
+        .count();
+    hits as f64 / intervals.len() as f64
+}
+
+/// The dominant refresh period and its confidence (see [`MIN_CONFIDENCE`]). Multiples of a period also fit
+/// its divisors' harmonics, so among candidates that score within 0.05 of the best,
+/// the lowest rate wins; the period is then refined by least squares over the
+/// intervals that fit it.
+#[must_use]
+pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
+    if intervals.len() < 2 {
+        return None;
+    }
+    let scored: Vec<(f64, f64)> =
+        CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(intervals, 1000.0 / hz))).collect();
+    let best = scored.iter().map(|s| s.1).fold(0.0, f64::max);
+    let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
+    let tol = tolerance_ms(period);
+    let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {
+        let k = (d / period).round().max(1.0);
+        if (d - k * period).abs() <= tol { (sd + d, sk + k) } else { (sd, sk) }
+    });
+    let refined = if sum_k > 0.0 { sum_d / sum_k } else { period };
+    Some((refined, confidence))
+}
+
+/// The screen time of the first displayed frame that says when it was displayed:
+/// CPU start + `DisplayLatency` (2.0–2.3), else Present() + `MsUntilDisplayed`.
+fn anchor(trace: &Trace) -> Option<f64> {
+    let f = &trace.frames;
+    let latency = trace.column(ColumnKind::DisplayLatency);
+    let until = trace.column(ColumnKind::UntilDisplayed);
+    (0..trace.len()).filter(|&i| !f.dropped[i]).find_map(|i| {
+        if let Some(v) = latency.map(|c| c.values[i]).filter(|v| v.is_finite()) {
+            return Some(f.start_ms[i] + v);
+        }
+        until.map(|c| c.values[i]).filter(|v| v.is_finite()).map(|v| f.start_ms[i] + f.frame_time_ms[i] + v)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_60_hz_from_mixed_multiples() {
+        let p = 1000.0 / 60.0;
+        let intervals: Vec<f64> = (0..100).map(|i| if i % 5 == 0 { 2.0 * p } else { p } + 0.05).collect();
+        let (period, confidence) = detect_period(&intervals).unwrap_or((0.0, 0.0));
+        assert!((1000.0 / period - 60.0).abs() < 0.5, "{}", 1000.0 / period);
+        assert!(confidence > 0.99);
+    }
+
+    #[test]
+    fn detects_144_hz() {
+        let p = 1000.0 / 144.0;
+        let intervals: Vec<f64> = (0..50).map(|i| p * f64::from(1 + i % 3)).collect();
+        let (period, _) = detect_period(&intervals).unwrap_or((0.0, 0.0));
+        assert!((1000.0 / period - 144.0).abs() < 0.01);
+    }
+
+    /// Intervals with no common period (variable refresh) give a low confidence,
+    /// also for high candidate rates that fit many intervals by chance.
+    #[test]
+    fn variable_refresh_has_low_confidence() {
+        let intervals: Vec<f64> = (0..200).map(|i| 5.0 + f64::from(i % 17) * 0.731).collect();
+        let (_, confidence) = detect_period(&intervals).unwrap_or((0.0, 1.0));
+        assert!(confidence < 0.8, "{confidence}");
+        assert!(detect_period(&[16.6]).is_none());
+    }
+}
