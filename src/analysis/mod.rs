@@ -3,6 +3,7 @@
 //! Nothing here reads files or draws: a [`Trace`] and [`Settings`] go in, figures
 //! come out. Heavy passes run on rayon.
 
+pub mod framegen;
 pub mod health;
 pub mod latency;
 pub mod pacing;
@@ -12,6 +13,7 @@ pub mod stutter;
 pub mod summary;
 pub mod vsync;
 
+pub use framegen::FrameTypes;
 pub use health::{Action, Health};
 pub use latency::Latency;
 pub use pacing::{Pacing, SlowTimeCurve};

@@ -6,7 +6,8 @@ mod table;
 pub use table::write_table;
 
 use crate::analysis::{
-    Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters, Summary, Vsync,
+    FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters, Summary,
+    Vsync,
 };
 use crate::ingest::pcl::MarkerLog;
 use crate::ingest::{LoadError, LoadErrorKind};
@@ -108,6 +109,9 @@ pub struct Run {
     pub latency: Option<Latency>,
     /// `metrics.md` §8: the refresh grid (an addition to the contract).
     pub vsync: Option<Vsync>,
+    /// Application and generated frames apart, when the capture marks generated
+    /// frames (an addition to the contract).
+    pub frame_types: Option<FrameTypes>,
 }
 
 /// A file that could not be reported.
@@ -196,6 +200,7 @@ pub fn run(
         health: figures.health,
         latency: Some(latency),
         vsync: Vsync::of(trace, settings.refresh_hz),
+        frame_types: FrameTypes::of(trace, settings.frame_time),
     }
 }
 
