@@ -41,6 +41,46 @@ impl Latency {
     }
 }
 
+/// The per-frame latency stages a capture's own columns give, in pipeline order —
+/// what the timeline's latency row stacks. PresentMon 2.x: CPU busy, CPU wait, GPU
+/// latency, GPU busy, GPU wait, display latency, input to photon; 1.x: time in
+/// Present(), until render complete, until displayed.
+pub const STAGE_KINDS: [ColumnKind; 12] = [
+    ColumnKind::CpuBusy,
+    ColumnKind::CpuWait,
+    ColumnKind::GpuLatency,
+    ColumnKind::GpuBusy,
+    ColumnKind::GpuWait,
+    ColumnKind::DisplayLatency,
+    ColumnKind::InPresentApi,
+    ColumnKind::UntilRenderComplete,
+    ColumnKind::UntilDisplayed,
+    ColumnKind::ClickToPhoton,
+    ColumnKind::AllInputToPhoton,
+    ColumnKind::PcLatency,
+];
+
+/// One latency stage of every frame.
+#[derive(Debug, Clone, Copy)]
+pub struct Stage<'a> {
+    /// Header name as the file writes it.
+    pub name: &'a str,
+    /// What it measures.
+    pub kind: ColumnKind,
+    /// Value per trace frame (NaN where missing or dropped).
+    pub values_ms: &'a [f64],
+}
+
+/// The latency stages a trace has, in [`STAGE_KINDS`] order.
+#[must_use]
+pub fn stages(trace: &Trace) -> Vec<Stage<'_>> {
+    STAGE_KINDS
+        .iter()
+        .filter_map(|&kind| trace.column(kind))
+        .map(|c| Stage { name: &c.name, kind: c.kind, values_ms: &c.values })
+        .collect()
+}
+
 /// Mean of the present values whose index passes `keep`; `None` when there are none.
 fn mean_where(values: &[f64], keep: impl Fn(usize) -> bool) -> Option<f64> {
     let (sum, n) = values
@@ -54,6 +94,20 @@ fn mean_where(values: &[f64], keep: impl Fn(usize) -> bool) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stages_come_in_pipeline_order() {
+        let csv = "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsUntilDisplayed,MsGPUBusy,MsCPUBusy\n\
+                   g.exe,1,0x1,10,5,3,2\n";
+        let c = crate::ingest::load_bytes(
+            std::path::Path::new("s.csv"),
+            csv.as_bytes(),
+            crate::ingest::LoadOptions::default(),
+        );
+        let trace = c.unwrap_or_else(|e| panic!("{e}")).traces.remove(0);
+        let names: Vec<&str> = stages(&trace).iter().map(|s| s.name).collect();
+        assert_eq!(names, ["MsCPUBusy", "MsGPUBusy", "MsUntilDisplayed"]);
+    }
 
     #[test]
     fn means_skip_missing_and_dropped() {

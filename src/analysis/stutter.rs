@@ -132,6 +132,18 @@ mod tests {
         assert_eq!(osc.oscillating_frames, 40);
     }
 
+    /// Five frames: every window is the whole trace, median 10; the 30 ms frame is a
+    /// stutter (+20 ms, +200 %).
+    #[test]
+    fn traces_shorter_than_the_window() {
+        let ft = [10.0, 10.0, 30.0, 10.0, 10.0];
+        let r = Rolling::of(&ft);
+        assert!(r.median.iter().all(|m| (m - 10.0).abs() < 1e-12));
+        assert_eq!(Stutters::of(&ft, &r, 0.2, 4.0).frames, vec![2]);
+        let one = Rolling::of(&[16.0]);
+        assert_eq!(Stutters::of(&[16.0], &one, 0.2, 4.0).count, 0);
+    }
+
     #[test]
     fn all_equal_and_short_traces() {
         let ft = vec![16.0; 5];
