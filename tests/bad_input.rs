@@ -1034,10 +1034,11 @@ fn tiny_and_extreme_captures_through_the_binary_do_not_panic() {
         (
             "extreme.csv",
             format!(
-                "{HEADER}\n{}\n{}\n{}\n",
+                "{HEADER}\n{}\n{}\n{}\n{}\n",
                 row(0, "1e-300"),
                 row(1, "1e300"),
-                row(2, "1.7976931348623157e308")
+                row(2, "1.7976931348623157e308"),
+                row(3, "16.0")
             ),
         ),
     ];
@@ -1050,6 +1051,15 @@ fn tiny_and_extreme_captures_through_the_binary_do_not_panic() {
             assert!(doc["runs"][0]["error"].is_null(), "{name} {source}: {doc}");
         }
     }
+    // Frame times below 1 ns or above 11 days are no real frames: skipped and
+    // counted, so no sum overflows and no figure turns infinite.
+    let extreme = tmp.0.join("extreme.csv");
+    let (_, doc) = report(&[extreme.as_os_str()]);
+    let run = &doc["runs"][0];
+    assert_eq!(run["frames"], 1, "{run}");
+    let w = run["warnings"].to_string();
+    assert!(w.contains("frame time is implausible") && w.matches("\"line\"").count() == 3, "{w}");
+    assert!(run["summary"]["avg_fps"].as_f64().is_some_and(|v| (v - 62.5).abs() < 1e-9), "{run}");
 }
 
 // ---------------------------------------------------------------------------------

@@ -31,8 +31,9 @@ fn check_run(golden_name: &str, run: &Value, want: &Value) {
         assert_eq!(run[key], want[key], "{ctx}: {key}");
     }
     let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
+    let same_null = run["duration_ms"].is_null() && want["duration_ms"].is_null();
     assert!(
-        close(f(&run["duration_ms"]), f(&want["duration_ms"])),
+        same_null || close(f(&run["duration_ms"]), f(&want["duration_ms"])),
         "{ctx}: duration_ms {} vs {}",
         run["duration_ms"],
         want["duration_ms"]

@@ -19,6 +19,9 @@ pub struct PclFrame {
     pub trace_frame: Option<usize>,
     /// True when the joined capture frame was dropped.
     pub dropped: bool,
+    /// True when the frame counts as displayed: joined and not dropped, or no join
+    /// column to tell.
+    pub displayed: bool,
     /// SIMULATION_START time (ms, log clock).
     pub sim_start_ms: Option<f64>,
     /// Frame start to present (displayed frames).
@@ -51,7 +54,6 @@ struct Marks {
     sim_start: Option<f64>,
     render_submit: Option<f64>,
     present: Option<f64>,
-    ping: Option<f64>,
 }
 
 fn mean(values: impl Iterator<Item = f64>) -> Option<f64> {
@@ -71,7 +73,6 @@ impl PclLatency {
                 marker::SIMULATION_START => &mut e.sim_start,
                 marker::RENDERSUBMIT_START => &mut e.render_submit,
                 marker::PRESENT_START => &mut e.present,
-                marker::PC_LATENCY_PING => &mut e.ping,
                 _ => continue,
             };
             slot.get_or_insert(m.time_ms);
@@ -88,30 +89,41 @@ impl PclLatency {
         for (&frame_id, marks) in &by_frame {
             let trace_frame = join.as_ref().and_then(|j| j.get(&frame_id).copied());
             let dropped = trace_frame.is_some_and(|i| trace.frames.dropped[i]);
+            // With a join column, a FrameID the capture lacks is unknown, not displayed.
+            let displayed = !dropped && (join.is_none() || trace_frame.is_some());
             let end = if brackets_present { marks.present } else { marks.render_submit };
             let fs2p_ms = match (marks.sim_start, end) {
-                (Some(s), Some(e)) if !dropped => Some(e - s),
+                (Some(s), Some(e)) if displayed => Some(e - s),
                 _ => None,
             };
             let p2d_ms = trace_frame
-                .filter(|_| !dropped)
+                .filter(|_| displayed)
                 .and_then(|i| until.map(|c| c.values[i]))
                 .filter(|v| !v.is_nan());
+            let sim_start_ms = marks.sim_start;
             out.frames.push(PclFrame {
                 frame_id,
                 trace_frame,
                 dropped,
-                sim_start_ms: marks.sim_start,
+                displayed,
+                sim_start_ms,
                 fs2p_ms,
                 p2d_ms,
             });
         }
-        if join.is_some() && out.frames.iter().all(|f| f.trace_frame.is_none()) {
-            out.warnings.push(Warning::file(
-                "none of the marker log's FrameIDs appear in the capture; was it recorded in the same session?",
-            ));
+        if join.is_some() {
+            let unjoined = out.frames.iter().filter(|f| f.trace_frame.is_none()).count();
+            if unjoined == out.frames.len() {
+                out.warnings.push(Warning::file(
+                    "none of the marker log's FrameIDs appear in the capture; was it recorded in the same session?",
+                ));
+            } else if unjoined > 0 {
+                out.warnings.push(Warning::file(format!(
+                    "{unjoined} of the marker log's frames are not in the capture; they are left out"
+                )));
+            }
         }
-        out.i2fs_ms = i2fs(log, &by_frame, &out.frames, &mut out.warnings);
+        out.i2fs_ms = i2fs(log, &out.frames, &mut out.warnings);
         out.i2fs_mean_ms = if log.format == MarkerLogFormat::DisplayCommander {
             None
         } else {
@@ -130,27 +142,29 @@ impl PclLatency {
 /// FrameID → capture frame, from `PCLFrameId` or else `AppFrameId`.
 fn join_column(trace: &Trace) -> Option<HashMap<u64, usize>> {
     let column = trace.column(ColumnKind::PclFrameId).or_else(|| trace.column(ColumnKind::AppFrameId))?;
-    let map: HashMap<u64, usize> = column
-        .values
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| v.is_finite() && **v >= 0.0)
-        .map(|(i, &v)| (v as u64, i))
-        .collect();
+    // The first capture row of a FrameID wins (generated frames may repeat it).
+    let mut map = HashMap::new();
+    for (i, &v) in column.values.iter().enumerate() {
+        if v.is_finite() && v >= 0.0 {
+            map.entry(v as u64).or_insert(i);
+        }
+    }
     (!map.is_empty()).then_some(map)
 }
 
 /// Pairs each input with the first unused ping at or after it; I2FS runs to the
 /// SIMULATION_START of the tagged frame, or of the next displayed frame when the
 /// tagged one was dropped.
-fn i2fs(
-    log: &MarkerLog,
-    by_frame: &BTreeMap<u64, Marks>,
-    frames: &[PclFrame],
-    warnings: &mut Vec<Warning>,
-) -> Vec<f64> {
+fn i2fs(log: &MarkerLog, frames: &[PclFrame], warnings: &mut Vec<Warning>) -> Vec<f64> {
     let Some(inputs) = &log.inputs_ms else { return Vec::new() };
-    let mut pings: Vec<(f64, u64)> = by_frame.iter().filter_map(|(&id, m)| m.ping.map(|t| (t, id))).collect();
+    // Every ping counts, even two on one frame: dropping one would shift every later
+    // pairing by one ping.
+    let mut pings: Vec<(f64, u64)> = log
+        .markers
+        .iter()
+        .filter(|m| m.marker == marker::PC_LATENCY_PING)
+        .map(|m| (m.time_ms, m.frame_id))
+        .collect();
     pings.sort_by(|a, b| a.0.total_cmp(&b.0));
     let position: HashMap<u64, usize> = frames.iter().enumerate().map(|(i, f)| (f.frame_id, i)).collect();
     let mut out = Vec::new();
@@ -164,7 +178,7 @@ fn i2fs(
             continue;
         };
         next_ping += 1;
-        let shown = position.get(&tagged).and_then(|&p| frames[p..].iter().find(|f| !f.dropped));
+        let shown = position.get(&tagged).and_then(|&p| frames[p..].iter().find(|f| f.displayed));
         match shown.and_then(|f| f.sim_start_ms) {
             Some(start) => out.push(start - input),
             None => unpaired += 1,
@@ -265,6 +279,19 @@ mod tests {
         assert!(close(p.fs2p_mean_ms, 1.5)); // (2 + 1) / 2
         assert!(close(p.p2d_mean_ms, 3.0)); // frames 1 and 2 joined: (2 + 4) / 2
         assert_eq!((p.i2fs_mean_ms, p.pcl_ms), (None, None));
+    }
+
+    /// Two pings on one long frame are two pings: the inputs pair one to one.
+    #[test]
+    fn two_pings_on_one_frame_both_count() {
+        let trace = capture(["1.0", "1.0", "1.0", "1.0"]);
+        let log = log("timestamp_ns,event,marker_id,frame_id\n\
+            1000000,PCLStatsInput,,\n2000000,PCLStatsInput,,\n\
+            3000000,PCLStatsEvent,0,1\n3000000,PCLStatsEvent,8,1\n3500000,PCLStatsEvent,8,1\n\
+            9000000,PCLStatsInput,,\n10000000,PCLStatsEvent,0,2\n10000000,PCLStatsEvent,8,2\n");
+        let p = PclLatency::of(&log, &trace);
+        // 3 − 1 = 2, 3 − 2 = 1 (both on frame 1), 10 − 9 = 1 (frame 2).
+        assert_eq!(p.i2fs_ms, vec![2.0, 1.0, 1.0]);
     }
 
     #[test]

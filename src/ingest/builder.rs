@@ -5,6 +5,16 @@ use super::records::Row;
 use super::values::{Cell, parse_cell, parse_date_time_ms, parse_or_nan};
 use crate::model::{Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, Warning};
 
+/// The most traces one file may hold; rows naming further traces are skipped (a
+/// hostile file could otherwise make one trace per row).
+pub const MAX_TRACES: usize = 4096;
+
+/// Distinct present modes kept per trace.
+const MAX_PRESENT_MODES: usize = 1024;
+
+/// Frame times outside this range (ms) are no real frame: 1 ns to 11.6 days.
+const PLAUSIBLE_FRAME_TIME_MS: std::ops::RangeInclusive<f64> = 1e-6..=1e9;
+
 /// Why a row was not kept as a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum SkipReason {
@@ -21,6 +31,16 @@ pub enum SkipReason {
     /// A generated frame (frame generation) with a frame time of 0: the 2.1–2.3
     /// layouts give generated frames no CPU time.
     GeneratedZeroFrameTime,
+    /// A frame time outside 1 ns ..= 1e9 ms (11.6 days): no real frame.
+    ImplausibleFrameTime,
+    /// The row is longer than a row may be (bytes or fields).
+    Oversized,
+    /// The ProcessID cell is not a number.
+    BadProcessId,
+    /// A malformed row whose trace has no good row before it.
+    UnknownTrace,
+    /// The file names more traces than framescope keeps.
+    TooManyTraces,
 }
 
 impl SkipReason {
@@ -32,6 +52,11 @@ impl SkipReason {
             Self::InvalidFrameTime => 3,
             Self::NonPositiveFrameTime => 4,
             Self::GeneratedZeroFrameTime => 5,
+            Self::ImplausibleFrameTime => 6,
+            Self::Oversized => 7,
+            Self::BadProcessId => 8,
+            Self::UnknownTrace => 9,
+            Self::TooManyTraces => 10,
         }
     }
 
@@ -46,10 +71,19 @@ impl SkipReason {
             Self::GeneratedZeroFrameTime => {
                 "generated frame (frame generation) with a frame time of 0; row skipped".into()
             }
+            Self::ImplausibleFrameTime => {
+                "frame time is implausible (under 1 ns or over 11 days); row skipped".into()
+            }
+            Self::Oversized => "row is too long to be a frame (over 1 MiB or 100 000 fields); skipped".into(),
+            Self::BadProcessId => "ProcessID is not a number; row skipped".into(),
+            Self::UnknownTrace => {
+                "malformed row of a process/swap chain with no good row before it; skipped".into()
+            }
+            Self::TooManyTraces => format!("the file names more than {MAX_TRACES} traces; row skipped"),
         }
     }
 
-    fn many(self, count: usize) -> String {
+    fn many(self, count: u64) -> String {
         match self {
             Self::Truncated { header, .. } => {
                 format!("{count} rows have fewer fields than the header ({header}); skipped")
@@ -58,37 +92,63 @@ impl SkipReason {
                 format!("{count} rows have more fields than the header ({header}); skipped")
             }
             Self::MissingFrameTime => format!("{count} rows have no frame time; skipped"),
-            Self::InvalidFrameTime => {
-                format!("{count} rows have a frame time that is not a number; skipped")
-            }
-            Self::NonPositiveFrameTime => {
-                format!("{count} rows have a frame time of 0 or less; skipped")
-            }
+            Self::InvalidFrameTime => format!("{count} rows have a frame time that is not a number; skipped"),
+            Self::NonPositiveFrameTime => format!("{count} rows have a frame time of 0 or less; skipped"),
             Self::GeneratedZeroFrameTime => format!(
                 "{count} generated frames (frame generation) have a frame time of 0 in this layout \
                  and were skipped; use --frame-time display to count them"
             ),
+            Self::ImplausibleFrameTime => {
+                format!("{count} rows have an implausible frame time (under 1 ns or over 11 days); skipped")
+            }
+            Self::Oversized => format!("{count} rows are too long to be frames; skipped"),
+            Self::BadProcessId => format!("{count} rows have a ProcessID that is not a number; skipped"),
+            Self::UnknownTrace => format!(
+                "{count} malformed rows belong to a process/swap chain with no good row before them; skipped"
+            ),
+            Self::TooManyTraces => {
+                format!("{count} rows name a trace beyond the first {MAX_TRACES} of the file; skipped")
+            }
         }
     }
 }
 
-/// Turns skipped rows into warnings: one per row when there are few of a kind, else
-/// one per kind that counts them and lists where the first ones are.
-pub fn skip_warnings(mut skipped: Vec<(u64, SkipReason)>) -> Vec<Warning> {
+/// Rows that were skipped, kept in bounded memory: per kind, how many and the first
+/// few (line, reason) pairs.
+#[derive(Debug, Clone, Default)]
+pub struct SkipLog {
+    groups: std::collections::BTreeMap<u8, (u64, Vec<(u64, SkipReason)>)>,
+}
+
+impl SkipLog {
+    /// Rows listed per kind.
     const LIST: usize = 5;
-    skipped.sort_by_key(|&(line, reason)| (reason.group(), line));
-    let mut out = Vec::new();
-    for group in skipped.chunk_by(|a, b| a.1.group() == b.1.group()) {
-        if group.len() <= LIST {
-            out.extend(group.iter().map(|&(line, r)| Warning::at(line, r.one())));
-        } else {
-            let lines: Vec<String> = group.iter().take(LIST).map(|(l, _)| l.to_string()).collect();
-            let msg = format!("{} (lines {}, …)", group[0].1.many(group.len()), lines.join(", "));
-            out.push(Warning::at(group[0].0, msg));
+
+    /// Records one skipped row.
+    pub fn add(&mut self, line: u64, reason: SkipReason) {
+        let (count, first) = self.groups.entry(reason.group()).or_default();
+        *count += 1;
+        if first.len() < Self::LIST {
+            first.push((line, reason));
         }
     }
-    out.sort_by_key(|w| w.line);
-    out
+
+    /// The warnings: one per row when there are few of a kind, else one per kind that
+    /// counts them and lists where the first ones are.
+    pub fn warnings(&self) -> Vec<Warning> {
+        let mut out = Vec::new();
+        for (count, first) in self.groups.values() {
+            if *count <= Self::LIST as u64 {
+                out.extend(first.iter().map(|&(line, reason)| Warning::at(line, reason.one())));
+            } else if let Some(&(line, reason)) = first.first() {
+                let list: Vec<String> = first.iter().map(|(l, _)| l.to_string()).collect();
+                let msg = format!("{} (lines {}, …)", reason.many(*count), list.join(", "));
+                out.push(Warning::at(line, msg));
+            }
+        }
+        out.sort_by_key(|w| w.line);
+        out
+    }
 }
 
 /// Counts cells of a numeric column that held text instead of a number.
@@ -109,8 +169,9 @@ pub struct TraceBuilder {
     /// skipped): time differences are only compared across adjacent rows.
     row_ordinal: Vec<u64>,
     rows_seen: u64,
+    mode_lookup: std::collections::HashMap<String, u16>,
     invalid: Vec<InvalidCells>,
-    skipped: Vec<(u64, SkipReason)>,
+    skipped: SkipLog,
 }
 
 impl TraceBuilder {
@@ -127,8 +188,9 @@ impl TraceBuilder {
             raw_time: Vec::new(),
             row_ordinal: Vec::new(),
             rows_seen: 0,
+            mode_lookup: std::collections::HashMap::new(),
             invalid: vec![InvalidCells::default(); layout.numeric.len()],
-            skipped: Vec::new(),
+            skipped: SkipLog::default(),
         }
     }
 
@@ -140,7 +202,7 @@ impl TraceBuilder {
     /// Records a row that was not kept.
     pub fn skip(&mut self, line: u64, reason: SkipReason) {
         self.rows_seen += 1;
-        self.skipped.push((line, reason));
+        self.skipped.add(line, reason);
     }
 
     /// Adds one row, or records why it was skipped.
@@ -160,7 +222,10 @@ impl TraceBuilder {
                 .is_some_and(|i| FrameType::parse(&String::from_utf8_lossy(field(i))).is_generated())
         };
         let ft = match frame_time {
-            Cell::Number(v) if v > 0.0 => v,
+            Cell::Number(v) if PLAUSIBLE_FRAME_TIME_MS.contains(&v) => v,
+            Cell::Number(v) if v > 0.0 || !v.is_finite() => {
+                return self.skip(line, SkipReason::ImplausibleFrameTime);
+            }
             Cell::Number(v) if v == 0.0 && generated() => {
                 return self.skip(line, SkipReason::GeneratedZeroFrameTime);
             }
@@ -176,22 +241,17 @@ impl TraceBuilder {
         };
         self.row_ordinal.push(self.rows_seen);
         self.rows_seen += 1;
+        if let Some(i) = layout.present_mode {
+            let mode = String::from_utf8_lossy(super::values::trim(field(i)));
+            let idx = self.mode_index(&mode);
+            self.frames.present_mode.push(idx);
+        }
         let f = &mut self.frames;
         f.frame_time_ms.push(ft);
         f.dropped.push(dropped);
         f.line.push(line);
         let display = layout.display.map_or(f64::NAN, |i| parse_or_nan(field(i)));
         f.display_ms.push(if dropped { f64::NAN } else { display });
-        if let Some(i) = layout.present_mode {
-            let mode = String::from_utf8_lossy(super::values::trim(field(i)));
-            let idx = self.meta.present_modes.iter().position(|m| *m == mode).unwrap_or_else(|| {
-                if self.meta.present_modes.len() < usize::from(u16::MAX) {
-                    self.meta.present_modes.push(mode.into_owned());
-                }
-                self.meta.present_modes.len() - 1
-            });
-            f.present_mode.push(u16::try_from(idx).unwrap_or(u16::MAX));
-        }
         if let Some(i) = layout.frame_type {
             f.frame_type.push(FrameType::parse(&String::from_utf8_lossy(field(i))));
         }
@@ -213,6 +273,7 @@ impl TraceBuilder {
         }
         for ((spec, column), invalid) in layout.numeric.iter().zip(&mut f.columns).zip(&mut self.invalid) {
             let value = match parse_cell(field(spec.index)) {
+                Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
                 Cell::Invalid => {
@@ -227,6 +288,26 @@ impl TraceBuilder {
             };
             column.values.push(value);
         }
+    }
+
+    /// The index of a present mode, adding it when new. Past [`MAX_PRESENT_MODES`]
+    /// distinct modes (no real capture has more than a handful) the rest share one
+    /// entry that says so.
+    fn mode_index(&mut self, mode: &str) -> u16 {
+        if let Some(&idx) = self.mode_lookup.get(mode) {
+            return idx;
+        }
+        let modes = &mut self.meta.present_modes;
+        if modes.len() >= MAX_PRESENT_MODES {
+            if modes.len() == MAX_PRESENT_MODES {
+                modes.push("(other present modes)".into());
+            }
+            return MAX_PRESENT_MODES as u16;
+        }
+        let idx = modes.len() as u16;
+        modes.push(mode.to_owned());
+        self.mode_lookup.insert(mode.to_owned(), idx);
+        idx
     }
 
     /// Pairs of (raw time difference, matching frame-time sum) for unit inference.
@@ -276,7 +357,7 @@ impl TraceBuilder {
             next = s + ft_i;
         }
         self.frames.start_ms = start;
-        let mut warnings = skip_warnings(std::mem::take(&mut self.skipped));
+        let mut warnings = self.skipped.warnings();
         if let Some((count, line)) = out_of_range {
             warnings.push(Warning::at(
                 line,
@@ -311,10 +392,12 @@ mod tests {
 
     #[test]
     fn few_skips_are_listed_one_by_one_many_are_counted() {
-        let few = vec![(9, SkipReason::Truncated { fields: 6, header: 21 })];
-        assert_eq!(skip_warnings(few), vec![Warning::at(9, "row has 6 fields, header has 21; skipped")]);
-        let many: Vec<_> = (10..17).map(|l| (l, SkipReason::NonPositiveFrameTime)).collect();
-        let w = skip_warnings(many);
+        let mut few = SkipLog::default();
+        few.add(9, SkipReason::Truncated { fields: 6, header: 21 });
+        assert_eq!(few.warnings(), vec![Warning::at(9, "row has 6 fields, header has 21; skipped")]);
+        let mut many = SkipLog::default();
+        (10..17).for_each(|l| many.add(l, SkipReason::NonPositiveFrameTime));
+        let w = many.warnings();
         assert_eq!(w.len(), 1);
         assert_eq!(w[0].line, Some(10));
         assert_eq!(

@@ -1,8 +1,8 @@
 //! Reads a PresentMon-family CSV capture row by row into traces.
 
-use super::builder::{SkipReason, TraceBuilder};
+use super::builder::{MAX_TRACES, SkipLog, SkipReason, TraceBuilder};
 use super::error::{LoadError, LoadErrorKind};
-use super::layout::{self, Layout, TimeUnit};
+use super::layout::{self, DroppedRule, Layout, TimeUnit};
 use super::preamble::{self, PreambleError};
 use super::records::{Records, Row};
 use super::values::{normalize_swap_chain, trim};
@@ -43,6 +43,7 @@ pub fn load<R: BufRead>(
     let layout = layout::detect(&pre.header, &pre.comments)
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
     let mut info = FileInfo {
+        dropped_known: layout.dropped != DroppedRule::Unknown,
         path: path.to_path_buf(),
         format: layout.format,
         format_version: layout.format_version.clone(),
@@ -84,6 +85,7 @@ struct RowReader<'a> {
     last_key: Vec<Vec<u8>>,
     last_index: Option<usize>,
     file_warnings: Vec<Warning>,
+    file_skips: SkipLog,
     count: u64,
     saw_system: bool,
 }
@@ -98,6 +100,7 @@ impl<'a> RowReader<'a> {
             last_key: Vec::new(),
             last_index: None,
             file_warnings: Vec::new(),
+            file_skips: SkipLog::default(),
             count: 0,
             saw_system: false,
         }
@@ -107,15 +110,22 @@ impl<'a> RowReader<'a> {
         let layout = self.layout;
         let fields = record.len();
         let used = used_fields(record, layout.header_len);
-        let shape = if fields < layout.min_fields {
+        let shape = if record.is_oversized() {
+            Some(SkipReason::Oversized)
+        } else if fields < layout.min_fields {
             Some(SkipReason::Truncated { fields, header: layout.header_len })
         } else if used > layout.header_len && layout.format != Format::Ocat {
             Some(SkipReason::TooLong { fields, header: layout.header_len })
         } else {
             None
         };
-        let Some(index) = self.trace_index(record, line) else {
-            return;
+        // A malformed row may only join a trace that exists: it never creates one.
+        let index = match self.trace_index(record, shape.is_none()) {
+            Ok(index) => index,
+            Err(reason) => {
+                self.file_skips.add(line, shape.unwrap_or(reason));
+                return;
+            }
         };
         if let Some(reason) = shape {
             self.builders[index].skip(line, reason);
@@ -133,16 +143,16 @@ impl<'a> RowReader<'a> {
         self.builders[index].push(record, layout, line);
     }
 
-    /// Finds (or creates) the trace a row belongs to. `None` when the row cannot name
-    /// its trace; a file warning then says why.
-    fn trace_index(&mut self, record: &Row, line: u64) -> Option<usize> {
+    /// Finds the trace a row belongs to, creating it when `create` is set. The error
+    /// says why the row names no trace.
+    fn trace_index(&mut self, record: &Row, create: bool) -> Result<usize, SkipReason> {
         let layout = self.layout;
         let cols = [layout.application, layout.process_id, layout.swap_chain];
         let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
         if let Some(idx) = self.last_index
             && cols.iter().zip(&self.last_key).all(|(c, k)| raw(*c) == k.as_slice())
         {
-            return Some(idx);
+            return Ok(idx);
         }
         let text = |c: Option<usize>| {
             c.map(|i| String::from_utf8_lossy(trim(record.get(i).unwrap_or(b""))).into_owned())
@@ -150,41 +160,36 @@ impl<'a> RowReader<'a> {
         let application = text(layout.application).unwrap_or_else(|| self.file_stem.clone());
         let process_id = match text(layout.process_id) {
             None => None,
-            Some(t) => {
-                if let Ok(pid) = t.parse::<u32>() {
-                    Some(pid)
-                } else {
-                    let msg = format!(
-                        "ProcessID '{}' is not a number; row skipped",
-                        t.chars().take(20).collect::<String>()
-                    );
-                    self.file_warnings.push(Warning::at(line, msg));
-                    return None;
-                }
-            }
+            Some(t) => Some(t.parse::<u32>().map_err(|_| SkipReason::BadProcessId)?),
         };
         let swap_chain = text(layout.swap_chain).map(|s| normalize_swap_chain(&s));
         let key = (application, process_id, swap_chain);
-        let next = self.builders.len();
-        let idx = *self.index.entry(key.clone()).or_insert(next);
-        if idx == next {
-            let meta = TraceMeta {
-                application: key.0,
-                process_id: key.1,
-                swap_chain: key.2,
-                runtime: None,
-                present_modes: Vec::new(),
-            };
-            self.builders.push(TraceBuilder::new(meta, layout));
-        }
+        let idx = match self.index.get(&key) {
+            Some(&idx) => idx,
+            None if !create => return Err(SkipReason::UnknownTrace),
+            None if self.builders.len() >= MAX_TRACES => return Err(SkipReason::TooManyTraces),
+            None => {
+                let meta = TraceMeta {
+                    application: key.0.clone(),
+                    process_id: key.1,
+                    swap_chain: key.2.clone(),
+                    runtime: None,
+                    present_modes: Vec::new(),
+                };
+                self.builders.push(TraceBuilder::new(meta, layout));
+                self.index.insert(key, self.builders.len() - 1);
+                self.builders.len() - 1
+            }
+        };
         self.last_key = cols.iter().map(|c| raw(*c).to_vec()).collect();
         self.last_index = Some(idx);
-        Some(idx)
+        Ok(idx)
     }
 
     fn finish(self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
         let layout = self.layout;
         let mut warnings = self.file_warnings;
+        warnings.extend(self.file_skips.warnings());
         let (ms_per_raw, unit_warning) = infer_time_scale(&self.builders, layout, opts);
         warnings.extend(unit_warning);
         let origin_raw =

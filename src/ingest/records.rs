@@ -6,15 +6,27 @@
 
 use std::io::BufRead;
 
+/// The longest row kept, in bytes; longer rows are read through and reported.
+pub const MAX_ROW_BYTES: usize = 1 << 20;
+/// The most fields a row may have.
+pub const MAX_ROW_FIELDS: usize = 100_000;
+
 /// One data row: its fields as byte slices.
 #[derive(Debug, Clone, Default)]
 pub struct Row {
     data: Vec<u8>,
     ends: Vec<usize>,
     len: usize,
+    oversized: bool,
 }
 
 impl Row {
+    /// True when the row was longer than [`MAX_ROW_BYTES`] or had more than
+    /// [`MAX_ROW_FIELDS`] fields: its content was dropped while reading.
+    pub fn is_oversized(&self) -> bool {
+        self.oversized
+    }
+
     /// Number of fields.
     pub fn len(&self) -> usize {
         self.len
@@ -82,6 +94,7 @@ impl<R: BufRead> Records<R> {
         }
         let (mut out_len, mut ends_len) = (0, 0);
         let mut start: Option<u64> = None;
+        row.oversized = false;
         loop {
             let input = self.input.fill_buf()?;
             let (result, n_in, n_out, n_ends) =
@@ -97,16 +110,25 @@ impl<R: BufRead> Records<R> {
             ends_len += n_ends;
             match result {
                 csv_core::ReadRecordResult::InputEmpty => {}
+                csv_core::ReadRecordResult::OutputFull if row.data.len() >= MAX_ROW_BYTES => {
+                    // Keep reading through the row, dropping what it holds.
+                    row.oversized = true;
+                    (out_len, ends_len) = (0, 0);
+                }
                 csv_core::ReadRecordResult::OutputFull => {
                     let n = row.data.len() * 2;
                     row.data.resize(n, 0);
+                }
+                csv_core::ReadRecordResult::OutputEndsFull if row.ends.len() >= MAX_ROW_FIELDS => {
+                    row.oversized = true;
+                    (out_len, ends_len) = (0, 0);
                 }
                 csv_core::ReadRecordResult::OutputEndsFull => {
                     let n = row.ends.len() * 2;
                     row.ends.resize(n, 0);
                 }
                 csv_core::ReadRecordResult::Record => {
-                    row.len = ends_len;
+                    row.len = if row.oversized { 0 } else { ends_len };
                     return Ok(Some(start.unwrap_or(self.first_line + self.lines.breaks)));
                 }
                 csv_core::ReadRecordResult::End => {
@@ -153,5 +175,24 @@ mod tests {
         assert_eq!(r[1].0, 4);
         let long = rows(&[b'q'; 5000]);
         assert_eq!(long[0].1[0].len(), 5000);
+    }
+
+    /// A row over the byte or field cap is read through, reported as oversized with
+    /// no fields, and the next row is read normally.
+    #[test]
+    fn oversized_rows_are_dropped_in_bounded_memory() {
+        let mut bytes = vec![b'x'; MAX_ROW_BYTES * 3];
+        bytes.extend_from_slice(b"\nnext,1\n");
+        let mut commas = vec![b','; MAX_ROW_FIELDS * 3];
+        commas.extend_from_slice(b"\nafter\n");
+        for input in [bytes, commas] {
+            let mut r = Records::new(std::io::BufReader::new(input.as_slice()), 2);
+            let mut row = Row::default();
+            assert_eq!(r.next_row(&mut row).ok().flatten(), Some(2));
+            assert!(row.is_oversized() && row.len() == 0);
+            assert!(row.data.len() <= 2 * MAX_ROW_BYTES && row.ends.len() <= 2 * MAX_ROW_FIELDS);
+            assert_eq!(r.next_row(&mut row).ok().flatten(), Some(3));
+            assert!(!row.is_oversized() && row.len() >= 1);
+        }
     }
 }

@@ -117,7 +117,23 @@ impl ColumnKind {
     /// value there, whatever the file wrote (1.x and FrameView write 0).
     #[must_use]
     pub fn is_display_value(self) -> bool {
-        matches!(self, Self::UntilDisplayed | Self::DisplayLatency)
+        matches!(
+            self,
+            Self::UntilDisplayed
+                | Self::DisplayLatency
+                | Self::ClickToPhoton
+                | Self::AllInputToPhoton
+                | Self::InstrumentedLatency
+                | Self::PcLatency
+        )
+    }
+
+    /// True for input-latency columns where the writer puts 0 for "no input on this
+    /// frame" (PresentMon 1.x `msSinceInput`, 2.0 `ClickToPhotonLatency`): a 0 there is
+    /// a missing value, never a latency.
+    #[must_use]
+    pub fn zero_means_none(self) -> bool {
+        matches!(self, Self::ClickToPhoton | Self::AllInputToPhoton | Self::SinceInput)
     }
 
     /// True for columns whose values are durations in milliseconds.

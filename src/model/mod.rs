@@ -59,6 +59,9 @@ pub struct FileInfo {
     /// Key/value facts the file states about the system (`//Key=Value` lines,
     /// FrameView's GPU/CPU columns, OCAT's system-info columns), in file order.
     pub system: Vec<(String, String)>,
+    /// False when the capture has no display data (e.g. PresentMon
+    /// `--no_track_display`): whether a frame was dropped is then unknown.
+    pub dropped_known: bool,
 }
 
 /// One input file after loading: its traces in file order.
@@ -217,6 +220,7 @@ mod tests {
                 format: Format::PresentMon1,
                 format_version: String::new(),
                 system: vec![],
+                dropped_known: true,
             },
             traces,
             warnings: vec![],

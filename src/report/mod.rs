@@ -90,9 +90,9 @@ pub struct Run {
     /// Frames in the analysed series.
     pub frames: usize,
     /// Frames of the trace that were never displayed.
-    pub dropped_frames: usize,
+    pub dropped_frames: Option<usize>,
     /// T: the sum of the analysed frame times.
-    pub duration_ms: f64,
+    pub duration_ms: Option<f64>,
     /// Problems found while loading (file-level ones are repeated in every run of the file).
     pub warnings: Vec<Warning>,
     /// `metrics.md` §2.
@@ -190,8 +190,8 @@ pub fn run(
         runtime: trace.meta.runtime.clone(),
         present_modes: trace.meta.present_modes.clone(),
         frames: series.len(),
-        dropped_frames: trace.dropped_count(),
-        duration_ms: series.total_ms(),
+        dropped_frames: capture.info.dropped_known.then(|| trace.dropped_count()),
+        duration_ms: (!series.is_empty()).then(|| series.total_ms()),
         warnings,
         summary: prepared.summary,
         pacing: figures.pacing,

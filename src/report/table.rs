@@ -30,13 +30,9 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     if !r.present_modes.is_empty() {
         writeln!(out, "  present mode: {}", r.present_modes.join(", "))?;
     }
-    writeln!(
-        out,
-        "  frames {}  dropped {}  duration {:.3} s",
-        r.frames,
-        r.dropped_frames,
-        r.duration_ms / 1000.0
-    )?;
+    let dropped = r.dropped_frames.map_or_else(|| "unknown".to_owned(), |d| d.to_string());
+    let duration = r.duration_ms.map_or_else(|| "—".to_owned(), |d| format!("{:.3} s", d / 1000.0));
+    writeln!(out, "  frames {}  dropped {dropped}  duration {duration}", r.frames)?;
     match &r.summary {
         Some(m) => {
             writeln!(

@@ -577,7 +577,7 @@ def document(path, analysis, source):
                       if not f.dropped and f.disp is not None and f.disp > 0]
             vals = [f.disp for f in series]
         presents_counts.append((tr.application, len(tr.frames)))
-        total, summ = summary(vals) if vals else (0.0, None)
+        total, summ = summary(vals) if vals else (None, None)
         entry = {
             "application": tr.application,
             "process_id": tr.process_id,
