@@ -8,6 +8,7 @@ pub use selector::TraceSelector;
 
 use crate::analysis::{FrameTimeSource, Settings};
 use crate::ingest::{self, LoadOptions, Progress};
+use crate::model::Warning;
 use crate::report::{self, FailedRun, Report, RunEntry, SettingsJson};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -131,20 +132,27 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     }
     let settings = a.settings();
     let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
-    let mut marker_failed = false;
+    let mut marker_error = None;
     let markers = match &a.pcl {
         None => None,
         Some(path) => match ingest::pcl::load_marker_log(path, a.qpc_frequency_hz) {
             Ok(log) => Some(log),
             Err(e) => {
                 eprintln!("error: {e}");
-                marker_failed = true;
+                marker_error = Some(e.to_string());
                 None
             }
         },
     };
-    let (runs, failed) = build_runs(&args.files, &a.trace, &settings, opts, markers.as_ref());
-    let failed = failed || marker_failed;
+    let (mut runs, failed) = build_runs(&args.files, &a.trace, &settings, opts, markers.as_ref());
+    if let Some(msg) = &marker_error {
+        for run in &mut runs {
+            if let RunEntry::Run(run) = run {
+                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+            }
+        }
+    }
+    let failed = failed || marker_error.is_some();
     let report = Report { schema: report::SCHEMA, settings: SettingsJson::from(&settings), runs };
     let mut out = std::io::stdout().lock();
     let written = if a.json {

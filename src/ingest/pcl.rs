@@ -5,7 +5,7 @@
 use super::error::{LoadError, LoadErrorKind};
 use super::values::parse_or_nan;
 use crate::model::Warning;
-use std::io::{BufRead, BufReader};
+use std::io::BufReader;
 use std::path::Path;
 
 /// PCL Stats marker ids (`NV_LATENCY_MARKER_TYPE`).
@@ -57,11 +57,23 @@ pub struct MarkerLog {
 pub fn load_marker_log(path: &Path, qpc_frequency_hz: f64) -> Result<MarkerLog, LoadError> {
     let err = |line, kind| LoadError::new(path, line, kind);
     let file = std::fs::File::open(path).map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+    let mut reader = BufReader::new(file);
     let mut lines = Vec::new();
-    for (i, line) in BufReader::new(file).split(b'\n').enumerate() {
-        let line = line.map_err(|e| err(Some(i as u64 + 1), LoadErrorKind::Io(e)))?;
-        let text = String::from_utf8_lossy(&line);
-        lines.push(text.trim_end_matches('\r').trim_start_matches('\u{feff}').to_owned());
+    let mut buf = Vec::new();
+    loop {
+        buf.clear();
+        let line_no = lines.len() as u64 + 1;
+        let n = super::preamble::read_line_capped(&mut reader, &mut buf)
+            .map_err(|e| err(Some(line_no), LoadErrorKind::Io(e)))?;
+        if n == 0 {
+            break;
+        }
+        if buf.len() > super::preamble::MAX_PREAMBLE_LINE_BYTES || buf.contains(&0) {
+            let msg = "not a PCL Stats marker log (binary data or an overlong line)".to_owned();
+            return Err(err(Some(line_no), LoadErrorKind::NotACapture(msg)));
+        }
+        let text = String::from_utf8_lossy(&buf);
+        lines.push(text.trim_end_matches(['\r', '\n']).trim_start_matches('\u{feff}').to_owned());
     }
     parse_marker_log(path, &lines, qpc_frequency_hz)
 }

@@ -86,7 +86,7 @@ pub fn read_preamble<R: BufRead>(reader: &mut R) -> Result<Preamble, PreambleErr
 
 /// Reads one line (through `\n`) into `buf`, stopping early once the line exceeds
 /// the cap. Returns the number of bytes read (0 at end of file).
-fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+pub(crate) fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) -> std::io::Result<usize> {
     let mut total = 0;
     loop {
         let available = match reader.fill_buf() {
