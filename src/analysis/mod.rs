@@ -213,6 +213,12 @@ impl Prepared {
         }
     }
 
+    /// The slow-time curve alone, for callers that keep it after the rest is dropped.
+    #[must_use]
+    pub fn into_curve(self) -> Option<SlowTimeCurve> {
+        self.curve
+    }
+
     /// The slow-time and excess-time curves over a grid of target rates, for charts.
     #[must_use]
     pub fn slow_time_curve(&self, rates_fps: &[f64]) -> Vec<(f64, f64, f64)> {

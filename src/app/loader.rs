@@ -1,6 +1,6 @@
 //! Loading captures off the UI thread: a worker reads and analyses, the UI polls.
 
-use crate::analysis::{FrameTimeSource, Series, Summary};
+use crate::analysis::{Figures, FrameTimeSource, Prepared, Settings, SlowTimeCurve, Summary};
 use crate::ingest::{self, LoadError, LoadOptions, Progress};
 use crate::model::Capture;
 use std::path::PathBuf;
@@ -26,12 +26,22 @@ impl Source {
     }
 }
 
-/// A loaded capture with the summary of each trace (presents source).
+/// The figures of one trace (presents source, default thresholds).
+pub struct TraceFigures {
+    /// Summary figures.
+    pub summary: Option<Summary>,
+    /// Pacing, stutters, oscillation, health.
+    pub figures: Figures,
+    /// S(F) and E(F), answered for any target without recomputing.
+    pub curve: Option<SlowTimeCurve>,
+}
+
+/// A loaded capture with the figures of each trace.
 pub struct Loaded {
     /// The capture.
     pub capture: Capture,
-    /// One summary per trace, `None` when a trace has no usable frame.
-    pub summaries: Vec<Option<Summary>>,
+    /// One entry per trace.
+    pub traces: Vec<TraceFigures>,
 }
 
 /// A load in flight.
@@ -57,12 +67,16 @@ impl Pending {
                 Source::Embedded(name, bytes) => ingest::load_bytes(name.as_ref(), bytes, opts),
             }
             .map(|capture| {
-                let summaries = capture
+                let traces = capture
                     .traces
                     .iter()
-                    .map(|t| Summary::of(&Series::of(t, FrameTimeSource::Presents).frame_time_ms))
+                    .map(|t| {
+                        let prepared = Prepared::new(t, FrameTimeSource::Presents);
+                        let figures = prepared.figures(&Settings::default());
+                        TraceFigures { summary: prepared.summary, figures, curve: prepared.into_curve() }
+                    })
                     .collect();
-                Loaded { capture, summaries }
+                Loaded { capture, traces }
             });
             let _ = tx.send(loaded);
             repaint();

@@ -171,6 +171,7 @@ impl App {
 
     fn runs_ui(&mut self, ui: &mut eframe::egui::Ui) {
         use eframe::egui;
+        let target = self.target();
         egui::ScrollArea::vertical().show(ui, |ui| {
             if !self.errors.is_empty() {
                 ui.heading("Errors");
@@ -205,7 +206,7 @@ impl App {
             }
             if let Some(run) = self.runs.get(self.selected) {
                 ui.separator();
-                summary_ui(ui, run);
+                summary_ui(ui, run, target);
             }
         });
     }
@@ -225,18 +226,19 @@ impl App {
     }
 }
 
-fn summary_ui(ui: &mut eframe::egui::Ui, run: &OpenRun) {
+fn summary_ui(ui: &mut eframe::egui::Ui, run: &OpenRun, target_fps: f64) {
     let trace = &run.loaded.capture.traces[run.trace];
     let info = &run.loaded.capture.info;
     ui.heading(&trace.meta.application);
     ui.label(format!("{} ({})", info.format, info.format_version));
     ui.label(format!("{} frames, {} dropped", trace.len(), trace.dropped_count()));
-    let Some(s) = run.loaded.summaries[run.trace] else {
+    let figures = &run.loaded.traces[run.trace];
+    let Some(s) = figures.summary else {
         ui.label("no usable frame times");
         return;
     };
     eframe::egui::Grid::new("summary").num_columns(2).striped(true).show(ui, |ui| {
-        for (name, value) in summary_rows(&s) {
+        for (name, value) in figure_rows(&s, figures, target_fps) {
             ui.label(name);
             ui.label(value);
             ui.end_row();
@@ -248,17 +250,33 @@ fn summary_ui(ui: &mut eframe::egui::Ui, run: &OpenRun) {
     }
 }
 
-fn summary_rows(s: &Summary) -> [(&'static str, String); 10] {
-    [
-        ("Average FPS", format!("{:.2}", s.avg_fps)),
-        ("1% low FPS", format!("{:.2}", s.low_1pct_fps)),
-        ("0.1% low FPS", format!("{:.2}", s.low_0_1pct_fps)),
-        ("Min FPS", format!("{:.2}", s.min_fps)),
-        ("Max FPS", format!("{:.2}", s.max_fps)),
-        ("p50 frame time", format!("{:.3} ms", s.p50_ms)),
-        ("p90 frame time", format!("{:.3} ms", s.p90_ms)),
-        ("p95 frame time", format!("{:.3} ms", s.p95_ms)),
-        ("p99 frame time", format!("{:.3} ms", s.p99_ms)),
-        ("p99.9 frame time", format!("{:.3} ms", s.p99_9_ms)),
-    ]
+/// The figures as (label, value) rows: smoothness first, with the same weight as the
+/// average, then lows, stutters and percentiles.
+fn figure_rows(s: &Summary, f: &loader::TraceFigures, target_fps: f64) -> Vec<(String, String)> {
+    let mut rows = vec![("Average FPS".to_owned(), format!("{:.2}", s.avg_fps))];
+    if let Some(p) = &f.figures.pacing {
+        rows.push(("Steady FPS".into(), p.steady_fps.to_string()));
+        rows.push(("Mostly steady FPS".into(), p.mostly_steady_fps.to_string()));
+        rows.push(("Typical FPS".into(), p.typical_fps.to_string()));
+    }
+    if let Some((slow, excess)) = f.curve.as_ref().map(|c| c.at(target_fps)) {
+        rows.push((format!("Slow time at {target_fps} FPS"), format!("{:.2} %", slow * 100.0)));
+        rows.push((format!("Excess time at {target_fps} FPS"), format!("{:.2} %", excess * 100.0)));
+    }
+    rows.push(("1% low FPS".into(), format!("{:.2}", s.low_1pct_fps)));
+    rows.push(("0.1% low FPS".into(), format!("{:.2}", s.low_0_1pct_fps)));
+    rows.push(("Min / max FPS".into(), format!("{:.2} / {:.2}", s.min_fps, s.max_fps)));
+    if let Some(st) = &f.figures.stutters {
+        rows.push(("Stutters".into(), format!("{} ({:.2} % of time)", st.count, st.time_fraction * 100.0)));
+    }
+    if let Some(o) = &f.figures.osc {
+        let flag = if o.flag { "OSC: oscillating" } else { "no" };
+        rows.push(("Oscillation".into(), format!("{flag} ({} frames)", o.oscillating_frames)));
+    }
+    for (name, v) in
+        [("p50", s.p50_ms), ("p90", s.p90_ms), ("p95", s.p95_ms), ("p99", s.p99_ms), ("p99.9", s.p99_9_ms)]
+    {
+        rows.push((format!("{name} frame time"), format!("{v:.3} ms")));
+    }
+    rows
 }
