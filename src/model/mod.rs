@@ -8,7 +8,7 @@
 //! Missing values (`NA`, empty cells, a dropped frame's display values) are stored as
 //! `f64::NAN`; use [`is_present`] rather than comparing.
 //!
-//! This module never imports egui and never touches files.
+//! This module has no UI dependency and never touches files.
 
 mod column;
 mod format;
