@@ -1,53 +1,64 @@
-//! The desktop window: open captures, pick a trace, see its figures and frame times.
+//! The desktop window: open captures, pick target FPS and stutter thresholds, see
+//! every frame on a zoomable timeline beside the figures and charts.
 //!
-//! This is the first cut of the window (issue 4 builds the full timeline). It never
-//! parses files itself: loading runs on a worker thread (`loader`) with visible
-//! progress, and a failed load is shown without touching the runs already open.
+//! State by lifetime: [`Persisted`] is what the user chose (saved between runs);
+//! [`OpenRun`]s are the loaded captures with their derived analysis; the view,
+//! selection and selected frame are the session's; hover and drag state live in egui.
+//! The UI never parses files: loading and analysis run on worker threads with
+//! visible progress, and a failed load shows its error without touching open runs.
+//! Timeline interactions come back as [`Command`]s applied in [`App::apply`].
 
+mod analysis;
+mod charts;
+mod export;
 mod loader;
-mod plot;
+mod panels;
+mod runs;
+mod settings;
+mod theme;
+pub mod timeline;
 
-use crate::analysis::Summary;
-use loader::{Loaded, Pending, Source};
+use eframe::egui;
+use loader::{Pending, Source};
+use runs::OpenRun;
+pub use settings::Persisted;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::{Arc, Mutex};
+use timeline::{Command, TimeView};
 
 /// The capture opened when no file is given (MIT, CapFrameX's test data).
-const SAMPLE_NAME: &str = "sample: pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv";
-const SAMPLE: &[u8] =
+pub const SAMPLE_NAME: &str = "sample: pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv";
+/// Its bytes, built into the binary so the window works after `cargo install` too.
+pub const SAMPLE: &[u8] =
     include_bytes!("../../sample-traces/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv");
 
-/// Target rates offered in the settings bar.
-const TARGETS: [f64; 7] = [30.0, 60.0, 90.0, 120.0, 144.0, 165.0, 240.0];
-
-/// Opens the window on `files` (or the bundled sample) and runs until it is closed.
+/// Opens the window on `files` (or the bundled sample). With `screenshot`, saves a PNG
+/// of the window once everything is loaded and analysed, then closes (CI smoke test).
 #[must_use]
-pub fn run(files: &[PathBuf]) -> ExitCode {
-    let sources: Vec<Source> = if files.is_empty() {
-        vec![Source::Embedded(SAMPLE_NAME, SAMPLE)]
-    } else {
-        files.iter().cloned().map(Source::File).collect()
-    };
+pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>) -> ExitCode {
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
-        viewport: eframe::egui::ViewportBuilder::default()
-            .with_inner_size([1280.0, 800.0])
-            .with_title("framescope"),
+        viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
         ..Default::default()
     };
+    let files = files.to_vec();
+    let failed = Arc::new(Mutex::new(false));
+    let failed_in_app = Arc::clone(&failed);
     let result = eframe::run_native(
         "framescope",
         options,
         Box::new(move |cc| {
-            let mut app = App::default();
-            for source in sources {
-                app.open(source, &cc.egui_ctx);
-            }
+            let persisted = if screenshot.is_some() { Persisted::default() } else { Persisted::load() };
+            let mut app = App::new(persisted, &cc.egui_ctx);
+            app.open_all(&files, &cc.egui_ctx);
+            app.screenshot_and_quit = screenshot.map(|p| (p, failed_in_app));
             Ok(Box::new(app))
         }),
     );
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(()) if !*failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) => ExitCode::SUCCESS,
+        Ok(()) => ExitCode::from(1),
         Err(e) => {
             eprintln!("error: cannot open the window: {e}");
             ExitCode::from(1)
@@ -55,54 +66,188 @@ pub fn run(files: &[PathBuf]) -> ExitCode {
     }
 }
 
-/// One open capture and the trace the user looks at.
-struct OpenRun {
-    name: String,
-    loaded: Loaded,
-    trace: usize,
-}
+/// A PNG that is being taken: where to save it and which part of the window.
+type PendingShot = Arc<Mutex<Option<Result<String, String>>>>;
 
-/// The whole window state.
-#[derive(Default)]
+/// The whole window.
 pub struct App {
+    persisted: Persisted,
     runs: Vec<OpenRun>,
+    selected: usize,
     pending: Vec<Pending>,
     errors: Vec<String>,
-    selected: usize,
-    target_fps: Option<f64>,
+    status: Option<String>,
+    view: TimeView,
+    view_fitted: bool,
+    selection: Option<(f64, f64)>,
+    selected_frame: Option<usize>,
+    show_help: bool,
+    timeline_rect: Option<egui::Rect>,
+    shot: Option<PendingShot>,
+    screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
+    repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
 impl App {
-    fn open(&mut self, source: Source, ctx: &eframe::egui::Context) {
+    /// A window with no capture open.
+    #[must_use]
+    pub fn new(persisted: Persisted, ctx: &egui::Context) -> Self {
+        let ctx = ctx.clone();
+        Self {
+            persisted,
+            runs: Vec::new(),
+            selected: 0,
+            pending: Vec::new(),
+            errors: Vec::new(),
+            status: None,
+            view: TimeView::default(),
+            view_fitted: false,
+            selection: None,
+            selected_frame: None,
+            show_help: false,
+            timeline_rect: None,
+            shot: None,
+            screenshot_and_quit: None,
+            repaint: Arc::new(move || ctx.request_repaint()),
+        }
+    }
+
+    /// Opens `files`, or the bundled sample when there are none.
+    pub fn open_all(&mut self, files: &[PathBuf], ctx: &egui::Context) {
+        if files.is_empty() {
+            self.open(Source::Embedded(SAMPLE_NAME, SAMPLE), ctx);
+        }
+        for f in files {
+            self.open(Source::File(f.clone()), ctx);
+        }
+    }
+
+    /// Starts loading a capture on a worker thread.
+    pub fn open(&mut self, source: Source, ctx: &egui::Context) {
         let ctx = ctx.clone();
         self.pending.push(Pending::start(source, move || ctx.request_repaint()));
     }
 
-    fn target(&self) -> f64 {
-        self.target_fps.unwrap_or(60.0)
+    /// True when nothing is loading or computing (tests wait for this).
+    #[must_use]
+    pub fn is_idle(&self) -> bool {
+        self.pending.is_empty()
+            && self.runs.iter().all(|r| !r.busy() && r.analyzed().is_some() && r.tracks().is_some())
     }
 
-    /// Moves finished loads into the open runs (or the error list).
-    fn drain_loads(&mut self) {
+    /// Names of the open captures.
+    #[must_use]
+    pub fn run_names(&self) -> Vec<String> {
+        self.runs.iter().map(|r| r.name.clone()).collect()
+    }
+
+    /// Error messages shown in the window.
+    #[must_use]
+    pub fn errors(&self) -> &[String] {
+        &self.errors
+    }
+
+    /// The settings the user chose.
+    #[must_use]
+    pub fn persisted(&self) -> &Persisted {
+        &self.persisted
+    }
+
+    fn settings(&self) -> crate::analysis::Settings {
+        self.persisted.settings()
+    }
+
+    /// Applies a timeline command.
+    pub fn apply(&mut self, command: Command) {
+        match command {
+            Command::View(v) => self.view = v,
+            Command::Select(range) => self.selection = range,
+            Command::SelectFrame(i) => self.selected_frame = i,
+            Command::ToggleHelp => self.show_help = !self.show_help,
+            Command::ResetView => self.fit_view(),
+            Command::ZoomToSelection => {
+                if let Some((a, b)) = self.selection {
+                    self.view = TimeView::fit(a.min(b), a.max(b));
+                }
+            }
+        }
+    }
+
+    fn fit_view(&mut self) {
+        if let Some(t) = self.runs.get(self.selected).map(|r| &r.capture.traces[r.trace]) {
+            let f = &t.frames;
+            let end = f.start_ms.last().zip(f.frame_time_ms.last()).map_or(1.0, |(s, ft)| s + ft);
+            self.view = TimeView::fit(f.start_ms.first().copied().unwrap_or(0.0), end);
+        }
+    }
+
+    /// Moves finished loads into the open runs (or the error list) and keeps every
+    /// run's background work in step with the settings.
+    fn drain(&mut self, ctx: &egui::Context) {
         let mut still = Vec::new();
         for p in std::mem::take(&mut self.pending) {
             match p.poll() {
                 None => still.push(p),
-                Some(Ok(loaded)) => {
-                    let trace = loaded.capture.default_trace().unwrap_or(0);
-                    self.runs.push(OpenRun { name: p.name, loaded, trace });
+                Some(Ok(capture)) => {
+                    if let Some(path) = &p.path {
+                        self.persisted.remember(path);
+                        self.save_settings();
+                    }
+                    self.runs.push(OpenRun::new(p.name, p.path, capture));
                     self.selected = self.runs.len() - 1;
+                    self.view_fitted = false;
+                    self.selection = None;
+                    self.selected_frame = None;
                 }
                 Some(Err(e)) => self.errors.push(e.to_string()),
             }
         }
         self.pending = still;
+        let settings = self.settings();
+        let selection = self.selection;
+        if let Some(run) = self.runs.get_mut(self.selected) {
+            run.update(&settings, selection, &self.repaint);
+        }
+        if !self.view_fitted && !self.runs.is_empty() {
+            self.fit_view();
+            self.view_fitted = true;
+        }
+        if !self.pending.is_empty() {
+            ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
     }
-}
 
-impl eframe::App for App {
-    fn logic(&mut self, ctx: &eframe::egui::Context, _frame: &mut eframe::Frame) {
-        self.drain_loads();
+    fn save_settings(&mut self) {
+        if self.screenshot_and_quit.is_none()
+            && let Err(e) = self.persisted.save()
+        {
+            self.status = Some(format!("settings not saved: {e}"));
+        }
+    }
+
+    /// Draws the whole window into `ui` (eframe's root, or a test harness).
+    pub fn ui_root(&mut self, ui: &mut egui::Ui) {
+        let ctx = ui.ctx().clone();
+        self.drain(&ctx);
+        self.take_dropped_files(&ctx);
+        self.finish_screenshot(&ctx);
+        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
+        egui::Panel::top("settings").show(ui, |ui| self.settings_ui(ui));
+        egui::Panel::left("runs")
+            .resizable(true)
+            .default_size(320.0)
+            .size_range(240.0..=520.0)
+            .show(ui, |ui| self.side_ui(ui));
+        egui::Panel::right("charts")
+            .resizable(true)
+            .default_size(360.0)
+            .size_range(280.0..=640.0)
+            .show(ui, |ui| self.charts_ui(ui));
+        egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
+        panels::help_ui(&ctx, &mut self.show_help);
+    }
+
+    fn take_dropped_files(&mut self, ctx: &egui::Context) {
         let dropped: Vec<PathBuf> = ctx.input(|i| {
             i.raw
                 .dropped_files
@@ -114,169 +259,13 @@ impl eframe::App for App {
         for path in dropped {
             self.open(Source::File(path), ctx);
         }
-        if !self.pending.is_empty() {
-            ctx.request_repaint_after(std::time::Duration::from_millis(100));
-        }
-    }
-
-    fn ui(&mut self, ui: &mut eframe::egui::Ui, _frame: &mut eframe::Frame) {
-        use eframe::egui;
-        egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
-        egui::Panel::left("runs").resizable(true).default_size(360.0).show(ui, |ui| self.runs_ui(ui));
-        egui::CentralPanel::default().show(ui, |ui| self.plot_ui(ui));
     }
 }
 
-impl App {
-    fn toolbar_ui(&mut self, ui: &mut eframe::egui::Ui) {
-        use eframe::egui;
-        ui.horizontal(|ui| {
-            if ui.button("Open…").clicked() {
-                match rfd::FileDialog::new().add_filter("captures", &["csv", "CSV"]).pick_files() {
-                    Some(paths) => {
-                        for p in paths {
-                            self.open(Source::File(p), ui.ctx());
-                        }
-                    }
-                    None => self.errors.push(
-                        "no file chosen (if no dialog appeared, install xdg-desktop-portal or zenity, \
-                         or drop files on the window)"
-                            .into(),
-                    ),
-                }
-            }
-            ui.separator();
-            ui.label("Target FPS");
-            let current = self.target();
-            egui::ComboBox::from_id_salt("target").selected_text(format!("{current}")).show_ui(ui, |ui| {
-                for t in TARGETS {
-                    if ui.selectable_label((current - t).abs() < 1e-9, format!("{t}")).clicked() {
-                        self.target_fps = Some(t);
-                    }
-                }
-            });
-            for p in &self.pending {
-                ui.separator();
-                ui.add(
-                    egui::ProgressBar::new(p.progress.fraction())
-                        .desired_width(160.0)
-                        .text(format!("loading {}", p.name)),
-                );
-                if ui.button("Cancel").clicked() {
-                    p.progress.cancel();
-                }
-            }
-        });
-    }
-
-    fn runs_ui(&mut self, ui: &mut eframe::egui::Ui) {
-        use eframe::egui;
-        let target = self.target();
-        egui::ScrollArea::vertical().show(ui, |ui| {
-            if !self.errors.is_empty() {
-                ui.heading("Errors");
-                let mut dismiss = None;
-                for (i, e) in self.errors.iter().enumerate() {
-                    ui.horizontal_wrapped(|ui| {
-                        ui.colored_label(ui.visuals().error_fg_color, e);
-                        if ui.small_button("✕").clicked() {
-                            dismiss = Some(i);
-                        }
-                    });
-                }
-                if let Some(i) = dismiss {
-                    self.errors.remove(i);
-                }
-                ui.separator();
-            }
-            for (i, run) in self.runs.iter_mut().enumerate() {
-                ui.radio_value(&mut self.selected, i, &run.name);
-                let traces = &run.loaded.capture.traces;
-                if traces.len() > 1 {
-                    let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
-                    egui::ComboBox::from_id_salt(("trace", i))
-                        .selected_text(label(&traces[run.trace]))
-                        .width(330.0)
-                        .show_ui(ui, |ui| {
-                            for (k, t) in traces.iter().enumerate() {
-                                ui.selectable_value(&mut run.trace, k, label(t));
-                            }
-                        });
-                }
-            }
-            if let Some(run) = self.runs.get(self.selected) {
-                ui.separator();
-                summary_ui(ui, run, target);
-            }
-        });
-    }
-
-    fn plot_ui(&self, ui: &mut eframe::egui::Ui) {
-        match self.runs.get(self.selected) {
-            Some(run) => {
-                plot::frame_times_ui(ui, &run.loaded.capture.traces[run.trace], self.target());
-            }
-            None if self.pending.is_empty() => {
-                ui.label("Open a capture (Open…, or drop files on the window).");
-            }
-            None => {
-                ui.spinner();
-            }
-        }
+impl eframe::App for App {
+    fn ui(&mut self, ui: &mut egui::Ui, _frame: &mut eframe::Frame) {
+        self.ui_root(ui);
     }
 }
 
-fn summary_ui(ui: &mut eframe::egui::Ui, run: &OpenRun, target_fps: f64) {
-    let trace = &run.loaded.capture.traces[run.trace];
-    let info = &run.loaded.capture.info;
-    ui.heading(&trace.meta.application);
-    ui.label(format!("{} ({})", info.format, info.format_version));
-    ui.label(format!("{} frames, {} dropped", trace.len(), trace.dropped_count()));
-    let figures = &run.loaded.traces[run.trace];
-    let Some(s) = figures.summary else {
-        ui.label("no usable frame times");
-        return;
-    };
-    eframe::egui::Grid::new("summary").num_columns(2).striped(true).show(ui, |ui| {
-        for (name, value) in figure_rows(&s, figures, target_fps) {
-            ui.label(name);
-            ui.label(value);
-            ui.end_row();
-        }
-    });
-    let warnings = run.loaded.capture.warnings.len() + trace.warnings.len();
-    if warnings > 0 {
-        ui.label(format!("{warnings} warnings (see `framescope report`)"));
-    }
-}
-
-/// The figures as (label, value) rows: smoothness first, with the same weight as the
-/// average, then lows, stutters and percentiles.
-fn figure_rows(s: &Summary, f: &loader::TraceFigures, target_fps: f64) -> Vec<(String, String)> {
-    let mut rows = vec![("Average FPS".to_owned(), format!("{:.2}", s.avg_fps))];
-    if let Some(p) = &f.figures.pacing {
-        rows.push(("Steady FPS".into(), p.steady_fps.to_string()));
-        rows.push(("Mostly steady FPS".into(), p.mostly_steady_fps.to_string()));
-        rows.push(("Typical FPS".into(), p.typical_fps.to_string()));
-    }
-    if let Some((slow, excess)) = f.curve.as_ref().map(|c| c.at(target_fps)) {
-        rows.push((format!("Slow time at {target_fps} FPS"), format!("{:.2} %", slow * 100.0)));
-        rows.push((format!("Excess time at {target_fps} FPS"), format!("{:.2} %", excess * 100.0)));
-    }
-    rows.push(("1% low FPS".into(), format!("{:.2}", s.low_1pct_fps)));
-    rows.push(("0.1% low FPS".into(), format!("{:.2}", s.low_0_1pct_fps)));
-    rows.push(("Min / max FPS".into(), format!("{:.2} / {:.2}", s.min_fps, s.max_fps)));
-    if let Some(st) = &f.figures.stutters {
-        rows.push(("Stutters".into(), format!("{} ({:.2} % of time)", st.count, st.time_fraction * 100.0)));
-    }
-    if let Some(o) = &f.figures.osc {
-        let flag = if o.flag { "OSC: oscillating" } else { "no" };
-        rows.push(("Oscillation".into(), format!("{flag} ({} frames)", o.oscillating_frames)));
-    }
-    for (name, v) in
-        [("p50", s.p50_ms), ("p90", s.p90_ms), ("p95", s.p95_ms), ("p99", s.p99_ms), ("p99.9", s.p99_9_ms)]
-    {
-        rows.push((format!("{name} frame time"), format!("{v:.3} ms")));
-    }
-    rows
-}
+mod layout;

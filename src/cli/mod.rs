@@ -23,6 +23,10 @@ pub struct Cli {
     command: Option<Command>,
     /// Captures to open in the window.
     files: Vec<PathBuf>,
+    /// Save a PNG of the window once the captures are loaded and analysed, then exit
+    /// (exit status 1 when a capture failed to load).
+    #[arg(long, value_name = "PNG")]
+    screenshot: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -120,7 +124,7 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Report(args)) => report_command(&args),
-        None => crate::app::run(&cli.files),
+        None => crate::app::run(&cli.files, cli.screenshot),
     }
 }
 

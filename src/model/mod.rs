@@ -183,6 +183,31 @@ impl Trace {
         self.frames.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name))
     }
 
+    /// The frames in `range` (clamped to the trace) as a trace of their own, with the
+    /// same metadata: what a time selection reports on.
+    #[must_use]
+    pub fn slice(&self, range: std::ops::Range<usize>) -> Trace {
+        let end = range.end.min(self.len());
+        let r = range.start.min(end)..end;
+        let f = &self.frames;
+        let part = |v: &[f64]| v.get(r.clone()).map(<[f64]>::to_vec).unwrap_or_default();
+        let frames = Frames {
+            frame_time_ms: part(&f.frame_time_ms),
+            start_ms: part(&f.start_ms),
+            display_ms: part(&f.display_ms),
+            dropped: f.dropped.get(r.clone()).map(<[bool]>::to_vec).unwrap_or_default(),
+            present_mode: f.present_mode.get(r.clone()).map(<[u16]>::to_vec).unwrap_or_default(),
+            frame_type: f.frame_type.get(r.clone()).map(<[FrameType]>::to_vec).unwrap_or_default(),
+            line: f.line.get(r.clone()).map(<[u64]>::to_vec).unwrap_or_default(),
+            columns: f
+                .columns
+                .iter()
+                .map(|c| Column { name: c.name.clone(), kind: c.kind, values: part(&c.values) })
+                .collect(),
+        };
+        Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }
+    }
+
     /// A one-line label: `app (PID 1234, 0xABC)`.
     #[must_use]
     pub fn label(&self) -> String {
@@ -225,6 +250,23 @@ mod tests {
             traces,
             warnings: vec![],
         }
+    }
+
+    #[test]
+    fn slices_keep_every_column_aligned() {
+        let mut t = trace("a.exe", 10);
+        t.frames.start_ms = (0..10).map(f64::from).collect();
+        t.frames.display_ms = vec![f64::NAN; 10];
+        t.frames.dropped = vec![false; 10];
+        t.frames.line = (2..12).collect();
+        t.frames.columns = vec![Column { name: "X".into(), kind: ColumnKind::Other, values: vec![1.0; 10] }];
+        let s = t.slice(3..7);
+        assert_eq!(s.len(), 4);
+        assert_eq!(s.frames.line, vec![5, 6, 7, 8]);
+        assert_eq!(s.frames.columns[0].values.len(), 4);
+        assert!(s.frames.present_mode.is_empty());
+        assert_eq!(t.slice(8..50).len(), 2);
+        assert_eq!(t.slice(20..30).len(), 0);
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::analysis::{
 };
 use crate::ingest::pcl::MarkerLog;
 use crate::ingest::{LoadError, LoadErrorKind};
-use crate::model::{Capture, Warning};
+use crate::model::{Capture, FileInfo, Trace, Warning};
 use serde::Serialize;
 
 /// Version of the JSON contract.
@@ -156,11 +156,38 @@ pub fn run(
     settings: &Settings,
     markers: Option<&MarkerLog>,
 ) -> Run {
-    let trace = &capture.traces[index];
+    run_trace(file, &capture.info, &capture.warnings, &capture.traces[index], settings, markers)
+}
+
+/// Builds the run of one trace (or a slice of one, see [`Trace::slice`]) of a file.
+#[must_use]
+pub fn run_trace(
+    file: &str,
+    info: &FileInfo,
+    file_warnings: &[Warning],
+    trace: &Trace,
+    settings: &Settings,
+    markers: Option<&MarkerLog>,
+) -> Run {
     let prepared = Prepared::new(trace, settings.frame_time);
+    run_prepared(file, info, file_warnings, trace, settings, markers, &prepared)
+}
+
+/// [`run_trace`] with the settings-independent analysis already done (the window
+/// keeps it to recompute figures when a threshold moves).
+#[must_use]
+pub fn run_prepared(
+    file: &str,
+    info: &FileInfo,
+    file_warnings: &[Warning],
+    trace: &Trace,
+    settings: &Settings,
+    markers: Option<&MarkerLog>,
+    prepared: &Prepared,
+) -> Run {
     let figures = prepared.figures(settings);
     let series = &prepared.series;
-    let mut warnings: Vec<Warning> = capture.warnings.iter().chain(&trace.warnings).cloned().collect();
+    let mut warnings: Vec<Warning> = file_warnings.iter().chain(&trace.warnings).cloned().collect();
     warnings.sort_by_key(|w| w.line);
     if series.is_empty() {
         warnings.push(Warning::file(format!(
@@ -182,15 +209,15 @@ pub fn run(
     }
     Run {
         file: file.to_owned(),
-        format: capture.info.format.name(),
-        format_version: capture.info.format_version.clone(),
+        format: info.format.name(),
+        format_version: info.format_version.clone(),
         application: trace.meta.application.clone(),
         process_id: trace.meta.process_id,
         swap_chain: trace.meta.swap_chain.clone(),
         runtime: trace.meta.runtime.clone(),
         present_modes: trace.meta.present_modes.clone(),
         frames: series.len(),
-        dropped_frames: capture.info.dropped_known.then(|| trace.dropped_count()),
+        dropped_frames: info.dropped_known.then(|| trace.dropped_count()),
         duration_ms: (!series.is_empty()).then(|| series.total_ms()),
         warnings,
         summary: prepared.summary,

@@ -1,0 +1,255 @@
+//! The window's analysis, run on worker threads: per-trace level-of-detail data
+//! ([`Tracks`], built once per trace) and the figures for the current settings
+//! ([`Analyzed`], rebuilt when a threshold or the frame-time source changes).
+
+use super::charts::ChartData;
+use super::timeline::lod::MaxIndex;
+use crate::analysis::{FrameTimeSource, Prepared, Settings, percentile};
+use crate::model::{ColumnKind, FileInfo, Trace, Warning};
+use crate::report::{self, Run};
+use std::sync::Arc;
+use std::sync::mpsc::{Receiver, channel};
+
+/// Work running on another thread; the UI polls it.
+pub struct Job<T> {
+    result: Receiver<T>,
+}
+
+impl<T: Send + 'static> Job<T> {
+    /// Runs `work` on a new thread and calls `repaint` when it is done.
+    pub fn spawn(work: impl FnOnce() -> T + Send + 'static, repaint: impl Fn() + Send + 'static) -> Self {
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            let _ = tx.send(work());
+            repaint();
+        });
+        Self { result: rx }
+    }
+
+    /// The result, once.
+    pub fn poll(&self) -> Option<T> {
+        self.result.try_recv().ok()
+    }
+}
+
+/// One stacked segment kind of the latency row.
+pub struct Segment {
+    /// What it is.
+    pub name: &'static str,
+    /// Value per frame (ms, NaN = missing).
+    pub values: Vec<f64>,
+}
+
+/// Level-of-detail data of one trace: what the timeline rows read.
+pub struct Tracks {
+    /// Frame times.
+    pub frame_time: MaxIndex,
+    /// Display intervals (NaN for dropped frames) and their index.
+    pub display: Option<(Vec<f64>, MaxIndex)>,
+    /// A GPU duration column (name, column index) and its index.
+    pub gpu: Option<(String, usize, MaxIndex)>,
+    /// Latency stages stacked per frame, their total and its index.
+    pub latency: Option<(Vec<Segment>, Vec<f64>, MaxIndex)>,
+    /// Telemetry columns with varying values: (name, column index, index, min, max).
+    pub telemetry: Vec<(String, usize, MaxIndex, f64, f64)>,
+    /// Dropped frames, ascending.
+    pub dropped: Vec<u32>,
+    /// A frame-time scale that shows the body of the trace (p99.9 · 1.25).
+    pub scale_ms: f64,
+    /// The same for the latency row.
+    pub latency_scale_ms: f64,
+}
+
+const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
+const MAX_TELEMETRY_ROWS: usize = 4;
+
+impl Tracks {
+    /// Builds the tracks of a trace (O(n)).
+    #[must_use]
+    pub fn new(trace: &Trace) -> Self {
+        let f = &trace.frames;
+        let display = f.display_ms.iter().any(|v| v.is_finite()).then(|| {
+            let d = f.display_ms.clone();
+            let index = MaxIndex::new(&d);
+            (d, index)
+        });
+        let gpu = GPU_KINDS.iter().find_map(|&k| {
+            let i = f.columns.iter().position(|c| c.kind == k && c.values.iter().any(|v| v.is_finite()))?;
+            Some((f.columns[i].name.clone(), i, MaxIndex::new(&f.columns[i].values)))
+        });
+        let telemetry = f
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.kind == ColumnKind::Telemetry)
+            .filter_map(|(i, c)| {
+                let (lo, hi) = c
+                    .values
+                    .iter()
+                    .filter(|v| v.is_finite())
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+                (hi > lo).then(|| (c.name.clone(), i, MaxIndex::new(&c.values), lo, hi))
+            })
+            .take(MAX_TELEMETRY_ROWS)
+            .collect();
+        let mut sorted = f.frame_time_ms.clone();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let scale_ms = (percentile(&sorted, 0.999) * 1.25).max(1.0);
+        let latency = latency_stack(trace);
+        let latency_scale_ms = latency.as_ref().map_or(1.0, |(_, total, _)| {
+            let mut t: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
+            t.sort_unstable_by(f64::total_cmp);
+            (percentile(&t, 0.999) * 1.25).max(1.0)
+        });
+        Self {
+            frame_time: MaxIndex::new(&f.frame_time_ms),
+            display,
+            gpu,
+            latency,
+            latency_scale_ms,
+            telemetry,
+            dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
+            scale_ms,
+        }
+    }
+}
+
+/// CPU work until Present(), Present() to GPU done, GPU done to display — from
+/// whichever of the capture's columns say so.
+fn latency_stack(trace: &Trace) -> Option<(Vec<Segment>, Vec<f64>, MaxIndex)> {
+    let col = |kinds: &[ColumnKind]| kinds.iter().find_map(|&k| trace.column(k)).map(|c| &c.values);
+    let cpu = col(&[ColumnKind::CpuBusy]);
+    let render = col(&[ColumnKind::RenderPresentLatency, ColumnKind::UntilRenderComplete]);
+    let until = col(&[ColumnKind::UntilDisplayed]);
+    let display_latency = col(&[ColumnKind::DisplayLatency]);
+    if until.is_none() && display_latency.is_none() {
+        return None;
+    }
+    let n = trace.len();
+    let at = |c: Option<&Vec<f64>>, i: usize| c.map_or(0.0, |v| if v[i].is_finite() { v[i] } else { 0.0 });
+    let mut segments = [
+        ("CPU until Present", vec![f64::NAN; n]),
+        ("Present to GPU done", vec![f64::NAN; n]),
+        ("GPU done to display", vec![f64::NAN; n]),
+    ];
+    let mut total = vec![f64::NAN; n];
+    for i in 0..n {
+        let (c, r) = (at(cpu, i), at(render, i));
+        let to_display = match (until.map(|u| u[i]), display_latency.map(|d| d[i])) {
+            (Some(u), _) if u.is_finite() => u - r,
+            (_, Some(d)) if d.is_finite() => d - c - r,
+            _ => continue,
+        };
+        let parts = [c, r, to_display.max(0.0)];
+        for (seg, v) in segments.iter_mut().zip(parts) {
+            seg.1[i] = v;
+        }
+        total[i] = parts.iter().sum();
+    }
+    let index = MaxIndex::new(&total);
+    let segments = segments.into_iter().map(|(name, values)| Segment { name, values }).collect();
+    Some((segments, total, index))
+}
+
+/// Per-frame marks of the figures, in trace frame indices (ascending).
+#[derive(Default)]
+pub struct Marks {
+    /// Stutter frames.
+    pub stutters: Vec<u32>,
+    /// Runs of oscillating frames, `[first, last]`.
+    pub oscillating: Vec<(u32, u32)>,
+    /// Per action, its spike frames.
+    pub spikes: Vec<(String, Vec<u32>)>,
+}
+
+/// Everything the window shows for one trace and one set of settings.
+pub struct Analyzed {
+    /// The settings the figures were computed with.
+    pub settings: Settings,
+    /// The figures, exactly as `framescope report` prints them.
+    pub run: Run,
+    /// Settings-independent analysis, kept to recompute figures quickly.
+    pub prepared: Arc<Prepared>,
+    /// Per-frame marks for the timeline.
+    pub marks: Marks,
+    /// The charts.
+    pub charts: ChartData,
+}
+
+/// What identifies a file to the report.
+pub struct Source<'a> {
+    /// Display name.
+    pub name: &'a str,
+    /// Format and system facts.
+    pub info: &'a FileInfo,
+    /// File-level warnings.
+    pub warnings: &'a [Warning],
+}
+
+/// Analyses a trace; reuses `prepared` when it was made for the same frame-time source.
+#[must_use]
+pub fn analyze(
+    source: &Source<'_>,
+    trace: &Trace,
+    settings: Settings,
+    prepared: Option<Arc<Prepared>>,
+) -> Analyzed {
+    let prepared = prepared.unwrap_or_else(|| Arc::new(Prepared::new(trace, settings.frame_time)));
+    let run =
+        report::run_prepared(source.name, source.info, source.warnings, trace, &settings, None, &prepared);
+    let frames = &prepared.series.frame;
+    let to_trace =
+        |series: &[usize]| -> Vec<u32> { series.iter().filter_map(|&k| frames.get(k).copied()).collect() };
+    let mut marks = Marks::default();
+    if let Some(s) = &run.stutters {
+        marks.stutters = to_trace(&s.frames);
+    }
+    if let Some(h) = &run.health {
+        marks.spikes = h.spikes.iter().map(|(name, list)| (name.clone(), to_trace(list))).collect();
+    }
+    if let Some(o) = &run.osc {
+        marks.oscillating = runs_of(&o.oscillating, frames);
+    }
+    let curve = crate::analysis::SlowTimeCurve::new(&prepared.series.frame_time_ms);
+    let charts = ChartData::new(&prepared.series.frame_time_ms, curve.as_ref());
+    Analyzed { settings, run, prepared, marks, charts }
+}
+
+/// Runs of `true` in a per-series mask, as trace frame ranges.
+fn runs_of(mask: &[bool], frames: &[u32]) -> Vec<(u32, u32)> {
+    let mut out = Vec::new();
+    let mut start: Option<usize> = None;
+    for (k, &on) in mask.iter().enumerate() {
+        match (on, start) {
+            (true, None) => start = Some(k),
+            (false, Some(s)) => {
+                out.push((frames[s], frames[k - 1]));
+                start = None;
+            }
+            _ => {}
+        }
+    }
+    if let Some(s) = start {
+        out.push((frames[s], frames[mask.len() - 1]));
+    }
+    out
+}
+
+/// True when `prepared` can be reused for `settings` (same frame-time source).
+#[must_use]
+pub fn same_source(a: &Settings, b: &Settings) -> bool {
+    std::mem::discriminant::<FrameTimeSource>(&a.frame_time) == std::mem::discriminant(&b.frame_time)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn runs_of_a_mask() {
+        let frames: Vec<u32> = (10..20).collect();
+        let mask = [true, true, false, false, true, false, false, true, true, true];
+        assert_eq!(runs_of(&mask, &frames), vec![(10, 11), (14, 14), (17, 19)]);
+        assert!(runs_of(&[], &[]).is_empty());
+    }
+}

@@ -1,0 +1,343 @@
+//! Exports: the report of the current run or selection (JSON as `cli-report.md`
+//! defines it, or the same figures as CSV), its frames as CSV, and a PNG of the window.
+//!
+//! Everything here builds strings or writes one file; nothing draws.
+
+use crate::analysis::Settings;
+use crate::model::Trace;
+use crate::report::{Report, Run, RunEntry, SCHEMA, SettingsJson};
+use eframe::egui;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The JSON report document (the `cli-report.md` contract, schema 1) with one run,
+/// pretty-printed with a final newline, as `framescope report --json` prints it.
+#[must_use]
+pub fn report_json(run: &Run, settings: &Settings) -> String {
+    let report = Report {
+        schema: SCHEMA,
+        settings: SettingsJson::from(settings),
+        runs: vec![RunEntry::Run(Box::new(run.clone()))],
+    };
+    let mut text = serde_json::to_string_pretty(&report).unwrap_or_else(|e| {
+        serde_json::json!({ "schema": SCHEMA, "error": { "message": e.to_string(), "line": null } })
+            .to_string()
+    });
+    text.push('\n');
+    text
+}
+
+/// The same figures as CSV: a header `section,figure,value` and one row per figure.
+/// Identity rows come first (section `run`), then `summary`, `pacing`, `stutters`
+/// (count and time fraction), `osc` and `latency`. A section that cannot be computed
+/// keeps its rows with empty values, so the layout never changes; `null` values are
+/// empty cells.
+#[must_use]
+pub fn report_csv(run: &Run) -> String {
+    let mut out = String::from("section,figure,value\r\n");
+    let mut row = |section: &str, figure: &str, value: Option<String>| {
+        let value = value.unwrap_or_default();
+        let _ = write!(out, "{},{},{}\r\n", quote(section), quote(figure), quote(&value));
+    };
+    row("run", "file", Some(run.file.clone()));
+    row("run", "format", Some(run.format.to_owned()));
+    row("run", "application", Some(run.application.clone()));
+    row("run", "process_id", run.process_id.map(|p| p.to_string()));
+    row("run", "swap_chain", run.swap_chain.clone());
+    row("run", "frames", Some(run.frames.to_string()));
+    row("run", "dropped_frames", run.dropped_frames.map(|d| d.to_string()));
+    row("run", "duration_ms", run.duration_ms.and_then(num));
+
+    let s = run.summary.as_ref();
+    for (name, get) in [
+        ("avg_fps", (|s| s.avg_fps) as fn(&crate::analysis::Summary) -> f64),
+        ("min_fps", |s| s.min_fps),
+        ("max_fps", |s| s.max_fps),
+        ("p50_ms", |s| s.p50_ms),
+        ("p90_ms", |s| s.p90_ms),
+        ("p95_ms", |s| s.p95_ms),
+        ("p99_ms", |s| s.p99_ms),
+        ("p99_9_ms", |s| s.p99_9_ms),
+        ("low_1pct_fps", |s| s.low_1pct_fps),
+        ("low_0_1pct_fps", |s| s.low_0_1pct_fps),
+    ] {
+        row("summary", name, s.map(get).and_then(num));
+    }
+
+    let p = run.pacing.as_ref();
+    row("pacing", "steady_fps", p.map(|p| p.steady_fps.to_string()));
+    row("pacing", "mostly_steady_fps", p.map(|p| p.mostly_steady_fps.to_string()));
+    row("pacing", "typical_fps", p.map(|p| p.typical_fps.to_string()));
+    row("pacing", "slow_time_fraction", p.and_then(|p| num(p.slow_time_fraction)));
+    row("pacing", "excess_time_fraction", p.and_then(|p| num(p.excess_time_fraction)));
+
+    let st = run.stutters.as_ref();
+    row("stutters", "count", st.map(|s| s.count.to_string()));
+    row("stutters", "time_fraction", st.and_then(|s| num(s.time_fraction)));
+
+    let o = run.osc.as_ref();
+    row("osc", "flag", o.map(|o| o.flag.to_string()));
+    row("osc", "p90_iqr_ms", o.and_then(|o| num(o.p90_iqr_ms)));
+    row("osc", "p90_iqr_ratio", o.and_then(|o| num(o.p90_iqr_ratio)));
+    row("osc", "oscillating_frames", o.map(|o| o.oscillating_frames.to_string()));
+
+    let l = run.latency.as_ref();
+    for (name, get) in [
+        ("pcl_ms", (|l| l.pcl_ms) as fn(&crate::analysis::Latency) -> Option<f64>),
+        ("i2fs_ms", |l| l.i2fs_ms),
+        ("fs2p_ms", |l| l.fs2p_ms),
+        ("p2d_ms", |l| l.p2d_ms),
+        ("pc_latency_column_mean_ms", |l| l.pc_latency_column_mean_ms),
+        ("display_latency_mean_ms", |l| l.display_latency_mean_ms),
+        ("click_to_photon_mean_ms", |l| l.click_to_photon_mean_ms),
+    ] {
+        row("latency", name, l.and_then(get).and_then(num));
+    }
+    out
+}
+
+/// Per-frame CSV of a trace range (clamped to the trace): `index` (the frame's index in
+/// the trace), `start_ms`, `frame_time_ms`, `display_ms`, `dropped` (1 or 0), then every
+/// other numeric column of the trace under its own header name. Missing values are
+/// empty cells.
+#[must_use]
+pub fn frames_csv(trace: &Trace, range: std::ops::Range<usize>) -> String {
+    let f = &trace.frames;
+    let end = range.end.min(trace.len());
+    let range = range.start.min(end)..end;
+    let mut out = String::from("index,start_ms,frame_time_ms,display_ms,dropped");
+    for c in &f.columns {
+        out.push(',');
+        out.push_str(&quote(&c.name));
+    }
+    out.push_str("\r\n");
+    let cell = |v: Option<&f64>| v.copied().and_then(num).unwrap_or_default();
+    for i in range {
+        let dropped = f.dropped.get(i).is_some_and(|&d| d);
+        let _ = write!(
+            out,
+            "{i},{},{},{},{}",
+            cell(f.start_ms.get(i)),
+            cell(f.frame_time_ms.get(i)),
+            cell(f.display_ms.get(i)),
+            u8::from(dropped)
+        );
+        for c in &f.columns {
+            out.push(',');
+            out.push_str(&cell(c.values.get(i)));
+        }
+        out.push_str("\r\n");
+    }
+    out
+}
+
+/// Saves an egui screenshot as an 8-bit RGBA PNG file (colours unmultiplied).
+pub fn save_png(path: &Path, image: &egui::ColorImage) -> std::io::Result<()> {
+    let [width, height] = image.size;
+    if width == 0 || height == 0 || width * height != image.pixels.len() {
+        let msg = format!("cannot save a {width}×{height} image with {} pixels", image.pixels.len());
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, msg));
+    }
+    let (Ok(w), Ok(h)) = (u32::try_from(width), u32::try_from(height)) else {
+        return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "image too large for PNG"));
+    };
+    let data: Vec<u8> = image.pixels.iter().flat_map(egui::Color32::to_srgba_unmultiplied).collect();
+    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
+    let mut encoder = png::Encoder::new(file, w, h);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&data)?;
+    writer.finish()?;
+    Ok(())
+}
+
+/// A default file name for exports: `<capture stem>-<application>[-selection].<ext>`,
+/// with characters unsafe in file names replaced by `_`. A trailing `.exe` is dropped
+/// from the application name, and an empty application is left out.
+#[must_use]
+pub fn default_name(capture_path: &Path, application: &str, selection: bool, ext: &str) -> String {
+    let stem = capture_path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
+    let stem = sanitise(&stem);
+    let mut name = if stem.is_empty() { "capture".to_owned() } else { stem };
+    let app = application.trim();
+    let app = match app.len().checked_sub(4) {
+        Some(cut) if app.is_char_boundary(cut) && app[cut..].eq_ignore_ascii_case(".exe") => &app[..cut],
+        _ => app,
+    };
+    let app = sanitise(app);
+    if !app.is_empty() {
+        name.push('-');
+        name.push_str(&app);
+    }
+    if selection {
+        name.push_str("-selection");
+    }
+    let ext = sanitise(ext.trim_start_matches('.'));
+    if !ext.is_empty() {
+        name.push('.');
+        name.push_str(&ext);
+    }
+    name
+}
+
+/// Replaces characters that are unsafe in file names on any platform (path separators,
+/// `:*?"<>|`, control characters) with `_`, and trims spaces and dots at the ends.
+fn sanitise(s: &str) -> String {
+    let unsafe_char =
+        |c: char| c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|');
+    let replaced: String = s.chars().map(|c| if unsafe_char(c) { '_' } else { c }).collect();
+    replaced.trim_matches(|c: char| c == ' ' || c == '.').to_owned()
+}
+
+/// A CSV field, quoted per RFC 4180 when it holds a comma, quote or line break (or
+/// starts or ends with a space).
+fn quote(field: &str) -> String {
+    let needs = field.contains([',', '"', '\r', '\n']) || field.starts_with(' ') || field.ends_with(' ');
+    if needs { format!("\"{}\"", field.replace('"', "\"\"")) } else { field.to_owned() }
+}
+
+/// A number as a CSV cell (shortest form that reads back exactly); `None` when not finite.
+fn num(v: f64) -> Option<String> {
+    v.is_finite().then(|| v.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ingest::{LoadOptions, load_bytes};
+    use crate::report::run_trace;
+    use std::path::PathBuf;
+
+    /// A 40-frame PresentMon 1.x capture with one dropped frame and a few spikes.
+    fn trace() -> (crate::model::Capture, Trace) {
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents,\
+             MsBetweenDisplayChange,MsUntilDisplayed,msGPUActive,\"Odd, name\"\n",
+        );
+        let mut t = 0.0;
+        for i in 0..40 {
+            let ft = if i % 13 == 12 { 40.0 } else { 16.0 + f64::from(i % 3) };
+            t += ft / 1000.0;
+            let (display, until) =
+                if i == 20 { ("0", "NA".to_owned()) } else { ("16.7", format!("{}", 5 + i % 4)) };
+            let _ = writeln!(csv, "game.exe,42,0x1A2B,{t:.6},{ft},{display},{until},{},{i}", 4 + i % 5);
+        }
+        let c = load_bytes(Path::new("cap.csv"), csv.as_bytes(), LoadOptions::default());
+        let c = c.unwrap_or_else(|e| panic!("{e}"));
+        let t = c.traces[0].clone();
+        (c, t)
+    }
+
+    fn run(settings: &Settings) -> Run {
+        let (c, t) = trace();
+        run_trace("cap.csv", &c.info, &c.warnings, &t, settings, None)
+    }
+
+    #[test]
+    fn json_follows_the_contract() {
+        let settings = Settings { target_fps: 90.0, ..Settings::default() };
+        let run = run(&settings);
+        let doc: serde_json::Value = serde_json::from_str(&report_json(&run, &settings)).unwrap();
+        assert_eq!(doc["schema"], 1);
+        assert_eq!(doc["settings"]["target_fps"], 90.0);
+        assert_eq!(doc["settings"]["window_frames"], 19);
+        assert_eq!(doc["settings"]["frame_time"], "presents");
+        let runs = doc["runs"].as_array().unwrap();
+        assert_eq!(runs.len(), 1);
+        let r = &runs[0];
+        assert_eq!(r["file"], "cap.csv");
+        assert_eq!(r["application"], "game.exe");
+        assert_eq!(r["frames"], run.frames);
+        let s = run.summary.as_ref().unwrap();
+        assert_eq!(r["summary"]["avg_fps"].as_f64(), Some(s.avg_fps));
+        assert_eq!(r["summary"]["p99_ms"].as_f64(), Some(s.p99_ms));
+        assert_eq!(r["stutters"]["count"], run.stutters.as_ref().unwrap().count);
+        assert!(r["latency"]["pcl_ms"].is_null());
+    }
+
+    #[test]
+    fn csv_report_has_one_row_per_figure() {
+        let run = run(&Settings::default());
+        let text = report_csv(&run);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "section,figure,value");
+        let avg = run.summary.as_ref().unwrap().avg_fps;
+        assert!(lines.contains(&format!("summary,avg_fps,{avg}").as_str()));
+        assert!(lines.contains(&"run,application,game.exe"));
+        assert!(lines.contains(&"run,process_id,42"));
+        assert!(lines.contains(&"latency,pcl_ms,"));
+        assert!(lines.iter().any(|l| l.starts_with("stutters,count,")));
+        assert!(lines.iter().any(|l| l.starts_with("osc,flag,")));
+        assert_eq!(lines.len(), 1 + 8 + 10 + 5 + 2 + 4 + 7);
+        // The same layout when nothing could be computed.
+        let empty = Run { summary: None, pacing: None, stutters: None, osc: None, latency: None, ..run };
+        let text = report_csv(&empty);
+        assert_eq!(text.lines().count(), lines.len());
+        assert!(text.contains("summary,avg_fps,\r\n"));
+    }
+
+    #[test]
+    fn csv_fields_are_quoted_when_needed() {
+        assert_eq!(quote("plain"), "plain");
+        assert_eq!(quote("a,b"), "\"a,b\"");
+        assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
+        assert_eq!(quote("two\nlines"), "\"two\nlines\"");
+        let run = Run { file: "C:\\caps\\a,b.csv".to_owned(), ..run(&Settings::default()) };
+        assert!(report_csv(&run).contains("run,file,\"C:\\caps\\a,b.csv\"\r\n"));
+    }
+
+    #[test]
+    fn frames_csv_has_a_row_per_frame() {
+        let (_, t) = trace();
+        let text = frames_csv(&t, 0..t.len());
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), t.len() + 1);
+        assert!(lines[0].starts_with("index,start_ms,frame_time_ms,display_ms,dropped,"));
+        for c in &t.frames.columns {
+            assert!(lines[0].contains(&quote(&c.name)), "{}", c.name);
+        }
+        assert!(lines[0].contains("MsUntilDisplayed") && lines[0].contains("\"Odd, name\""));
+        let header = lines[0].split(',').count() - 1; // the quoted name holds one comma
+        assert!(lines[1..].iter().all(|l| l.split(',').count() == header));
+        let dropped: Vec<&str> = lines[1..].iter().filter_map(|l| l.split(',').nth(4)).collect();
+        assert_eq!(dropped.iter().filter(|&&d| d == "1").count(), t.dropped_count());
+        assert_eq!(lines[21].split(',').take(5).last(), Some(if t.frames.dropped[20] { "1" } else { "0" }));
+        assert!(t.frames.dropped[20], "frame 20 has no display data");
+        // A range is clamped and keeps the trace's frame indices.
+        let part = frames_csv(&t, 38..100);
+        assert_eq!(part.lines().count(), 3);
+        assert!(part.lines().nth(1).unwrap().starts_with("38,"));
+        assert_eq!(frames_csv(&t, 50..60).lines().count(), 1);
+    }
+
+    #[test]
+    fn png_round_trips() {
+        let dir = std::env::temp_dir().join(format!("framescope-export-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("shot.png");
+        let pixels = (0..12 * 7).map(|i| egui::Color32::from_rgb(i as u8, 2 * i as u8, 255)).collect();
+        let image = egui::ColorImage::new([12, 7], pixels);
+        save_png(&path, &image).unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        assert!(bytes.starts_with(&[0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A]));
+        let mut reader = png::Decoder::new(std::io::Cursor::new(bytes)).read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        assert_eq!((info.width, info.height), (12, 7));
+        assert_eq!(&buf[4..8], &[1, 2, 255, 255]);
+        let bad = egui::ColorImage { size: [3, 3], ..egui::ColorImage::default() };
+        assert!(save_png(&dir.join("bad.png"), &bad).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn default_names_are_safe() {
+        let cap = PathBuf::from("/data/run 1.csv");
+        assert_eq!(default_name(&cap, "a/b:c*?.exe", false, "json"), "run 1-a_b_c__.json");
+        assert_eq!(default_name(&cap, "Game.EXE", true, "csv"), "run 1-Game-selection.csv");
+        assert_eq!(default_name(Path::new("x<y>|z\".csv"), "", false, "png"), "x_y__z_.png");
+        assert_eq!(default_name(Path::new(""), "g.exe", false, ".png"), "capture-g.png");
+        assert_eq!(default_name(&cap, "a\\b\u{7}", false, "csv"), "run 1-a_b_.csv");
+    }
+}

@@ -1,0 +1,398 @@
+//! The areas of the window: toolbar, settings bar, runs and figures on the left,
+//! charts on the right, the timeline in the middle; and exports.
+
+use super::loader::Source;
+use super::{App, export, panels, timeline};
+use eframe::egui::{self, RichText};
+use std::sync::{Arc, Mutex};
+
+impl App {
+    pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
+        ui.horizontal(|ui| {
+            if ui.button("Open…").clicked() {
+                self.open_dialog(ui.ctx());
+            }
+            ui.menu_button("Recent", |ui| {
+                if self.persisted.recent.is_empty() {
+                    ui.label("no recent files");
+                }
+                for path in self.persisted.recent.clone() {
+                    if ui.button(path.display().to_string()).clicked() {
+                        self.open(Source::File(path), ui.ctx());
+                        ui.close();
+                    }
+                }
+            });
+            ui.menu_button("Export", |ui| self.export_menu(ui));
+            if ui.button("Help").clicked() {
+                self.show_help = !self.show_help;
+            }
+            for p in &self.pending {
+                ui.separator();
+                let bar = egui::ProgressBar::new(p.progress.fraction()).desired_width(180.0);
+                ui.add(bar.text(format!("loading {}", p.name)));
+                if ui.button("Cancel").clicked() {
+                    p.progress.cancel();
+                }
+            }
+            if let Some(status) = &self.status {
+                ui.separator();
+                ui.label(status);
+            }
+        });
+    }
+
+    fn open_dialog(&mut self, ctx: &egui::Context) {
+        match rfd::FileDialog::new().add_filter("frame captures", &["csv", "CSV", "log"]).pick_files() {
+            Some(paths) => {
+                for p in paths {
+                    self.open(Source::File(p), ctx);
+                }
+            }
+            None => {
+                self.status = Some(
+                    "No file chosen. If no dialog appeared, this desktop lacks a file-dialog portal \
+                     (xdg-desktop-portal): drop files on the window or name them on the command line."
+                        .into(),
+                );
+            }
+        }
+    }
+
+    pub(super) fn settings_ui(&mut self, ui: &mut egui::Ui) {
+        let before = self.persisted.clone();
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Target FPS");
+            let current = self.persisted.target_fps;
+            egui::ComboBox::from_id_salt("target_fps")
+                .selected_text(format!("{current}"))
+                .show_ui(ui, |ui| {
+                    for t in panels::TARGETS {
+                        if ui.selectable_label((current - t).abs() < 1e-9, format!("{t}")).clicked() {
+                            self.persisted.target_fps = t;
+                        }
+                    }
+                })
+                .response
+                .labelled_by(label.id);
+            ui.add(
+                egui::DragValue::new(&mut self.persisted.target_fps)
+                    .range(1.0..=1000.0)
+                    .speed(1.0)
+                    .suffix(" FPS"),
+            )
+            .labelled_by(label.id);
+            ui.separator();
+            let label = ui.label("Stutter threshold");
+            let mut pct = self.persisted.stutter_threshold * 100.0;
+            if ui
+                .add(egui::DragValue::new(&mut pct).range(0.0..=500.0).speed(1.0).suffix(" %"))
+                .labelled_by(label.id)
+                .changed()
+            {
+                self.persisted.stutter_threshold = pct / 100.0;
+            }
+            let label = ui.label("floor");
+            ui.add(
+                egui::DragValue::new(&mut self.persisted.stutter_floor_ms)
+                    .range(0.0..=100.0)
+                    .speed(0.1)
+                    .suffix(" ms"),
+            )
+            .labelled_by(label.id);
+            ui.separator();
+            ui.label("Frame time");
+            ui.radio_value(&mut self.persisted.display_source, false, "presents");
+            ui.radio_value(&mut self.persisted.display_source, true, "display");
+            ui.separator();
+            let mut fixed = self.persisted.refresh_hz.is_some();
+            ui.checkbox(&mut fixed, "Refresh rate")
+                .on_hover_text("Set the display's refresh rate; otherwise detected");
+            match (fixed, self.persisted.refresh_hz) {
+                (true, None) => self.persisted.refresh_hz = Some(60.0),
+                (false, Some(_)) => self.persisted.refresh_hz = None,
+                _ => {}
+            }
+            if let Some(hz) = &mut self.persisted.refresh_hz {
+                ui.add(egui::DragValue::new(hz).range(1.0..=1000.0).suffix(" Hz"));
+            } else {
+                ui.label(RichText::new("auto").weak());
+            }
+        });
+        if self.persisted != before {
+            self.save_settings();
+        }
+    }
+
+    pub(super) fn side_ui(&mut self, ui: &mut egui::Ui) {
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            self.errors_ui(ui);
+            let mut close = None;
+            let mut picked = None;
+            for (i, run) in self.runs.iter_mut().enumerate() {
+                ui.horizontal(|ui| {
+                    let short = std::path::Path::new(&run.name)
+                        .file_name()
+                        .map_or_else(|| run.name.clone(), |n| n.to_string_lossy().into_owned());
+                    if ui.radio(self.selected == i, short).on_hover_text(&run.name).clicked() {
+                        picked = Some(i);
+                    }
+                    if ui.small_button("x").on_hover_text("Close this capture").clicked() {
+                        close = Some(i);
+                    }
+                });
+                let traces = &run.capture.traces;
+                if traces.len() > 1 {
+                    let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
+                    let before = run.trace;
+                    egui::ComboBox::from_id_salt(("trace", i))
+                        .selected_text(label(&traces[run.trace]))
+                        .width(300.0)
+                        .show_ui(ui, |ui| {
+                            for (k, t) in traces.iter().enumerate() {
+                                ui.selectable_value(&mut run.trace, k, label(t));
+                            }
+                        });
+                    if run.trace != before {
+                        picked = Some(i);
+                    }
+                }
+            }
+            if let Some(i) = picked {
+                self.selected = i;
+                self.view_fitted = false;
+                self.selection = None;
+                self.selected_frame = None;
+            }
+            if let Some(i) = close {
+                self.runs.remove(i);
+                self.selected = self.selected.min(self.runs.len().saturating_sub(1));
+                self.view_fitted = false;
+            }
+            ui.separator();
+            self.figures_ui(ui);
+        });
+    }
+
+    fn errors_ui(&mut self, ui: &mut egui::Ui) {
+        if self.errors.is_empty() {
+            return;
+        }
+        ui.heading("Errors");
+        let mut dismiss = None;
+        for (i, e) in self.errors.iter().enumerate() {
+            ui.horizontal_wrapped(|ui| {
+                ui.colored_label(ui.visuals().error_fg_color, e);
+                if ui.small_button("x").on_hover_text("Dismiss").clicked() {
+                    dismiss = Some(i);
+                }
+            });
+        }
+        if let Some(i) = dismiss {
+            self.errors.remove(i);
+        }
+        ui.separator();
+    }
+
+    fn figures_ui(&mut self, ui: &mut egui::Ui) {
+        let settings = self.settings();
+        let Some(run) = self.runs.get(self.selected) else {
+            ui.label("Open a capture: Open…, drop files on the window, or name them on the command line.");
+            return;
+        };
+        let trace = &run.capture.traces[run.trace];
+        ui.heading(&trace.meta.application);
+        ui.label(format!("{} ({})", run.capture.info.format, run.capture.info.format_version));
+        match run.analyzed() {
+            Some(a) => panels::figures_ui(ui, &a.run, "figures"),
+            None => {
+                ui.spinner();
+            }
+        }
+        if let Some(range) = self.selection {
+            ui.separator();
+            ui.heading("Selection");
+            ui.label(format!(
+                "{:.3} s – {:.3} s",
+                range.0.min(range.1) / 1000.0,
+                range.0.max(range.1) / 1000.0
+            ));
+            match run.selection_run(&settings, range) {
+                Some(sel) => panels::figures_ui(ui, sel, "selection_figures"),
+                None => {
+                    ui.spinner();
+                }
+            }
+        }
+        if let Some(i) = self.selected_frame {
+            ui.separator();
+            ui.heading("Frame");
+            panels::frame_details_ui(ui, trace, i);
+        }
+        let warnings = run.capture.warnings.len() + trace.warnings.len();
+        if warnings > 0 {
+            ui.separator();
+            ui.collapsing(format!("{warnings} warnings"), |ui| {
+                for w in run.capture.warnings.iter().chain(&trace.warnings).take(50) {
+                    ui.label(
+                        w.line.map_or_else(|| w.message.clone(), |l| format!("line {l}: {}", w.message)),
+                    );
+                }
+            });
+        }
+    }
+
+    pub(super) fn charts_ui(&mut self, ui: &mut egui::Ui) {
+        let target = self.persisted.target_fps;
+        if let Some(a) = self.runs.get(self.selected).and_then(|r| r.analyzed()) {
+            egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_ui(ui, &a.charts, target));
+        }
+    }
+
+    pub(super) fn central_ui(&mut self, ui: &mut egui::Ui) {
+        let Some(run) = self.runs.get(self.selected) else {
+            if self.pending.is_empty() {
+                ui.centered_and_justified(|ui| ui.label("No capture open"));
+            } else {
+                ui.spinner();
+            }
+            return;
+        };
+        let Some(tracks) = run.tracks() else {
+            ui.spinner();
+            return;
+        };
+        let input = timeline::Input {
+            trace: &run.capture.traces[run.trace],
+            tracks,
+            analyzed: run.analyzed(),
+            target_fps: self.persisted.target_fps,
+            view: self.view,
+            selection: self.selection,
+            selected_frame: self.selected_frame,
+        };
+        let commands = egui::ScrollArea::vertical()
+            .show(ui, |ui| {
+                let top = ui.cursor().min;
+                let commands = timeline::timeline_ui(ui, &input);
+                self.timeline_rect = Some(egui::Rect::from_min_size(
+                    top,
+                    egui::vec2(ui.min_rect().width(), timeline::desired_height(&input)),
+                ));
+                commands
+            })
+            .inner;
+        for c in commands {
+            self.apply(c);
+        }
+    }
+
+    fn export_menu(&mut self, ui: &mut egui::Ui) {
+        let Some(run) = self.runs.get(self.selected) else {
+            ui.label("open a capture first");
+            return;
+        };
+        let settings = self.settings();
+        let trace = &run.capture.traces[run.trace];
+        let path = run.path.clone().unwrap_or_else(|| "sample.csv".into());
+        let selection = self.selection.and_then(|r| run.selection_run(&settings, r).cloned());
+        let report = selection.clone().or_else(|| run.analyzed().map(|a| a.run.clone()));
+        let sel = selection.is_some();
+        let name = |ext: &str| export::default_name(&path, &trace.meta.application, sel, ext);
+        let mut saved = None;
+        if let Some(report) = &report {
+            if ui.button(if sel { "Selection report (JSON)…" } else { "Report (JSON)…" }).clicked() {
+                saved = Some(save_text(&name("json"), &export::report_json(report, &settings)));
+            }
+            if ui.button(if sel { "Selection report (CSV)…" } else { "Report (CSV)…" }).clicked() {
+                saved = Some(save_text(&name("csv"), &export::report_csv(report)));
+            }
+        }
+        if ui.button("Frames (CSV)…").clicked() {
+            let range = self.selection.map_or(0..trace.len(), |(a, b)| {
+                let s = &trace.frames.start_ms;
+                s.partition_point(|&t| t < a.min(b))..s.partition_point(|&t| t < a.max(b))
+            });
+            saved = Some(save_text(
+                &format!("{}-frames.csv", name("").trim_end_matches('.')),
+                &export::frames_csv(trace, range),
+            ));
+        }
+        if ui.button("Timeline (PNG)…").clicked() {
+            match rfd::FileDialog::new().set_file_name(name("png")).save_file() {
+                Some(p) => self.request_png(ui.ctx(), p, true),
+                None => saved = Some(Err("no file chosen".into())),
+            }
+        }
+        if let Some(result) = saved {
+            self.status = Some(match result {
+                Ok(p) => format!("saved {p}"),
+                Err(e) => format!("not saved: {e}"),
+            });
+            ui.close();
+        }
+    }
+
+    /// Asks egui for a screenshot; the timeline part (or the whole window) is saved as
+    /// PNG when it arrives.
+    pub(super) fn request_png(&mut self, ctx: &egui::Context, path: std::path::PathBuf, timeline_only: bool) {
+        let slot = Arc::new(Mutex::new(None));
+        self.shot = Some(Arc::clone(&slot));
+        let region = if timeline_only { self.timeline_rect } else { None };
+        let ppp = ctx.pixels_per_point();
+        let repaint = ctx.clone();
+        ctx.request_screenshot(move |image| {
+            let image = region.map_or_else(|| (*image).clone(), |r| image.region(&r, Some(ppp)));
+            let result = export::save_png(&path, &image)
+                .map(|()| path.display().to_string())
+                .map_err(|e| e.to_string());
+            if let Ok(mut s) = slot.lock() {
+                *s = Some(result);
+            }
+            repaint.request_repaint();
+        });
+    }
+
+    /// Reports a finished PNG; in `--screenshot` mode, takes it once idle and quits.
+    pub(super) fn finish_screenshot(&mut self, ctx: &egui::Context) {
+        if let Some(slot) = &self.shot {
+            let done = slot.lock().ok().and_then(|mut s| s.take());
+            if let Some(result) = done {
+                self.shot = None;
+                if let Some((_, failed)) = &self.screenshot_and_quit {
+                    if let (Err(_), Ok(mut f)) = (&result, failed.lock()) {
+                        *f = true;
+                    }
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+                self.status = Some(match result {
+                    Ok(p) => format!("saved {p}"),
+                    Err(e) => format!("not saved: {e}"),
+                });
+            }
+        }
+        if self.shot.is_none()
+            && let Some((path, failed)) = self.screenshot_and_quit.clone()
+        {
+            if !self.errors.is_empty() || (self.pending.is_empty() && self.runs.is_empty()) {
+                if let Ok(mut f) = failed.lock() {
+                    *f = true;
+                }
+                for e in &self.errors {
+                    eprintln!("error: {e}");
+                }
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            } else if self.is_idle() && self.timeline_rect.is_some() {
+                self.request_png(ctx, path, false);
+            } else {
+                ctx.request_repaint_after(std::time::Duration::from_millis(50));
+            }
+        }
+    }
+}
+
+fn save_text(default_name: &str, text: &str) -> Result<String, String> {
+    let path = rfd::FileDialog::new().set_file_name(default_name).save_file().ok_or("no file chosen")?;
+    std::fs::write(&path, text).map_err(|e| e.to_string())?;
+    Ok(path.display().to_string())
+}

@@ -1,0 +1,155 @@
+//! The panels around the timeline: the settings bar, the figures of the run and of
+//! the selection, the selected frame's details, and the keyboard help. Drawing only:
+//! every change goes back to the app as an [`Action`].
+
+use super::timeline;
+use crate::model::Trace;
+use crate::report::Run;
+use eframe::egui::{self, RichText};
+
+/// Target rates offered in the settings bar.
+pub const TARGETS: [f64; 7] = [30.0, 60.0, 90.0, 120.0, 144.0, 165.0, 240.0];
+
+/// Grid rows of a run's figures: the smoothness figures first, as prominent as the
+/// average, then lows, stutters, latency.
+#[must_use]
+pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let ms = |v: f64| format!("{v:.3} ms");
+    if let Some(s) = &run.summary {
+        rows.push(("Average FPS", format!("{:.2}", s.avg_fps)));
+    }
+    if let Some(p) = &run.pacing {
+        rows.push(("Steady FPS", p.steady_fps.to_string()));
+        rows.push(("Mostly steady FPS", p.mostly_steady_fps.to_string()));
+        rows.push(("Typical FPS", p.typical_fps.to_string()));
+        rows.push(("Slow time at target", format!("{:.2} %", p.slow_time_fraction * 100.0)));
+        rows.push(("Excess time at target", format!("{:.2} %", p.excess_time_fraction * 100.0)));
+    }
+    if let Some(s) = &run.summary {
+        rows.push(("1% low FPS", format!("{:.2}", s.low_1pct_fps)));
+        rows.push(("0.1% low FPS", format!("{:.2}", s.low_0_1pct_fps)));
+        rows.push(("Min / max FPS", format!("{:.2} / {:.2}", s.min_fps, s.max_fps)));
+    }
+    if let Some(st) = &run.stutters {
+        rows.push(("Stutters", format!("{} ({:.2} % of time)", st.count, st.time_fraction * 100.0)));
+    }
+    if let Some(o) = &run.osc {
+        let flag = if o.flag { "OSC — oscillating" } else { "no" };
+        rows.push(("Oscillation", format!("{flag} ({} frames)", o.oscillating_frames)));
+    }
+    if let Some(s) = &run.summary {
+        for (name, v) in [
+            ("p50 frame time", s.p50_ms),
+            ("p90 frame time", s.p90_ms),
+            ("p99 frame time", s.p99_ms),
+            ("p99.9 frame time", s.p99_9_ms),
+        ] {
+            rows.push((name, ms(v)));
+        }
+    }
+    if let Some(l) = &run.latency {
+        for (name, v) in [
+            ("PC latency (PCL)", l.pcl_ms),
+            ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+            ("Display latency mean", l.display_latency_mean_ms),
+            ("Click to photon mean", l.click_to_photon_mean_ms),
+        ] {
+            if let Some(v) = v {
+                rows.push((name, ms(v)));
+            }
+        }
+    }
+    if let Some(v) = &run.vsync {
+        rows.push(("Refresh", format!("{:.2} Hz ({:.0} % sure)", v.refresh_hz, v.confidence * 100.0)));
+    }
+    rows.push((
+        "Frames",
+        format!("{} ({} dropped)", run.frames, run.dropped_frames.map_or("?".into(), |d| d.to_string())),
+    ));
+    rows
+}
+
+/// Draws a run's figures as a two-column grid with accessible labels.
+pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
+    egui::Grid::new(id).num_columns(2).striped(true).show(ui, |ui| {
+        for (name, value) in figure_rows(run) {
+            let label = ui.label(name);
+            ui.label(RichText::new(value).strong()).labelled_by(label.id);
+            ui.end_row();
+        }
+    });
+    if run.summary.is_none() {
+        ui.label("no usable frame times");
+    }
+}
+
+/// Every column of one frame.
+pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, i: usize) {
+    let f = &trace.frames;
+    if i >= trace.len() {
+        return;
+    }
+    egui::Grid::new("frame_details").num_columns(2).striped(true).show(ui, |ui| {
+        let mut row = |name: &str, value: String| {
+            ui.label(name);
+            ui.label(value);
+            ui.end_row();
+        };
+        row("Frame", i.to_string());
+        row("File line", f.line[i].to_string());
+        row("Start", format!("{:.3} ms", f.start_ms[i]));
+        row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
+        row(
+            "Display",
+            if f.display_ms[i].is_finite() { format!("{:.3} ms", f.display_ms[i]) } else { "—".into() },
+        );
+        row("Dropped", if f.dropped[i] { "yes" } else { "no" }.into());
+        if let Some(m) = f.present_mode.get(i).and_then(|&m| trace.meta.present_modes.get(usize::from(m))) {
+            row("Present mode", m.clone());
+        }
+        if let Some(t) = f.frame_type.get(i) {
+            row("Frame type", t.name().into());
+        }
+        for c in &f.columns {
+            let v = c.values[i];
+            row(&c.name, if v.is_finite() { format!("{v}") } else { "—".into() });
+        }
+    });
+}
+
+/// The keyboard and mouse help window.
+pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
+    egui::Window::new("Keyboard and mouse").open(open).resizable(false).show(ctx, |ui| {
+        egui::Grid::new("help").num_columns(2).show(ui, |ui| {
+            for (keys, action) in timeline::HELP {
+                ui.label(RichText::new(keys).strong());
+                ui.label(action);
+                ui.end_row();
+            }
+        });
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::Settings;
+    use crate::ingest::{LoadOptions, load_bytes};
+    use std::path::Path;
+
+    #[test]
+    fn smoothness_rows_come_first_after_the_average() {
+        let mut csv = String::from("Application,ProcessID,SwapChainAddress,MsBetweenPresents\n");
+        for i in 0..50 {
+            csv.push_str(if i == 25 { "g.exe,1,0x1,50\n" } else { "g.exe,1,0x1,10\n" });
+        }
+        let c = load_bytes(Path::new("r.csv"), csv.as_bytes(), LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run = crate::report::run("r.csv", &c, 0, &Settings::default(), None);
+        let rows = figure_rows(&run);
+        let names: Vec<&str> = rows.iter().map(|r| r.0).take(4).collect();
+        assert_eq!(names, ["Average FPS", "Steady FPS", "Mostly steady FPS", "Typical FPS"]);
+        assert!(rows.iter().any(|(n, v)| *n == "Stutters" && v.starts_with("1 ")));
+    }
+}

@@ -1,0 +1,162 @@
+//! One open capture in the window and the background work that serves it: LOD
+//! tracks for the chosen trace, figures for the current settings, figures for the
+//! time selection. Results that no longer match what is shown are dropped.
+
+use super::analysis::{self, Analyzed, Job, Source, Tracks};
+use crate::analysis::Settings;
+use crate::model::Capture;
+use crate::report::{self, Run};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+/// An open capture.
+pub struct OpenRun {
+    /// Shown name (the path as given, or the sample's name).
+    pub name: String,
+    /// The file, when it came from disk.
+    pub path: Option<PathBuf>,
+    /// The loaded capture (never changed once loaded).
+    pub capture: Arc<Capture>,
+    /// The trace shown.
+    pub trace: usize,
+    tracks: Option<(usize, Arc<Tracks>)>,
+    tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
+    analyzed: Option<(usize, Arc<Analyzed>)>,
+    analysis_job: Option<((usize, Settings), Job<Analyzed>)>,
+    selection: Option<(SelectionKey, Run)>,
+    selection_job: Option<(SelectionKey, Job<Run>)>,
+}
+
+type Repaint = Arc<dyn Fn() + Send + Sync>;
+
+/// Trace, settings and time range a selection's figures were computed for.
+type SelectionKey = (usize, Settings, (f64, f64));
+
+impl OpenRun {
+    /// A newly loaded capture, showing its default trace.
+    #[must_use]
+    pub fn new(name: String, path: Option<PathBuf>, capture: Capture) -> Self {
+        let trace = capture.default_trace().unwrap_or(0);
+        Self {
+            name,
+            path,
+            capture: Arc::new(capture),
+            trace,
+            tracks: None,
+            tracks_job: None,
+            analyzed: None,
+            analysis_job: None,
+            selection: None,
+            selection_job: None,
+        }
+    }
+
+    /// LOD tracks of the shown trace, when built.
+    #[must_use]
+    pub fn tracks(&self) -> Option<&Tracks> {
+        self.tracks.as_ref().filter(|(t, _)| *t == self.trace).map(|(_, t)| t.as_ref())
+    }
+
+    /// Figures of the shown trace (perhaps for older settings while new ones compute).
+    #[must_use]
+    pub fn analyzed(&self) -> Option<&Analyzed> {
+        self.analyzed.as_ref().filter(|(t, _)| *t == self.trace).map(|(_, a)| a.as_ref())
+    }
+
+    /// Figures of the time selection, when computed for the current selection.
+    #[must_use]
+    pub fn selection_run(&self, settings: &Settings, range: (f64, f64)) -> Option<&Run> {
+        let key = (self.trace, *settings, range);
+        self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r)
+    }
+
+    /// True while background work for what is shown is running.
+    #[must_use]
+    pub fn busy(&self) -> bool {
+        self.tracks_job.is_some() || self.analysis_job.is_some() || self.selection_job.is_some()
+    }
+
+    /// Collects finished work and starts what the current trace, settings and
+    /// selection need.
+    pub fn update(&mut self, settings: &Settings, selection: Option<(f64, f64)>, repaint: &Repaint) {
+        self.collect();
+        let trace = self.trace;
+        if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
+            let capture = Arc::clone(&self.capture);
+            let r = Arc::clone(repaint);
+            let job = Job::spawn(move || Arc::new(Tracks::new(&capture.traces[trace])), move || r());
+            self.tracks_job = Some((trace, job));
+        }
+        let current = self.analyzed.as_ref().is_some_and(|(t, a)| *t == trace && a.settings == *settings);
+        let queued = self.analysis_job.as_ref().is_some_and(|(k, _)| *k == (trace, *settings));
+        if !current && !queued {
+            self.spawn_analysis(*settings, repaint);
+        }
+        if let Some(range) = selection.filter(|(a, b)| (b - a).abs() > 0.0) {
+            let key = (trace, *settings, range);
+            let have = self.selection.as_ref().is_some_and(|(k, _)| *k == key);
+            let queued = self.selection_job.as_ref().is_some_and(|(k, _)| *k == key);
+            if !have && !queued {
+                let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
+                let job = Job::spawn(
+                    move || selection_run(&capture, trace, &name, settings_of(key), range),
+                    move || r(),
+                );
+                self.selection_job = Some((key, job));
+            }
+        }
+    }
+
+    fn spawn_analysis(&mut self, settings: Settings, repaint: &Repaint) {
+        let trace = self.trace;
+        let prepared = self
+            .analyzed
+            .as_ref()
+            .filter(|(t, a)| *t == trace && analysis::same_source(&a.settings, &settings))
+            .map(|(_, a)| Arc::clone(&a.prepared));
+        let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
+        let job = Job::spawn(
+            move || {
+                let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
+                analysis::analyze(&source, &capture.traces[trace], settings, prepared)
+            },
+            move || r(),
+        );
+        self.analysis_job = Some(((trace, settings), job));
+    }
+
+    fn collect(&mut self) {
+        if let Some((t, job)) = &self.tracks_job
+            && let Some(tracks) = job.poll()
+        {
+            self.tracks = Some((*t, tracks));
+            self.tracks_job = None;
+        }
+        if let Some(((t, _), job)) = &self.analysis_job
+            && let Some(a) = job.poll()
+        {
+            self.analyzed = Some((*t, Arc::new(a)));
+            self.analysis_job = None;
+        }
+        if let Some((key, job)) = &self.selection_job
+            && let Some(run) = job.poll()
+        {
+            self.selection = Some((*key, run));
+            self.selection_job = None;
+        }
+    }
+}
+
+fn settings_of(key: SelectionKey) -> Settings {
+    key.1
+}
+
+/// The figures of the frames that start inside `range` (ms).
+fn selection_run(capture: &Capture, trace: usize, name: &str, settings: Settings, range: (f64, f64)) -> Run {
+    let t = &capture.traces[trace];
+    let (a, b) = (range.0.min(range.1), range.0.max(range.1));
+    let first = t.frames.start_ms.partition_point(|&s| s < a);
+    let last = t.frames.start_ms.partition_point(|&s| s < b);
+    let part = t.slice(first..last);
+    report::run_trace(name, &capture.info, &[], &part, &settings, None)
+}

@@ -1,0 +1,275 @@
+//! What the user chose, kept between runs: analysis settings and recent files, saved
+//! as JSON in the user's config folder.
+//!
+//! Loading never fails: a missing, unreadable or corrupt file gives the defaults, and
+//! each field that is missing, of the wrong type or out of range falls back to its own
+//! default without discarding the others.
+
+use crate::analysis::{FrameTimeSource, Settings};
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+/// How many recent files are remembered.
+const RECENT_MAX: usize = 10;
+
+/// Settings and recent files, saved as JSON in the user's config folder.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+#[serde(default)]
+pub struct Persisted {
+    /// Target rate for colouring and pacing figures, frames per second.
+    pub target_fps: f64,
+    /// Relative stutter threshold (0.2 = 20 % above the local median).
+    pub stutter_threshold: f64,
+    /// Absolute stutter floor in ms.
+    pub stutter_floor_ms: f64,
+    /// False: present-to-present frame times; true: display intervals.
+    pub display_source: bool,
+    /// The display's refresh rate; `None` = detect it from the capture.
+    pub refresh_hz: Option<f64>,
+    /// Recently opened captures, most recent first, at most 10, no duplicates.
+    pub recent: Vec<PathBuf>,
+}
+
+impl Default for Persisted {
+    fn default() -> Self {
+        let s = Settings::default();
+        Self {
+            target_fps: s.target_fps,
+            stutter_threshold: s.stutter_threshold,
+            stutter_floor_ms: s.stutter_floor_ms,
+            display_source: s.frame_time == FrameTimeSource::Display,
+            refresh_hz: s.refresh_hz,
+            recent: Vec::new(),
+        }
+    }
+}
+
+impl Persisted {
+    /// The config file: `$FRAMESCOPE_CONFIG_DIR/settings.json`, else
+    /// `$XDG_CONFIG_HOME/framescope/settings.json`, else
+    /// `$HOME/.config/framescope/settings.json` (`%APPDATA%\framescope\settings.json` on
+    /// Windows); `None` when none of these is known.
+    #[must_use]
+    pub fn path() -> Option<PathBuf> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if let Some(dir) = var("FRAMESCOPE_CONFIG_DIR") {
+            return Some(dir.join("settings.json"));
+        }
+        let base = if cfg!(windows) {
+            var("APPDATA")
+        } else {
+            // The XDG spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
+            var("XDG_CONFIG_HOME")
+                .filter(|p| p.is_absolute())
+                .or_else(|| var("HOME").map(|home| home.join(".config")))
+        };
+        base.map(|b| b.join("framescope").join("settings.json"))
+    }
+
+    /// Loads from [`Persisted::path`]; a missing, unreadable, corrupt or out-of-range
+    /// file gives the defaults (field by field). Never panics.
+    #[must_use]
+    pub fn load() -> Self {
+        Self::path().map_or_else(Self::default, |p| Self::load_from(&p))
+    }
+
+    /// Loads from an explicit file, with the same fallbacks as [`Persisted::load`].
+    #[must_use]
+    pub fn load_from(path: &Path) -> Self {
+        let Ok(text) = std::fs::read_to_string(path) else { return Self::default() };
+        match serde_json::from_str::<Value>(&text) {
+            Ok(Value::Object(obj)) => Self::from_object(&obj),
+            _ => Self::default(),
+        }
+    }
+
+    /// Reads every field on its own, so that one bad value only resets itself.
+    fn from_object(obj: &Map<String, Value>) -> Self {
+        fn field<T: DeserializeOwned>(obj: &Map<String, Value>, key: &str) -> Option<T> {
+            obj.get(key).and_then(|v| T::deserialize(v).ok())
+        }
+        let d = Self::default();
+        let in_range = |v: f64, lo: f64, hi: f64| v.is_finite() && (lo..=hi).contains(&v);
+        let recent: Vec<PathBuf> = match obj.get("recent") {
+            Some(Value::Array(items)) => {
+                items.iter().filter_map(Value::as_str).filter(|s| !s.is_empty()).map(PathBuf::from).collect()
+            }
+            _ => Vec::new(),
+        };
+        let mut p = Self {
+            target_fps: field(obj, "target_fps")
+                .filter(|&v| in_range(v, 1.0, 1000.0))
+                .unwrap_or(d.target_fps),
+            stutter_threshold: field(obj, "stutter_threshold")
+                .filter(|&v| in_range(v, 0.0, f64::MAX))
+                .unwrap_or(d.stutter_threshold),
+            stutter_floor_ms: field(obj, "stutter_floor_ms")
+                .filter(|&v| in_range(v, 0.0, f64::MAX))
+                .unwrap_or(d.stutter_floor_ms),
+            display_source: field(obj, "display_source").unwrap_or(d.display_source),
+            refresh_hz: field::<f64>(obj, "refresh_hz").filter(|&v| in_range(v, 1.0, 1000.0)),
+            recent: Vec::new(),
+        };
+        // Oldest first, so that the most recent ends up in front.
+        for path in recent.iter().rev() {
+            p.remember(path);
+        }
+        p
+    }
+
+    /// Saves to [`Persisted::path`] atomically, creating the folder.
+    pub fn save(&self) -> std::io::Result<()> {
+        let path = Self::path().ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no config folder is known (HOME is not set)")
+        })?;
+        self.save_to(&path)
+    }
+
+    /// Saves to an explicit file atomically: writes a temporary file in the same
+    /// folder, then renames it over `path`, creating the folder first.
+    pub fn save_to(&self, path: &Path) -> std::io::Result<()> {
+        let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+        std::fs::create_dir_all(dir)?;
+        let mut json = serde_json::to_string_pretty(self).map_err(std::io::Error::from)?;
+        json.push('\n');
+        let name = path.file_name().map_or_else(|| "settings.json".into(), |n| n.to_string_lossy());
+        let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+        let written = std::fs::File::create(&tmp).and_then(|mut f| {
+            std::io::Write::write_all(&mut f, json.as_bytes())?;
+            f.sync_all()
+        });
+        let result = written.and_then(|()| std::fs::rename(&tmp, path));
+        if result.is_err() {
+            let _ = std::fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    /// The analysis settings these stand for.
+    #[must_use]
+    pub fn settings(&self) -> Settings {
+        Settings {
+            target_fps: self.target_fps,
+            stutter_threshold: self.stutter_threshold,
+            stutter_floor_ms: self.stutter_floor_ms,
+            refresh_hz: self.refresh_hz,
+            frame_time: if self.display_source {
+                FrameTimeSource::Display
+            } else {
+                FrameTimeSource::Presents
+            },
+        }
+    }
+
+    /// Puts `path` first in the recent list (deduplicated, at most 10).
+    pub fn remember(&mut self, path: &Path) {
+        self.recent.retain(|p| p != path);
+        self.recent.insert(0, path.to_path_buf());
+        self.recent.truncate(RECENT_MAX);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A fresh folder under the system temp dir, removed by the caller.
+    fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("framescope-settings-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        dir
+    }
+
+    #[test]
+    fn round_trip_in_a_new_folder() {
+        let dir = temp_dir("round-trip");
+        let path = dir.join("nested").join("settings.json");
+        let mut p = Persisted {
+            target_fps: 144.0,
+            stutter_threshold: 0.35,
+            stutter_floor_ms: 2.5,
+            display_source: true,
+            refresh_hz: Some(165.0),
+            recent: Vec::new(),
+        };
+        p.remember(Path::new("/captures/b.csv"));
+        p.remember(Path::new("/captures/a.csv"));
+        p.save_to(&path).unwrap();
+        assert_eq!(Persisted::load_from(&path), p);
+        // Saving again replaces the file and leaves no temporary file behind.
+        p.target_fps = 90.0;
+        p.save_to(&path).unwrap();
+        assert_eq!(Persisted::load_from(&path), p);
+        assert_eq!(std::fs::read_dir(path.parent().unwrap()).unwrap().count(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn missing_or_corrupt_files_give_defaults() {
+        let dir = temp_dir("corrupt");
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(Persisted::load_from(&dir.join("absent.json")), Persisted::default());
+        for text in ["{ not json", "", "[1, 2]", "null", r#"{"target_fps": 1e999}"#, "\u{0}\u{1}"] {
+            let path = dir.join("settings.json");
+            std::fs::write(&path, text).unwrap();
+            assert_eq!(Persisted::load_from(&path), Persisted::default(), "{text:?}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn bad_fields_fall_back_one_by_one() {
+        let dir = temp_dir("fields");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("settings.json");
+        let text = r#"{"target_fps": -5, "stutter_threshold": "NaN", "stutter_floor_ms": 2.5,
+                       "display_source": true, "refresh_hz": 5000, "recent": ["x.csv", 3, "", "x.csv", "y.csv"],
+                       "unknown": 1}"#;
+        std::fs::write(&path, text).unwrap();
+        let p = Persisted::load_from(&path);
+        let d = Persisted::default();
+        assert!((p.target_fps - d.target_fps).abs() < f64::EPSILON);
+        assert!((p.stutter_threshold - d.stutter_threshold).abs() < f64::EPSILON);
+        assert!((p.stutter_floor_ms - 2.5).abs() < f64::EPSILON);
+        assert!(p.display_source);
+        assert_eq!(p.refresh_hz, None);
+        assert_eq!(p.recent, [PathBuf::from("x.csv"), PathBuf::from("y.csv")]);
+        std::fs::write(&path, r#"{"target_fps": 0.5, "stutter_floor_ms": -1, "refresh_hz": null}"#).unwrap();
+        assert_eq!(Persisted::load_from(&path), d);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn remember_dedupes_and_caps() {
+        let mut p = Persisted::default();
+        for i in 0..15 {
+            p.remember(Path::new(&format!("/c/{i}.csv")));
+        }
+        p.remember(Path::new("/c/12.csv"));
+        assert_eq!(p.recent.len(), 10);
+        assert_eq!(p.recent[0], Path::new("/c/12.csv"));
+        assert_eq!(p.recent[1], Path::new("/c/14.csv"));
+        assert_eq!(p.recent.iter().filter(|r| r.ends_with("12.csv")).count(), 1);
+        assert_eq!(p.recent[9], Path::new("/c/5.csv"));
+    }
+
+    #[test]
+    fn settings_map_the_frame_time_source() {
+        let mut p = Persisted::default();
+        assert_eq!(p.settings(), Settings::default());
+        p.display_source = true;
+        p.refresh_hz = Some(144.0);
+        let s = p.settings();
+        assert_eq!(s.frame_time, FrameTimeSource::Display);
+        assert_eq!(s.refresh_hz, Some(144.0));
+    }
+
+    #[test]
+    fn the_config_path_is_a_settings_file() {
+        // The environment is the test runner's; only the shape can be checked.
+        if let Some(p) = Persisted::path() {
+            assert!(p.ends_with("settings.json"));
+        }
+    }
+}

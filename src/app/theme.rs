@@ -1,0 +1,53 @@
+//! Every colour the window uses, in one place.
+
+use eframe::egui::Color32;
+
+/// A frame within the target frame time.
+pub const WITHIN_BUDGET: Color32 = Color32::from_rgb(72, 170, 110);
+/// A frame over the target frame time.
+pub const OVER_BUDGET: Color32 = Color32::from_rgb(230, 170, 50);
+/// A frame over twice the target frame time.
+pub const FAR_OVER_BUDGET: Color32 = Color32::from_rgb(225, 70, 60);
+/// The target frame-time line.
+pub const TARGET_LINE: Color32 = Color32::from_rgb(240, 200, 90);
+/// Dropped-frame marks.
+pub const DROPPED: Color32 = Color32::from_rgb(200, 80, 200);
+/// Stutter marks.
+pub const STUTTER: Color32 = Color32::from_rgb(235, 75, 65);
+/// Oscillating stretches (translucent).
+pub const OSCILLATING: Color32 = Color32::from_rgba_premultiplied(60, 50, 110, 90);
+/// Health spikes.
+pub const SPIKE: Color32 = Color32::from_rgb(240, 150, 60);
+/// VSYNC markers (translucent).
+pub const VSYNC: Color32 = Color32::from_rgba_premultiplied(70, 90, 120, 110);
+/// The time selection (translucent).
+pub const SELECTION: Color32 = Color32::from_rgba_premultiplied(40, 80, 140, 70);
+/// The selected frame.
+pub const SELECTED_FRAME: Color32 = Color32::from_rgb(250, 250, 250);
+/// Row backgrounds, alternating.
+pub const ROW_BACKGROUND: [Color32; 2] = [Color32::from_rgb(24, 24, 28), Color32::from_rgb(30, 30, 35)];
+/// Ruler and label text.
+pub const TEXT: Color32 = Color32::from_rgb(200, 200, 205);
+/// Ruler ticks and grid.
+pub const GRID: Color32 = Color32::from_rgb(60, 60, 68);
+/// Latency stages, in stacking order.
+pub const STAGES: [Color32; 4] = [
+    Color32::from_rgb(90, 150, 230),
+    Color32::from_rgb(150, 110, 220),
+    Color32::from_rgb(80, 190, 190),
+    Color32::from_rgb(200, 200, 120),
+];
+/// Telemetry lines.
+pub const TELEMETRY: Color32 = Color32::from_rgb(120, 200, 140);
+
+/// The colour of a frame time against the target budget.
+#[must_use]
+pub fn budget_colour(frame_time_ms: f64, budget_ms: f64) -> Color32 {
+    if frame_time_ms > 2.0 * budget_ms {
+        FAR_OVER_BUDGET
+    } else if frame_time_ms > budget_ms {
+        OVER_BUDGET
+    } else {
+        WITHIN_BUDGET
+    }
+}

@@ -1,0 +1,377 @@
+//! The timeline: one time axis with a ruler and rows stacked like Nsight's frame view
+//! — frame durations coloured against the target, GPU and display durations, the
+//! stutter row with oscillating stretches, frame health, latency stages, telemetry —
+//! with VSYNC markers, hover tooltips, a time selection and a selected frame.
+//!
+//! The timeline only reads; user actions come back as [`Command`]s that the app
+//! applies in one place.
+
+pub mod lod;
+mod rows;
+pub mod view;
+
+use super::analysis::{Analyzed, Tracks};
+use super::theme;
+use crate::model::Trace;
+use eframe::egui::{self, Align2, FontId, Key, Rect, Sense, Stroke, pos2, vec2};
+pub use view::TimeView;
+
+/// Width of the label column on the left.
+pub const LABEL_WIDTH: f32 = 150.0;
+const RULER_HEIGHT: f32 = 22.0;
+
+/// What the user asked for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Command {
+    /// Show this time range.
+    View(TimeView),
+    /// Select a time range (ms), or clear the selection.
+    Select(Option<(f64, f64)>),
+    /// Select a frame, or clear.
+    SelectFrame(Option<usize>),
+    /// Zoom to the selection.
+    ZoomToSelection,
+    /// Show the whole trace.
+    ResetView,
+    /// Show or hide the keyboard help.
+    ToggleHelp,
+}
+
+/// What the timeline draws.
+pub struct Input<'a> {
+    /// The trace.
+    pub trace: &'a Trace,
+    /// Its LOD data.
+    pub tracks: &'a Tracks,
+    /// The figures, when ready.
+    pub analyzed: Option<&'a Analyzed>,
+    /// Target rate.
+    pub target_fps: f64,
+    /// Visible range.
+    pub view: TimeView,
+    /// Selected time range.
+    pub selection: Option<(f64, f64)>,
+    /// Selected frame.
+    pub selected_frame: Option<usize>,
+}
+
+#[derive(Clone, Copy)]
+enum Row {
+    FrameTime,
+    Gpu,
+    Display,
+    Stutters,
+    Health,
+    Latency,
+    Telemetry(usize),
+}
+
+fn rows_of(input: &Input<'_>) -> Vec<(Row, f32)> {
+    let t = input.tracks;
+    let mut rows = vec![(Row::FrameTime, 110.0)];
+    if t.gpu.is_some() {
+        rows.push((Row::Gpu, 60.0));
+    }
+    if t.display.is_some() {
+        rows.push((Row::Display, 60.0));
+    }
+    rows.push((Row::Stutters, 24.0));
+    let lanes = input.analyzed.map_or(0, |a| a.marks.spikes.len());
+    if lanes > 0 {
+        rows.push((Row::Health, 10.0 * lanes as f32 + 6.0));
+    }
+    if t.latency.is_some() {
+        rows.push((Row::Latency, 70.0));
+    }
+    rows.extend((0..t.telemetry.len()).map(|i| (Row::Telemetry(i), 40.0)));
+    rows
+}
+
+/// Total height the timeline wants.
+#[must_use]
+pub fn desired_height(input: &Input<'_>) -> f32 {
+    RULER_HEIGHT + rows_of(input).iter().map(|(_, h)| h).sum::<f32>()
+}
+
+/// Draws the timeline in the available width and returns the user's commands.
+pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
+    let size = vec2(ui.available_width(), desired_height(input));
+    let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+    let track = Rect::from_min_max(pos2(rect.left() + LABEL_WIDTH, rect.top()), rect.max);
+    let f = &input.trace.frames;
+    let width = track.width().max(1.0);
+    let columns = (0..width as usize)
+        .map(|c| {
+            let t0 = input.view.time_at(track.left() + c as f32, track.left(), width);
+            let t1 = input.view.time_at(track.left() + c as f32 + 1.0, track.left(), width);
+            lod::frames_in(&f.start_ms, &f.frame_time_ms, t0, t1)
+        })
+        .collect();
+    let frame = rows::Frame {
+        trace: input.trace,
+        tracks: input.tracks,
+        analyzed: input.analyzed,
+        budget_ms: 1000.0 / input.target_fps,
+        view: input.view,
+        left: track.left(),
+        width,
+        columns,
+    };
+    if ui.is_rect_visible(rect) {
+        paint(&ui.painter_at(rect), input, &frame, rect, track);
+    }
+    let mut commands = interact(ui, &response, input, track);
+    if let Some(pos) = response.hover_pos().filter(|p| track.contains(*p)) {
+        let t = input.view.time_at(pos.x, track.left(), width);
+        if let Some(i) = frame_at(input.trace, t) {
+            response.clone().on_hover_ui_at_pointer(|ui| frame_tooltip(ui, input, i));
+            if response.clicked() {
+                commands.push(Command::SelectFrame(Some(i)));
+            }
+        }
+    }
+    commands
+}
+
+fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Rect, track: Rect) {
+    let t = input.tracks;
+    let ruler =
+        Rect::from_min_max(pos2(track.left(), rect.top()), pos2(rect.right(), rect.top() + RULER_HEIGHT));
+    rows::ruler(p, frame, ruler);
+    let mut y = rect.top() + RULER_HEIGHT;
+    let frames_top = y;
+    let mut frames_bottom = y;
+    for (k, (row, h)) in rows_of(input).into_iter().enumerate() {
+        let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
+        p.rect_filled(band, 0.0, theme::ROW_BACKGROUND[k % 2]);
+        let area = Rect::from_min_max(pos2(track.left(), y + 1.0), pos2(track.right(), y + h - 1.0));
+        let label = row_label(input, row);
+        p.text(
+            pos2(rect.left() + 6.0, y + 4.0),
+            Align2::LEFT_TOP,
+            label,
+            FontId::proportional(12.0),
+            theme::TEXT,
+        );
+        let f = &input.trace.frames;
+        match row {
+            Row::FrameTime => rows::bars(p, frame, area, &f.frame_time_ms, &t.frame_time, t.scale_ms),
+            Row::Gpu => {
+                if let Some((_, col, index)) = &t.gpu {
+                    rows::bars(p, frame, area, &f.columns[*col].values, index, t.scale_ms);
+                }
+            }
+            Row::Display => {
+                if let Some((values, index)) = &t.display {
+                    rows::bars(p, frame, area, values, index, t.scale_ms);
+                    let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
+                    rows::ticks(p, frame, marks, &t.dropped, theme::DROPPED);
+                }
+            }
+            Row::Stutters => {
+                if let Some(a) = input.analyzed {
+                    rows::shade_runs(p, frame, area, &a.marks.oscillating, theme::OSCILLATING);
+                    rows::ticks(p, frame, area, &a.marks.stutters, theme::STUTTER);
+                }
+            }
+            Row::Health => {
+                if let Some(a) = input.analyzed {
+                    for (lane, (name, spikes)) in a.marks.spikes.iter().enumerate() {
+                        let top = area.top() + 2.0 + 10.0 * lane as f32;
+                        let lane_rect =
+                            Rect::from_min_max(pos2(area.left(), top), pos2(area.right(), top + 8.0));
+                        rows::ticks(p, frame, lane_rect, spikes, theme::SPIKE);
+                        p.text(
+                            pos2(rect.left() + 70.0, top - 1.0),
+                            Align2::LEFT_TOP,
+                            name,
+                            FontId::proportional(9.0),
+                            theme::TEXT,
+                        );
+                    }
+                }
+            }
+            Row::Latency => rows::latency(p, frame, area, t.latency_scale_ms),
+            Row::Telemetry(i) => {
+                let (_, col, index, lo, hi) = &t.telemetry[i];
+                rows::telemetry(p, frame, area, &f.columns[*col].values, index, *lo, *hi);
+            }
+        }
+        if matches!(row, Row::FrameTime | Row::Gpu | Row::Display) {
+            frames_bottom = y + h;
+        }
+        y += h;
+    }
+    let frame_rows = Rect::from_min_max(pos2(track.left(), frames_top), pos2(track.right(), frames_bottom));
+    rows::vsync(p, frame, frame_rows);
+    overlays(p, input, frame, track);
+}
+
+fn overlays(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, track: Rect) {
+    let width = frame.width;
+    if let Some((a, b)) = input.selection {
+        let x0 = input.view.x_of(a.min(b), track.left(), width).max(track.left());
+        let x1 = input.view.x_of(a.max(b), track.left(), width).min(track.right());
+        if x1 > x0 {
+            p.rect_filled(
+                Rect::from_min_max(pos2(x0, track.top()), pos2(x1, track.bottom())),
+                0.0,
+                theme::SELECTION,
+            );
+        }
+    }
+    if let Some(i) = input.selected_frame.filter(|&i| i < input.trace.len()) {
+        let f = &input.trace.frames;
+        let x0 = input.view.x_of(f.start_ms[i], track.left(), width);
+        let x1 = input.view.x_of(f.start_ms[i] + f.frame_time_ms[i], track.left(), width).max(x0 + 2.0);
+        let r = Rect::from_min_max(pos2(x0, track.top() + RULER_HEIGHT), pos2(x1, track.bottom()));
+        p.rect_stroke(r, 0.0, Stroke::new(1.5, theme::SELECTED_FRAME), egui::StrokeKind::Outside);
+    }
+}
+
+fn row_label(input: &Input<'_>, row: Row) -> String {
+    let t = input.tracks;
+    match row {
+        Row::FrameTime => format!("Frame time\n(target {:.2} ms)", 1000.0 / input.target_fps),
+        Row::Gpu => t.gpu.as_ref().map_or_else(String::new, |(n, _, _)| format!("GPU\n{n}")),
+        Row::Display => "Display\n(dropped marked)".to_owned(),
+        Row::Stutters => {
+            let osc = input.analyzed.and_then(|a| a.run.osc.as_ref()).is_some_and(|o| o.flag);
+            if osc { "Stutters  OSC".to_owned() } else { "Stutters".to_owned() }
+        }
+        Row::Health => "Health".to_owned(),
+        Row::Latency => "Latency\nCPU · GPU · display".to_owned(),
+        Row::Telemetry(i) => t.telemetry[i].0.clone(),
+    }
+}
+
+/// The frame whose interval holds time `t`, if any.
+#[must_use]
+pub fn frame_at(trace: &Trace, t_ms: f64) -> Option<usize> {
+    let f = &trace.frames;
+    let i = f.start_ms.partition_point(|&s| s <= t_ms).checked_sub(1)?;
+    (t_ms <= f.start_ms[i] + f.frame_time_ms[i]).then_some(i)
+}
+
+fn frame_tooltip(ui: &mut egui::Ui, input: &Input<'_>, i: usize) {
+    let f = &input.trace.frames;
+    let ft = f.frame_time_ms[i];
+    ui.label(format!("Frame {i}  ·  line {}", f.line[i]));
+    ui.label(format!("starts at {:.3} s", f.start_ms[i] / 1000.0));
+    ui.label(format!("frame time {ft:.3} ms ({:.1} FPS)", 1000.0 / ft));
+    if f.display_ms[i].is_finite() {
+        ui.label(format!("display {:.3} ms", f.display_ms[i]));
+    }
+    if f.dropped[i] {
+        ui.label("dropped (never displayed)");
+    }
+    if let Some(a) = input.analyzed {
+        let idx = i as u32;
+        if a.marks.stutters.binary_search(&idx).is_ok() {
+            ui.colored_label(theme::STUTTER, "stutter");
+        }
+        let spiked: Vec<&str> = a
+            .marks
+            .spikes
+            .iter()
+            .filter(|(_, s)| s.binary_search(&idx).is_ok())
+            .map(|(n, _)| n.as_str())
+            .collect();
+        if !spiked.is_empty() {
+            ui.label(format!("spiked: {}", spiked.join(", ")));
+        }
+    }
+}
+
+/// Wheel zooms around the cursor, drag pans, shift-drag (or a drag on the ruler)
+/// selects, double-click resets; keys when the pointer is over the timeline.
+fn interact(ui: &egui::Ui, response: &egui::Response, input: &Input<'_>, track: Rect) -> Vec<Command> {
+    let mut out = Vec::new();
+    let width = track.width().max(1.0);
+    let mut view = input.view;
+    let id = response.id.with("selection_origin");
+    if response.hovered() {
+        let (scroll, zoom, shift) = ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta(), i.modifiers.shift));
+        if let Some(pos) = response.hover_pos() {
+            let t = view.time_at(pos.x, track.left(), width);
+            let wheel = if shift { 0.0 } else { f64::from(scroll.y) };
+            let factor = (-wheel * 0.003).exp() / f64::from(zoom);
+            if (factor - 1.0).abs() > 1e-6 {
+                view.zoom(factor, t);
+            }
+            let pan_px = if shift { scroll.y + scroll.x } else { scroll.x };
+            view.pan(-f64::from(pan_px) * view.ms_per_px(width));
+        }
+        out.extend(keys(ui, &mut view, width));
+    }
+    if response.drag_started()
+        && let Some(pos) = response.interact_pointer_pos()
+    {
+        let selecting = ui.input(|i| i.modifiers.shift) || pos.y < track.top() + RULER_HEIGHT;
+        let origin = selecting.then(|| view.time_at(pos.x, track.left(), width));
+        ui.data_mut(|d| d.insert_temp(id, origin));
+    }
+    if response.dragged() {
+        let origin: Option<f64> = ui.data(|d| d.get_temp(id)).flatten();
+        match (origin, response.interact_pointer_pos()) {
+            (Some(a), Some(pos)) => {
+                out.push(Command::Select(Some((a, view.time_at(pos.x, track.left(), width)))));
+            }
+            _ => view.pan(-f64::from(response.drag_delta().x) * view.ms_per_px(width)),
+        }
+    }
+    if response.double_clicked() {
+        out.push(Command::ResetView);
+    } else if view != input.view {
+        out.push(Command::View(view));
+    }
+    out
+}
+
+fn keys(ui: &egui::Ui, view: &mut TimeView, width: f32) -> Vec<Command> {
+    let mut out = Vec::new();
+    let centre = view.start_ms + view.span_ms / 2.0;
+    ui.input(|i| {
+        if i.key_pressed(Key::ArrowLeft) {
+            view.pan(-view.span_ms * 0.2);
+        }
+        if i.key_pressed(Key::ArrowRight) {
+            view.pan(view.span_ms * 0.2);
+        }
+        if i.key_pressed(Key::Plus) || i.key_pressed(Key::Equals) || i.key_pressed(Key::ArrowUp) {
+            view.zoom(0.5, centre);
+        }
+        if i.key_pressed(Key::Minus) || i.key_pressed(Key::ArrowDown) {
+            view.zoom(2.0, centre);
+        }
+        if i.key_pressed(Key::Home) || i.key_pressed(Key::Num0) {
+            out.push(Command::ResetView);
+        }
+        if i.key_pressed(Key::Z) {
+            out.push(Command::ZoomToSelection);
+        }
+        if i.key_pressed(Key::Escape) {
+            out.push(Command::Select(None));
+            out.push(Command::SelectFrame(None));
+        }
+        if i.key_pressed(Key::F1) || i.key_pressed(Key::H) {
+            out.push(Command::ToggleHelp);
+        }
+    });
+    let _ = width;
+    out
+}
+
+/// The keyboard and mouse help, as (keys, action) rows.
+pub const HELP: [(&str, &str); 10] = [
+    ("Mouse wheel", "zoom around the cursor"),
+    ("Drag", "pan"),
+    ("Shift + drag, or drag on the ruler", "select a time range"),
+    ("Click a frame", "frame details"),
+    ("Double-click, Home or 0", "show the whole trace"),
+    ("Z", "zoom to the selection"),
+    ("← / →", "pan"),
+    ("+ / − or ↑ / ↓", "zoom in / out"),
+    ("Esc", "clear the selection"),
+    ("H or F1", "this help"),
+];
