@@ -19,6 +19,7 @@ mod theme;
 pub mod timeline;
 
 use eframe::egui;
+pub use loader::Source as CaptureSource;
 use loader::{Pending, Source};
 use runs::OpenRun;
 pub use settings::Persisted;
@@ -85,6 +86,7 @@ pub struct App {
     timeline_rect: Option<egui::Rect>,
     shot: Option<PendingShot>,
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
+    saving: bool,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -108,6 +110,7 @@ impl App {
             timeline_rect: None,
             shot: None,
             screenshot_and_quit: None,
+            saving: true,
             repaint: Arc::new(move || ctx.request_repaint()),
         }
     }
@@ -133,6 +136,31 @@ impl App {
     pub fn is_idle(&self) -> bool {
         self.pending.is_empty()
             && self.runs.iter().all(|r| !r.busy() && r.analyzed().is_some() && r.tracks().is_some())
+    }
+
+    /// Opens a capture that is already loaded (benchmarks, tests, embedding).
+    pub fn open_capture(&mut self, name: &str, capture: crate::model::Capture) {
+        self.runs.push(OpenRun::new(name.to_owned(), None, capture));
+        self.selected = self.runs.len() - 1;
+        self.view_fitted = false;
+    }
+
+    /// Turns saving settings and recent files to the user's config folder on or off
+    /// (tests and `--screenshot` leave it off).
+    pub fn set_saving(&mut self, on: bool) {
+        self.saving = on;
+    }
+
+    /// The visible time range.
+    #[must_use]
+    pub fn view(&self) -> TimeView {
+        self.view
+    }
+
+    /// The selected time range, if any.
+    #[must_use]
+    pub fn selection(&self) -> Option<(f64, f64)> {
+        self.selection
     }
 
     /// Names of the open captures.
@@ -218,7 +246,8 @@ impl App {
     }
 
     fn save_settings(&mut self) {
-        if self.screenshot_and_quit.is_none()
+        if self.saving
+            && self.screenshot_and_quit.is_none()
             && let Err(e) = self.persisted.save()
         {
             self.status = Some(format!("settings not saved: {e}"));

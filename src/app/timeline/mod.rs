@@ -97,6 +97,7 @@ pub fn desired_height(input: &Input<'_>) -> f32 {
 pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let size = vec2(ui.available_width(), desired_height(input));
     let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Timeline"));
     let track = Rect::from_min_max(pos2(rect.left() + LABEL_WIDTH, rect.top()), rect.max);
     let f = &input.trace.frames;
     let width = track.width().max(1.0);
