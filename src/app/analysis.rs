@@ -54,7 +54,8 @@ pub struct Tracks {
     pub telemetry: Vec<(String, usize, MaxIndex, f64, f64)>,
     /// Dropped frames, ascending.
     pub dropped: Vec<u32>,
-    /// A frame-time scale that shows the body of the trace (p99.9 · 1.25).
+    /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
+    /// frames are drawn clipped, with a mark, so spikes stay visible.
     pub scale_ms: f64,
     /// The same for the latency row.
     pub latency_scale_ms: f64,
@@ -94,12 +95,12 @@ impl Tracks {
             .collect();
         let mut sorted = f.frame_time_ms.clone();
         sorted.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&sorted, 0.999) * 1.25).max(1.0);
+        let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
         let latency = latency_stack(trace);
         let latency_scale_ms = latency.as_ref().map_or(1.0, |(_, total, _)| {
             let mut t: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
             t.sort_unstable_by(f64::total_cmp);
-            (percentile(&t, 0.999) * 1.25).max(1.0)
+            (percentile(&t, 0.99) * 1.6).max(1.0)
         });
         Self {
             frame_time: MaxIndex::new(&f.frame_time_ms),

@@ -108,11 +108,12 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
             lod::frames_in(&f.start_ms, &f.frame_time_ms, t0, t1)
         })
         .collect();
+    let budget_ms = 1000.0 / input.target_fps;
     let frame = rows::Frame {
         trace: input.trace,
         tracks: input.tracks,
         analyzed: input.analyzed,
-        budget_ms: 1000.0 / input.target_fps,
+        budget_ms,
         view: input.view,
         left: track.left(),
         width,
@@ -141,6 +142,8 @@ fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Re
     rows::ruler(p, frame, ruler);
     let mut y = rect.top() + RULER_HEIGHT;
     let frames_top = y;
+    // The target line stays in view whatever the trace's own scale.
+    let scale = t.scale_ms.max(frame.budget_ms * 1.5);
     let mut frames_bottom = y;
     for (k, (row, h)) in rows_of(input).into_iter().enumerate() {
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
@@ -156,15 +159,15 @@ fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Re
         );
         let f = &input.trace.frames;
         match row {
-            Row::FrameTime => rows::bars(p, frame, area, &f.frame_time_ms, &t.frame_time, t.scale_ms),
+            Row::FrameTime => rows::bars(p, frame, area, &f.frame_time_ms, &t.frame_time, scale),
             Row::Gpu => {
                 if let Some((_, col, index)) = &t.gpu {
-                    rows::bars(p, frame, area, &f.columns[*col].values, index, t.scale_ms);
+                    rows::bars(p, frame, area, &f.columns[*col].values, index, scale);
                 }
             }
             Row::Display => {
                 if let Some((values, index)) = &t.display {
-                    rows::bars(p, frame, area, values, index, t.scale_ms);
+                    rows::bars(p, frame, area, values, index, scale);
                     let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
                     rows::ticks(p, frame, marks, &t.dropped, theme::DROPPED);
                 }
