@@ -15,13 +15,13 @@ pub const DROPPED: Color32 = Color32::from_rgb(200, 80, 200);
 /// Stutter marks.
 pub const STUTTER: Color32 = Color32::from_rgb(235, 75, 65);
 /// Oscillating stretches (translucent).
-pub const OSCILLATING: Color32 = Color32::from_rgba_premultiplied(60, 50, 110, 90);
+pub const OSCILLATING: Color32 = Color32::from_rgba_unmultiplied_const(120, 100, 220, 70);
 /// Health spikes.
 pub const SPIKE: Color32 = Color32::from_rgb(240, 150, 60);
 /// VSYNC markers (translucent).
-pub const VSYNC: Color32 = Color32::from_rgba_premultiplied(70, 90, 120, 110);
+pub const VSYNC: Color32 = Color32::from_rgba_unmultiplied_const(110, 140, 190, 90);
 /// The time selection (translucent).
-pub const SELECTION: Color32 = Color32::from_rgba_premultiplied(40, 80, 140, 70);
+pub const SELECTION: Color32 = Color32::from_rgba_unmultiplied_const(80, 140, 230, 45);
 /// The selected frame.
 pub const SELECTED_FRAME: Color32 = Color32::from_rgb(250, 250, 250);
 /// Row backgrounds, alternating.
