@@ -35,6 +35,9 @@ pub struct PclFrame {
 pub struct PclLatency {
     /// One I2FS value per paired input.
     pub i2fs_ms: Vec<f64>,
+    /// For each I2FS value, the FrameID of the displayed frame whose
+    /// SIMULATION_START ended it.
+    pub i2fs_frame_ids: Vec<u64>,
     /// Marker frames in FrameID order.
     pub frames: Vec<PclFrame>,
     /// Mean I2FS (`None` without input events).
@@ -123,7 +126,7 @@ impl PclLatency {
                 )));
             }
         }
-        out.i2fs_ms = i2fs(log, &out.frames, &mut out.warnings);
+        (out.i2fs_ms, out.i2fs_frame_ids) = i2fs(log, &out.frames, &mut out.warnings).into_iter().unzip();
         out.i2fs_mean_ms = if log.format == MarkerLogFormat::DisplayCommander {
             None
         } else {
@@ -155,7 +158,7 @@ fn join_column(trace: &Trace) -> Option<HashMap<u64, usize>> {
 /// Pairs each input with the first unused ping at or after it; I2FS runs to the
 /// SIMULATION_START of the tagged frame, or of the next displayed frame when the
 /// tagged one was dropped.
-fn i2fs(log: &MarkerLog, frames: &[PclFrame], warnings: &mut Vec<Warning>) -> Vec<f64> {
+fn i2fs(log: &MarkerLog, frames: &[PclFrame], warnings: &mut Vec<Warning>) -> Vec<(f64, u64)> {
     let Some(inputs) = &log.inputs_ms else { return Vec::new() };
     // Every ping counts, even two on one frame: dropping one would shift every later
     // pairing by one ping.
@@ -179,8 +182,8 @@ fn i2fs(log: &MarkerLog, frames: &[PclFrame], warnings: &mut Vec<Warning>) -> Ve
         };
         next_ping += 1;
         let shown = position.get(&tagged).and_then(|&p| frames[p..].iter().find(|f| f.displayed));
-        match shown.and_then(|f| f.sim_start_ms) {
-            Some(start) => out.push(start - input),
+        match shown.and_then(|f| f.sim_start_ms.map(|s| (s, f.frame_id))) {
+            Some((start, frame_id)) => out.push((start - input, frame_id)),
             None => unpaired += 1,
         }
     }
@@ -236,6 +239,7 @@ mod tests {
         let p = PclLatency::of(&log, &trace);
         assert_eq!(p.i2fs_ms.len(), 1);
         assert!((p.i2fs_ms[0] - 12.0).abs() < 1e-9);
+        assert_eq!(p.i2fs_frame_ids, vec![3], "it ends on X+2, the first displayed frame");
         // FS2P over displayed frames 3 (15 − 12 = 3 ms) and 4 (18 − 17 = 1 ms): mean 2.
         assert!(close(p.fs2p_mean_ms, 2.0));
         // P2D over displayed frames: (8 + 6) / 2 = 7.

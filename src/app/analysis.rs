@@ -4,7 +4,8 @@
 
 use super::charts::ChartData;
 use super::timeline::lod::MaxIndex;
-use crate::analysis::{FrameTimeSource, Prepared, Settings, percentile};
+use crate::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, percentile};
+use crate::ingest::pcl::MarkerLog;
 use crate::model::{ColumnKind, FileInfo, Trace, Warning};
 use crate::report::{self, Run};
 use std::sync::Arc;
@@ -40,6 +41,29 @@ pub struct Segment {
     pub values: Vec<f64>,
 }
 
+/// Stacked per-frame segments (latency stages), with what the LOD needs.
+pub struct Stack {
+    /// The segments, bottom first.
+    pub segments: Vec<Segment>,
+    /// Sum of the segments per frame (NaN when the frame has none).
+    pub total: Vec<f64>,
+    /// Index over `total`.
+    pub index: MaxIndex,
+    /// A scale that shows the body of the totals (p99 · 1.6).
+    pub scale_ms: f64,
+    /// What the row is called.
+    pub label: &'static str,
+}
+
+impl Stack {
+    fn new(label: &'static str, segments: Vec<Segment>, total: Vec<f64>) -> Self {
+        let mut sorted: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
+        Self { index: MaxIndex::new(&total), segments, total, scale_ms, label }
+    }
+}
+
 /// Level-of-detail data of one trace: what the timeline rows read.
 pub struct Tracks {
     /// Frame times.
@@ -48,8 +72,8 @@ pub struct Tracks {
     pub display: Option<(Vec<f64>, MaxIndex)>,
     /// A GPU duration column (name, column index) and its index.
     pub gpu: Option<(String, usize, MaxIndex)>,
-    /// Latency stages stacked per frame, their total and its index.
-    pub latency: Option<(Vec<Segment>, Vec<f64>, MaxIndex)>,
+    /// Latency stages from the capture's own columns.
+    pub latency: Option<Stack>,
     /// Telemetry columns with varying values: (name, column index, index, min, max).
     pub telemetry: Vec<(String, usize, MaxIndex, f64, f64)>,
     /// Dropped frames, ascending.
@@ -57,8 +81,6 @@ pub struct Tracks {
     /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
     /// frames are drawn clipped, with a mark, so spikes stay visible.
     pub scale_ms: f64,
-    /// The same for the latency row.
-    pub latency_scale_ms: f64,
 }
 
 const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
@@ -97,17 +119,11 @@ impl Tracks {
         sorted.sort_unstable_by(f64::total_cmp);
         let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
         let latency = latency_stack(trace);
-        let latency_scale_ms = latency.as_ref().map_or(1.0, |(_, total, _)| {
-            let mut t: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
-            t.sort_unstable_by(f64::total_cmp);
-            (percentile(&t, 0.99) * 1.6).max(1.0)
-        });
         Self {
             frame_time: MaxIndex::new(&f.frame_time_ms),
             display,
             gpu,
             latency,
-            latency_scale_ms,
             telemetry,
             dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
             scale_ms,
@@ -117,7 +133,7 @@ impl Tracks {
 
 /// CPU work until Present(), Present() to GPU done, GPU done to display — from
 /// whichever of the capture's columns say so.
-fn latency_stack(trace: &Trace) -> Option<(Vec<Segment>, Vec<f64>, MaxIndex)> {
+fn latency_stack(trace: &Trace) -> Option<Stack> {
     let col = |kinds: &[ColumnKind]| kinds.iter().find_map(|&k| trace.column(k)).map(|c| &c.values);
     let cpu = col(&[ColumnKind::CpuBusy]);
     let render = col(&[ColumnKind::RenderPresentLatency, ColumnKind::UntilRenderComplete]);
@@ -147,9 +163,48 @@ fn latency_stack(trace: &Trace) -> Option<(Vec<Segment>, Vec<f64>, MaxIndex)> {
         }
         total[i] = parts.iter().sum();
     }
-    let index = MaxIndex::new(&total);
     let segments = segments.into_iter().map(|(name, values)| Segment { name, values }).collect();
-    Some((segments, total, index))
+    Some(Stack::new("Latency\nCPU · GPU · display", segments, total))
+}
+
+/// The PC-latency breakdown of a marker log per capture frame: I2FS (on the frame
+/// whose simulation start ended it), FS2P and P2D.
+fn pcl_stack(trace: &Trace, pcl: &PclLatency) -> Option<Stack> {
+    let n = trace.len();
+    let mut seg = [vec![f64::NAN; n], vec![f64::NAN; n], vec![f64::NAN; n]];
+    let mut by_id = std::collections::HashMap::new();
+    for f in &pcl.frames {
+        if let Some(i) = f.trace_frame {
+            by_id.insert(f.frame_id, i);
+            seg[1][i] = f.fs2p_ms.unwrap_or(f64::NAN);
+            seg[2][i] = f.p2d_ms.unwrap_or(f64::NAN);
+        }
+    }
+    for (v, id) in pcl.i2fs_ms.iter().zip(&pcl.i2fs_frame_ids) {
+        if let Some(&i) = by_id.get(id) {
+            seg[0][i] = *v;
+        }
+    }
+    let total: Vec<f64> = (0..n)
+        .map(|i| {
+            let parts = [seg[0][i], seg[1][i], seg[2][i]];
+            if parts.iter().all(|v| v.is_nan()) {
+                f64::NAN
+            } else {
+                parts.iter().filter(|v| v.is_finite()).sum()
+            }
+        })
+        .collect();
+    if total.iter().all(|v| v.is_nan()) {
+        return None;
+    }
+    let [i2fs, fs2p, p2d] = seg;
+    let segments = vec![
+        Segment { name: "I2FS", values: i2fs },
+        Segment { name: "FS2P", values: fs2p },
+        Segment { name: "P2D", values: p2d },
+    ];
+    Some(Stack::new("PC latency\nI2FS · FS2P · P2D", segments, total))
 }
 
 /// Per-frame marks of the figures, in trace frame indices (ascending).
@@ -175,6 +230,10 @@ pub struct Analyzed {
     pub marks: Marks,
     /// The charts.
     pub charts: ChartData,
+    /// The PC-latency breakdown, when a PCL marker log is attached.
+    pub pcl: Option<Stack>,
+    /// The marker log version the figures were computed with.
+    pub markers_version: u32,
 }
 
 /// What identifies a file to the report.
@@ -194,10 +253,13 @@ pub fn analyze(
     trace: &Trace,
     settings: Settings,
     prepared: Option<Arc<Prepared>>,
+    markers: Option<(u32, &MarkerLog)>,
 ) -> Analyzed {
     let prepared = prepared.unwrap_or_else(|| Arc::new(Prepared::new(trace, settings.frame_time)));
+    let log = markers.map(|(_, log)| log);
     let run =
-        report::run_prepared(source.name, source.info, source.warnings, trace, &settings, None, &prepared);
+        report::run_prepared(source.name, source.info, source.warnings, trace, &settings, log, &prepared);
+    let pcl = log.and_then(|log| pcl_stack(trace, &PclLatency::of(log, trace)));
     let frames = &prepared.series.frame;
     let to_trace =
         |series: &[usize]| -> Vec<u32> { series.iter().filter_map(|&k| frames.get(k).copied()).collect() };
@@ -213,7 +275,7 @@ pub fn analyze(
     }
     let curve = crate::analysis::SlowTimeCurve::new(&prepared.series.frame_time_ms);
     let charts = ChartData::new(&prepared.series.frame_time_ms, curve.as_ref());
-    Analyzed { settings, run, prepared, marks, charts }
+    Analyzed { settings, run, prepared, marks, charts, pcl, markers_version: markers.map_or(0, |(v, _)| v) }
 }
 
 /// Runs of `true` in a per-series mask, as trace frame ranges.

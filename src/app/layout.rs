@@ -23,6 +23,13 @@ impl App {
                     }
                 }
             });
+            let pcl = ui.add_enabled(!self.runs.is_empty(), egui::Button::new("PCL log…"));
+            if pcl.on_hover_text("Attach a PCL Stats marker log recorded with this capture").clicked()
+                && let Some(path) =
+                    rfd::FileDialog::new().add_filter("PCL marker logs", &["csv", "log", "txt"]).pick_file()
+            {
+                self.attach_marker_log(path);
+            }
             ui.menu_button("Export", |ui| self.export_menu(ui));
             if ui.button("Help").clicked() {
                 self.show_help = !self.show_help;
@@ -203,6 +210,9 @@ impl App {
         let trace = &run.capture.traces[run.trace];
         ui.heading(&trace.meta.application);
         ui.label(format!("{} ({})", run.capture.info.format, run.capture.info.format_version));
+        if let Some(markers) = run.markers_name() {
+            ui.label(format!("PCL log: {markers}"));
+        }
         match run.analyzed() {
             Some(a) => panels::figures_ui(ui, &a.run, "figures"),
             None => {

@@ -37,7 +37,7 @@ pub const SAMPLE: &[u8] =
 /// Opens the window on `files` (or the bundled sample). With `screenshot`, saves a PNG
 /// of the window once everything is loaded and analysed, then closes (CI smoke test).
 #[must_use]
-pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>) -> ExitCode {
+pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>, markers: Option<PathBuf>) -> ExitCode {
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
@@ -54,6 +54,7 @@ pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>) -> ExitCode {
             let mut app = App::new(persisted, &cc.egui_ctx);
             app.open_all(&files, &cc.egui_ctx);
             app.screenshot_and_quit = screenshot.map(|p| (p, failed_in_app));
+            app.pending_markers = markers;
             Ok(Box::new(app))
         }),
     );
@@ -66,6 +67,10 @@ pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>) -> ExitCode {
         }
     }
 }
+
+/// A PCL marker log being read for run `.0`, named `.1`.
+type MarkerJob =
+    (usize, String, analysis::Job<Result<crate::ingest::pcl::MarkerLog, crate::ingest::LoadError>>);
 
 /// A PNG that is being taken: where to save it and which part of the window.
 type PendingShot = Arc<Mutex<Option<Result<String, String>>>>;
@@ -87,6 +92,8 @@ pub struct App {
     shot: Option<PendingShot>,
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
     saving: bool,
+    marker_job: Option<MarkerJob>,
+    pending_markers: Option<PathBuf>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -111,6 +118,8 @@ impl App {
             shot: None,
             screenshot_and_quit: None,
             saving: true,
+            marker_job: None,
+            pending_markers: None,
             repaint: Arc::new(move || ctx.request_repaint()),
         }
     }
@@ -135,6 +144,8 @@ impl App {
     #[must_use]
     pub fn is_idle(&self) -> bool {
         self.pending.is_empty()
+            && self.marker_job.is_none()
+            && self.pending_markers.is_none()
             && self.runs.iter().all(|r| !r.busy() && r.analyzed().is_some() && r.tracks().is_some())
     }
 
@@ -143,6 +154,21 @@ impl App {
         self.runs.push(OpenRun::new(name.to_owned(), None, capture));
         self.selected = self.runs.len() - 1;
         self.view_fitted = false;
+    }
+
+    /// Reads a PCL Stats marker log on a worker thread and attaches it to the shown
+    /// capture.
+    pub fn attach_marker_log(&mut self, path: PathBuf) {
+        if self.runs.get(self.selected).is_none() {
+            return;
+        }
+        let name = path.display().to_string();
+        let r = Arc::clone(&self.repaint);
+        let job = analysis::Job::spawn(
+            move || crate::ingest::pcl::load_marker_log(&path, 10_000_000.0),
+            move || r(),
+        );
+        self.marker_job = Some((self.selected, name, job));
     }
 
     /// Turns saving settings and recent files to the user's config folder on or off
@@ -231,6 +257,21 @@ impl App {
             }
         }
         self.pending = still;
+        if !self.runs.is_empty()
+            && let Some(path) = self.pending_markers.take()
+        {
+            self.attach_marker_log(path);
+        }
+        if let Some((run, name, job)) = &self.marker_job
+            && let Some(result) = job.poll()
+        {
+            match (result, self.runs.get_mut(*run)) {
+                (Ok(log), Some(r)) => r.attach_markers(name.clone(), log),
+                (Err(e), _) => self.errors.push(e.to_string()),
+                (Ok(_), None) => {}
+            }
+            self.marker_job = None;
+        }
         let settings = self.settings();
         let selection = self.selection;
         if let Some(run) = self.runs.get_mut(self.selected) {

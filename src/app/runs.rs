@@ -4,6 +4,7 @@
 
 use super::analysis::{self, Analyzed, Job, Source, Tracks};
 use crate::analysis::Settings;
+use crate::ingest::pcl::MarkerLog;
 use crate::model::Capture;
 use crate::report::{self, Run};
 use std::path::PathBuf;
@@ -19,10 +20,12 @@ pub struct OpenRun {
     pub capture: Arc<Capture>,
     /// The trace shown.
     pub trace: usize,
+    /// An attached PCL Stats marker log: (version, file name, log).
+    markers: Option<(u32, String, Arc<MarkerLog>)>,
     tracks: Option<(usize, Arc<Tracks>)>,
     tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
     analyzed: Option<(usize, Arc<Analyzed>)>,
-    analysis_job: Option<((usize, Settings), Job<Analyzed>)>,
+    analysis_job: Option<((usize, Settings, u32), Job<Analyzed>)>,
     selection: Option<(SelectionKey, Run)>,
     selection_job: Option<(SelectionKey, Job<Run>)>,
 }
@@ -42,6 +45,7 @@ impl OpenRun {
             path,
             capture: Arc::new(capture),
             trace,
+            markers: None,
             tracks: None,
             tracks_job: None,
             analyzed: None,
@@ -49,6 +53,23 @@ impl OpenRun {
             selection: None,
             selection_job: None,
         }
+    }
+
+    /// Attaches a PCL Stats marker log: the figures and the latency row then show
+    /// PC latency (I2FS · FS2P · P2D).
+    pub fn attach_markers(&mut self, name: String, log: MarkerLog) {
+        let version = self.markers.as_ref().map_or(1, |(v, _, _)| v + 1);
+        self.markers = Some((version, name, Arc::new(log)));
+    }
+
+    /// The attached marker log's name.
+    #[must_use]
+    pub fn markers_name(&self) -> Option<&str> {
+        self.markers.as_ref().map(|(_, n, _)| n.as_str())
+    }
+
+    fn markers_version(&self) -> u32 {
+        self.markers.as_ref().map_or(0, |(v, _, _)| *v)
     }
 
     /// LOD tracks of the shown trace, when built.
@@ -87,8 +108,12 @@ impl OpenRun {
             let job = Job::spawn(move || Arc::new(Tracks::new(&capture.traces[trace])), move || r());
             self.tracks_job = Some((trace, job));
         }
-        let current = self.analyzed.as_ref().is_some_and(|(t, a)| *t == trace && a.settings == *settings);
-        let queued = self.analysis_job.as_ref().is_some_and(|(k, _)| *k == (trace, *settings));
+        let version = self.markers_version();
+        let current = self
+            .analyzed
+            .as_ref()
+            .is_some_and(|(t, a)| *t == trace && a.settings == *settings && a.markers_version == version);
+        let queued = self.analysis_job.as_ref().is_some_and(|(k, _)| *k == (trace, *settings, version));
         if !current && !queued {
             self.spawn_analysis(*settings, repaint);
         }
@@ -115,14 +140,17 @@ impl OpenRun {
             .filter(|(t, a)| *t == trace && analysis::same_source(&a.settings, &settings))
             .map(|(_, a)| Arc::clone(&a.prepared));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
+        let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
+        let version = self.markers_version();
         let job = Job::spawn(
             move || {
                 let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
-                analysis::analyze(&source, &capture.traces[trace], settings, prepared)
+                let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
+                analysis::analyze(&source, &capture.traces[trace], settings, prepared, markers)
             },
             move || r(),
         );
-        self.analysis_job = Some(((trace, settings), job));
+        self.analysis_job = Some(((trace, settings, version), job));
     }
 
     fn collect(&mut self) {
@@ -132,7 +160,7 @@ impl OpenRun {
             self.tracks = Some((*t, tracks));
             self.tracks_job = None;
         }
-        if let Some(((t, _), job)) = &self.analysis_job
+        if let Some(((t, _, _), job)) = &self.analysis_job
             && let Some(a) = job.poll()
         {
             self.analyzed = Some((*t, Arc::new(a)));

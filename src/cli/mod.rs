@@ -1,6 +1,7 @@
 //! The command line: arguments are parsed into raw form by clap, checked once into
 //! typed settings, then handed to the library. Exit status: 0 success, 1 when a file
-//! could not be read or held no frames, 2 on bad arguments.
+//! could not be read or held no frames, 2 on bad arguments, 3 when `compare
+//! --fail-if-worse` finds a regression.
 
 mod selector;
 
@@ -9,6 +10,7 @@ pub use selector::TraceSelector;
 use crate::analysis::{FrameTimeSource, Settings};
 use crate::ingest::{self, LoadOptions, Progress};
 use crate::model::Warning;
+use crate::report::compare::{self, CompareReport, Gate};
 use crate::report::{self, FailedRun, Report, RunEntry, SettingsJson};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
@@ -27,12 +29,18 @@ pub struct Cli {
     /// (exit status 1 when a capture failed to load).
     #[arg(long, value_name = "PNG")]
     screenshot: Option<PathBuf>,
+    /// A PCL Stats marker log to attach to the first capture opened in the window.
+    #[arg(long, value_name = "MARKERS")]
+    pcl: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the figures of one or more captures (a table, or JSON with --json).
     Report(ReportArgs),
+    /// Compare OTHER against BASELINE figure by figure (a table, or JSON with --json);
+    /// optionally fail (exit 3) when figures got worse (--fail-if-worse).
+    Compare(CompareArgs),
 }
 
 #[derive(Debug, Args)]
@@ -42,6 +50,35 @@ struct ReportArgs {
     /// Capture files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+struct CompareArgs {
+    #[command(flatten)]
+    analysis: AnalysisArgs,
+    /// A PCL Stats marker log recorded with OTHER (--pcl goes with BASELINE).
+    #[arg(long, value_name = "MARKERS")]
+    other_pcl: Option<PathBuf>,
+    /// Regression gate: exit 3 when a listed figure got worse by more than its limit,
+    /// e.g. avg_fps=3%,steady_fps=5%,p99_ms=5%,stutters.count=2
+    ///
+    /// SPEC is FIGURE=LIMIT[,FIGURE=LIMIT...] (the option may repeat). FIGURE is a name
+    /// of the `comparison` JSON as section.name (summary.avg_fps, stutters.count), or the
+    /// bare name when only one section has it (avg_fps). LIMIT `N%` is relative: the
+    /// figure may get worse by at most N % of the baseline's value (with a baseline of
+    /// 0, any worsening fails). A unit-less LIMIT `N` is absolute, in the figure's own
+    /// unit (FPS, ms, frames, or a 0..1 fraction): stutters.count=2 allows two more
+    /// stutters. "Worse" follows metrics.md §9 (lower FPS; higher frame times,
+    /// latencies, stutters, slow/excess time, drops, oscillation); a change exactly at
+    /// the limit passes. A figure missing on either side is reported as not comparable
+    /// and does not fail the gate. Regressions are printed to stderr and listed in the
+    /// JSON as `regressions`. An unknown figure is a bad argument (exit 2).
+    #[arg(long, value_name = "SPEC")]
+    fail_if_worse: Vec<Gate>,
+    /// The reference capture.
+    baseline: PathBuf,
+    /// The capture compared against it.
+    other: PathBuf,
 }
 
 /// Options shared by `report` and `compare`.
@@ -124,7 +161,8 @@ pub fn main() -> ExitCode {
     };
     match cli.command {
         Some(Command::Report(args)) => report_command(&args),
-        None => crate::app::run(&cli.files, cli.screenshot),
+        Some(Command::Compare(args)) => compare_command(&args),
+        None => crate::app::run(&cli.files, cli.screenshot, cli.pcl),
     }
 }
 
@@ -136,26 +174,9 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     }
     let settings = a.settings();
     let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
-    let mut marker_error = None;
-    let markers = match &a.pcl {
-        None => None,
-        Some(path) => match ingest::pcl::load_marker_log(path, a.qpc_frequency_hz) {
-            Ok(log) => Some(log),
-            Err(e) => {
-                eprintln!("error: {e}");
-                marker_error = Some(e.to_string());
-                None
-            }
-        },
-    };
+    let (markers, marker_error) = load_markers(a.pcl.as_deref(), a.qpc_frequency_hz);
     let (mut runs, failed) = build_runs(&args.files, &a.trace, &settings, opts, markers.as_ref());
-    if let Some(msg) = &marker_error {
-        for run in &mut runs {
-            if let RunEntry::Run(run) = run {
-                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
-            }
-        }
-    }
+    warn_marker_error(&mut runs, marker_error.as_deref());
     let failed = failed || marker_error.is_some();
     let report = Report { schema: report::SCHEMA, settings: SettingsJson::from(&settings), runs };
     let mut out = std::io::stdout().lock();
@@ -173,6 +194,118 @@ fn report_command(args: &ReportArgs) -> ExitCode {
         return ExitCode::from(1);
     }
     if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+}
+
+/// Loads a PCL marker log when one is given; the message when it cannot be read.
+fn load_markers(
+    path: Option<&std::path::Path>,
+    qpc_frequency_hz: f64,
+) -> (Option<ingest::pcl::MarkerLog>, Option<String>) {
+    match path.map(|p| ingest::pcl::load_marker_log(p, qpc_frequency_hz)) {
+        None => (None, None),
+        Some(Ok(log)) => (Some(log), None),
+        Some(Err(e)) => {
+            eprintln!("error: {e}");
+            (None, Some(e.to_string()))
+        }
+    }
+}
+
+/// Notes an unreadable marker log in every run it was meant for.
+fn warn_marker_error(runs: &mut [RunEntry], marker_error: Option<&str>) {
+    if let Some(msg) = marker_error {
+        for run in runs {
+            if let RunEntry::Run(run) = run {
+                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+            }
+        }
+    }
+}
+
+/// `framescope compare`: exit 0, 1 (a file or marker log failed; no comparison when a
+/// capture failed), 2 (bad arguments) or 3 (the gate found a regression).
+fn compare_command(args: &CompareArgs) -> ExitCode {
+    let a = &args.analysis;
+    if a.trace == TraceSelector::All {
+        eprintln!(
+            "error: --trace all does not apply to compare: pick one trace per file \
+             (default, PID, APP or PID:SWAPCHAIN)"
+        );
+        return ExitCode::from(2);
+    }
+    let gate = Gate { rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect() };
+    let settings = a.settings();
+    let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
+    let mut runs = Vec::new();
+    let mut failed = false;
+    for (path, pcl) in [(&args.baseline, &a.pcl), (&args.other, &args.other_pcl)] {
+        let (markers, marker_error) = load_markers(pcl.as_deref(), a.qpc_frequency_hz);
+        let (mut file_runs, file_failed) =
+            build_runs(std::slice::from_ref(path), &a.trace, &settings, opts, markers.as_ref());
+        warn_marker_error(&mut file_runs, marker_error.as_deref());
+        failed |= file_failed || marker_error.is_some();
+        runs.extend(file_runs);
+    }
+    let comparison = match runs.as_slice() {
+        [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
+        _ => None,
+    };
+    let outcome = comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check(c));
+    if let Some(outcome) = &outcome {
+        report_gate(outcome, gate.rules.len());
+    }
+    let doc = CompareReport {
+        report: Report { schema: report::SCHEMA, settings: SettingsJson::from(&settings), runs },
+        comparison,
+        regressions: outcome.as_ref().map(|o| o.regressions.clone()),
+        not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
+    };
+    let mut out = std::io::stdout().lock();
+    let written = if a.json {
+        serde_json::to_writer_pretty(&mut out, &doc)
+            .map_err(std::io::Error::from)
+            .and_then(|()| writeln!(out))
+    } else {
+        report::write_table(&doc.report, &mut out).and_then(|()| match &doc.comparison {
+            Some(c) => writeln!(out).and_then(|()| compare::write_comparison_table(c, &mut out)),
+            None => writeln!(out, "\nno comparison: a file could not be reported"),
+        })
+    };
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        eprintln!("error: cannot write the report: {e}");
+        return ExitCode::from(1);
+    }
+    if failed {
+        ExitCode::from(1)
+    } else if outcome.is_some_and(|o| !o.regressions.is_empty()) {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Prints the gate's findings to stderr.
+fn report_gate(outcome: &compare::GateOutcome, rules: usize) {
+    for r in &outcome.regressions {
+        let relative =
+            r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0));
+        eprintln!(
+            "regression: {} got worse: {} -> {} ({relative}); limit {}",
+            r.figure,
+            compare::number(r.baseline),
+            compare::number(r.other),
+            r.limit
+        );
+    }
+    for n in &outcome.not_comparable {
+        let side = if n.missing == "both" { "both runs" } else { n.missing };
+        eprintln!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
+    }
+    let (failed, skipped) = (outcome.regressions.len(), outcome.not_comparable.len());
+    let skipped = if skipped > 0 { format!(", {skipped} not comparable") } else { String::new() };
+    eprintln!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}");
 }
 
 /// Loads every file and builds its runs; the flag is true when any file failed.

@@ -1,8 +1,10 @@
 //! The `framescope report` document (`cli-report.md`): one JSON shape, also printed as
 //! a readable table. Built from loaded captures and analysis; never reads files.
 
+pub mod compare;
 mod table;
 
+pub use compare::{CompareReport, Comparison, compare};
 pub use table::write_table;
 
 use crate::analysis::{

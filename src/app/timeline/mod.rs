@@ -80,7 +80,7 @@ fn rows_of(input: &Input<'_>) -> Vec<(Row, f32)> {
     if lanes > 0 {
         rows.push((Row::Health, 10.0 * lanes as f32 + 6.0));
     }
-    if t.latency.is_some() {
+    if latency_stack(input).is_some() {
         rows.push((Row::Latency, 70.0));
     }
     rows.extend((0..t.telemetry.len()).map(|i| (Row::Telemetry(i), 40.0)));
@@ -111,7 +111,6 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let budget_ms = 1000.0 / input.target_fps;
     let frame = rows::Frame {
         trace: input.trace,
-        tracks: input.tracks,
         analyzed: input.analyzed,
         budget_ms,
         view: input.view,
@@ -195,7 +194,11 @@ fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Re
                     }
                 }
             }
-            Row::Latency => rows::latency(p, frame, area, t.latency_scale_ms),
+            Row::Latency => {
+                if let Some(stack) = latency_stack(input) {
+                    rows::latency(p, frame, area, stack);
+                }
+            }
             Row::Telemetry(i) => {
                 let (_, col, index, lo, hi) = &t.telemetry[i];
                 rows::telemetry(p, frame, area, &f.columns[*col].values, index, *lo, *hi);
@@ -244,9 +247,15 @@ fn row_label(input: &Input<'_>, row: Row) -> String {
             if osc { "Stutters  OSC".to_owned() } else { "Stutters".to_owned() }
         }
         Row::Health => "Health".to_owned(),
-        Row::Latency => "Latency\nCPU · GPU · display".to_owned(),
+        Row::Latency => latency_stack(input).map_or_else(String::new, |s| s.label.to_owned()),
         Row::Telemetry(i) => t.telemetry[i].0.clone(),
     }
+}
+
+/// The latency stack the row shows: the PCL breakdown when a marker log is attached,
+/// else the capture's own stages.
+fn latency_stack<'a>(input: &Input<'a>) -> Option<&'a super::analysis::Stack> {
+    input.analyzed.and_then(|a| a.pcl.as_ref()).or(input.tracks.latency.as_ref())
 }
 
 /// The frame whose interval holds time `t`, if any.

@@ -2,7 +2,7 @@
 //! column come from one binary search, their maximum from the LOD index, so a row
 //! costs O(width · log n) whatever the trace length.
 
-use super::super::analysis::{Analyzed, Tracks};
+use super::super::analysis::{Analyzed, Stack};
 use super::super::theme;
 use super::lod::MaxIndex;
 use super::view::TimeView;
@@ -14,8 +14,6 @@ use std::ops::Range;
 pub struct Frame<'a> {
     /// The trace.
     pub trace: &'a Trace,
-    /// Its LOD data.
-    pub tracks: &'a Tracks,
     /// The figures, when ready.
     pub analyzed: Option<&'a Analyzed>,
     /// The target frame time, ms.
@@ -107,8 +105,8 @@ pub fn shade_runs(p: &Painter, f: &Frame<'_>, rect: Rect, runs: &[(u32, u32)], c
 }
 
 /// Stacked latency stages of the slowest frame under each column.
-pub fn latency(p: &Painter, f: &Frame<'_>, rect: Rect, scale: f64) {
-    let Some((segments, total, index)) = &f.tracks.latency else { return };
+pub fn latency(p: &Painter, f: &Frame<'_>, rect: Rect, stack: &Stack) {
+    let (segments, total, index, scale) = (&stack.segments, &stack.total, &stack.index, stack.scale_ms);
     for (c, range) in f.columns.iter().enumerate() {
         let Some(i) = index.argmax(total, range.clone()) else { continue };
         if !total[i].is_finite() {

@@ -1,0 +1,659 @@
+//! `framescope compare` (`cli-report.md`, `metrics.md` §9): a baseline run against
+//! another, figure by figure, and the regression gate of `--fail-if-worse`.
+//!
+//! Every compared figure — its JSON section and name, which way it improves, and where
+//! its value lives in a [`Run`] — is one line of [`FIGURES`]. The comparison, its JSON,
+//! the readable table and the gate all read that table, so the better/worse rule lives
+//! in one place.
+
+use super::{Report, Run};
+use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
+use std::io::Write;
+
+/// The object of `comparison` a figure belongs to (`comparison.<section>.<name>`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Section {
+    /// Whole-run counts: frames, dropped frames, duration (an addition to the contract).
+    Run,
+    /// `metrics.md` §2.
+    Summary,
+    /// `metrics.md` §3.
+    Pacing,
+    /// `metrics.md` §4.
+    Stutters,
+    /// `metrics.md` §5 (an addition to the contract).
+    Osc,
+    /// `metrics.md` §7.
+    Latency,
+}
+
+impl Section {
+    /// Every section, in the order the JSON and the table list them.
+    pub const ALL: [Self; 6] =
+        [Self::Run, Self::Summary, Self::Pacing, Self::Stutters, Self::Osc, Self::Latency];
+
+    /// The section's key in the `comparison` object.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Self::Run => "run",
+            Self::Summary => "summary",
+            Self::Pacing => "pacing",
+            Self::Stutters => "stutters",
+            Self::Osc => "osc",
+            Self::Latency => "latency",
+        }
+    }
+}
+
+/// Which way a figure improves (`metrics.md` §9).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Direction {
+    /// Higher is better (FPS figures).
+    HigherIsBetter,
+    /// Higher is worse (frame times, latencies, stutters, slow/excess time, drops, oscillation).
+    LowerIsBetter,
+    /// Neither: context for the counts (frames, duration). `better` is always null and
+    /// the gate does not accept it.
+    Neutral,
+}
+
+/// One compared figure: where it is, which way it improves, how to read it from a run.
+#[derive(Debug, Clone, Copy)]
+pub struct Figure {
+    /// Its section of `comparison`.
+    pub section: Section,
+    /// Its key in the section, as in the run's JSON.
+    pub name: &'static str,
+    /// Which way it improves.
+    pub direction: Direction,
+    /// Its value in a run; `None` when the run lacks it.
+    pub value: fn(&Run) -> Option<f64>,
+}
+
+impl Figure {
+    /// `section.name`, the unambiguous name the gate and the table use.
+    #[must_use]
+    pub fn qualified_name(&self) -> String {
+        format!("{}.{}", self.section.name(), self.name)
+    }
+}
+
+const fn fig(
+    section: Section,
+    name: &'static str,
+    direction: Direction,
+    value: fn(&Run) -> Option<f64>,
+) -> Figure {
+    Figure { section, name, direction, value }
+}
+
+use Direction::{HigherIsBetter as HIGHER, LowerIsBetter as LOWER, Neutral as NEUTRAL};
+
+/// Every compared figure with its direction, in output order: the one place of the
+/// `metrics.md` §9 rule.
+pub const FIGURES: &[Figure] = &[
+    fig(Section::Run, "frames", NEUTRAL, |r| Some(r.frames as f64)),
+    fig(Section::Run, "duration_ms", NEUTRAL, |r| r.duration_ms),
+    fig(Section::Run, "dropped_frames", LOWER, |r| r.dropped_frames.map(|d| d as f64)),
+    fig(Section::Summary, "avg_fps", HIGHER, |r| r.summary.map(|s| s.avg_fps)),
+    fig(Section::Summary, "min_fps", HIGHER, |r| r.summary.map(|s| s.min_fps)),
+    fig(Section::Summary, "max_fps", HIGHER, |r| r.summary.map(|s| s.max_fps)),
+    fig(Section::Summary, "p50_ms", LOWER, |r| r.summary.map(|s| s.p50_ms)),
+    fig(Section::Summary, "p90_ms", LOWER, |r| r.summary.map(|s| s.p90_ms)),
+    fig(Section::Summary, "p95_ms", LOWER, |r| r.summary.map(|s| s.p95_ms)),
+    fig(Section::Summary, "p99_ms", LOWER, |r| r.summary.map(|s| s.p99_ms)),
+    fig(Section::Summary, "p99_9_ms", LOWER, |r| r.summary.map(|s| s.p99_9_ms)),
+    fig(Section::Summary, "low_1pct_fps", HIGHER, |r| r.summary.map(|s| s.low_1pct_fps)),
+    fig(Section::Summary, "low_0_1pct_fps", HIGHER, |r| r.summary.map(|s| s.low_0_1pct_fps)),
+    fig(Section::Pacing, "steady_fps", HIGHER, |r| r.pacing.map(|p| f64::from(p.steady_fps))),
+    fig(Section::Pacing, "mostly_steady_fps", HIGHER, |r| r.pacing.map(|p| f64::from(p.mostly_steady_fps))),
+    fig(Section::Pacing, "typical_fps", HIGHER, |r| r.pacing.map(|p| f64::from(p.typical_fps))),
+    fig(Section::Pacing, "slow_time_fraction", LOWER, |r| r.pacing.map(|p| p.slow_time_fraction)),
+    fig(Section::Pacing, "excess_time_fraction", LOWER, |r| r.pacing.map(|p| p.excess_time_fraction)),
+    fig(Section::Stutters, "count", LOWER, |r| r.stutters.as_ref().map(|s| s.count as f64)),
+    fig(Section::Stutters, "time_fraction", LOWER, |r| r.stutters.as_ref().map(|s| s.time_fraction)),
+    fig(Section::Osc, "oscillating_frames", LOWER, |r| r.osc.as_ref().map(|o| o.oscillating_frames as f64)),
+    fig(Section::Osc, "p90_iqr_ms", LOWER, |r| r.osc.as_ref().map(|o| o.p90_iqr_ms)),
+    fig(Section::Osc, "p90_iqr_ratio", LOWER, |r| r.osc.as_ref().map(|o| o.p90_iqr_ratio)),
+    fig(Section::Latency, "pcl_ms", LOWER, |r| r.latency.and_then(|l| l.pcl_ms)),
+    fig(Section::Latency, "i2fs_ms", LOWER, |r| r.latency.and_then(|l| l.i2fs_ms)),
+    fig(Section::Latency, "fs2p_ms", LOWER, |r| r.latency.and_then(|l| l.fs2p_ms)),
+    fig(Section::Latency, "p2d_ms", LOWER, |r| r.latency.and_then(|l| l.p2d_ms)),
+    fig(Section::Latency, "pc_latency_column_mean_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.pc_latency_column_mean_ms)
+    }),
+    fig(Section::Latency, "display_latency_mean_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.display_latency_mean_ms)
+    }),
+    fig(Section::Latency, "click_to_photon_mean_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.click_to_photon_mean_ms)
+    }),
+];
+
+/// One figure compared: `delta = other − baseline`, `relative = delta / baseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Entry {
+    /// The baseline's value.
+    pub baseline: f64,
+    /// The other run's value.
+    pub other: f64,
+    /// `other − baseline`.
+    pub delta: f64,
+    /// `delta / baseline`; `None` when the baseline is 0.
+    pub relative: Option<f64>,
+    /// Whether the other run is better (`metrics.md` §9); `None` when delta is 0 or the
+    /// figure has no direction.
+    pub better: Option<bool>,
+}
+
+impl Entry {
+    /// Compares two values of a figure that improves in `direction`.
+    #[must_use]
+    pub fn new(baseline: f64, other: f64, direction: Direction) -> Self {
+        let delta = other - baseline;
+        let relative = (baseline != 0.0).then(|| delta / baseline);
+        let higher = if delta > 0.0 {
+            Some(true)
+        } else if delta < 0.0 {
+            Some(false)
+        } else {
+            None
+        };
+        let better = match direction {
+            Direction::HigherIsBetter => higher,
+            Direction::LowerIsBetter => higher.map(|h| !h),
+            Direction::Neutral => None,
+        };
+        Self { baseline, other, delta, relative, better }
+    }
+
+    /// How much worse the other run is in `direction`'s sense (≤ 0 when not worse).
+    #[must_use]
+    pub fn worse_by(&self, direction: Direction) -> f64 {
+        match direction {
+            Direction::HigherIsBetter => -self.delta,
+            Direction::LowerIsBetter => self.delta,
+            Direction::Neutral => 0.0,
+        }
+    }
+}
+
+/// One line of a comparison: the figure, both raw values, and the entry (`None` when
+/// either side lacks the figure).
+#[derive(Debug, Clone, Copy)]
+pub struct Row {
+    /// The figure.
+    pub figure: &'static Figure,
+    /// The baseline's value, if it has the figure.
+    pub baseline: Option<f64>,
+    /// The other run's value, if it has the figure.
+    pub other: Option<f64>,
+    /// The comparison; `None` when either value is missing.
+    pub entry: Option<Entry>,
+}
+
+impl Row {
+    /// Which side lacks the figure: `"baseline"`, `"other"`, `"both"`, or `None`.
+    #[must_use]
+    pub fn missing(&self) -> Option<&'static str> {
+        match (self.baseline, self.other) {
+            (Some(_), Some(_)) => None,
+            (None, Some(_)) => Some("baseline"),
+            (Some(_), None) => Some("other"),
+            (None, None) => Some("both"),
+        }
+    }
+}
+
+/// A baseline run against another, one [`Row`] per line of [`FIGURES`]. Serializes as
+/// the `comparison` object of `cli-report.md`: `{section: {name: Entry | null}}`.
+#[derive(Debug, Clone)]
+pub struct Comparison {
+    rows: Vec<Row>,
+}
+
+impl Comparison {
+    /// Every row, in [`FIGURES`] order.
+    #[must_use]
+    pub fn rows(&self) -> &[Row] {
+        &self.rows
+    }
+
+    /// The row of a figure named `section.name` (or by its bare name when unique).
+    #[must_use]
+    pub fn row(&self, name: &str) -> Option<&Row> {
+        let figure = find_figure(name).ok()?;
+        self.rows.iter().find(|r| std::ptr::eq(r.figure, figure))
+    }
+}
+
+/// Compares `other` against `baseline`, figure by figure (`metrics.md` §9). A value
+/// that is missing or not finite on either side gives a null entry.
+#[must_use]
+pub fn compare(baseline: &Run, other: &Run) -> Comparison {
+    let rows = FIGURES
+        .iter()
+        .map(|figure| {
+            let read = |run: &Run| (figure.value)(run).filter(|v| v.is_finite());
+            let (b, o) = (read(baseline), read(other));
+            let entry = b.zip(o).map(|(b, o)| Entry::new(b, o, figure.direction));
+            Row { figure, baseline: b, other: o, entry }
+        })
+        .collect();
+    Comparison { rows }
+}
+
+impl Serialize for Comparison {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct SectionView<'a>(&'a [Row], Section);
+        impl Serialize for SectionView<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let rows = self.0.iter().filter(|r| r.figure.section == self.1);
+                let mut map = serializer.serialize_map(None)?;
+                for row in rows {
+                    map.serialize_entry(row.figure.name, &row.entry)?;
+                }
+                map.end()
+            }
+        }
+        let mut map = serializer.serialize_map(Some(Section::ALL.len()))?;
+        for section in Section::ALL {
+            map.serialize_entry(section.name(), &SectionView(&self.rows, section))?;
+        }
+        map.end()
+    }
+}
+
+/// The `framescope compare` document: the report of the two runs (baseline first),
+/// the comparison (`None` when either file failed), and the gate's findings when
+/// `--fail-if-worse` was given.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareReport {
+    /// Schema, settings and the two runs.
+    #[serde(flatten)]
+    pub report: Report,
+    /// The comparison, or null when either run failed.
+    pub comparison: Option<Comparison>,
+    /// Figures that got worse beyond their `--fail-if-worse` limit (absent without a gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regressions: Option<Vec<Regression>>,
+    /// Gate figures missing on either side, which cannot fail the gate (absent without a gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<Vec<NotComparable>>,
+}
+
+/// A gate limit: how much worse a figure may get.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    /// `N%`: worse by at most N % of the baseline.
+    Percent(f64),
+    /// `N`: worse by at most N in the figure's own unit.
+    Absolute(f64),
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Percent(p) => write!(f, "{p}%"),
+            Self::Absolute(a) => write!(f, "{a}"),
+        }
+    }
+}
+
+/// One `FIGURE=LIMIT` of a gate.
+#[derive(Debug, Clone, Copy)]
+pub struct GateRule {
+    /// The gated figure (never [`Direction::Neutral`]).
+    pub figure: &'static Figure,
+    /// Its limit.
+    pub limit: Limit,
+}
+
+/// A `--fail-if-worse` SPEC: `FIGURE=LIMIT[,FIGURE=LIMIT...]`. Parse it with
+/// [`str::parse`]; the error names the valid figures.
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    /// The rules, in SPEC order.
+    pub rules: Vec<GateRule>,
+}
+
+/// A figure that got worse beyond its limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Regression {
+    /// `section.name`.
+    pub figure: String,
+    /// The baseline's value.
+    pub baseline: f64,
+    /// The other run's value.
+    pub other: f64,
+    /// `other − baseline`.
+    pub delta: f64,
+    /// `delta / baseline`; null when the baseline is 0.
+    pub relative: Option<f64>,
+    /// The limit as given, e.g. `"5%"` or `"2"`.
+    pub limit: String,
+}
+
+/// A gated figure that one side (or both) lacks: reported, never a failure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotComparable {
+    /// `section.name`.
+    pub figure: String,
+    /// `"baseline"`, `"other"` or `"both"`.
+    pub missing: &'static str,
+}
+
+/// What a gate found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GateOutcome {
+    /// Figures worse than their limit allows.
+    pub regressions: Vec<Regression>,
+    /// Gated figures missing on either side.
+    pub not_comparable: Vec<NotComparable>,
+}
+
+/// The names the gate accepts, `section.name`, comma-separated (for messages).
+#[must_use]
+pub fn gate_figure_names() -> String {
+    let names: Vec<String> =
+        FIGURES.iter().filter(|f| f.direction != Direction::Neutral).map(Figure::qualified_name).collect();
+    names.join(", ")
+}
+
+/// Finds a figure by `section.name`, or by its bare name when only one section has it
+/// (ASCII case-insensitive).
+pub fn find_figure(name: &str) -> Result<&'static Figure, String> {
+    let name = name.trim();
+    let matches: Vec<&'static Figure> = match name.split_once('.') {
+        Some((section, bare)) => FIGURES
+            .iter()
+            .filter(|f| f.section.name().eq_ignore_ascii_case(section) && f.name.eq_ignore_ascii_case(bare))
+            .collect(),
+        None => FIGURES.iter().filter(|f| f.name.eq_ignore_ascii_case(name)).collect(),
+    };
+    match matches.as_slice() {
+        [one] => Ok(one),
+        [] => Err(format!("unknown figure '{name}'")),
+        _ => Err(format!("'{name}' is ambiguous; write it as section.name")),
+    }
+}
+
+impl std::str::FromStr for Gate {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Self, String> {
+        let valid =
+            || format!("valid figures: {} (the part after the dot alone is enough)", gate_figure_names());
+        let mut rules: Vec<GateRule> = Vec::new();
+        for item in spec.split(',').map(str::trim) {
+            if item.is_empty() {
+                return Err(format!("empty item in '{spec}'; write FIGURE=LIMIT[,FIGURE=LIMIT...]"));
+            }
+            let Some((name, limit)) = item.split_once('=') else {
+                return Err(format!("'{item}' has no limit; write FIGURE=N% or FIGURE=N"));
+            };
+            let figure = find_figure(name).map_err(|e| format!("{e}; {}", valid()))?;
+            if figure.direction == Direction::Neutral {
+                return Err(format!(
+                    "{} is never better or worse and cannot be gated; {}",
+                    figure.qualified_name(),
+                    valid()
+                ));
+            }
+            if rules.iter().any(|r| std::ptr::eq(r.figure, figure)) {
+                return Err(format!("{} is listed twice", figure.qualified_name()));
+            }
+            let limit = limit.trim();
+            let (number, percent) = match limit.strip_suffix('%') {
+                Some(n) => (n.trim(), true),
+                None => (limit, false),
+            };
+            let value: f64 = number
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("'{item}': the limit must be a number ≥ 0, as N% or N"))?;
+            let limit = if percent { Limit::Percent(value) } else { Limit::Absolute(value) };
+            rules.push(GateRule { figure, limit });
+        }
+        Ok(Self { rules })
+    }
+}
+
+impl Gate {
+    /// Checks every rule against a comparison. A figure fails when it got worse
+    /// (`metrics.md` §9) by strictly more than its limit; with a percent limit and a
+    /// baseline of 0, any worsening fails. Figures missing on either side are listed as
+    /// not comparable and never fail.
+    #[must_use]
+    pub fn check(&self, comparison: &Comparison) -> GateOutcome {
+        let mut outcome = GateOutcome::default();
+        for rule in &self.rules {
+            let Some(row) = comparison.rows.iter().find(|r| std::ptr::eq(r.figure, rule.figure)) else {
+                continue;
+            };
+            let figure = rule.figure.qualified_name();
+            let (Some(entry), None) = (row.entry, row.missing()) else {
+                let missing = row.missing().unwrap_or("both");
+                outcome.not_comparable.push(NotComparable { figure, missing });
+                continue;
+            };
+            let worse_by = entry.worse_by(rule.figure.direction);
+            let fails = worse_by > 0.0
+                && match rule.limit {
+                    Limit::Absolute(max) => worse_by > max,
+                    Limit::Percent(pct) => {
+                        entry.relative.is_none_or(|_| worse_by / entry.baseline.abs() > pct / 100.0)
+                    }
+                };
+            if fails {
+                outcome.regressions.push(Regression {
+                    figure,
+                    baseline: entry.baseline,
+                    other: entry.other,
+                    delta: entry.delta,
+                    relative: entry.relative,
+                    limit: rule.limit.to_string(),
+                });
+            }
+        }
+        outcome
+    }
+}
+
+/// A figure's value for people: whole numbers without decimals, others rounded by
+/// magnitude (2 decimals from 100, 3 from 1, else 4).
+#[must_use]
+pub fn number(v: f64) -> String {
+    if v.fract().abs() < 1e-12 && v.abs() < 1e15 {
+        format!("{v:.0}")
+    } else if v.abs() >= 100.0 {
+        format!("{v:.2}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.3}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// Writes the comparison as aligned text: figure, baseline, other, delta, relative %,
+/// better/worse. Figures missing on both sides are left out (and counted).
+pub fn write_comparison_table(comparison: &Comparison, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out, "comparison: other against baseline")?;
+    writeln!(
+        out,
+        "  {:<34} {:>12} {:>12} {:>12} {:>10}  verdict",
+        "figure", "baseline", "other", "delta", "relative"
+    )?;
+    let mut hidden = 0;
+    for row in &comparison.rows {
+        let side = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), number);
+        let name = row.figure.qualified_name();
+        let (delta, relative, verdict) = match (row.entry, row.missing()) {
+            (_, Some("both")) => {
+                hidden += 1;
+                continue;
+            }
+            (Some(e), None) => {
+                let delta = if e.delta > 0.0 { format!("+{}", number(e.delta)) } else { number(e.delta) };
+                let relative = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
+                let verdict = match (e.better, row.figure.direction) {
+                    (Some(true), _) => "better",
+                    (Some(false), _) => "worse",
+                    (None, Direction::Neutral) => "",
+                    (None, _) => "same",
+                };
+                (delta, relative, verdict)
+            }
+            _ => ("—".to_owned(), "—".to_owned(), "not comparable"),
+        };
+        writeln!(
+            out,
+            "  {name:<34} {:>12} {:>12} {delta:>12} {relative:>10}  {verdict}",
+            side(row.baseline),
+            side(row.other)
+        )?;
+    }
+    if hidden > 0 {
+        writeln!(out, "  ({hidden} figures neither run has are not shown; see --json)")?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::analysis::{Latency, Oscillation, Pacing, Stutters, Summary};
+
+    fn run(scale: f64) -> Run {
+        Run {
+            file: "a.csv".into(),
+            format: "presentmon-1",
+            format_version: "1.x".into(),
+            application: "game.exe".into(),
+            process_id: Some(1),
+            swap_chain: None,
+            runtime: None,
+            present_modes: Vec::new(),
+            frames: 1000,
+            dropped_frames: Some(7),
+            duration_ms: Some(10_000.0 * scale),
+            warnings: Vec::new(),
+            summary: Some(Summary {
+                avg_fps: 100.0 / scale,
+                min_fps: 50.0 / scale,
+                max_fps: 200.0 / scale,
+                p50_ms: 10.0 * scale,
+                p90_ms: 11.0 * scale,
+                p95_ms: 12.0 * scale,
+                p99_ms: 13.0 * scale,
+                p99_9_ms: 14.0 * scale,
+                low_1pct_fps: 70.0 / scale,
+                low_0_1pct_fps: 60.0 / scale,
+            }),
+            pacing: Some(Pacing {
+                steady_fps: 41,
+                mostly_steady_fps: 98,
+                typical_fps: 158,
+                slow_time_fraction: 0.0,
+                excess_time_fraction: 0.01,
+            }),
+            stutters: Some(Stutters { count: 3, time_fraction: 0.004, frames: vec![1, 2, 3] }),
+            osc: Some(Oscillation {
+                flag: false,
+                p90_iqr_ms: 1.5,
+                p90_iqr_ratio: 1.1,
+                oscillating_frames: 0,
+                oscillating: Vec::new(),
+            }),
+            health: None,
+            latency: Some(Latency { display_latency_mean_ms: Some(12.0), ..Latency::default() }),
+            vsync: None,
+            frame_types: None,
+        }
+    }
+
+    #[test]
+    fn compare_every_table_name_is_the_runs_json_name() {
+        let r = run(1.0);
+        let json = serde_json::to_value(&r).unwrap();
+        for f in FIGURES {
+            let v = match f.section {
+                Section::Run => &json[f.name],
+                s => &json[s.name()][f.name],
+            };
+            assert_eq!(v.as_f64(), (f.value)(&r), "{}", f.qualified_name());
+        }
+    }
+
+    #[test]
+    fn compare_delta_relative_and_direction() {
+        let (a, b) = (run(1.0), run(1.25));
+        let c = compare(&a, &b);
+        let avg = c.row("avg_fps").unwrap().entry.unwrap();
+        assert!((avg.delta - (80.0 - 100.0)).abs() < 1e-12);
+        assert!((avg.relative.unwrap() + 0.2).abs() < 1e-12);
+        assert_eq!(avg.better, Some(false));
+        let p99 = c.row("summary.p99_ms").unwrap().entry.unwrap();
+        assert_eq!(p99.better, Some(false));
+        // Equal values: delta 0, better null. Baseline 0: relative null.
+        let steady = c.row("steady_fps").unwrap().entry.unwrap();
+        assert_eq!(steady.better, None);
+        let slow = c.row("slow_time_fraction").unwrap().entry.unwrap();
+        assert_eq!((slow.relative, slow.better), (None, None));
+        // Neutral figures never say better or worse.
+        assert_eq!(c.row("duration_ms").unwrap().entry.unwrap().better, None);
+        // Missing on both sides: null entry, and in the JSON.
+        assert!(c.row("pcl_ms").unwrap().entry.is_none());
+        let json = serde_json::to_value(&c).unwrap();
+        assert!(json["latency"]["pcl_ms"].is_null());
+        assert_eq!(json["summary"]["avg_fps"]["better"], serde_json::Value::Bool(false));
+        assert_eq!(json.as_object().unwrap().len(), Section::ALL.len());
+    }
+
+    #[test]
+    fn compare_missing_on_one_side_is_null() {
+        let a = run(1.0);
+        let mut b = run(1.0);
+        b.summary = None;
+        b.dropped_frames = None;
+        let c = compare(&a, &b);
+        assert!(c.row("avg_fps").unwrap().entry.is_none());
+        assert_eq!(c.row("dropped_frames").unwrap().missing(), Some("other"));
+    }
+
+    #[test]
+    fn compare_gate_parses_and_checks() {
+        let (a, b) = (run(1.0), run(1.25));
+        let c = compare(&a, &b);
+        let gate: Gate = "avg_fps=5%, p99_ms=50%, stutters.count=0, pcl_ms=1".parse().unwrap();
+        let out = gate.check(&c);
+        let names: Vec<&str> = out.regressions.iter().map(|r| r.figure.as_str()).collect();
+        assert_eq!(names, ["summary.avg_fps"]);
+        assert_eq!(out.regressions[0].limit, "5%");
+        assert_eq!(out.not_comparable, [NotComparable { figure: "latency.pcl_ms".into(), missing: "both" }]);
+        // Absolute limits, and any worsening from a baseline of 0 under a percent limit.
+        let mut worse = run(1.0);
+        worse.pacing = worse.pacing.map(|p| Pacing { slow_time_fraction: 0.1, ..p });
+        worse.stutters = Some(Stutters { count: 6, time_fraction: 0.004, frames: Vec::new() });
+        let c = compare(&a, &worse);
+        let check = |spec: &str| spec.parse::<Gate>().unwrap().check(&c).regressions.len();
+        assert_eq!(check("stutters.count=2"), 1);
+        assert_eq!(check("stutters.count=3"), 0);
+        assert_eq!(check("slow_time_fraction=1000%"), 1);
+        assert_eq!(check("slow_time_fraction=0.2"), 0);
+    }
+
+    #[test]
+    fn compare_gate_rejects_bad_specs() {
+        for spec in ["fps=3%", "avg_fps", "avg_fps=-1%", "avg_fps=x", "frames=1", "avg_fps=1,avg_fps=2", ""] {
+            assert!(spec.parse::<Gate>().is_err(), "{spec}");
+        }
+        let err = "fps=3%".parse::<Gate>().unwrap_err();
+        assert!(err.contains("summary.avg_fps") && err.contains("stutters.count"), "{err}");
+    }
+}
