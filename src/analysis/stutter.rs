@@ -38,7 +38,8 @@ impl Stutters {
             .filter(|&i| spikes(frame_time_ms[i], rolling.median[i], threshold, floor_ms))
             .collect();
         let total: f64 = frame_time_ms.iter().sum();
-        let stutter_time: f64 = frames.iter().map(|&i| frame_time_ms[i]).sum();
+        // An empty f64 sum is -0.0; fold from +0.0 so "no stutter" prints as 0.
+        let stutter_time: f64 = frames.iter().map(|&i| frame_time_ms[i]).fold(0.0, |a, b| a + b);
         let time_fraction = if total > 0.0 { stutter_time / total } else { 0.0 };
         Self { count: frames.len(), time_fraction, frames }
     }
@@ -148,7 +149,9 @@ mod tests {
     fn all_equal_and_short_traces() {
         let ft = vec![16.0; 5];
         let r = Rolling::of(&ft);
-        assert_eq!(Stutters::of(&ft, &r, 0.2, 4.0).count, 0);
+        let none = Stutters::of(&ft, &r, 0.2, 4.0);
+        assert_eq!(none.count, 0);
+        assert!(none.time_fraction.is_sign_positive(), "no stutter is +0, not -0");
         let osc = Oscillation::of(&r, 4.0).unwrap_or_else(|| unreachable!());
         assert!(!osc.flag && osc.p90_iqr_ms == 0.0);
         assert!(Oscillation::of(&Rolling::of(&[]), 4.0).is_none());

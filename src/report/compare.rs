@@ -467,6 +467,7 @@ impl Gate {
 /// magnitude (2 decimals from 100, 3 from 1, else 4).
 #[must_use]
 pub fn number(v: f64) -> String {
+    let v = v + 0.0; // -0 (an empty sum) prints as 0
     if v.fract().abs() < 1e-12 && v.abs() < 1e15 {
         format!("{v:.0}")
     } else if v.abs() >= 100.0 {
