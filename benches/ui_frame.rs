@@ -8,6 +8,7 @@
 //! number of timed frames.
 
 use eframe::egui;
+use framescope::app::timeline::Command;
 use framescope::app::{App, Persisted};
 use framescope::model::{Capture, Column, ColumnKind, FileInfo, Format, Frames, Trace, TraceMeta};
 use std::time::{Duration, Instant};
@@ -115,8 +116,16 @@ fn ms(d: Duration) -> f64 {
 
 fn main() {
     println!(
-        "{:>10} {:>12} {:>11} {:>11} {:>11} {:>14} {:>13}",
-        "frames", "analysis ms", "UI mean ms", "UI p50 ms", "UI max ms", "tessellate ms", "peak RSS MiB"
+        "{:>10} {:>12} {:>11} {:>11} {:>11} {:>12} {:>11} {:>14} {:>13}",
+        "frames",
+        "analysis ms",
+        "UI mean ms",
+        "UI p50 ms",
+        "UI max ms",
+        "pan mean ms",
+        "pan max ms",
+        "tessellate ms",
+        "peak RSS MiB"
     );
     let timed = env_counts("UI_FRAME_TIMED", &[TIMED_FRAMES])[0].max(1);
     for n in env_counts("UI_FRAME_SIZES", &SIZES) {
@@ -154,15 +163,29 @@ fn main() {
             tess += t;
         }
         assert!(app.is_idle(), "UI frames started background work");
+        // Panning: the view moves every frame, so nothing drawn before can be reused.
+        let mut pan = Vec::with_capacity(timed);
+        for _ in 0..timed {
+            let mut v = app.view();
+            v.pan(v.span_ms * 0.01);
+            app.apply(Command::View(v));
+            let (u, _) = frame(&ctx, &mut app, k, centre);
+            k += 1;
+            pan.push(u);
+        }
+        pan.sort_unstable();
         ui.sort_unstable();
         let mean = ui.iter().sum::<Duration>() / timed as u32;
+        let pan_mean = pan.iter().sum::<Duration>() / timed as u32;
         println!(
-            "{:>10} {:>12.0} {:>11.2} {:>11.2} {:>11.2} {:>14.2} {:>13}",
+            "{:>10} {:>12.0} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>11.2} {:>14.2} {:>13}",
             n,
             ms(analysis),
             ms(mean),
             ms(ui[timed / 2]),
             ms(ui[timed - 1]),
+            ms(pan_mean),
+            ms(pan[timed - 1]),
             ms(tess) / timed as f64,
             peak_rss_mib().map_or_else(|| "?".to_owned(), |m| format!("{m:.0}")),
         );

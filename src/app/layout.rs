@@ -152,14 +152,19 @@ impl App {
                 if traces.len() > 1 {
                     let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
                     let before = run.trace;
-                    egui::ComboBox::from_id_salt(("trace", i))
-                        .selected_text(label(&traces[run.trace]))
-                        .width(300.0)
-                        .show_ui(ui, |ui| {
-                            for (k, t) in traces.iter().enumerate() {
-                                ui.selectable_value(&mut run.trace, k, label(t));
-                            }
-                        });
+                    ui.horizontal(|ui| {
+                        let name = ui.label("Trace");
+                        egui::ComboBox::from_id_salt(("trace", i))
+                            .selected_text(label(&traces[run.trace]))
+                            .width(260.0)
+                            .show_ui(ui, |ui| {
+                                for (k, t) in traces.iter().enumerate() {
+                                    ui.selectable_value(&mut run.trace, k, label(t));
+                                }
+                            })
+                            .response
+                            .labelled_by(name.id);
+                    });
                     if run.trace != before {
                         picked = Some(i);
                     }

@@ -143,10 +143,14 @@ impl App {
     /// True when nothing is loading or computing (tests wait for this).
     #[must_use]
     pub fn is_idle(&self) -> bool {
+        let settings = self.settings();
+        let shown_current =
+            self.runs.get(self.selected).is_none_or(|r| r.up_to_date(&settings, self.selection));
         self.pending.is_empty()
             && self.marker_job.is_none()
             && self.pending_markers.is_none()
-            && self.runs.iter().all(|r| !r.busy() && r.analyzed().is_some() && r.tracks().is_some())
+            && shown_current
+            && self.runs.iter().all(|r| !r.busy())
     }
 
     /// Opens a capture that is already loaded (benchmarks, tests, embedding).

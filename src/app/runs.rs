@@ -91,6 +91,18 @@ impl OpenRun {
         self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r)
     }
 
+    /// True when the tracks and figures shown are those of `settings` (and of the
+    /// selection, if any): nothing is stale or still computing.
+    #[must_use]
+    pub fn up_to_date(&self, settings: &Settings, selection: Option<(f64, f64)>) -> bool {
+        let version = self.markers_version();
+        let figures = self.analyzed.as_ref().is_some_and(|(t, a)| {
+            *t == self.trace && a.settings == *settings && a.markers_version == version
+        });
+        let selection = selection.is_none_or(|r| self.selection_run(settings, r).is_some());
+        figures && selection && self.tracks().is_some()
+    }
+
     /// True while background work for what is shown is running.
     #[must_use]
     pub fn busy(&self) -> bool {

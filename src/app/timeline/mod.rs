@@ -14,6 +14,7 @@ use super::analysis::{Analyzed, Tracks};
 use super::theme;
 use crate::model::Trace;
 use eframe::egui::{self, Align2, FontId, Key, Rect, Sense, Stroke, pos2, vec2};
+use std::sync::{Arc, Mutex};
 pub use view::TimeView;
 
 /// Width of the label column on the left.
@@ -101,13 +102,22 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let track = Rect::from_min_max(pos2(rect.left() + LABEL_WIDTH, rect.top()), rect.max);
     let f = &input.trace.frames;
     let width = track.width().max(1.0);
-    let columns = (0..width as usize)
-        .map(|c| {
-            let t0 = input.view.time_at(track.left() + c as f32, track.left(), width);
-            let t1 = input.view.time_at(track.left() + c as f32 + 1.0, track.left(), width);
-            lod::frames_in(&f.start_ms, &f.frame_time_ms, t0, t1)
-        })
-        .collect();
+    let cache_id = response.id.with("columns");
+    let cache: Arc<Mutex<lod::ColumnCache>> =
+        ui.data_mut(|d| d.get_temp_mut_or_default::<Arc<Mutex<lod::ColumnCache>>>(cache_id).clone());
+    let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    let key = (
+        std::ptr::from_ref(input.trace) as usize,
+        input.view.start_ms.to_bits(),
+        input.view.span_ms.to_bits(),
+        width.to_bits(),
+        input.analyzed.map_or(0, |a| std::ptr::from_ref(a) as usize),
+    );
+    cache.prepare(key, || {
+        let dt = input.view.ms_per_px(width);
+        lod::column_ranges(&f.start_ms, &f.frame_time_ms, input.view.start_ms, dt, width as usize)
+    });
+    let columns = cache.columns.clone();
     let budget_ms = 1000.0 / input.target_fps;
     let frame = rows::Frame {
         trace: input.trace,
@@ -119,7 +129,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
         columns,
     };
     if ui.is_rect_visible(rect) {
-        paint(&ui.painter_at(rect), input, &frame, rect, track);
+        paint(&ui.painter_at(rect), input, &frame, &mut cache, rect, track);
     }
     let mut commands = interact(ui, &response, input, track);
     if let Some(pos) = response.hover_pos().filter(|p| track.contains(*p)) {
@@ -134,7 +144,14 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     commands
 }
 
-fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Rect, track: Rect) {
+fn paint(
+    p: &egui::Painter,
+    input: &Input<'_>,
+    frame: &rows::Frame<'_>,
+    cache: &mut lod::ColumnCache,
+    rect: Rect,
+    track: Rect,
+) {
     let t = input.tracks;
     let ruler =
         Rect::from_min_max(pos2(track.left(), rect.top()), pos2(rect.right(), rect.top() + RULER_HEIGHT));
@@ -158,15 +175,20 @@ fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Re
         );
         let f = &input.trace.frames;
         match row {
-            Row::FrameTime => rows::bars(p, frame, area, &f.frame_time_ms, &t.frame_time, scale),
+            Row::FrameTime => {
+                let picks = cache.picks((0, 0), &t.frame_time, &f.frame_time_ms);
+                rows::bars(p, frame, area, &f.frame_time_ms, picks, scale);
+            }
             Row::Gpu => {
                 if let Some((_, col, index)) = &t.gpu {
-                    rows::bars(p, frame, area, &f.columns[*col].values, index, scale);
+                    let picks = cache.picks((1, 0), index, &f.columns[*col].values);
+                    rows::bars(p, frame, area, &f.columns[*col].values, picks, scale);
                 }
             }
             Row::Display => {
                 if let Some((values, index)) = &t.display {
-                    rows::bars(p, frame, area, values, index, scale);
+                    let picks = cache.picks((2, 0), index, values);
+                    rows::bars(p, frame, area, values, picks, scale);
                     let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
                     rows::ticks(p, frame, marks, &t.dropped, theme::DROPPED);
                 }
@@ -196,12 +218,15 @@ fn paint(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, rect: Re
             }
             Row::Latency => {
                 if let Some(stack) = latency_stack(input) {
-                    rows::latency(p, frame, area, stack);
+                    let kind = if input.analyzed.is_some_and(|a| a.pcl.is_some()) { 4 } else { 3 };
+                    let picks = cache.picks((kind, 0), &stack.index, &stack.total);
+                    rows::latency(p, frame, area, stack, picks);
                 }
             }
             Row::Telemetry(i) => {
                 let (_, col, index, lo, hi) = &t.telemetry[i];
-                rows::telemetry(p, frame, area, &f.columns[*col].values, index, *lo, *hi);
+                let picks = cache.picks((5, i), index, &f.columns[*col].values);
+                rows::telemetry(p, frame, area, &f.columns[*col].values, picks, *lo, *hi);
             }
         }
         if matches!(row, Row::FrameTime | Row::Gpu | Row::Display) {
@@ -317,8 +342,9 @@ fn interact(ui: &egui::Ui, response: &egui::Response, input: &Input<'_>, track: 
         }
         out.extend(keys(ui, &mut view, width));
     }
+    // The drag starts where the button went down, not where egui decided it was a drag.
     if response.drag_started()
-        && let Some(pos) = response.interact_pointer_pos()
+        && let Some(pos) = ui.input(|i| i.pointer.press_origin()).or_else(|| response.interact_pointer_pos())
     {
         let selecting = ui.input(|i| i.modifiers.shift) || pos.y < track.top() + RULER_HEIGHT;
         let origin = selecting.then(|| view.time_at(pos.x, track.left(), width));

@@ -4,7 +4,6 @@
 
 use super::super::analysis::{Analyzed, Stack};
 use super::super::theme;
-use super::lod::MaxIndex;
 use super::view::TimeView;
 use crate::model::Trace;
 use eframe::egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, pos2};
@@ -46,10 +45,10 @@ fn y_of(rect: Rect, value: f64, scale: f64) -> f32 {
 
 /// Duration bars: each column shows its slowest frame, coloured against the target;
 /// values above the scale are clipped with a mark on top.
-pub fn bars(p: &Painter, f: &Frame<'_>, rect: Rect, values: &[f64], index: &MaxIndex, scale: f64) {
-    for (c, range) in f.columns.iter().enumerate() {
-        let Some(i) = index.argmax(values, range.clone()) else { continue };
-        let v = values[i];
+pub fn bars(p: &Painter, f: &Frame<'_>, rect: Rect, values: &[f64], picks: &[Option<u32>], scale: f64) {
+    for (c, pick) in picks.iter().enumerate() {
+        let Some(i) = *pick else { continue };
+        let v = values[i as usize];
         if !v.is_finite() {
             continue;
         }
@@ -105,10 +104,10 @@ pub fn shade_runs(p: &Painter, f: &Frame<'_>, rect: Rect, runs: &[(u32, u32)], c
 }
 
 /// Stacked latency stages of the slowest frame under each column.
-pub fn latency(p: &Painter, f: &Frame<'_>, rect: Rect, stack: &Stack) {
-    let (segments, total, index, scale) = (&stack.segments, &stack.total, &stack.index, stack.scale_ms);
-    for (c, range) in f.columns.iter().enumerate() {
-        let Some(i) = index.argmax(total, range.clone()) else { continue };
+pub fn latency(p: &Painter, f: &Frame<'_>, rect: Rect, stack: &Stack, picks: &[Option<u32>]) {
+    let (segments, total, scale) = (&stack.segments, &stack.total, stack.scale_ms);
+    for (c, pick) in picks.iter().enumerate() {
+        let Some(i) = pick.map(|i| i as usize) else { continue };
         if !total[i].is_finite() {
             continue;
         }
@@ -128,10 +127,18 @@ pub fn latency(p: &Painter, f: &Frame<'_>, rect: Rect, stack: &Stack) {
 }
 
 /// A telemetry column as a line through each column's maximum.
-pub fn telemetry(p: &Painter, f: &Frame<'_>, rect: Rect, values: &[f64], index: &MaxIndex, lo: f64, hi: f64) {
-    let mut points: Vec<Pos2> = Vec::with_capacity(f.columns.len());
-    for (c, range) in f.columns.iter().enumerate() {
-        if let Some(v) = index.argmax(values, range.clone()).map(|i| values[i]).filter(|v| v.is_finite()) {
+pub fn telemetry(
+    p: &Painter,
+    f: &Frame<'_>,
+    rect: Rect,
+    values: &[f64],
+    picks: &[Option<u32>],
+    lo: f64,
+    hi: f64,
+) {
+    let mut points: Vec<Pos2> = Vec::with_capacity(picks.len());
+    for (c, pick) in picks.iter().enumerate() {
+        if let Some(v) = pick.map(|i| values[i as usize]).filter(|v| v.is_finite()) {
             points.push(pos2(f.column_x(c), y_of(rect, v - lo, hi - lo)));
         }
     }
