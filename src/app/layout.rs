@@ -31,6 +31,20 @@ impl App {
                 self.attach_marker_log(path);
             }
             ui.menu_button("Export", |ui| self.export_menu(ui));
+            ui.separator();
+            let mut compare = self.compare;
+            let toggle =
+                ui.add_enabled(self.runs.len() > 1, egui::Checkbox::new(&mut compare, "Compare runs"));
+            if toggle.on_disabled_hover_text("Open two or more captures to compare them").changed() {
+                self.set_compare(compare, self.baseline);
+            }
+            if ui
+                .button("Sample pair")
+                .on_hover_text("Open two runs of a synthetic scene and compare them")
+                .clicked()
+            {
+                self.open_sample_pair(ui.ctx());
+            }
             if ui.button("Help").clicked() {
                 self.show_help = !self.show_help;
             }
@@ -136,6 +150,8 @@ impl App {
             self.errors_ui(ui);
             let mut close = None;
             let mut picked = None;
+            let comparing = self.comparing();
+            let mut baseline = self.baseline;
             for (i, run) in self.runs.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
                     let short = std::path::Path::new(&run.name)
@@ -148,6 +164,17 @@ impl App {
                         close = Some(i);
                     }
                 });
+                if comparing {
+                    ui.horizontal(|ui| {
+                        ui.radio_value(&mut baseline, i, "baseline");
+                        let label = ui.label("offset");
+                        ui.add(egui::DragValue::new(&mut run.offset_ms).speed(10.0).suffix(" ms"))
+                            .labelled_by(label.id)
+                            .on_hover_text(
+                                "Move this run on the shared time axis to line up the same moment",
+                            );
+                    });
+                }
                 let traces = &run.capture.traces;
                 if traces.len() > 1 {
                     let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
@@ -169,6 +196,9 @@ impl App {
                         picked = Some(i);
                     }
                 }
+            }
+            if baseline != self.baseline {
+                self.baseline = baseline;
             }
             if let Some(i) = picked {
                 self.selected = i;
@@ -207,6 +237,10 @@ impl App {
     }
 
     fn figures_ui(&mut self, ui: &mut egui::Ui) {
+        if self.comparing() {
+            self.comparison_ui(ui);
+            return;
+        }
         let settings = self.settings();
         let Some(run) = self.runs.get(self.selected) else {
             ui.label("Open a capture: Open…, drop files on the window, or name them on the command line.");
@@ -239,10 +273,12 @@ impl App {
                 }
             }
         }
-        if let Some(i) = self.selected_frame {
+        if let Some((r, i)) = self.selected_frame
+            && let Some(run) = self.runs.get(r)
+        {
             ui.separator();
-            ui.heading("Frame");
-            panels::frame_details_ui(ui, trace, i);
+            ui.heading(format!("Frame of {}", short_name(&run.name)));
+            panels::frame_details_ui(ui, &run.capture.traces[run.trace], i);
         }
         let warnings = run.capture.warnings.len() + trace.warnings.len();
         if warnings > 0 {
@@ -259,46 +295,75 @@ impl App {
 
     pub(super) fn charts_ui(&mut self, ui: &mut egui::Ui) {
         let target = self.persisted.target_fps;
+        if self.comparing() {
+            let shown = self.shown();
+            let runs: Vec<(String, egui::Color32, &super::charts::ChartData)> = shown
+                .iter()
+                .enumerate()
+                .filter_map(|(slot, &i)| {
+                    let run = &self.runs[i];
+                    let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
+                    run.analyzed().map(|a| (short_name(&run.name), colour, &a.charts))
+                })
+                .collect();
+            let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =
+                runs.iter().map(|(n, c, d)| (n.as_str(), *c, *d)).collect();
+            egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_overlay_ui(ui, &refs, target));
+            return;
+        }
         if let Some(a) = self.runs.get(self.selected).and_then(|r| r.analyzed()) {
             egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_ui(ui, &a.charts, target));
         }
     }
 
     pub(super) fn central_ui(&mut self, ui: &mut egui::Ui) {
-        let Some(run) = self.runs.get(self.selected) else {
+        let shown = self.shown();
+        if shown.is_empty() {
             if self.pending.is_empty() {
                 ui.centered_and_justified(|ui| ui.label("No capture open"));
             } else {
                 ui.spinner();
             }
             return;
-        };
-        let Some(tracks) = run.tracks() else {
-            ui.spinner();
-            return;
-        };
-        let input = timeline::Input {
-            trace: &run.capture.traces[run.trace],
-            tracks,
-            analyzed: run.analyzed(),
-            target_fps: self.persisted.target_fps,
-            view: self.view,
-            selection: self.selection,
-            selected_frame: self.selected_frame,
-        };
-        let commands = egui::ScrollArea::vertical()
-            .show(ui, |ui| {
-                let top = ui.cursor().min;
-                let commands = timeline::timeline_ui(ui, &input);
-                self.timeline_rect = Some(egui::Rect::from_min_size(
-                    top,
-                    egui::vec2(ui.min_rect().width(), timeline::desired_height(&input)),
-                ));
-                commands
-            })
-            .inner;
-        for c in commands {
-            self.apply(c);
+        }
+        let comparing = self.comparing();
+        let mut commands: Vec<(usize, timeline::Command)> = Vec::new();
+        let mut hovered = false;
+        egui::ScrollArea::vertical().show(ui, |ui| {
+            let top = ui.cursor().min;
+            for (slot, &i) in shown.iter().enumerate() {
+                let run = &self.runs[i];
+                let s = run.shift_ms();
+                if comparing {
+                    let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
+                    let role = if slot == 0 { "baseline" } else { "compared" };
+                    ui.colored_label(colour, format!("{} — {role}", short_name(&run.name)));
+                }
+                let Some(tracks) = run.tracks() else {
+                    ui.spinner();
+                    continue;
+                };
+                let input = timeline::Input {
+                    trace: &run.capture.traces[run.trace],
+                    tracks,
+                    analyzed: run.analyzed(),
+                    target_fps: self.persisted.target_fps,
+                    view: timeline::TimeView { start_ms: self.view.start_ms + s, span_ms: self.view.span_ms },
+                    selection: self.selection.map(|(a, b)| (a + s, b + s)),
+                    selected_frame: self.selected_frame.filter(|(r, _)| *r == i).map(|(_, f)| f),
+                    cursor_ms: if comparing { self.cursor_ms.map(|t| t + s) } else { None },
+                };
+                let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
+                hovered |= out.iter().any(|c| matches!(c, timeline::Command::Cursor(_)));
+                commands.extend(out.into_iter().map(|c| (i, c)));
+            }
+            self.timeline_rect = Some(egui::Rect::from_min_max(top, ui.min_rect().max));
+        });
+        if !hovered {
+            self.cursor_ms = None;
+        }
+        for (i, c) in commands {
+            self.apply_from(i, c);
         }
     }
 
@@ -410,4 +475,46 @@ fn save_text(default_name: &str, text: &str) -> Result<String, String> {
     let path = rfd::FileDialog::new().set_file_name(default_name).save_file().ok_or("no file chosen")?;
     std::fs::write(&path, text).map_err(|e| e.to_string())?;
     Ok(path.display().to_string())
+}
+
+/// A path's file name, for compact labels.
+pub(super) fn short_name(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_name()
+        .map_or_else(|| name.to_owned(), |n| n.to_string_lossy().into_owned())
+}
+
+impl App {
+    /// Every figure of every compared run beside the baseline's, with delta and
+    /// relative change, coloured better or worse (`metrics.md` §9).
+    fn comparison_ui(&mut self, ui: &mut egui::Ui) {
+        let settings = self.settings();
+        let shown = self.shown();
+        let runs: Vec<Option<crate::report::Run>> = shown
+            .iter()
+            .map(|&i| {
+                let run = &self.runs[i];
+                let s = run.shift_ms();
+                match self.selection {
+                    Some((a, b)) => run.selection_run(&settings, (a + s, b + s)).cloned(),
+                    None => run.analyzed().map(|a| a.run.clone()),
+                }
+            })
+            .collect();
+        ui.heading(if self.selection.is_some() { "Comparison of the selection" } else { "Comparison" });
+        let Some(Some(baseline)) = runs.first() else {
+            ui.spinner();
+            return;
+        };
+        for (slot, &i) in shown.iter().enumerate().skip(1) {
+            let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
+            ui.colored_label(colour, format!("{} vs baseline", short_name(&self.runs[i].name)));
+            let Some(Some(other)) = runs.get(slot) else {
+                ui.spinner();
+                continue;
+            };
+            let comparison = crate::report::compare::compare(baseline, other);
+            panels::comparison_table_ui(ui, &comparison, ("comparison", i));
+        }
+    }
 }

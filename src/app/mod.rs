@@ -34,10 +34,29 @@ pub const SAMPLE_NAME: &str = "sample: pm-1.x_GhostReconBreakpoint_dwm_firefox_m
 pub const SAMPLE: &[u8] =
     include_bytes!("../../sample-traces/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv");
 
-/// Opens the window on `files` (or the bundled sample). With `screenshot`, saves a PNG
-/// of the window once everything is loaded and analysed, then closes (CI smoke test).
+/// Two synthetic runs of one scene, for trying the comparison (see sample-traces/).
+const PAIR: [(&str, &[u8]); 2] = [
+    ("sample: synthetic-run-a.csv", include_bytes!("../../sample-traces/synthetic-run-a.csv")),
+    ("sample: synthetic-run-b.csv", include_bytes!("../../sample-traces/synthetic-run-b.csv")),
+];
+
+/// How the window starts.
+#[derive(Debug, Clone, Default)]
+pub struct WindowOptions {
+    /// Save a PNG of the window once everything is loaded, then close.
+    pub screenshot: Option<PathBuf>,
+    /// A PCL marker log for the first capture.
+    pub markers: Option<PathBuf>,
+    /// Compare the captures (the sample pair when there are none).
+    pub compare: bool,
+}
+
+/// Opens the window on `files` (or the bundled sample) and runs until it is closed.
 #[must_use]
-pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>, markers: Option<PathBuf>) -> ExitCode {
+pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
+    let screenshot = options.screenshot.clone();
+    let markers = options.markers.clone();
+    let compare = options.compare;
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
@@ -52,7 +71,14 @@ pub fn run(files: &[PathBuf], screenshot: Option<PathBuf>, markers: Option<PathB
         Box::new(move |cc| {
             let persisted = if screenshot.is_some() { Persisted::default() } else { Persisted::load() };
             let mut app = App::new(persisted, &cc.egui_ctx);
-            app.open_all(&files, &cc.egui_ctx);
+            if compare && files.is_empty() {
+                app.open_sample_pair(&cc.egui_ctx);
+            } else {
+                app.open_all(&files, &cc.egui_ctx);
+                if compare {
+                    app.compare_when_loaded = Some(0);
+                }
+            }
             app.screenshot_and_quit = screenshot.map(|p| (p, failed_in_app));
             app.pending_markers = markers;
             Ok(Box::new(app))
@@ -76,6 +102,8 @@ type MarkerJob =
 type PendingShot = Arc<Mutex<Option<Result<String, String>>>>;
 
 /// The whole window.
+// Independent toggles (help shown, comparing, view fitted, saving): not a state machine.
+#[allow(clippy::struct_excessive_bools)]
 pub struct App {
     persisted: Persisted,
     runs: Vec<OpenRun>,
@@ -85,8 +113,18 @@ pub struct App {
     status: Option<String>,
     view: TimeView,
     view_fitted: bool,
+    /// The selected time range, on the aligned axis (see [`OpenRun::shift_ms`]).
     selection: Option<(f64, f64)>,
-    selected_frame: Option<usize>,
+    /// The selected frame: (run, frame).
+    selected_frame: Option<(usize, usize)>,
+    /// The linked cursor, on the aligned axis.
+    cursor_ms: Option<f64>,
+    /// Compare the open runs side by side.
+    compare: bool,
+    /// Turn comparing on, with this run as baseline, once every load has finished.
+    compare_when_loaded: Option<usize>,
+    /// The baseline run of the comparison.
+    baseline: usize,
     show_help: bool,
     timeline_rect: Option<egui::Rect>,
     shot: Option<PendingShot>,
@@ -113,6 +151,10 @@ impl App {
             view_fitted: false,
             selection: None,
             selected_frame: None,
+            cursor_ms: None,
+            compare: false,
+            compare_when_loaded: None,
+            baseline: 0,
             show_help: false,
             timeline_rect: None,
             shot: None,
@@ -134,6 +176,14 @@ impl App {
         }
     }
 
+    /// Opens the synthetic A/B pair and compares them once both are loaded.
+    pub fn open_sample_pair(&mut self, ctx: &egui::Context) {
+        self.compare_when_loaded = Some(self.runs.len());
+        for (name, bytes) in PAIR {
+            self.open(Source::Embedded(name, bytes), ctx);
+        }
+    }
+
     /// Starts loading a capture on a worker thread.
     pub fn open(&mut self, source: Source, ctx: &egui::Context) {
         let ctx = ctx.clone();
@@ -144,8 +194,10 @@ impl App {
     #[must_use]
     pub fn is_idle(&self) -> bool {
         let settings = self.settings();
-        let shown_current =
-            self.runs.get(self.selected).is_none_or(|r| r.up_to_date(&settings, self.selection));
+        let shown_current = self.shown().into_iter().all(|i| {
+            let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
+            self.runs[i].up_to_date(&settings, local)
+        });
         self.pending.is_empty()
             && self.marker_job.is_none()
             && self.pending_markers.is_none()
@@ -181,16 +233,49 @@ impl App {
         self.saving = on;
     }
 
-    /// The visible time range.
+    /// The visible time range, on the shown trace's own time axis.
     #[must_use]
     pub fn view(&self) -> TimeView {
-        self.view
+        let s = self.shift(self.selected);
+        TimeView { start_ms: self.view.start_ms + s, span_ms: self.view.span_ms }
     }
 
-    /// The selected time range, if any.
+    /// The selected time range on the shown trace's own time axis, if any.
     #[must_use]
     pub fn selection(&self) -> Option<(f64, f64)> {
-        self.selection
+        let s = self.shift(self.selected);
+        self.selection.map(|(a, b)| (a + s, b + s))
+    }
+
+    /// Compares the open runs side by side, `baseline` first.
+    pub fn set_compare(&mut self, on: bool, baseline: usize) {
+        self.compare = on && self.runs.len() > 1;
+        self.baseline = baseline.min(self.runs.len().saturating_sub(1));
+        self.view_fitted = false;
+    }
+
+    /// True when runs are compared side by side.
+    #[must_use]
+    pub fn comparing(&self) -> bool {
+        self.compare && self.runs.len() > 1
+    }
+
+    /// The offset (ms) between a run's own time and the aligned axis.
+    fn shift(&self, run: usize) -> f64 {
+        self.runs.get(run).map_or(0.0, OpenRun::shift_ms)
+    }
+
+    /// The runs shown: all of them when comparing (baseline first), else the chosen one.
+    fn shown(&self) -> Vec<usize> {
+        if self.comparing() {
+            let mut order = vec![self.baseline];
+            order.extend((0..self.runs.len()).filter(|&i| i != self.baseline));
+            order
+        } else if self.selected < self.runs.len() {
+            vec![self.selected]
+        } else {
+            Vec::new()
+        }
     }
 
     /// Names of the open captures.
@@ -215,12 +300,20 @@ impl App {
         self.persisted.settings()
     }
 
-    /// Applies a timeline command.
+    /// Applies a timeline command given on the shown trace's own time axis.
     pub fn apply(&mut self, command: Command) {
+        self.apply_from(self.selected, command);
+    }
+
+    /// Applies a command from run `run`'s timeline: its times are that run's own and
+    /// become aligned times here, so every compared timeline follows.
+    fn apply_from(&mut self, run: usize, command: Command) {
+        let s = self.shift(run);
         match command {
-            Command::View(v) => self.view = v,
-            Command::Select(range) => self.selection = range,
-            Command::SelectFrame(i) => self.selected_frame = i,
+            Command::View(v) => self.view = TimeView { start_ms: v.start_ms - s, span_ms: v.span_ms },
+            Command::Select(range) => self.selection = range.map(|(a, b)| (a - s, b - s)),
+            Command::SelectFrame(i) => self.selected_frame = i.map(|i| (run, i)),
+            Command::Cursor(t) => self.cursor_ms = Some(t - s),
             Command::ToggleHelp => self.show_help = !self.show_help,
             Command::ResetView => self.fit_view(),
             Command::ZoomToSelection => {
@@ -231,11 +324,19 @@ impl App {
         }
     }
 
+    /// Shows every shown run whole, on the aligned axis.
     fn fit_view(&mut self) {
-        if let Some(t) = self.runs.get(self.selected).map(|r| &r.capture.traces[r.trace]) {
-            let f = &t.frames;
-            let end = f.start_ms.last().zip(f.frame_time_ms.last()).map_or(1.0, |(s, ft)| s + ft);
-            self.view = TimeView::fit(f.start_ms.first().copied().unwrap_or(0.0), end);
+        let mut range: Option<(f64, f64)> = None;
+        for i in self.shown() {
+            let r = &self.runs[i];
+            let f = &r.capture.traces[r.trace].frames;
+            let s = r.shift_ms();
+            let first = f.start_ms.first().copied().unwrap_or(0.0) - s;
+            let end = f.start_ms.last().zip(f.frame_time_ms.last()).map_or(first + 1.0, |(a, ft)| a + ft) - s;
+            range = Some(range.map_or((first, end), |(a, b)| (a.min(first), b.max(end))));
+        }
+        if let Some((a, b)) = range {
+            self.view = TimeView::fit(a, b);
         }
     }
 
@@ -261,6 +362,11 @@ impl App {
             }
         }
         self.pending = still;
+        if self.pending.is_empty()
+            && let Some(baseline) = self.compare_when_loaded.take()
+        {
+            self.set_compare(true, baseline);
+        }
         if !self.runs.is_empty()
             && let Some(path) = self.pending_markers.take()
         {
@@ -277,9 +383,9 @@ impl App {
             self.marker_job = None;
         }
         let settings = self.settings();
-        let selection = self.selection;
-        if let Some(run) = self.runs.get_mut(self.selected) {
-            run.update(&settings, selection, &self.repaint);
+        for i in self.shown() {
+            let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
+            self.runs[i].update(&settings, local, &self.repaint);
         }
         if !self.view_fitted && !self.runs.is_empty() {
             self.fit_view();

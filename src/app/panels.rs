@@ -2,9 +2,10 @@
 //! the selection, the selected frame's details, and the keyboard help. Drawing only:
 //! every change goes back to the app as an [`Action`].
 
-use super::timeline;
+use super::{theme, timeline};
 use crate::model::Trace;
 use crate::report::Run;
+use crate::report::compare::Comparison;
 use eframe::egui::{self, RichText};
 
 /// Target rates offered in the settings bar.
@@ -82,6 +83,61 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
     if run.summary.is_none() {
         ui.label("no usable frame times");
     }
+}
+
+/// A comparison as a table: figure, baseline, other, delta, relative change; the
+/// change coloured better or worse (`metrics.md` §9). Figures neither run has are left
+/// out; a figure only one run has shows "—" for the other.
+pub fn comparison_table_ui(
+    ui: &mut egui::Ui,
+    comparison: &Comparison,
+    id: impl std::hash::Hash + std::fmt::Debug,
+) {
+    let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_figure);
+    egui::Grid::new(id).num_columns(5).striped(true).show(ui, |ui| {
+        for header in ["Figure", "Baseline", "Other", "Delta", "Change"] {
+            ui.label(RichText::new(header).strong());
+        }
+        ui.end_row();
+        for row in comparison.rows() {
+            if row.baseline.is_none() && row.other.is_none() {
+                continue;
+            }
+            let name = ui.label(row.figure.qualified_name());
+            ui.label(value(row.baseline)).labelled_by(name.id);
+            ui.label(value(row.other)).labelled_by(name.id);
+            if let Some(e) = &row.entry {
+                let colour = match e.better {
+                    Some(true) => theme::BETTER,
+                    Some(false) => theme::WORSE,
+                    None => ui.visuals().text_color(),
+                };
+                ui.colored_label(colour, format_signed(e.delta)).labelled_by(name.id);
+                let rel = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
+                ui.colored_label(colour, rel).labelled_by(name.id);
+            } else {
+                ui.label("not comparable");
+                ui.label("");
+            }
+            ui.end_row();
+        }
+    });
+}
+
+/// A figure with as many decimals as its size needs.
+fn format_figure(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+fn format_signed(v: f64) -> String {
+    let text = format_figure(v);
+    if v > 0.0 { format!("+{text}") } else { text }
 }
 
 /// Every column of one frame.

@@ -20,6 +20,9 @@ pub struct OpenRun {
     pub capture: Arc<Capture>,
     /// The trace shown.
     pub trace: usize,
+    /// Where this run starts on the aligned axis of a comparison (ms): lines up the
+    /// same moment of a benchmark across runs.
+    pub offset_ms: f64,
     /// An attached PCL Stats marker log: (version, file name, log).
     markers: Option<(u32, String, Arc<MarkerLog>)>,
     tracks: Option<(usize, Arc<Tracks>)>,
@@ -45,6 +48,7 @@ impl OpenRun {
             path,
             capture: Arc::new(capture),
             trace,
+            offset_ms: 0.0,
             markers: None,
             tracks: None,
             tracks_job: None,
@@ -53,6 +57,14 @@ impl OpenRun {
             selection: None,
             selection_job: None,
         }
+    }
+
+    /// Own time minus aligned time: runs are aligned at their first frame, then moved
+    /// by [`OpenRun::offset_ms`].
+    #[must_use]
+    pub fn shift_ms(&self) -> f64 {
+        let first = self.capture.traces[self.trace].frames.start_ms.first().copied().unwrap_or(0.0);
+        first - self.offset_ms
     }
 
     /// Attaches a PCL Stats marker log: the figures and the latency row then show

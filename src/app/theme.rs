@@ -37,6 +37,21 @@ pub const STAGES: [Color32; 4] = [
     Color32::from_rgb(80, 190, 190),
     Color32::from_rgb(200, 200, 120),
 ];
+/// The linked cursor across compared timelines.
+pub const CURSOR: Color32 = Color32::from_rgb(235, 235, 240);
+/// One colour per compared run, baseline first.
+pub const RUNS: [Color32; 6] = [
+    Color32::from_rgb(90, 160, 240),
+    Color32::from_rgb(240, 140, 60),
+    Color32::from_rgb(110, 200, 110),
+    Color32::from_rgb(220, 90, 200),
+    Color32::from_rgb(230, 210, 80),
+    Color32::from_rgb(120, 220, 220),
+];
+/// A figure that got better than the baseline.
+pub const BETTER: Color32 = Color32::from_rgb(90, 200, 110);
+/// A figure that got worse than the baseline.
+pub const WORSE: Color32 = Color32::from_rgb(235, 90, 80);
 /// Telemetry lines.
 pub const TELEMETRY: Color32 = Color32::from_rgb(120, 200, 140);
 

@@ -32,6 +32,10 @@ pub struct Cli {
     /// A PCL Stats marker log to attach to the first capture opened in the window.
     #[arg(long, value_name = "MARKERS")]
     pcl: Option<PathBuf>,
+    /// Compare the captures side by side in the window, the first as baseline (with no
+    /// FILE: the bundled sample pair).
+    #[arg(long)]
+    compare: bool,
 }
 
 #[derive(Debug, Subcommand)]
@@ -162,7 +166,10 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Report(args)) => report_command(&args),
         Some(Command::Compare(args)) => compare_command(&args),
-        None => crate::app::run(&cli.files, cli.screenshot, cli.pcl),
+        None => crate::app::run(
+            &cli.files,
+            &crate::app::WindowOptions { screenshot: cli.screenshot, markers: cli.pcl, compare: cli.compare },
+        ),
     }
 }
 

@@ -36,6 +36,8 @@ pub enum Command {
     ResetView,
     /// Show or hide the keyboard help.
     ToggleHelp,
+    /// The pointer is over the timeline at this time (ms), for the linked cursor.
+    Cursor(f64),
 }
 
 /// What the timeline draws.
@@ -54,6 +56,8 @@ pub struct Input<'a> {
     pub selection: Option<(f64, f64)>,
     /// Selected frame.
     pub selected_frame: Option<usize>,
+    /// A time (ms) to mark with a vertical line: the linked cursor of compared runs.
+    pub cursor_ms: Option<f64>,
 }
 
 #[derive(Clone, Copy)]
@@ -134,6 +138,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let mut commands = interact(ui, &response, input, track);
     if let Some(pos) = response.hover_pos().filter(|p| track.contains(*p)) {
         let t = input.view.time_at(pos.x, track.left(), width);
+        commands.push(Command::Cursor(t));
         if let Some(i) = frame_at(input.trace, t) {
             response.clone().on_hover_ui_at_pointer(|ui| frame_tooltip(ui, input, i));
             if response.clicked() {
@@ -250,6 +255,12 @@ fn overlays(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, track
                 0.0,
                 theme::SELECTION,
             );
+        }
+    }
+    if let Some(t) = input.cursor_ms {
+        let x = input.view.x_of(t, track.left(), width);
+        if x >= track.left() && x <= track.right() {
+            p.line_segment([pos2(x, track.top()), pos2(x, track.bottom())], Stroke::new(1.0, theme::CURSOR));
         }
     }
     if let Some(i) = input.selected_frame.filter(|&i| i < input.trace.len()) {
