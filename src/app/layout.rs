@@ -352,6 +352,7 @@ impl App {
                     selection: self.selection.map(|(a, b)| (a + s, b + s)),
                     selected_frame: self.selected_frame.filter(|(r, _)| *r == i).map(|(_, f)| f),
                     cursor_ms: if comparing { self.cursor_ms.map(|t| t + s) } else { None },
+                    compact: comparing,
                 };
                 let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
                 hovered |= out.iter().any(|c| matches!(c, timeline::Command::Cursor(_)));

@@ -58,6 +58,8 @@ pub struct Input<'a> {
     pub selected_frame: Option<usize>,
     /// A time (ms) to mark with a vertical line: the linked cursor of compared runs.
     pub cursor_ms: Option<f64>,
+    /// Leave out the telemetry rows (compared runs stack several timelines).
+    pub compact: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -88,7 +90,9 @@ fn rows_of(input: &Input<'_>) -> Vec<(Row, f32)> {
     if latency_stack(input).is_some() {
         rows.push((Row::Latency, 70.0));
     }
-    rows.extend((0..t.telemetry.len()).map(|i| (Row::Telemetry(i), 40.0)));
+    if !input.compact {
+        rows.extend((0..t.telemetry.len()).map(|i| (Row::Telemetry(i), 40.0)));
+    }
     rows
 }
 
