@@ -49,7 +49,11 @@ fn settle(h: &mut Window) {
         if steps >= 3 && h.state().as_ref().is_some_and(App::is_idle) {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(30), "not idle after 30 s");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "not idle after 30 s: {}",
+            h.state().as_ref().map_or_else(String::new, App::idle_report)
+        );
         std::thread::sleep(Duration::from_millis(5));
     }
     h.run_steps(2);

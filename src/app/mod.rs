@@ -205,6 +205,28 @@ impl App {
             && self.runs.iter().all(|r| !r.busy())
     }
 
+    /// What [`App::is_idle`] is waiting for, in words (for test failure messages).
+    #[must_use]
+    pub fn idle_report(&self) -> String {
+        let settings = self.settings();
+        let runs: Vec<String> = self
+            .shown()
+            .into_iter()
+            .map(|i| {
+                let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
+                let r = &self.runs[i];
+                format!("run {i}: {}", r.state_report(&settings, local))
+            })
+            .collect();
+        format!(
+            "pending loads {}, marker job {}, pending markers {}, {}",
+            self.pending.len(),
+            self.marker_job.is_some(),
+            self.pending_markers.is_some(),
+            runs.join("; ")
+        )
+    }
+
     /// Opens a capture that is already loaded (benchmarks, tests, embedding).
     pub fn open_capture(&mut self, name: &str, capture: crate::model::Capture) {
         self.runs.push(OpenRun::new(name.to_owned(), None, capture));
@@ -343,10 +365,21 @@ impl App {
     /// Moves finished loads into the open runs (or the error list) and keeps every
     /// run's background work in step with the settings.
     fn drain(&mut self, ctx: &egui::Context) {
+        // Loads are taken in the order they were asked for, so runs keep the order of
+        // the files given (the first is the baseline of a comparison) whichever
+        // finishes first.
         let mut still = Vec::new();
+        let mut waiting = false;
         for p in std::mem::take(&mut self.pending) {
+            if waiting {
+                still.push(p);
+                continue;
+            }
             match p.poll() {
-                None => still.push(p),
+                None => {
+                    waiting = true;
+                    still.push(p);
+                }
                 Some(Ok(capture)) => {
                     if let Some(path) = &p.path {
                         self.persisted.remember(path);
@@ -381,6 +414,9 @@ impl App {
                 (Ok(_), None) => {}
             }
             self.marker_job = None;
+        }
+        for run in &mut self.runs {
+            run.collect();
         }
         let settings = self.settings();
         for i in self.shown() {

@@ -115,6 +115,24 @@ impl OpenRun {
         figures && selection && self.tracks().is_some()
     }
 
+    /// The state of this run's background work, in words.
+    #[must_use]
+    pub fn state_report(&self, settings: &Settings, selection: Option<(f64, f64)>) -> String {
+        format!(
+            "trace {}, tracks {} (job {}), analyzed {} (job {}), up to date {}, busy {}",
+            self.trace,
+            self.tracks().is_some(),
+            self.tracks_job.is_some(),
+            self.analyzed.as_ref().map_or_else(
+                || "none".to_owned(),
+                |(t, a)| format!("trace {t} same settings {}", a.settings == *settings)
+            ),
+            self.analysis_job.is_some(),
+            self.up_to_date(settings, selection),
+            self.busy()
+        )
+    }
+
     /// True while background work for what is shown is running.
     #[must_use]
     pub fn busy(&self) -> bool {
@@ -177,7 +195,9 @@ impl OpenRun {
         self.analysis_job = Some(((trace, settings, version), job));
     }
 
-    fn collect(&mut self) {
+    /// Takes in whatever background work has finished (every run, every frame, shown
+    /// or not: a run that was shown a moment ago may still have work in flight).
+    pub fn collect(&mut self) {
         if let Some((t, job)) = &self.tracks_job
             && let Some(tracks) = job.poll()
         {

@@ -210,6 +210,11 @@ impl TraceBuilder {
         let field = |i: usize| record.get(i).unwrap_or(b"");
         let frame_time = match layout.frame_time {
             FrameTimeRule::Column(i) => parse_cell(field(i)),
+            FrameTimeRule::FromFps(i) => match parse_cell(field(i)) {
+                Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
+                Cell::Number(_) => Cell::Number(0.0),
+                other => other,
+            },
             FrameTimeRule::Sum(b, w) => match (parse_cell(field(b)), parse_cell(field(w))) {
                 (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
                 (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
@@ -308,6 +313,31 @@ impl TraceBuilder {
         modes.push(mode.to_owned());
         self.mode_lookup.insert(mode.to_owned(), idx);
         idx
+    }
+
+    /// Multiplies every frame time by `factor` (a writer's unit fixed after reading).
+    pub fn scale_frame_times(&mut self, factor: f64) {
+        self.frames.frame_time_ms.iter_mut().for_each(|v| *v *= factor);
+    }
+
+    /// The frame times read so far.
+    pub fn frame_times(&self) -> &[f64] {
+        &self.frames.frame_time_ms
+    }
+
+    /// The raw time column read so far.
+    pub fn raw_times(&self) -> &[f64] {
+        &self.raw_time
+    }
+
+    /// A numeric column read so far, by header name.
+    pub fn column_values(&self, name: &str) -> Option<&[f64]> {
+        self.frames.columns.iter().find(|c| c.name == name).map(|c| c.values.as_slice())
+    }
+
+    /// Renames the trace's application.
+    pub fn set_application(&mut self, name: String) {
+        self.meta.application = name;
     }
 
     /// Pairs of (raw time difference, matching frame-time sum) for unit inference.

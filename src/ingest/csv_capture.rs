@@ -186,7 +186,10 @@ impl<'a> RowReader<'a> {
         Ok(idx)
     }
 
-    fn finish(self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
+    fn finish(mut self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
+        if self.layout.format == Format::MangoHud {
+            self.mangohud_fixups();
+        }
         let layout = self.layout;
         let mut warnings = self.file_warnings;
         warnings.extend(self.file_skips.warnings());
@@ -228,6 +231,53 @@ impl<'a> RowReader<'a> {
     }
 }
 
+impl RowReader<'_> {
+    /// MangoHud: `frametime` is in µs up to 0.6.8 and in ms after (the rolling `fps`
+    /// column tells which); the application is the file name before the date; and
+    /// logs written with a `log_interval` hold one row per interval, not per frame.
+    fn mangohud_fixups(&mut self) {
+        let app = mangohud_application(&self.file_stem);
+        for b in &mut self.builders {
+            b.set_application(app.clone());
+            let ft = b.frame_times();
+            let ratio = b.column_values("fps").map(|fps| {
+                let r: Vec<f64> = ft.iter().zip(fps).map(|(f, p)| f * p / 1000.0).collect();
+                median(&r)
+            });
+            let micros = ratio.filter(|r| r.is_finite()).map_or_else(|| median(ft) > 1000.0, |r| r > 100.0);
+            if micros {
+                b.scale_frame_times(1e-3);
+            }
+            let gaps: Vec<f64> = b.raw_times().windows(2).map(|w| (w[1] - w[0]) * 1e-6).collect();
+            let (gap, frame) = (median(&gaps), median(b.frame_times()));
+            if gap.is_finite() && frame.is_finite() && gap > 3.0 * frame {
+                self.file_warnings.push(Warning::file(format!(
+                    "MangoHud wrote one row every {gap:.0} ms (log_interval), not one per frame: the figures \
+                     describe the sampled frames and the timeline shows gaps between them"
+                )));
+            }
+        }
+    }
+}
+
+/// The median of the finite values (NaN when there are none).
+fn median(values: &[f64]) -> f64 {
+    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite() && *x > 0.0).collect();
+    v.sort_unstable_by(f64::total_cmp);
+    crate::analysis::percentile(&v, 0.5)
+}
+
+/// `glxgears_2021-06-03_21-32-02` → `glxgears`: MangoHud names its logs
+/// `<program>_YYYY-MM-DD_HH-MM-SS.csv`.
+fn mangohud_application(stem: &str) -> String {
+    let parts: Vec<&str> = stem.rsplitn(3, '_').collect();
+    let dated = parts.len() == 3
+        && parts[0].len() == 8
+        && parts[1].len() == 10
+        && parts[0].chars().chain(parts[1].chars()).all(|c| c.is_ascii_digit() || c == '-');
+    if dated { parts[2].to_owned() } else { stem.to_owned() }
+}
+
 /// Counts the fields of a row, ignoring empty trailing ones beyond the header (a
 /// trailing comma is not a new column).
 fn used_fields(record: &Row, header_len: usize) -> usize {
@@ -246,10 +296,16 @@ fn infer_time_scale(builders: &[TraceBuilder], layout: &Layout, opts: LoadOption
     let Some(time) = layout.time else {
         return (1.0, None);
     };
+    if time.unit == TimeUnit::Nanos {
+        // MangoHud's `elapsed`: no writer mislabels it, and a sampled log does not
+        // advance with its frame times by design.
+        return (1e-6, None);
+    }
     let declared = match time.unit {
         TimeUnit::Seconds => 1000.0,
         TimeUnit::Millis | TimeUnit::DateTime => 1.0,
         TimeUnit::Qpc => 1000.0 / opts.qpc_frequency_hz,
+        TimeUnit::Nanos => 1e-6,
     };
     let Some(biggest) = builders.iter().max_by_key(|b| b.len()) else {
         return (declared, None);

@@ -11,6 +11,8 @@ pub enum FrameTimeRule {
     Column(usize),
     /// PresentMon 2.0: `CPUBusy + CPUWait`.
     Sum(usize, usize),
+    /// MangoHud 0.5: only a rolling `fps` column; frame time = 1000 / fps.
+    FromFps(usize),
 }
 
 /// How a row is known to be dropped (never displayed).
@@ -37,6 +39,8 @@ pub enum TimeUnit {
     Qpc,
     /// `Y-M-D H:MM:SS.n` text.
     DateTime,
+    /// Nanoseconds (MangoHud `elapsed`).
+    Nanos,
 }
 
 /// What instant of the frame the time column gives.
@@ -169,6 +173,12 @@ fn frame_time_rule(names: &Names) -> Option<FrameTimeRule> {
     if let Some(i) = names.first_of(&["MsBetweenPresents", "FrameTime"]) {
         return Some(FrameTimeRule::Column(i));
     }
+    if is_mangohud(names) {
+        return names
+            .find("frametime")
+            .map(FrameTimeRule::Column)
+            .or_else(|| names.find("fps").map(FrameTimeRule::FromFps));
+    }
     match (names.find("CPUBusy"), names.find("CPUWait")) {
         (Some(b), Some(w)) => Some(FrameTimeRule::Sum(b, w)),
         _ => None,
@@ -181,7 +191,7 @@ fn dropped_rule(names: &Names, frame_time: FrameTimeRule) -> DroppedRule {
     }
     let display = names.first_of(&["MsUntilDisplayed", "DisplayedTime", "MsBetweenDisplayChange"]);
     match (frame_time, display) {
-        (_, None) => DroppedRule::Unknown,
+        (_, None) | (FrameTimeRule::FromFps(_), _) => DroppedRule::Unknown,
         (FrameTimeRule::Column(_), Some(i)) => DroppedRule::MissingDisplay(i),
         (FrameTimeRule::Sum(..), Some(_)) => names
             .first_of(&["DisplayedTime", "MsUntilDisplayed"])
@@ -191,8 +201,29 @@ fn dropped_rule(names: &Names, frame_time: FrameTimeRule) -> DroppedRule {
 
 const TELEMETRY_MARKERS: [&str; 4] = ["GPUPower", "CPUUtilization", "GPUTemperature", "CPUPower"];
 
+/// MangoHud's frame-metrics header: lower-case `fps` and `elapsed`.
+fn is_mangohud(names: &Names) -> bool {
+    names.original.iter().any(|n| n == "fps") && names.original.iter().any(|n| n == "elapsed")
+}
+
 fn format_of(names: &Names, comments: &[String]) -> (Format, String) {
     let version = |s: &str| s.to_owned();
+    if is_mangohud(names) {
+        let v = if names.has("cpu_mhz") {
+            "0.8.2+"
+        } else if names.has("cpu_power") {
+            "0.8.0–0.8.1"
+        } else if names.has("swap_used") {
+            "0.7.x"
+        } else if names.has("gpu_power") {
+            "0.6.2–0.6.x"
+        } else if names.has("frametime") {
+            "0.6.0–0.6.1"
+        } else {
+            "0.5.x"
+        };
+        return (Format::MangoHud, version(v));
+    }
     if !comments.is_empty() {
         let raw = comments.iter().any(|c| c.trim().eq_ignore_ascii_case("Ignore=true"));
         let label = if raw { "raw PresentMon dump" } else { "legacy record" };
@@ -242,6 +273,9 @@ fn time_column(names: &Names, format: Format) -> Option<TimeColumn> {
     use TimeUnit::{DateTime, Millis, Qpc, Seconds};
     let gui = format == Format::PresentMonGui;
     let cpu_start_time_unit = if gui { Seconds } else { Millis };
+    if format == Format::MangoHud {
+        return names.find("elapsed").map(|index| TimeColumn { index, unit: TimeUnit::Nanos, role: Present });
+    }
     let candidates: [(&str, TimeUnit, TimeRole); 13] = [
         ("TimeInSeconds", Seconds, Present),
         ("TimeInMs", Millis, Present),
@@ -312,7 +346,9 @@ fn not_a_capture(names: &Names) -> String {
             .into();
     }
     if names.has("os") && names.has("kernel") {
-        return "this looks like a MangoHud log, which framescope does not read yet".into();
+        return "this looks like a MangoHud log, but its frame-metrics header (fps, frametime, …, elapsed) \
+                was not found"
+            .into();
     }
     if names.lower.first().is_some_and(|n| n.starts_with("timestamp (elapsed")) {
         return "this looks like an NVIDIA App statistics log, which framescope does not read yet".into();

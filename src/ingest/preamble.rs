@@ -38,6 +38,7 @@ pub fn read_preamble<R: BufRead>(reader: &mut R) -> Result<Preamble, PreambleErr
     let mut pre = Preamble::default();
     let mut line_no = 0u64;
     let mut buf = Vec::new();
+    let mut mangohud_system: Option<Vec<String>> = None;
     loop {
         buf.clear();
         let n = read_line_capped(reader, &mut buf).map_err(PreambleError::Io)?;
@@ -78,10 +79,43 @@ pub fn read_preamble<R: BufRead>(reader: &mut R) -> Result<Preamble, PreambleErr
             pre.comments.push(comment.to_owned());
             continue;
         }
-        pre.header = split_header(text);
+        if is_mangohud_decoration(text) {
+            continue;
+        }
+        let names = split_header(text);
+        if is_mangohud_system_header(&names) {
+            // MangoHud: a system-info header and one row of values come before the
+            // frame-metrics header; keep them as `name=value` facts.
+            mangohud_system = Some(names);
+            continue;
+        }
+        if let Some(keys) = mangohud_system.take() {
+            let values = split_header(text);
+            pre.comments.extend(keys.iter().zip(values).map(|(k, v)| format!("{k}={v}")));
+            continue;
+        }
+        pre.header = names;
         pre.header_line = line_no;
         return Ok(pre);
     }
+}
+
+/// MangoHud's `os,cpu,gpu,ram,kernel,…` system-info header.
+fn is_mangohud_system_header(names: &[String]) -> bool {
+    names.iter().any(|n| n == "os")
+        && names.iter().any(|n| n == "kernel")
+        && !names.iter().any(|n| n == "fps")
+}
+
+/// Lines MangoHud writes around its sections with `log_versioning`: `v1`, the version
+/// (`0.7.2`), and `----SYSTEM INFO----` / `----FRAME METRICS----` dividers.
+fn is_mangohud_decoration(text: &str) -> bool {
+    let t = text.trim();
+    t == "v1"
+        || t.starts_with("---")
+        || (!t.contains(',')
+            && !t.is_empty()
+            && t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
 }
 
 /// Reads one line (through `\n`) into `buf`, stopping early once the line exceeds
@@ -144,6 +178,16 @@ mod tests {
         assert_eq!(p.comments, vec!["Game=x", "Ignore=true"]);
         assert_eq!(p.header, vec!["A", "B", "C,D"]);
         assert_eq!(p.header_line, 3);
+    }
+
+    #[test]
+    fn mangohud_system_info_and_versioning_lines() {
+        let text = b"v1\n0.7.2\n---------SYSTEM INFO---------\nos,cpu,kernel\nArch,Ryzen,6.1\n\
+                     ---------FRAME METRICS---------\nfps,frametime,elapsed\n60,16.6,1000\n";
+        let p = read(text).unwrap_or_default();
+        assert_eq!(p.header, vec!["fps", "frametime", "elapsed"]);
+        assert_eq!(p.header_line, 7);
+        assert_eq!(p.comments, vec!["os=Arch", "cpu=Ryzen", "kernel=6.1"]);
     }
 
     #[test]

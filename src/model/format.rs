@@ -30,6 +30,9 @@ pub enum Format {
     /// CapFrameX CSV (`//` header lines).
     #[serde(rename = "capframex-csv")]
     CapFrameXCsv,
+    /// MangoHud CSV log.
+    #[serde(rename = "mangohud")]
+    MangoHud,
 }
 
 impl Format {
@@ -45,6 +48,7 @@ impl Format {
             Self::FrameView => "frameview",
             Self::Ocat => "ocat",
             Self::CapFrameXCsv => "capframex-csv",
+            Self::MangoHud => "mangohud",
         }
     }
 }
