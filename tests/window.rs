@@ -282,3 +282,35 @@ fn the_selected_rows_helper_keeps_whole_runs_whole() {
     assert_eq!(run["frames"], whole["frames"]);
     assert!(common::close(f(&run["summary"]["avg_fps"]), f(&whole["summary"]["avg_fps"])));
 }
+
+/// A file dropped on the window, as eframe hands it to egui.
+#[derive(Debug)]
+struct Dropped(PathBuf);
+
+impl egui::DroppedFile for Dropped {
+    fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+
+    fn bytes(&self) -> Result<Vec<u8>, String> {
+        std::fs::read(&self.0).map_err(|e| e.to_string())
+    }
+}
+
+#[test]
+fn dropping_a_capture_on_the_window_opens_it() {
+    let mut h = window(&[]);
+    let dropped = common::repo_file("sample-traces/pm-1.x_FarCryNewDawn.csv");
+    h.input_mut().dropped_files.push(std::sync::Arc::new(Dropped(dropped.clone())));
+    settle(&mut h);
+    let names = app(&h).run_names();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert_eq!(names[1], dropped.display().to_string());
+    // The dropped capture is the one shown, with its own figures.
+    let want = cli(&[&dropped.to_string_lossy()]);
+    let avg = figure(&h, "Average FPS");
+    assert_eq!(
+        avg.first().map(String::as_str),
+        Some(format!("{:.2}", f(&want["summary"]["avg_fps"])).as_str())
+    );
+}
