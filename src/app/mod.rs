@@ -2,7 +2,7 @@
 //! every frame on a zoomable timeline beside the figures and charts.
 //!
 //! State by lifetime: [`Persisted`] is what the user chose (saved between runs);
-//! [`OpenRun`]s are the loaded captures with their derived analysis; the view,
+//! `OpenRun`s are the loaded captures with their derived analysis; the view,
 //! selection and selected frame are the session's; hover and drag state live in egui.
 //! The UI never parses files: loading and analysis run on worker threads with
 //! visible progress, and a failed load shows its error without touching open runs.
