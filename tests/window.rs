@@ -6,70 +6,21 @@
 
 mod common;
 
+use common::ui::{Window, app, labelled, settle, window};
 use eframe::egui::{self, Event, Key, Modifiers, PointerButton, Pos2, accesskit::Role};
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use framescope::app::{App, Persisted, SAMPLE_NAME, timeline::LABEL_WIDTH};
+use framescope::app::{SAMPLE_NAME, timeline::LABEL_WIDTH};
 use serde_json::Value;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::{Duration, Instant};
 
 /// The capture the window opens when given no file.
 const SAMPLE: &str = "sample-traces/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv";
 
-/// The app is created after the harness so that it shares the harness's context.
-type Window = Harness<'static, Option<App>>;
-
-/// A window with `files` open (the bundled sample when empty), settled.
-fn window(files: &[PathBuf]) -> Window {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
-        |ui, app: &mut Option<App>| {
-            if let Some(app) = app {
-                app.ui_root(ui);
-            }
-        },
-        None,
-    );
-    let ctx = h.ctx.clone();
-    let mut app = App::new(Persisted::default(), &ctx);
-    app.set_saving(false); // never write the user's config
-    app.open_all(files, &ctx);
-    *h.state_mut() = Some(app);
-    settle(&mut h);
-    h
-}
-
-fn app(h: &Window) -> &App {
-    h.state().as_ref().expect("app")
-}
-
-/// Steps until loading and analysis are done (at least 3 frames: a settings change
-/// starts its analysis in the next frame, and a grid's first frame is a sizing pass).
-fn settle(h: &mut Window) {
-    let start = Instant::now();
-    let mut steps = 0;
-    loop {
-        h.run_steps(1);
-        steps += 1;
-        if steps >= 3 && app(h).is_idle() {
-            break;
-        }
-        assert!(start.elapsed() < Duration::from_secs(20), "not idle after 20 s: {:?}", app(h).errors());
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.run_steps(2);
-}
-
 /// The values of the figure rows named `name`, in tree order (the run's figures
-/// first, then the selection's): value labels are `labelled_by` their name label.
+/// first, then the selection's).
 fn figure(h: &Window, name: &str) -> Vec<String> {
-    let owned = name.to_owned();
-    h.query_all_by(move |n| {
-        n.role() == Role::Label && n.labelled_by().any(|l| l.value().as_deref() == Some(owned.as_str()))
-    })
-    .filter_map(|n| n.accesskit_node().value())
-    .collect()
+    labelled(h, name)
 }
 
 /// The first run of `framescope report --json ARGS`.

@@ -6,67 +6,26 @@
 
 mod common;
 
-use eframe::egui;
-use egui::accesskit::Role;
-use egui_kittest::Harness;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use framescope::app::{App, Persisted};
+use common::ui::{Window, labelled, settle, window};
+use egui_kittest::kittest::Queryable as _;
+use framescope::app::App;
 use serde_json::Value;
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
-
-type Window = Harness<'static, Option<App>>;
 
 const A: &str = "sample-traces/synthetic-run-a.csv";
 const B: &str = "sample-traces/synthetic-run-b.csv";
 
+/// A window with `files` open and compared, the first as baseline.
 fn compared(files: &[PathBuf]) -> Window {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
-        |ui, app: &mut Option<App>| {
-            if let Some(app) = app {
-                app.ui_root(ui);
-            }
-        },
-        None,
-    );
-    let ctx = h.ctx.clone();
-    let mut app = App::new(Persisted::default(), &ctx);
-    app.set_saving(false);
-    app.open_all(files, &ctx);
-    *h.state_mut() = Some(app);
-    settle(&mut h);
+    let mut h = window(files);
     h.state_mut().as_mut().expect("app").set_compare(true, 0);
     settle(&mut h);
     h
 }
 
-fn settle(h: &mut Window) {
-    let start = Instant::now();
-    let mut steps = 0;
-    loop {
-        h.run_steps(1);
-        steps += 1;
-        if steps >= 3 && h.state().as_ref().is_some_and(App::is_idle) {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(30),
-            "not idle after 30 s: {}",
-            h.state().as_ref().map_or_else(String::new, App::idle_report)
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    h.run_steps(2);
-}
-
-/// The values labelled by a figure's name, in table order: baseline, other, delta, change.
+/// A comparison row's cells: baseline, other, delta, change.
 fn row(h: &Window, name: &str) -> Vec<String> {
-    let owned = name.to_owned();
-    h.query_all_by(move |n| {
-        n.role() == Role::Label && n.labelled_by().any(|l| l.value().as_deref() == Some(owned.as_str()))
-    })
-    .filter_map(|n| n.accesskit_node().value())
-    .collect()
+    labelled(h, name)
 }
 
 fn number(text: &str) -> f64 {

@@ -3,6 +3,8 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 #![allow(dead_code)]
 
+pub mod ui;
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -1,0 +1,64 @@
+//! An egui_kittest harness around the real [`App`], shared by the window tests.
+
+use eframe::egui::{self, accesskit::Role};
+use egui_kittest::Harness;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use framescope::app::{App, Persisted};
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+/// The app is created after the harness so that it shares the harness's context.
+pub type Window = Harness<'static, Option<App>>;
+
+/// A 1400×900 window with `files` open (the bundled sample when empty), settled. The
+/// user's config is never written.
+pub fn window(files: &[PathBuf]) -> Window {
+    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
+        |ui, app: &mut Option<App>| {
+            if let Some(app) = app {
+                app.ui_root(ui);
+            }
+        },
+        None,
+    );
+    let ctx = h.ctx.clone();
+    let mut app = App::new(Persisted::default(), &ctx);
+    app.set_saving(false);
+    app.open_all(files, &ctx);
+    *h.state_mut() = Some(app);
+    settle(&mut h);
+    h
+}
+
+/// The app inside the harness.
+pub fn app(h: &Window) -> &App {
+    h.state().as_ref().expect("app")
+}
+
+/// Steps until loading and analysis are done (at least 3 frames: a settings change
+/// starts its analysis in the next frame, and a grid's first frame is a sizing pass).
+pub fn settle(h: &mut Window) {
+    let start = Instant::now();
+    let mut steps = 0;
+    loop {
+        h.run_steps(1);
+        steps += 1;
+        if steps >= 3 && app(h).is_idle() {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(30), "not idle after 30 s: {}", app(h).idle_report());
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    h.run_steps(2);
+}
+
+/// The values labelled by `name`, in tree order: a figure's value labels (and a
+/// comparison row's cells) are `labelled_by` the label that names them.
+pub fn labelled(h: &Window, name: &str) -> Vec<String> {
+    let owned = name.to_owned();
+    h.query_all_by(move |n| {
+        n.role() == Role::Label && n.labelled_by().any(|l| l.value().as_deref() == Some(owned.as_str()))
+    })
+    .filter_map(|n| n.accesskit_node().value())
+    .collect()
+}
