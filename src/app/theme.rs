@@ -66,3 +66,20 @@ pub fn budget_colour(frame_time_ms: f64, budget_ms: f64) -> Color32 {
         WITHIN_BUDGET
     }
 }
+
+// The distribution charts (`charts`) have a palette of their own.
+
+/// Charts: a single run's frame times (percentile curve, histogram bars); in the
+/// overlay, each run has its colour from [`RUNS`] instead.
+pub const FRAME_COLOR: Color32 = Color32::from_rgb(90, 170, 255);
+/// Charts: the user's target FPS and target frame time (the timeline marks it with
+/// [`TARGET_LINE`]).
+pub const TARGET_COLOR: Color32 = Color32::from_rgb(230, 160, 40);
+/// Charts: a single run's slow-time curve S(F).
+pub const SLOW_COLOR: Color32 = Color32::from_rgb(230, 90, 90);
+/// Charts: a single run's excess-time curve E(F).
+pub const EXCESS_COLOR: Color32 = Color32::from_rgb(170, 120, 235);
+/// Charts: a single run's histogram bar of the frames past the last bin.
+pub const OVERFLOW_COLOR: Color32 = Color32::from_rgb(235, 70, 150);
+/// Charts: the SuperTuxKart limit guides on the pacing chart.
+pub const GUIDE_COLOR: Color32 = Color32::from_gray(130);

@@ -10,6 +10,7 @@
 //! what was expected. Input files are only ever opened for reading.
 
 mod builder;
+mod capframex_json;
 mod csv_capture;
 mod error;
 mod layout;
@@ -21,7 +22,7 @@ pub mod values;
 pub use error::{LoadError, LoadErrorKind};
 
 use crate::model::Capture;
-use std::io::{BufReader, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -107,7 +108,21 @@ pub fn load_reader<R: Read>(
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
     let counting = Counting { inner: reader, progress };
-    csv_capture::load(path, BufReader::with_capacity(1 << 16, counting), opts, progress)
+    let mut reader = BufReader::with_capacity(1 << 16, counting);
+    // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces.
+    let (json, bom) = {
+        let head = reader.fill_buf().map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
+        let bom = head.starts_with(b"\xEF\xBB\xBF");
+        let rest = if bom { &head[3..] } else { head };
+        (rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'), bom)
+    };
+    if json {
+        if bom {
+            reader.consume(3);
+        }
+        return capframex_json::load(path, reader);
+    }
+    csv_capture::load(path, reader, opts, progress)
 }
 
 /// Loads a capture held in memory.

@@ -30,6 +30,9 @@ pub enum Format {
     /// CapFrameX CSV (`//` header lines).
     #[serde(rename = "capframex-csv")]
     CapFrameXCsv,
+    /// CapFrameX capture JSON.
+    #[serde(rename = "capframex-json")]
+    CapFrameXJson,
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
@@ -49,6 +52,7 @@ impl Format {
             Self::Ocat => "ocat",
             Self::CapFrameXCsv => "capframex-csv",
             Self::MangoHud => "mangohud",
+            Self::CapFrameXJson => "capframex-json",
         }
     }
 }

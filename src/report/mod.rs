@@ -2,6 +2,7 @@
 //! a readable table. Built from loaded captures and analysis; never reads files.
 
 pub mod compare;
+pub mod gate;
 mod table;
 
 pub use compare::{CompareReport, Comparison, compare};

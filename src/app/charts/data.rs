@@ -1,0 +1,327 @@
+//! Chart data: everything the distribution charts show, prepared once per analysed
+//! series off the UI thread — the percentile curve, the slow-time and excess-time
+//! curves on a grid of target rates, and frame-time histograms on "nice" bin grids.
+//! Pure and UI-free; the drawing in the parent module only reads it.
+
+use crate::analysis::{SlowTimeCurve, percentile};
+use egui_plot::PlotPoint;
+use std::sync::Arc;
+
+/// Highest target rate on the pacing chart, as in the headline scan.
+pub(super) const MAX_FPS: f64 = 1000.0;
+/// Most regular histogram bins; the automatic width keeps 60–120 of them.
+const MAX_BINS: f64 = 120.0;
+
+/// Chart data prepared once per analysed series, off the UI thread; drawing only reads it.
+#[derive(Debug, Clone)]
+pub struct ChartData {
+    /// `(percentile in %, frame time in ms)`, percentile ascending, ending at 100 %.
+    pub(super) percentile_ms: Vec<PlotPoint>,
+    /// `(F, 100 · S(F))` on [`fps_grid`].
+    pub(super) slow_pct: Vec<PlotPoint>,
+    /// `(F, 100 · E(F))` on [`fps_grid`].
+    pub(super) excess_pct: Vec<PlotPoint>,
+    /// Right end of the pacing chart before the user's target widens it.
+    pub(super) fps_view_max: f64,
+    /// The run's own bins, drawn by [`charts_ui`](super::charts_ui).
+    pub(super) histogram: Histogram,
+    /// The frame times, ascending, for re-binning onto a grid shared with other runs.
+    sorted_ms: SortedMs,
+}
+
+/// Frame times in ascending order, shared so that cloning [`ChartData`] stays cheap.
+#[derive(Clone, Default)]
+struct SortedMs(Arc<[f64]>);
+
+impl std::fmt::Debug for SortedMs {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SortedMs({} frames)", self.0.len())
+    }
+}
+
+/// Equal bins of `bin_ms` from `start_ms`: bin `i` holds `[start + i·w, start + (i+1)·w)`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct BinGrid {
+    start_ms: f64,
+    bin_ms: f64,
+    bins: usize,
+}
+
+/// Frame counts in equal bins from `start_ms`, plus the frames past the last bin.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Histogram {
+    /// Left edge of the first bin.
+    pub(super) start_ms: f64,
+    /// Width of every bin.
+    pub(super) bin_ms: f64,
+    /// Frames per bin.
+    pub(super) counts: Vec<u64>,
+    /// Frames at or past the end of the last bin.
+    pub(super) overflow: u64,
+}
+
+impl ChartData {
+    /// Prepares every chart from a frame-time series (ms, all finite and > 0) and its
+    /// slow-time curve (None when the series is empty).
+    #[must_use]
+    pub fn new(frame_time_ms: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
+        let mut sorted = frame_time_ms.to_vec();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let percentile_ms = if sorted.is_empty() {
+            Vec::new()
+        } else {
+            percentile_grid()
+                .map(|k| PlotPoint::new(f64::from(k) / 1e4, percentile(&sorted, f64::from(k) / 1e6)))
+                .collect()
+        };
+        let (slow_pct, excess_pct) = curve
+            .map(|c| {
+                fps_grid()
+                    .map(|f| {
+                        let (s, e) = c.at(f);
+                        (PlotPoint::new(f, 100.0 * s), PlotPoint::new(f, 100.0 * e))
+                    })
+                    .unzip()
+            })
+            .unwrap_or_default();
+        // 1.5 × the rate of the fastest 0.1 % of frames: past it S(F) is 100 %. The
+        // 0.1th percentile, not the minimum, so one stray tiny interval cannot squash
+        // the interesting range into the left edge.
+        let fastest_ms = percentile(&sorted, 0.001);
+        let fps_view_max =
+            if fastest_ms > 0.0 { (1.5 * 1000.0 / fastest_ms).clamp(10.0, MAX_FPS) } else { MAX_FPS };
+        let histogram = Histogram::new(&sorted);
+        let sorted_ms = SortedMs(sorted.into());
+        Self { percentile_ms, slow_pct, excess_pct, fps_view_max, histogram, sorted_ms }
+    }
+
+    /// True when there is nothing to draw.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.percentile_ms.is_empty()
+    }
+
+    /// The fastest frame and the 99.9th percentile (ms): the span the bins cover.
+    fn bin_span(&self) -> Option<(f64, f64)> {
+        let sorted = &self.sorted_ms.0;
+        sorted.first().map(|&min| (min, percentile(sorted, 0.999)))
+    }
+
+    /// This run's frames counted on `grid`: O(bins · log frames).
+    pub(super) fn rebin(&self, grid: BinGrid) -> Histogram {
+        Histogram::on_grid(&self.sorted_ms.0, grid)
+    }
+}
+
+/// Percentiles sampled, in millionths (0..=1_000_000): steps of 1 % up to 90, then ten
+/// times finer for each further "nine", down to 0.0001 % above 99.99 (461 points).
+fn percentile_grid() -> impl Iterator<Item = u32> {
+    const RUNS: [(u32, u32, usize); 5] = [
+        (0, 900_000, 10_000),
+        (900_000, 990_000, 1_000),
+        (990_000, 999_000, 100),
+        (999_000, 999_900, 10),
+        (999_900, 1_000_001, 1),
+    ];
+    RUNS.into_iter().flat_map(|(first, end, step)| (first..end).step_by(step))
+}
+
+/// Target rates sampled for S(F) and E(F): every integer to 240 (so the usual targets
+/// are exact), every 2nd to 500, every 5th to 1000 (470 points).
+fn fps_grid() -> impl Iterator<Item = f64> {
+    (1..=240_u32).chain((242..=500).step_by(2)).chain((505..=1000).step_by(5)).map(f64::from)
+}
+
+/// Smallest width of the form {1, 2, 2.5, 5} · 10^k that is at least `raw`.
+fn nice_width(raw: f64) -> f64 {
+    let decade = 10_f64.powi(raw.log10().floor() as i32);
+    [1.0, 2.0, 2.5, 5.0].into_iter().map(|m| m * decade).find(|&w| w >= raw).unwrap_or(10.0 * decade)
+}
+
+impl BinGrid {
+    /// Bins of a "nice" width giving 60–120 bins from `min_ms` to `top_ms`, aligned to
+    /// multiples of the width (at most 2 · [`MAX_BINS`]).
+    fn covering(min_ms: f64, top_ms: f64) -> Self {
+        let span = top_ms - min_ms;
+        let raw = if span > 0.0 { span / MAX_BINS } else { min_ms / 50.0 };
+        let bin_ms = Some(nice_width(raw)).filter(|w| w.is_finite() && *w > 0.0).unwrap_or(1.0);
+        let start_ms = (min_ms / bin_ms).floor() * bin_ms;
+        let bins = (((top_ms - start_ms) / bin_ms).floor() as usize + 1).min(2 * MAX_BINS as usize);
+        Self { start_ms, bin_ms, bins }
+    }
+
+    /// One grid for several runs: from the fastest frame of any run to the highest
+    /// 99.9th percentile of any; `None` when no run has frames.
+    pub(super) fn shared<'a>(runs: impl IntoIterator<Item = &'a ChartData>) -> Option<Self> {
+        let (min, top) = runs
+            .into_iter()
+            .filter_map(ChartData::bin_span)
+            .reduce(|(a_min, a_top), (b_min, b_top)| (a_min.min(b_min), a_top.max(b_top)))?;
+        Some(Self::covering(min, top))
+    }
+
+    /// Left edge of bin `i` (the right edge of bin `i − 1`).
+    fn edge(self, i: usize) -> f64 {
+        self.start_ms + i as f64 * self.bin_ms
+    }
+}
+
+impl Histogram {
+    /// Bins of a "nice" width giving 60–120 bins from the fastest frame to the 99.9th
+    /// percentile, aligned to multiples of the width; slower frames go to `overflow`.
+    fn new(sorted: &[f64]) -> Self {
+        let Some(&min) = sorted.first() else { return Self::default() };
+        Self::on_grid(sorted, BinGrid::covering(min, percentile(sorted, 0.999)))
+    }
+
+    /// Counts ascending `sorted` on `grid` by binary search of each bin edge, so every
+    /// frame is counted once: frames below the grid go to the first bin (a rounding
+    /// slip), frames at or past its end to `overflow`.
+    fn on_grid(sorted: &[f64], grid: BinGrid) -> Self {
+        let mut counts = Vec::with_capacity(grid.bins);
+        let mut below = 0;
+        for i in 1..=grid.bins {
+            let edge = grid.edge(i);
+            let upto = below + sorted[below..].partition_point(|&v| v < edge);
+            counts.push((upto - below) as u64);
+            below = upto;
+        }
+        let overflow = (sorted.len() - below) as u64;
+        Self { start_ms: grid.start_ms, bin_ms: grid.bin_ms, counts, overflow }
+    }
+
+    /// Upper edge of the last regular bin: the overflow bin holds frames at or past it.
+    pub(super) fn end_ms(&self) -> f64 {
+        self.start_ms + self.counts.len() as f64 * self.bin_ms
+    }
+
+    /// Outline of the bins from the first to the last non-empty one, down to 0 at both
+    /// ends: `(e₀, 0)`, then `(left, n)` at odd and `(right, n)` at even indices.
+    pub(super) fn step_points(&self) -> Vec<PlotPoint> {
+        let first = self.counts.iter().position(|&c| c > 0);
+        let last = self.counts.iter().rposition(|&c| c > 0);
+        let (Some(first), Some(last)) = (first, last) else { return Vec::new() };
+        let edge = |i: usize| self.start_ms + i as f64 * self.bin_ms;
+        let mut points = Vec::with_capacity(2 * (last - first) + 4);
+        points.push(PlotPoint::new(edge(first), 0.0));
+        for (i, &c) in self.counts.iter().enumerate().take(last + 1).skip(first) {
+            points.push(PlotPoint::new(edge(i), c as f64));
+            points.push(PlotPoint::new(edge(i + 1), c as f64));
+        }
+        points.push(PlotPoint::new(edge(last + 1), 0.0));
+        points
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures::{close, prepared, series, three_runs};
+    use super::*;
+
+    #[test]
+    fn histogram_counts_every_frame() {
+        for ft in [series(10_000), vec![16.7; 50], vec![3.0], vec![1.0, 1000.0]] {
+            let h = prepared(&ft).histogram;
+            let total: u64 = h.counts.iter().sum::<u64>() + h.overflow;
+            assert_eq!(total, ft.len() as u64);
+            assert!(h.counts.len() <= 2 * MAX_BINS as usize && h.bin_ms > 0.0);
+        }
+        let h = prepared(&series(10_000)).histogram;
+        assert!((60..=122).contains(&h.counts.len()), "{} bins", h.counts.len());
+        assert_eq!(h.overflow, 10, "the ten 80 ms hitches lie past the 99.9th percentile");
+        assert!(h.end_ms() <= 80.0);
+        // All frames alike: one bin, nothing past it.
+        let h = prepared(&[16.7; 50]).histogram;
+        assert_eq!((h.counts.iter().filter(|&&c| c > 0).count(), h.overflow), (1, 0));
+        for (raw, want) in [(0.03, 0.05), (1.0, 1.0), (1.01, 2.0), (2.2, 2.5), (3.0, 5.0), (7.0, 10.0)] {
+            assert!(close(nice_width(raw), want), "{raw} -> {}", nice_width(raw));
+        }
+    }
+
+    #[test]
+    fn percentile_curve_rises_to_the_slowest_frame() {
+        let ft = series(10_000);
+        let data = prepared(&ft);
+        let pts = &data.percentile_ms;
+        assert_eq!(pts.len(), 461);
+        assert!(pts.windows(2).all(|w| w[0].x < w[1].x && w[0].y <= w[1].y));
+        let (first, last) = (pts[0], pts[pts.len() - 1]);
+        assert!(close(first.x, 0.0) && close(first.y, 15.5));
+        assert!(close(last.x, 100.0) && last.y.total_cmp(&80.0).is_eq());
+        let mut sorted = ft.clone();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let p99 = pts.iter().find(|p| close(p.x, 99.0)).map(|p| p.y);
+        assert_eq!(p99.map(f64::to_bits), Some(percentile(&sorted, 0.99).to_bits()));
+    }
+
+    #[test]
+    fn pacing_curves_follow_the_slow_time_curve() {
+        let ft = series(10_000);
+        let curve = SlowTimeCurve::new(&ft).unwrap_or_else(|| unreachable!());
+        let data = ChartData::new(&ft, Some(&curve));
+        assert_eq!((data.slow_pct.len(), data.excess_pct.len()), (470, 470));
+        for (s, e) in data.slow_pct.iter().zip(&data.excess_pct) {
+            assert!(s.x.total_cmp(&e.x).is_eq());
+            let (want_s, want_e) = curve.at(s.x);
+            assert!(close(s.y, 100.0 * want_s) && close(e.y, 100.0 * want_e), "at {} FPS", s.x);
+        }
+        let at = |f: f64| data.slow_pct.iter().find(|p| close(p.x, f)).map(|p| p.y);
+        assert!(at(60.0).is_some() && at(144.0).is_some() && at(1000.0).is_some());
+        // Fastest 0.1 % ≈ 15.5 ms: the view ends near 1.5 · 64.5 FPS, where S is 100 %.
+        assert!((90.0..=100.0).contains(&data.fps_view_max), "{}", data.fps_view_max);
+        assert!(close(data.slow_pct.iter().rfind(|p| p.x <= data.fps_view_max).map_or(0.0, |p| p.y), 100.0));
+    }
+
+    #[test]
+    fn rebinning_onto_a_shared_grid_counts_every_frame() {
+        let runs = three_runs();
+        let data: Vec<ChartData> = runs.iter().map(|ft| prepared(ft)).collect();
+        let grid = BinGrid::shared(&data).unwrap_or_else(|| unreachable!());
+        assert!(grid.bin_ms > 0.0 && (1..=2 * MAX_BINS as usize).contains(&grid.bins), "{grid:?}");
+        for (ft, d) in runs.iter().zip(&data) {
+            let h = d.rebin(grid);
+            assert_eq!(h.counts.len(), grid.bins);
+            assert_eq!(h.counts.iter().sum::<u64>() + h.overflow, ft.len() as u64);
+            // Every bin holds exactly the frames in [left, right); the last bin ends the grid.
+            let min = ft.iter().copied().fold(f64::INFINITY, f64::min);
+            assert!(grid.start_ms <= min);
+            for (i, &c) in h.counts.iter().enumerate() {
+                let (lo, hi) = (grid.edge(i), grid.edge(i + 1));
+                let want = ft.iter().filter(|&&v| (i == 0 || v >= lo) && v < hi).count() as u64;
+                assert_eq!(c, want, "bin {i} [{lo}, {hi})");
+            }
+            assert_eq!(h.overflow, ft.iter().filter(|&&v| v >= h.end_ms()).count() as u64);
+        }
+        // The grid spans the fastest 6 ms run to the slow run's 99.9th percentile; the
+        // three 250 ms hitches of the slow run (0.1 %) lie past it.
+        assert!(
+            grid.start_ms <= 6.0 && grid.edge(grid.bins) > 34.9 && grid.edge(grid.bins) < 250.0,
+            "{grid:?}"
+        );
+        assert_eq!(data[2].rebin(grid).overflow, 3);
+        // One run on its own grid: the same bins as its one-run histogram.
+        let own = BinGrid::shared([&data[0]]).unwrap_or_else(|| unreachable!());
+        let (h, rebinned) = (&data[0].histogram, data[0].rebin(own));
+        assert_eq!((&h.counts, h.overflow), (&rebinned.counts, rebinned.overflow));
+        assert!(BinGrid::shared([&ChartData::new(&[], None)]).is_none());
+    }
+
+    #[test]
+    fn step_line_outlines_the_bins() {
+        let h = Histogram { start_ms: 10.0, bin_ms: 0.5, counts: vec![0, 3, 0, 5, 0, 0], overflow: 2 };
+        let xy: Vec<(f64, f64)> = h.step_points().iter().map(|p| (p.x, p.y)).collect();
+        let want = [
+            (10.5, 0.0),
+            (10.5, 3.0),
+            (11.0, 3.0),
+            (11.0, 0.0),
+            (11.5, 0.0),
+            (11.5, 5.0),
+            (12.0, 5.0),
+            (12.0, 0.0),
+        ];
+        assert_eq!(xy.len(), want.len());
+        assert!(xy.iter().zip(want).all(|(a, b)| close(a.0, b.0) && close(a.1, b.1)), "{xy:?}");
+        assert!(Histogram { counts: vec![0, 0], ..h }.step_points().is_empty());
+    }
+}

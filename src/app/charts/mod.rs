@@ -1,0 +1,181 @@
+//! Distribution charts of frame-time series: frame time by percentile, the
+//! SuperTuxKart slow-time and excess-time curves against target FPS (spec §3), and a
+//! frame-time histogram — for one run ([`charts_ui`]) or several runs overlaid
+//! ([`charts_overlay_ui`]).
+//!
+//! All heavy work (one sort of the series, the curve samples, the bins) happens once in
+//! [`ChartData::new`], off the UI thread. Drawing only reads the few hundred prepared
+//! items per run each frame, however long the series is; the overlay re-bins every run
+//! onto a common grid with two binary searches per bin in the sorted frame times.
+//!
+//! [`data`] prepares; [`plots`] draws each of the three plots; this module stacks them.
+
+mod data;
+mod plots;
+
+pub use data::ChartData;
+
+use super::theme::FRAME_COLOR;
+use eframe::egui;
+use plots::{Look, Run, histogram_plot, pacing_plot, percentile_plot};
+
+const MIN_PLOT_HEIGHT: f32 = 120.0;
+/// Plot height when the surrounding `Ui` is unbounded and shows no clip rect either.
+const FALLBACK_PLOT_HEIGHT: f32 = 240.0;
+
+/// Draws the three charts stacked vertically in the available space: the frame-time
+/// percentile curve, the slow-time and excess-time curves against target FPS with the
+/// user's target marked, and a frame-time histogram with the target frame time marked.
+pub fn charts_ui(ui: &mut egui::Ui, data: &ChartData, target_fps: f64) {
+    draw_charts(ui, &[Run { name: "", color: FRAME_COLOR, data }], Look::Single, target_fps);
+}
+
+/// Draws the same three charts with several runs overlaid, one colour per run (the
+/// colour is given), each series named after its run in the legend.
+///
+/// Slow time S is drawn solid and excess time E dashed; the histograms are filled step
+/// lines on one bin grid spanning all runs, with each run's frames past the grid as a
+/// bar beside the others one empty bin to the right. Runs without frames are left out.
+pub fn charts_overlay_ui(ui: &mut egui::Ui, runs: &[(&str, egui::Color32, &ChartData)], target_fps: f64) {
+    let runs: Vec<Run<'_>> = runs
+        .iter()
+        .filter(|(_, _, data)| !data.is_empty())
+        .map(|&(name, color, data)| Run { name, color, data })
+        .collect();
+    draw_charts(ui, &runs, Look::Overlay, target_fps);
+}
+
+fn draw_charts(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f64) {
+    if runs.iter().all(|r| r.data.is_empty()) {
+        ui.weak("No frames to chart.");
+        return;
+    }
+    let target = Some(target_fps).filter(|f| f.is_finite() && *f > 0.0);
+    let height = plot_height(ui);
+    ui.strong("Frame time by percentile");
+    percentile_plot(ui, runs, look, target, height);
+    ui.strong(match look {
+        Look::Single => "Slow time S and excess time E by target FPS (SuperTuxKart)",
+        Look::Overlay => "Slow time S (solid) and excess time E (dashed) by target FPS (SuperTuxKart)",
+    });
+    pacing_plot(ui, runs, look, target, height);
+    ui.strong("Frame-time histogram");
+    histogram_plot(ui, runs, look, target, height);
+}
+
+/// A third of the height left for the charts (minus their titles), at least 120 px.
+/// Inside a vertical scroll area the `Ui` is unbounded, so the visible height is used.
+fn plot_height(ui: &egui::Ui) -> f32 {
+    let avail = [ui.available_height(), ui.clip_rect().height()]
+        .into_iter()
+        .find(|h| h.is_finite())
+        .unwrap_or(3.0 * FALLBACK_PLOT_HEIGHT);
+    let title = ui.text_style_height(&egui::TextStyle::Body) + 2.0 * ui.spacing().item_spacing.y;
+    ((avail - 3.0 * title) / 3.0).max(MIN_PLOT_HEIGHT)
+}
+
+/// Series and helpers the tests of this module and its children share.
+#[cfg(test)]
+mod fixtures {
+    use super::ChartData;
+    use crate::analysis::SlowTimeCurve;
+
+    /// A 60 FPS-ish run: 15.5–20.45 ms with an 80 ms hitch every 997 frames.
+    pub(super) fn series(n: usize) -> Vec<f64> {
+        (0..n).map(|i| if i % 997 == 500 { 80.0 } else { 15.5 + ((i * 7919) % 100) as f64 * 0.05 }).collect()
+    }
+
+    pub(super) fn prepared(ft: &[f64]) -> ChartData {
+        ChartData::new(ft, SlowTimeCurve::new(ft).as_ref())
+    }
+
+    pub(super) fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    /// Three runs over different ranges: a 60 FPS-ish one, a faster one, a slower one
+    /// with long hitches.
+    pub(super) fn three_runs() -> [Vec<f64>; 3] {
+        let fast: Vec<f64> = (0..7_000).map(|i| 6.0 + f64::from((i * 31) % 50) * 0.04).collect();
+        let slow: Vec<f64> = (0..3_000)
+            .map(|i| if i % 1000 == 7 { 250.0 } else { 28.0 + f64::from((i * 13) % 70) * 0.1 })
+            .collect();
+        [series(10_000), fast, slow]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::fixtures::{prepared, series, three_runs};
+    use super::*;
+    use eframe::egui::Color32;
+
+    /// Two passes (the first is egui's sizing pass), in a panel and in a scroll area;
+    /// the three plots get at least their minimum height each when there is data.
+    fn draw_charts_with(has_data: bool, charts: impl Fn(&mut egui::Ui)) {
+        let ctx = egui::Context::default();
+        for scrolled in [false, false, true, true] {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 700.0))),
+                ..Default::default()
+            };
+            let out = ctx.run_ui(input, |ui| {
+                egui::CentralPanel::default().show(ui, |ui| {
+                    let rect = if scrolled {
+                        egui::ScrollArea::vertical().show(ui, |ui| charts(ui)).content_size
+                    } else {
+                        ui.scope(|ui| charts(ui)).response.rect.size()
+                    };
+                    assert!(!has_data || rect.y >= 3.0 * MIN_PLOT_HEIGHT, "{rect:?}");
+                });
+            });
+            assert!(!out.shapes.is_empty());
+            out.drop_without_applying_deltas();
+        }
+    }
+
+    fn draw(data: &ChartData, target_fps: f64) {
+        draw_charts_with(!data.is_empty(), |ui| charts_ui(ui, data, target_fps));
+    }
+
+    fn draw_overlay(runs: &[(&str, Color32, &ChartData)], target_fps: f64) {
+        let has_data = runs.iter().any(|r| !r.2.is_empty());
+        draw_charts_with(has_data, |ui| charts_overlay_ui(ui, runs, target_fps));
+    }
+
+    #[test]
+    fn drawing_does_not_panic() {
+        let empty = ChartData::new(&[], None);
+        assert!(empty.is_empty() && empty.slow_pct.is_empty() && empty.histogram.counts.is_empty());
+        assert!(!prepared(&[16.7]).is_empty());
+        draw(&empty, 60.0);
+        draw(&prepared(&[16.7]), 60.0);
+        draw(&prepared(&[5.0, 5.0, 500.0]), 0.0);
+        draw(&prepared(&series(10_000)), 240.0);
+    }
+
+    #[test]
+    fn drawing_a_million_frames() {
+        let data = prepared(&series(1_000_000));
+        assert!(data.histogram.counts.len() <= 122 && data.percentile_ms.len() == 461);
+        let started = std::time::Instant::now();
+        draw(&data, 144.0);
+        assert!(started.elapsed().as_secs_f64() < 5.0);
+    }
+
+    #[test]
+    fn drawing_overlaid_runs_does_not_panic() {
+        let [a, b, c] = three_runs();
+        let (a, b, c) = (prepared(&a), prepared(&b), prepared(&c));
+        let empty = ChartData::new(&[], None);
+        let red = Color32::from_rgb(230, 80, 80);
+        let green = Color32::from_rgb(80, 200, 120);
+        draw_overlay(&[], 60.0);
+        draw_overlay(&[("empty", red, &empty)], 60.0);
+        draw_overlay(&[("run A", FRAME_COLOR, &a)], 60.0);
+        draw_overlay(&[("one frame", FRAME_COLOR, &prepared(&[16.7]))], 0.0);
+        draw_overlay(&[("run A", FRAME_COLOR, &a), ("run B", red, &b), ("run C", green, &c)], 144.0);
+        // Same names, an empty run among them, no target.
+        draw_overlay(&[("x", FRAME_COLOR, &a), ("x", red, &empty), ("x", green, &c)], f64::NAN);
+    }
+}

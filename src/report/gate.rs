@@ -1,0 +1,229 @@
+//! The regression gate of `framescope compare --fail-if-worse` (`cli-report.md`,
+//! `metrics.md` §9): the SPEC parsed into rules ([`Gate`]), checked against a
+//! [`Comparison`], and the [`CompareReport`] document that carries the gate's findings
+//! next to the comparison. Which figures exist and which way each improves comes from
+//! [`FIGURES`].
+
+use super::Report;
+use super::compare::{Comparison, Direction, FIGURES, Figure, find_figure};
+use serde::Serialize;
+
+/// The `framescope compare` document: the report of the two runs (baseline first),
+/// the comparison (`None` when either file failed), and the gate's findings when
+/// `--fail-if-worse` was given.
+#[derive(Debug, Clone, Serialize)]
+pub struct CompareReport {
+    /// Schema, settings and the two runs.
+    #[serde(flatten)]
+    pub report: Report,
+    /// The comparison, or null when either run failed.
+    pub comparison: Option<Comparison>,
+    /// Figures that got worse beyond their `--fail-if-worse` limit (absent without a gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub regressions: Option<Vec<Regression>>,
+    /// Gate figures missing on either side, which cannot fail the gate (absent without a gate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub not_comparable: Option<Vec<NotComparable>>,
+}
+
+/// A gate limit: how much worse a figure may get.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Limit {
+    /// `N%`: worse by at most N % of the baseline.
+    Percent(f64),
+    /// `N`: worse by at most N in the figure's own unit.
+    Absolute(f64),
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Percent(p) => write!(f, "{p}%"),
+            Self::Absolute(a) => write!(f, "{a}"),
+        }
+    }
+}
+
+/// One `FIGURE=LIMIT` of a gate.
+#[derive(Debug, Clone, Copy)]
+pub struct GateRule {
+    /// The gated figure (never [`Direction::Neutral`]).
+    pub figure: &'static Figure,
+    /// Its limit.
+    pub limit: Limit,
+}
+
+/// A `--fail-if-worse` SPEC: `FIGURE=LIMIT[,FIGURE=LIMIT...]`. Parse it with
+/// [`str::parse`]; the error names the valid figures.
+#[derive(Debug, Clone, Default)]
+pub struct Gate {
+    /// The rules, in SPEC order.
+    pub rules: Vec<GateRule>,
+}
+
+/// A figure that got worse beyond its limit.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Regression {
+    /// `section.name`.
+    pub figure: String,
+    /// The baseline's value.
+    pub baseline: f64,
+    /// The other run's value.
+    pub other: f64,
+    /// `other − baseline`.
+    pub delta: f64,
+    /// `delta / baseline`; null when the baseline is 0.
+    pub relative: Option<f64>,
+    /// The limit as given, e.g. `"5%"` or `"2"`.
+    pub limit: String,
+}
+
+/// A gated figure that one side (or both) lacks: reported, never a failure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct NotComparable {
+    /// `section.name`.
+    pub figure: String,
+    /// `"baseline"`, `"other"` or `"both"`.
+    pub missing: &'static str,
+}
+
+/// What a gate found.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct GateOutcome {
+    /// Figures worse than their limit allows.
+    pub regressions: Vec<Regression>,
+    /// Gated figures missing on either side.
+    pub not_comparable: Vec<NotComparable>,
+}
+
+/// The names the gate accepts, `section.name`, comma-separated (for messages).
+#[must_use]
+pub fn gate_figure_names() -> String {
+    let names: Vec<String> =
+        FIGURES.iter().filter(|f| f.direction != Direction::Neutral).map(Figure::qualified_name).collect();
+    names.join(", ")
+}
+
+impl std::str::FromStr for Gate {
+    type Err = String;
+
+    fn from_str(spec: &str) -> Result<Self, String> {
+        let valid =
+            || format!("valid figures: {} (the part after the dot alone is enough)", gate_figure_names());
+        let mut rules: Vec<GateRule> = Vec::new();
+        for item in spec.split(',').map(str::trim) {
+            if item.is_empty() {
+                return Err(format!("empty item in '{spec}'; write FIGURE=LIMIT[,FIGURE=LIMIT...]"));
+            }
+            let Some((name, limit)) = item.split_once('=') else {
+                return Err(format!("'{item}' has no limit; write FIGURE=N% or FIGURE=N"));
+            };
+            let figure = find_figure(name).map_err(|e| format!("{e}; {}", valid()))?;
+            if figure.direction == Direction::Neutral {
+                return Err(format!(
+                    "{} is never better or worse and cannot be gated; {}",
+                    figure.qualified_name(),
+                    valid()
+                ));
+            }
+            if rules.iter().any(|r| std::ptr::eq(r.figure, figure)) {
+                return Err(format!("{} is listed twice", figure.qualified_name()));
+            }
+            let limit = limit.trim();
+            let (number, percent) = match limit.strip_suffix('%') {
+                Some(n) => (n.trim(), true),
+                None => (limit, false),
+            };
+            let value: f64 = number
+                .parse()
+                .ok()
+                .filter(|v: &f64| v.is_finite() && *v >= 0.0)
+                .ok_or_else(|| format!("'{item}': the limit must be a number ≥ 0, as N% or N"))?;
+            let limit = if percent { Limit::Percent(value) } else { Limit::Absolute(value) };
+            rules.push(GateRule { figure, limit });
+        }
+        Ok(Self { rules })
+    }
+}
+
+impl Gate {
+    /// Checks every rule against a comparison. A figure fails when it got worse
+    /// (`metrics.md` §9) by strictly more than its limit; with a percent limit and a
+    /// baseline of 0, any worsening fails. Figures missing on either side are listed as
+    /// not comparable and never fail.
+    #[must_use]
+    pub fn check(&self, comparison: &Comparison) -> GateOutcome {
+        let mut outcome = GateOutcome::default();
+        for rule in &self.rules {
+            let Some(row) = comparison.rows().iter().find(|r| std::ptr::eq(r.figure, rule.figure)) else {
+                continue;
+            };
+            let figure = rule.figure.qualified_name();
+            let (Some(entry), None) = (row.entry, row.missing()) else {
+                let missing = row.missing().unwrap_or("both");
+                outcome.not_comparable.push(NotComparable { figure, missing });
+                continue;
+            };
+            let worse_by = entry.worse_by(rule.figure.direction);
+            let fails = worse_by > 0.0
+                && match rule.limit {
+                    Limit::Absolute(max) => worse_by > max,
+                    Limit::Percent(pct) => {
+                        entry.relative.is_none_or(|_| worse_by / entry.baseline.abs() > pct / 100.0)
+                    }
+                };
+            if fails {
+                outcome.regressions.push(Regression {
+                    figure,
+                    baseline: entry.baseline,
+                    other: entry.other,
+                    delta: entry.delta,
+                    relative: entry.relative,
+                    limit: rule.limit.to_string(),
+                });
+            }
+        }
+        outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::analysis::{Pacing, Stutters};
+    use crate::report::compare::compare;
+    use crate::report::compare::tests::run;
+
+    #[test]
+    fn compare_gate_parses_and_checks() {
+        let (a, b) = (run(1.0), run(1.25));
+        let c = compare(&a, &b);
+        let gate: Gate = "avg_fps=5%, p99_ms=50%, stutters.count=0, pcl_ms=1".parse().unwrap();
+        let out = gate.check(&c);
+        let names: Vec<&str> = out.regressions.iter().map(|r| r.figure.as_str()).collect();
+        assert_eq!(names, ["summary.avg_fps"]);
+        assert_eq!(out.regressions[0].limit, "5%");
+        assert_eq!(out.not_comparable, [NotComparable { figure: "latency.pcl_ms".into(), missing: "both" }]);
+        // Absolute limits, and any worsening from a baseline of 0 under a percent limit.
+        let mut worse = run(1.0);
+        worse.pacing = worse.pacing.map(|p| Pacing { slow_time_fraction: 0.1, ..p });
+        worse.stutters = Some(Stutters { count: 6, time_fraction: 0.004, frames: Vec::new() });
+        let c = compare(&a, &worse);
+        let check = |spec: &str| spec.parse::<Gate>().unwrap().check(&c).regressions.len();
+        assert_eq!(check("stutters.count=2"), 1);
+        assert_eq!(check("stutters.count=3"), 0);
+        assert_eq!(check("slow_time_fraction=1000%"), 1);
+        assert_eq!(check("slow_time_fraction=0.2"), 0);
+    }
+
+    #[test]
+    fn compare_gate_rejects_bad_specs() {
+        for spec in ["fps=3%", "avg_fps", "avg_fps=-1%", "avg_fps=x", "frames=1", "avg_fps=1,avg_fps=2", ""] {
+            assert!(spec.parse::<Gate>().is_err(), "{spec}");
+        }
+        let err = "fps=3%".parse::<Gate>().unwrap_err();
+        assert!(err.contains("summary.avg_fps") && err.contains("stutters.count"), "{err}");
+    }
+}
