@@ -582,7 +582,7 @@ fn quoted_text_with_commas_quotes_and_newlines_keeps_rows_and_line_numbers() {
     let text = format!(
         "{HEADER}\n\
          \"my, \"\"quoted\"\"\ngame.exe\",100,0xAA,DXGI,0,0,0,\"Composed: Flip\",0,0.1,16.0,16.0,0.5,2.0,5.0\n\
-         game.exe,100,0xAA,\"D3D\r\n9\",0,0,0,Hardware: Independent Flip,0,0.2,17.0,16.0,0.5,2.0,5.0\n\
+         game.exe,100,0xAA,\"D3D\r\n9\",0,0,0,Hardware: Independent Flip,0,0.048,17.0,16.0,0.5,2.0,5.0\n\
          {}\n\
          {}\n\
          {}\n",
@@ -1130,4 +1130,17 @@ fn bad_arguments_exit_2_with_a_message() {
     // The same file with good arguments is fine: the failures above are the arguments'.
     let run = framescope(["report", "--target-fps", "144", "--trace", "all", p]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn timestamps_that_go_back_are_laid_out_frame_after_frame() {
+    // Two captures joined: the second starts the clock again at line 4.
+    let text =
+        format!("{HEADER}\n{}\n{}\n{}\n{}\n", row(0, "16.0"), row(1, "16.0"), row(0, "16.0"), row(1, "16.0"));
+    let c = load("joined.csv", text.as_bytes()).expect("load");
+    let t = &c.traces[0];
+    assert_eq!(t.len(), 4);
+    assert!(t.frames.start_ms.windows(2).all(|w| w[1] > w[0]), "{:?}", t.frames.start_ms);
+    assert!((t.frames.start_ms[3] - t.frames.start_ms[0] - 48.0).abs() < 1e-9, "{:?}", t.frames.start_ms);
+    assert_eq!(warning_lines(&c), vec![4]);
 }

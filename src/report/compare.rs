@@ -357,8 +357,8 @@ pub(super) mod tests {
     use super::*;
     use crate::analysis::{Latency, Oscillation, Pacing, Stutters, Summary};
 
-    /// A run of 1000 frames whose frame times scale by `scale` (and rates by `1 / scale`);
-    /// shared with the gate's tests.
+    /// A sample run: its duration and summary frame times scale by `scale`, its summary
+    /// rates by `1 / scale`. Shared with the gate's tests.
     pub(in crate::report) fn run(scale: f64) -> Run {
         Run {
             file: "a.csv".into(),
