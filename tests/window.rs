@@ -265,3 +265,22 @@ fn dropping_a_capture_on_the_window_opens_it() {
         Some(format!("{:.2}", f(&want["summary"]["avg_fps"])).as_str())
     );
 }
+
+#[test]
+fn a_selected_frame_shows_its_columns_and_verdicts() {
+    let mut h = window(&[]);
+    let run = cli(&[&common::repo_file(SAMPLE).to_string_lossy()]);
+    let stutter = run["stutters"]["frames"][0].as_u64().expect("the sample has stutters") as usize;
+    h.state_mut().as_mut().unwrap().apply(framescope::app::timeline::Command::SelectFrame(Some(stutter)));
+    settle(&mut h);
+    let grid_value = |name: &str| {
+        // The details grid pairs a name label with its value label in the next cell.
+        let nodes: Vec<String> =
+            h.query_all_by_role(egui::accesskit::Role::Label).filter_map(|n| n.value()).collect();
+        let at = nodes.iter().position(|v| v == name).unwrap_or_else(|| panic!("no {name} row"));
+        nodes[at + 1].clone()
+    };
+    assert_eq!(grid_value("Frame"), stutter.to_string());
+    assert_eq!(grid_value("Stutter"), "yes");
+    assert!(h.query_by_label("MsUntilDisplayed").is_some(), "every column of the frame is listed");
+}

@@ -278,7 +278,8 @@ impl App {
         {
             ui.separator();
             ui.heading(format!("Frame of {}", short_name(&run.name)));
-            panels::frame_details_ui(ui, &run.capture.traces[run.trace], i);
+            let marks = run.analyzed().map(|a| &a.marks);
+            panels::frame_details_ui(ui, &run.capture.traces[run.trace], marks, i);
         }
         let warnings = run.capture.warnings.len() + trace.warnings.len();
         if warnings > 0 {

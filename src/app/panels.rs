@@ -2,6 +2,7 @@
 //! the selection, the selected frame's details, and the keyboard help. Drawing only:
 //! every change goes back to the app as an [`Action`].
 
+use super::analysis::Marks;
 use super::{theme, timeline};
 use crate::model::Trace;
 use crate::report::Run;
@@ -141,7 +142,9 @@ fn format_signed(v: f64) -> String {
 }
 
 /// Every column of one frame.
-pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, i: usize) {
+/// Every column of one frame, with its stutter and health verdicts when the figures
+/// are ready.
+pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>, i: usize) {
     let f = &trace.frames;
     if i >= trace.len() {
         return;
@@ -154,6 +157,30 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, i: usize) {
         };
         row("Frame", i.to_string());
         row("File line", f.line[i].to_string());
+        if let Some(m) = marks {
+            let idx = i as u32;
+            let stutter = m.stutters.binary_search(&idx).is_ok();
+            row("Stutter", if stutter { "yes" } else { "no" }.into());
+            let oscillating = m.oscillating.iter().any(|&(a, b)| (a..=b).contains(&idx));
+            row(
+                "Oscillating",
+                if oscillating { "yes (a stutter here may be a false positive)" } else { "no" }.into(),
+            );
+            let spiked: Vec<&str> = m
+                .spikes
+                .iter()
+                .filter(|(_, s)| s.binary_search(&idx).is_ok())
+                .map(|(n, _)| n.as_str())
+                .collect();
+            let before: Vec<&str> = m
+                .spikes
+                .iter()
+                .filter(|(_, s)| idx > 0 && s.binary_search(&(idx - 1)).is_ok())
+                .map(|(n, _)| n.as_str())
+                .collect();
+            row("Spiked", if spiked.is_empty() { "—".into() } else { spiked.join(", ") });
+            row("Spiked the frame before", if before.is_empty() { "—".into() } else { before.join(", ") });
+        }
         row("Start", format!("{:.3} ms", f.start_ms[i]));
         row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
         row(
