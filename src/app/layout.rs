@@ -8,29 +8,9 @@ use std::sync::{Arc, Mutex};
 
 impl App {
     pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
-        ui.horizontal(|ui| {
-            if ui.button("Open…").clicked() {
-                self.open_dialog(ui.ctx());
-            }
-            ui.menu_button("Recent", |ui| {
-                if self.persisted.recent.is_empty() {
-                    ui.label("no recent files");
-                }
-                for path in self.persisted.recent.clone() {
-                    if ui.button(path.display().to_string()).clicked() {
-                        self.open(Source::File(path), ui.ctx());
-                        ui.close();
-                    }
-                }
-            });
-            let pcl = ui.add_enabled(!self.runs.is_empty(), egui::Button::new("PCL log…"));
-            if pcl.on_hover_text("Attach a PCL Stats marker log recorded with this capture").clicked()
-                && let Some(path) =
-                    rfd::FileDialog::new().add_filter("PCL marker logs", &["csv", "log", "txt"]).pick_file()
-            {
-                self.attach_marker_log(path);
-            }
-            ui.menu_button("Export", |ui| self.export_menu(ui));
+        egui::MenuBar::new().ui(ui, |ui| {
+            ui.menu_button("File", |ui| self.file_menu(ui));
+            ui.menu_button("View", |ui| self.view_menu(ui));
             ui.separator();
             let mut compare = self.compare;
             let toggle =
@@ -45,9 +25,6 @@ impl App {
             {
                 self.open_sample_pair(ui.ctx());
             }
-            if ui.button("Help").clicked() {
-                self.show_help = !self.show_help;
-            }
             for p in &self.pending {
                 ui.separator();
                 let bar = egui::ProgressBar::new(p.progress.fraction()).desired_width(180.0);
@@ -61,6 +38,64 @@ impl App {
                 ui.label(status);
             }
         });
+    }
+
+    fn file_menu(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Open…").clicked() {
+            ui.close();
+            self.open_dialog(ui.ctx());
+        }
+        ui.menu_button("Open recent", |ui| {
+            if self.persisted.recent.is_empty() {
+                ui.label("no recent files");
+            }
+            for path in self.persisted.recent.clone() {
+                if ui.button(path.display().to_string()).clicked() {
+                    self.open(Source::File(path), ui.ctx());
+                    ui.close();
+                }
+            }
+        });
+        let pcl = ui.add_enabled(!self.runs.is_empty(), egui::Button::new("Attach PCL log…"));
+        if pcl.on_hover_text("A PCL Stats marker log recorded with the capture shown").clicked() {
+            ui.close();
+            if let Some(path) =
+                rfd::FileDialog::new().add_filter("PCL marker logs", &["csv", "log", "txt"]).pick_file()
+            {
+                self.attach_marker_log(path);
+            }
+        }
+        ui.menu_button("Export", |ui| self.export_menu(ui));
+        if ui.button("Open the sample pair").clicked() {
+            ui.close();
+            self.open_sample_pair(ui.ctx());
+        }
+        ui.separator();
+        if ui.button("Quit").clicked() {
+            ui.ctx().send_viewport_cmd(egui::ViewportCommand::Close);
+        }
+    }
+
+    fn view_menu(&mut self, ui: &mut egui::Ui) {
+        if ui.button("Show the whole trace (Home)").clicked() {
+            self.apply(timeline::Command::ResetView);
+            ui.close();
+        }
+        if ui.add_enabled(self.selection.is_some(), egui::Button::new("Zoom to the selection (Z)")).clicked()
+        {
+            self.apply(timeline::Command::ZoomToSelection);
+            ui.close();
+        }
+        if ui.add_enabled(self.selection.is_some(), egui::Button::new("Clear the selection (Esc)")).clicked()
+        {
+            self.apply(timeline::Command::Select(None));
+            ui.close();
+        }
+        ui.separator();
+        if ui.button("Keyboard and mouse (H)").clicked() {
+            self.show_help = !self.show_help;
+            ui.close();
+        }
     }
 
     fn open_dialog(&mut self, ctx: &egui::Context) {
