@@ -99,7 +99,11 @@ impl App {
     }
 
     fn open_dialog(&mut self, ctx: &egui::Context) {
-        match rfd::FileDialog::new().add_filter("frame captures", &["csv", "CSV", "log"]).pick_files() {
+        match rfd::FileDialog::new()
+            .add_filter("frame captures", &["csv", "CSV", "json", "hml", "log", "txt"])
+            .add_filter("all files", &["*"])
+            .pick_files()
+        {
             Some(paths) => {
                 for p in paths {
                     self.open(Source::File(p), ctx);

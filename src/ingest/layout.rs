@@ -350,14 +350,6 @@ fn not_a_capture(names: &Names) -> String {
                 was not found"
             .into();
     }
-    if names.lower.first().is_some_and(|n| n.starts_with("timestamp (elapsed")) {
-        return "this looks like an NVIDIA App statistics log, which framescope does not read yet".into();
-    }
-    if names.lower.first().is_some_and(|n| n == "00" || n == "0") {
-        return "this looks like an MSI Afterburner hardware-monitoring log, which framescope does not \
-                read yet"
-            .into();
-    }
     if names.lower.first().is_some_and(|n| n.starts_with('{')) {
         return "this looks like a JSON file (CapFrameX JSON captures are not read yet); expected a \
                 CSV frame log"

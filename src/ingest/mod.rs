@@ -4,16 +4,20 @@
 //! CSV (PresentMon 1.x–2.x console, the PresentMon GUI's `pmcap` files, FrameView,
 //! OCAT, CapFrameX CSV) goes through one reader driven by the header names
 //! (`layout`), one row at a time, so memory stays near the size of the kept columns.
+//! CapFrameX JSON and the sampled logs (NVIDIA App, MSI Afterburner) have their own
+//! readers.
 //!
 //! Bad rows become [`Warning`](crate::model::Warning)s with their line number and the
 //! load goes on; a file that is not a capture gives a [`LoadError`] naming the file and
 //! what was expected. Input files are only ever opened for reading.
 
+mod afterburner;
 mod builder;
 mod capframex_json;
 mod csv_capture;
 mod error;
 mod layout;
+mod nvidia_app;
 pub mod pcl;
 mod preamble;
 mod records;
@@ -109,18 +113,26 @@ pub fn load_reader<R: Read>(
 ) -> Result<Capture, LoadError> {
     let counting = Counting { inner: reader, progress };
     let mut reader = BufReader::with_capacity(1 << 16, counting);
-    // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces.
-    let (json, bom) = {
+    // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces;
+    // the sampled logs (NVIDIA App, Afterburner) by their first line.
+    let (json, nvidia, afterburner, bom) = {
         let head = reader.fill_buf().map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
         let bom = head.starts_with(b"\xEF\xBB\xBF");
         let rest = if bom { &head[3..] } else { head };
-        (rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{'), bom)
+        let json = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+        (json, nvidia_app::sniff(rest), afterburner::sniff(rest), bom)
     };
+    if bom && (json || nvidia || afterburner) {
+        reader.consume(3);
+    }
     if json {
-        if bom {
-            reader.consume(3);
-        }
         return capframex_json::load(path, reader);
+    }
+    if nvidia {
+        return nvidia_app::load(path, reader, progress);
+    }
+    if afterburner {
+        return afterburner::load(path, reader, progress);
     }
     csv_capture::load(path, reader, opts, progress)
 }

@@ -89,7 +89,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
     let mut row = Row::default();
     let mut samples = Samples::default();
     // The header is the first row with any text in it.
-    let (header_line, layout) = loop {
+    let layout = loop {
         let Some(line) = records.next_row(&mut row).map_err(io)? else {
             let msg = "the file has no header line; expected an NVIDIA App performance log".to_owned();
             return Err(err(None, LoadErrorKind::NotACapture(msg)));
@@ -102,13 +102,12 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         if names.iter().any(|n| !n.is_empty()) {
             let layout = Layout::of(&names, &mut samples)
                 .map_err(|msg| err(Some(line), LoadErrorKind::NotACapture(msg)))?;
-            break (line, layout);
+            break layout;
         }
     };
     let mut rows = NvidiaRows { layout, samples, no_time: Tally::default(), exited: Tally::default() };
     let mut pids = Pids::default();
-    loop {
-        let Some(line) = records.next_row(&mut row).map_err(io)? else { break };
+    while let Some(line) = records.next_row(&mut row).map_err(io)? {
         if let Some(pid) = rows.row(&row, line) {
             pids.add(pid);
         }
@@ -118,10 +117,10 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
     }
     let NvidiaRows { samples, no_time, exited, .. } = rows;
     let interval = samples.interval_ms();
-    let mut extra = no_time.warnings(
-        "row has no usable timestamp (e.g. a summary row added in a spreadsheet); skipped",
-        |n| format!("{n} rows have no usable timestamp (e.g. a summary row added in a spreadsheet); skipped"),
-    );
+    let mut extra = no_time
+        .warnings("row has no usable timestamp (e.g. a summary row added in a spreadsheet); skipped", |n| {
+            format!("{n} rows have no usable timestamp (e.g. a summary row added in a spreadsheet); skipped")
+        });
     extra.extend(exited.warnings("PID is 0 (no game running, e.g. after it exited); row skipped", |n| {
         format!("{n} rows have PID 0 (no game running, e.g. after it exited); skipped")
     }));
@@ -176,11 +175,13 @@ impl NvidiaRows {
         };
         let pid = match l.process_id.map(|i| parse_cell(field(i))) {
             None | Some(Cell::Missing) => None,
-            Some(Cell::Number(v)) if v == 0.0 => {
+            Some(Cell::Number(0.0)) => {
                 self.exited.add(line);
                 return None;
             }
-            Some(Cell::Number(v)) if v > 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => Some(v as u32),
+            Some(Cell::Number(v)) if v > 0.0 && v.fract() == 0.0 && v <= f64::from(u32::MAX) => {
+                Some(v as u32)
+            }
             Some(_) => {
                 s.skips.add(line, SkipReason::BadProcessId);
                 return None;
@@ -282,7 +283,11 @@ pub(super) fn numbered_names<S: AsRef<str>>(names: &[S]) -> Vec<String> {
         let name = name.as_ref();
         let before = seen.entry(name).or_insert(0);
         *before += 1;
-        out.push(if name.is_empty() || *before == 1 { name.to_owned() } else { format!("{name} ({before})") });
+        out.push(if name.is_empty() || *before == 1 {
+            name.to_owned()
+        } else {
+            format!("{name} ({before})")
+        });
     }
     out
 }
@@ -332,10 +337,11 @@ pub(super) fn frame_time_from_rate(cell: Cell) -> Result<f64, SkipReason> {
 
 /// The file-level note every sampled log gets.
 pub(super) fn sampled_warning(writer: &str, interval_ms: Option<f64>, basis: &str) -> Warning {
-    let every = interval_ms.map_or_else(|| "one row per polling interval".to_owned(), |ms| {
-        format!("one row every ~{ms:.0} ms")
-    });
-    Warning::file(format!("{writer} wrote {every}, not one per frame: figures describe the samples ({basis})"))
+    let every = interval_ms
+        .map_or_else(|| "one row per polling interval".to_owned(), |ms| format!("one row every ~{ms:.0} ms"));
+    Warning::file(format!(
+        "{writer} wrote {every}, not one per frame: figures describe the samples ({basis})"
+    ))
 }
 
 /// The error for a sampled log without a usable sample.
@@ -473,9 +479,10 @@ impl Samples {
 
     /// The mean time between kept samples, when there are two or more spread in time.
     pub(super) fn interval_ms(&self) -> Option<f64> {
-        let (lo, hi) = self.time_ms.iter().fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &t| {
-            (lo.min(t), hi.max(t))
-        });
+        let (lo, hi) = self
+            .time_ms
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), &t| (lo.min(t), hi.max(t)));
         let n = self.len();
         (n >= 2 && hi > lo).then(|| (hi - lo) / (n - 1) as f64)
     }
@@ -485,10 +492,13 @@ impl Samples {
     /// `extra` are the reader's own skip warnings.
     pub(super) fn finish(self, meta: TraceMeta, extra: Vec<Warning>) -> Trace {
         let n = self.len();
-        let mut start_ms: Vec<f64> = self.time_ms.iter().zip(&self.frame_time_ms).map(|(t, ft)| t - ft).collect();
+        let mut start_ms: Vec<f64> =
+            self.time_ms.iter().zip(&self.frame_time_ms).map(|(t, ft)| t - ft).collect();
         let shift = start_ms.iter().copied().fold(f64::INFINITY, f64::min);
         if shift.is_finite() {
-            start_ms.iter_mut().for_each(|s| *s -= shift);
+            for s in &mut start_ms {
+                *s -= shift;
+            }
         }
         let mut warnings = self.skips.warnings();
         warnings.extend(extra);

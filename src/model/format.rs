@@ -36,6 +36,12 @@ pub enum Format {
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
+    /// NVIDIA App performance log (sampled, one row per ~0.5 s).
+    #[serde(rename = "nvidia-app")]
+    NvidiaApp,
+    /// MSI Afterburner hardware-monitoring log (sampled, one line per polling period).
+    #[serde(rename = "afterburner")]
+    Afterburner,
 }
 
 impl Format {
@@ -53,6 +59,8 @@ impl Format {
             Self::CapFrameXCsv => "capframex-csv",
             Self::MangoHud => "mangohud",
             Self::CapFrameXJson => "capframex-json",
+            Self::NvidiaApp => "nvidia-app",
+            Self::Afterburner => "afterburner",
         }
     }
 }

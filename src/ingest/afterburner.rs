@@ -1,0 +1,346 @@
+//! MSI Afterburner hardware-monitoring log (`formats.md` §8): `.hml`, or the same
+//! content saved as `.csv`. Every line starts with its type: `00`/`0` the header
+//! (`Hardware monitoring log v1.6`), `01`/`1` the GPU name, `02`/`2` the column names
+//! (space-padded, duplicates possible), `03`/`3` per-column metadata (skipped), `80`
+//! one sample: `80, dd-mm-yyyy HH:MM:SS, v1 ,v2 ,…`.
+//!
+//! It is a *sampled* log: one line per polling period (user-set, 0.3–1 s in real logs).
+//! A sample's frame time is the `Frametime` column (ms at the polling instant), else
+//! `1000 / Framerate`; its interval ends at the line's timestamp. The timestamp has
+//! 1 s resolution, so samples that share a second are spread evenly across it.
+//! Later duplicates of a name are kept as columns `Name (2)`, `Name (3)`; every column
+//! is a sampled sensor ([`ColumnKind::Telemetry`]). The log does not name the game: the
+//! application is the file name.
+
+use super::Progress;
+use super::builder::SkipReason;
+use super::error::{LoadError, LoadErrorKind};
+use super::nvidia_app::{
+    CANCEL_CHECK_ROWS, MAX_TIME_MS, Samples, Tally, field_texts, file_stem, first_field, frame_time_from_ms,
+    frame_time_from_rate, no_frames, numbered_names, sampled_warning, shape,
+};
+use super::records::{Records, Row};
+use super::values::{parse_cell, parse_date_time_ms, trim};
+use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
+use std::io::BufRead;
+use std::path::Path;
+
+/// The most columns kept: a hostile log could otherwise name a new column on every
+/// `02` line and make each sample cost far more memory than its line.
+const MAX_COLUMNS: usize = 512;
+
+/// Most GPU names kept from `01` lines.
+const MAX_GPUS: usize = 16;
+
+/// True when `head` (the first bytes of a file, after any byte-order mark) starts like
+/// an Afterburner log: a first line of type `00` or `0` that says "… monitoring log".
+pub fn sniff(head: &[u8]) -> bool {
+    let first = first_field(head);
+    if first != b"00" && first != b"0" {
+        return false;
+    }
+    let start = head.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(head.len());
+    let line = &head[start..];
+    let line = &line[..line.iter().position(|&b| b == b'\n' || b == b'\r').unwrap_or(line.len())];
+    let want = b"monitoring log";
+    line.windows(want.len()).any(|w| w.eq_ignore_ascii_case(want))
+}
+
+/// The columns of the last `02` line.
+struct Header {
+    /// Fields a sample line must have (line type and time included).
+    len: usize,
+    /// The frame-time field, and whether it is a rate (`Framerate`) rather than ms.
+    frame_time: Option<(usize, bool)>,
+    /// (field index, sample column index) of every kept column.
+    columns: Vec<(usize, usize)>,
+}
+
+/// Spreads samples that share a timestamp second evenly across that second.
+#[derive(Debug, Default)]
+struct Stamps {
+    /// Timestamp (ms) of the current run of equal timestamps.
+    current: Option<i64>,
+    /// Lines in each run of equal timestamps (kept or not).
+    sizes: Vec<u32>,
+    /// Per kept sample: its run and its place in the run.
+    run: Vec<usize>,
+    place: Vec<u32>,
+}
+
+impl Stamps {
+    /// Counts a line with a usable timestamp; returns its run and place in the run.
+    fn add(&mut self, time_ms: f64) -> (usize, u32) {
+        let key = time_ms as i64;
+        if self.current != Some(key) || self.sizes.is_empty() {
+            self.current = Some(key);
+            self.sizes.push(0);
+        }
+        let run = self.sizes.len() - 1;
+        let place = self.sizes[run];
+        self.sizes[run] = place.saturating_add(1);
+        (run, place)
+    }
+
+    /// Records where a kept sample is.
+    fn keep(&mut self, (run, place): (usize, u32)) {
+        self.run.push(run);
+        self.place.push(place);
+    }
+
+    /// Moves the k-th of m samples stamped with one second by k/m of a second.
+    fn spread(&self, times: &mut [f64]) {
+        for ((t, &run), &place) in times.iter_mut().zip(&self.run).zip(&self.place) {
+            let size = self.sizes.get(run).copied().unwrap_or(1).max(1);
+            *t += f64::from(place) * 1000.0 / f64::from(size);
+        }
+    }
+}
+
+/// State of the line loop.
+#[derive(Default)]
+struct Lines {
+    samples: Samples,
+    header: Option<Header>,
+    stamps: Stamps,
+    version: Option<String>,
+    system: Vec<(String, String)>,
+    /// True once a `02` line named Framerate or Frametime.
+    had_frame_column: bool,
+    /// True once a `02` line had Framerate but no Frametime.
+    from_rate: bool,
+    columns_left_out: usize,
+    no_time: Tally,
+    orphans: Tally,
+    unknown: Tally,
+}
+
+/// Loads an MSI Afterburner log from `reader` (positioned after any BOM); `path`
+/// names it in messages.
+pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<Capture, LoadError> {
+    let io = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
+    let mut records = Records::new(reader, 1);
+    let mut row = Row::default();
+    let mut lines = Lines::default();
+    let mut count = 0u64;
+    while let Some(line) = records.next_row(&mut row).map_err(io)? {
+        lines.line(&row, line);
+        count += 1;
+        if count.is_multiple_of(CANCEL_CHECK_ROWS) && progress.is_cancelled() {
+            return Err(LoadError::new(path, None, LoadErrorKind::Cancelled));
+        }
+    }
+    lines.finish(path)
+}
+
+impl Lines {
+    fn line(&mut self, row: &Row, line: u64) {
+        if row.is_oversized() {
+            self.samples.skips.add(line, SkipReason::Oversized);
+            return;
+        }
+        if (0..row.len()).all(|i| trim(row.get(i).unwrap_or(b"")).is_empty()) {
+            return;
+        }
+        let text = |i: usize| String::from_utf8_lossy(trim(row.get(i).unwrap_or(b""))).into_owned();
+        let kind =
+            std::str::from_utf8(trim(row.get(0).unwrap_or(b""))).ok().and_then(|t| t.parse::<u32>().ok());
+        match kind {
+            Some(0) => {
+                let v = text(2);
+                if self.version.is_none() && !v.is_empty() {
+                    self.version = Some(v);
+                }
+            }
+            Some(1) => {
+                let gpu = ("GPU".to_owned(), text(2));
+                if !gpu.1.is_empty() && self.system.len() < MAX_GPUS && !self.system.contains(&gpu) {
+                    self.system.push(gpu);
+                }
+            }
+            Some(2) => self.header(row),
+            Some(3) => {}
+            Some(80) => self.sample(row, line),
+            _ => self.unknown.add(line),
+        }
+    }
+
+    /// A `02` line: the names of the value fields (from the third field on).
+    fn header(&mut self, row: &Row) {
+        let names = field_texts(row);
+        let len = names.iter().rposition(|n| !n.is_empty()).map_or(2, |i| i + 1).max(2);
+        let values = names.get(2..len).unwrap_or(&[]);
+        let unique = numbered_names(values);
+        let find = |want: &str| values.iter().position(|n| n.eq_ignore_ascii_case(want)).map(|i| i + 2);
+        let frame_time =
+            find("Frametime").map(|i| (i, false)).or_else(|| find("Framerate").map(|i| (i, true)));
+        self.had_frame_column |= frame_time.is_some();
+        self.from_rate |= frame_time.is_some_and(|(_, rate)| rate);
+        let mut columns = Vec::new();
+        for (k, name) in unique.into_iter().enumerate() {
+            let i = k + 2;
+            if name.is_empty() || frame_time.is_some_and(|(f, _)| f == i) {
+                continue;
+            }
+            let index = match self.samples.column_index(&name) {
+                Some(c) => c,
+                None if self.samples.column_count() < MAX_COLUMNS => {
+                    self.samples.add_column(name, ColumnKind::Telemetry, false)
+                }
+                None => {
+                    self.columns_left_out += 1;
+                    continue;
+                }
+            };
+            if !columns.iter().any(|&(_, c)| c == index) {
+                columns.push((i, index));
+            }
+        }
+        self.header = Some(Header { len, frame_time, columns });
+    }
+
+    /// An `80` line: one sample.
+    fn sample(&mut self, row: &Row, line: u64) {
+        let s = &mut self.samples;
+        s.rows += 1;
+        let Some(h) = &self.header else {
+            self.orphans.add(line);
+            return;
+        };
+        if let Some(reason) = shape(row, h.len) {
+            s.skips.add(line, reason);
+            return;
+        }
+        let field = |i: usize| row.get(i).unwrap_or(b"");
+        let Some(time_ms) = parse_time_ms(field(1)) else {
+            self.no_time.add(line);
+            return;
+        };
+        let stamp = self.stamps.add(time_ms);
+        let frame_time = match h.frame_time {
+            None => Err(SkipReason::MissingFrameTime),
+            Some((i, false)) => frame_time_from_ms(parse_cell(field(i))),
+            Some((i, true)) => frame_time_from_rate(parse_cell(field(i))),
+        };
+        let ft = match frame_time {
+            Ok(ft) => ft,
+            Err(reason) => {
+                s.skips.add(line, reason);
+                return;
+            }
+        };
+        s.push(line, ft, time_ms);
+        self.stamps.keep(stamp);
+        for &(i, c) in &h.columns {
+            s.set(c, field(i), line);
+        }
+    }
+
+    fn finish(mut self, path: &Path) -> Result<Capture, LoadError> {
+        self.stamps.spread(self.samples.times_mut());
+        let interval = self.samples.interval_ms();
+        let mut extra = self
+            .no_time
+            .warnings("sample line has no usable date and time (dd-mm-yyyy HH:MM:SS); skipped", |n| {
+                format!("{n} sample lines have no usable date and time (dd-mm-yyyy HH:MM:SS); skipped")
+            });
+        extra.extend(self.orphans.warnings("sample line (80) before the column names (02); skipped", |n| {
+            format!("{n} sample lines (80) come before the column names (02); skipped")
+        }));
+        let meta = TraceMeta {
+            application: file_stem(path),
+            process_id: None,
+            swap_chain: None,
+            runtime: None,
+            present_modes: Vec::new(),
+        };
+        let rows = self.samples.rows;
+        let trace = self.samples.finish(meta, extra);
+        if trace.is_empty() {
+            let why = if rows == 0 {
+                "the log has no sample lines (line type 80)"
+            } else if !self.had_frame_column {
+                "the log has no Framerate or Frametime column (turn on the framerate or frame time graph \
+                 in Afterburner's monitoring settings and log again)"
+            } else {
+                return Err(no_frames(path, rows, "frame time", &trace));
+            };
+            return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(why.into())));
+        }
+        let basis = if self.from_rate {
+            "frame time = 1000 / the Framerate reading"
+        } else {
+            "the Frametime reading at each polling instant"
+        };
+        let mut warnings = vec![sampled_warning("MSI Afterburner", interval, basis)];
+        if self.columns_left_out > 0 {
+            warnings.push(Warning::file(format!(
+                "the log names more than {MAX_COLUMNS} columns; {} column names were left out",
+                self.columns_left_out
+            )));
+        }
+        warnings.extend(
+            self.unknown.warnings("line type is not one of 00, 01, 02, 03 or 80; line skipped", |n| {
+                format!("{n} lines have a line type that is not 00, 01, 02, 03 or 80; skipped")
+            }),
+        );
+        let info = FileInfo {
+            path: path.to_path_buf(),
+            format: Format::Afterburner,
+            format_version: self.version.unwrap_or_else(|| "hardware monitoring log".into()),
+            system: self.system,
+            dropped_known: false,
+        };
+        Ok(Capture { info, traces: vec![trace], warnings })
+    }
+}
+
+/// Afterburner's `dd-mm-yyyy HH:MM:SS` in ms since 1970-01-01 (the zone does not
+/// matter: only differences are used).
+fn parse_time_ms(cell: &[u8]) -> Option<f64> {
+    let text = std::str::from_utf8(trim(cell)).ok()?;
+    let (date, time) = text.split_once(' ')?;
+    let mut parts = date.split(['-', '.', '/']);
+    let (day, month, year) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    parse_date_time_ms(&format!("{year}-{month}-{day} {}", time.trim())).filter(|t| t.abs() <= MAX_TIME_MS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sniffs_the_first_line() {
+        assert!(sniff(b"00, 03-06-2021 18:55:13, Hardware monitoring log v1.6 \r\n01, x"));
+        assert!(sniff(b"0, 24-10-2025 16:56:05, Hardware monitoring log v1.6 ,,,\r\n"));
+        assert!(!sniff(b"0,1,2\n"));
+        assert!(!sniff(b"80, 03-06-2021 18:55:13, Hardware monitoring log\n"));
+    }
+
+    #[test]
+    fn day_month_year_times() {
+        let a = parse_time_ms(b" 31-12-2021 23:59:59").unwrap_or(f64::NAN);
+        let b = parse_time_ms(b"01-01-2022 00:00:01 ").unwrap_or(f64::NAN);
+        assert!((b - a - 2000.0).abs() < 1e-6);
+        assert_eq!(parse_time_ms(b"13-13-2021 00:00:00"), None);
+        assert_eq!(parse_time_ms(b"N/A"), None);
+        assert_eq!(parse_time_ms(b""), None);
+    }
+
+    #[test]
+    fn samples_sharing_a_second_are_spread_across_it() {
+        let mut s = Stamps::default();
+        let mut times = Vec::new();
+        for t in [0.0, 0.0, 0.0, 1000.0, 2000.0, 2000.0] {
+            let stamp = s.add(t);
+            s.keep(stamp);
+            times.push(t);
+        }
+        s.spread(&mut times);
+        let want = [0.0, 1000.0 / 3.0, 2000.0 / 3.0, 1000.0, 2000.0, 2500.0];
+        assert!(times.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9), "{times:?}");
+    }
+}
