@@ -284,3 +284,32 @@ fn a_selected_frame_shows_its_columns_and_verdicts() {
     assert_eq!(grid_value("Stutter"), "yes");
     assert!(h.query_by_label("MsUntilDisplayed").is_some(), "every column of the frame is listed");
 }
+
+#[test]
+fn a_selection_on_a_trace_that_starts_late_gets_its_figures() {
+    // firefox.exe starts well after the file's first frame: its own time axis and the
+    // window's aligned axis differ, and the selection must be looked up on the right one.
+    let mut h = window(&[]);
+    let path = common::repo_file(SAMPLE);
+    let capture = framescope::ingest::load_bytes(
+        &path,
+        &std::fs::read(&path).unwrap(),
+        framescope::ingest::LoadOptions::default(),
+    )
+    .unwrap();
+    let ff = capture.traces.iter().position(|t| t.meta.application == "firefox.exe").unwrap();
+    let starts = &capture.traces[ff].frames.start_ms;
+    assert!(starts[0] > 100.0, "firefox starts late: {}", starts[0]);
+    let (a, b) = (starts[10], starts[200]);
+    let app_mut = h.state_mut().as_mut().unwrap();
+    app_mut.show_trace(0, ff);
+    settle(&mut h);
+    h.state_mut().as_mut().unwrap().apply(framescope::app::timeline::Command::Select(Some((a, b))));
+    settle(&mut h);
+    assert_eq!(app(&h).selection(), Some((a, b)));
+    let avg = figure(&h, "Average FPS");
+    assert_eq!(avg.len(), 2, "the run's and the selection's figures: {avg:?}");
+    // The selection's frames are those starting in [a, b): 190 of them.
+    let frames = figure(&h, "Frames");
+    assert!(frames[1].starts_with("190 "), "{frames:?}");
+}

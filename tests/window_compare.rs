@@ -78,3 +78,27 @@ fn the_table_shows_the_cli_deltas_and_follows_the_baseline() {
     let want = doc["comparison"]["summary"]["avg_fps"]["delta"].as_f64().expect("delta");
     assert!((number(&flipped[2]) - want).abs() <= 0.01, "{flipped:?} vs {want}");
 }
+
+#[test]
+fn closing_runs_while_comparing_keeps_the_baseline() {
+    let files = [
+        common::repo_file(A),
+        common::repo_file(B),
+        common::repo_file("sample-traces/pm-1.x_FarCryNewDawn.csv"),
+    ];
+    let mut h = window(&files);
+    h.state_mut().as_mut().expect("app").set_compare(true, 2);
+    settle(&mut h);
+    let baseline = h.state().as_ref().and_then(App::baseline_name).map(str::to_owned);
+    assert!(baseline.as_deref().is_some_and(|n| n.ends_with("FarCryNewDawn.csv")), "{baseline:?}");
+    // Close the first run: the baseline is still FarCry, and nothing indexes past the end.
+    h.state_mut().as_mut().expect("app").close_run(0);
+    settle(&mut h);
+    let app = h.state().as_ref().expect("app");
+    assert_eq!(app.run_names().len(), 2);
+    assert_eq!(app.baseline_name().map(str::to_owned), baseline);
+    // Close another: one run left, no comparison.
+    h.state_mut().as_mut().expect("app").close_run(0);
+    settle(&mut h);
+    assert!(!h.state().as_ref().expect("app").comparing());
+}

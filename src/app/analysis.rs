@@ -27,9 +27,16 @@ impl<T: Send + 'static> Job<T> {
         Self { result: rx }
     }
 
-    /// The result, once.
-    pub fn poll(&self) -> Option<T> {
-        self.result.try_recv().ok()
+    /// `Some(Ok(result))` once done, `Some(Err(..))` when the worker died (a bug, but
+    /// the window must say so rather than wait forever), `None` while it runs.
+    pub fn poll(&self) -> Option<Result<T, String>> {
+        match self.result.try_recv() {
+            Ok(v) => Some(Ok(v)),
+            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                Some(Err("a background task stopped unexpectedly".into()))
+            }
+        }
     }
 }
 

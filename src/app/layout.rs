@@ -180,7 +180,7 @@ impl App {
             }
         });
         if self.persisted != before {
-            self.save_settings();
+            self.settings_dirty = true;
         }
     }
 
@@ -246,9 +246,7 @@ impl App {
                 self.selected_frame = None;
             }
             if let Some(i) = close {
-                self.runs.remove(i);
-                self.selected = self.selected.min(self.runs.len().saturating_sub(1));
-                self.view_fitted = false;
+                self.close_run(i);
             }
             ui.separator();
             self.figures_ui(ui);
@@ -292,12 +290,20 @@ impl App {
             ui.label(format!("PCL log: {markers}"));
         }
         match run.analyzed() {
-            Some(a) => panels::figures_ui(ui, &a.run, "figures"),
+            Some(a) => {
+                if a.settings != settings {
+                    ui.horizontal(|ui| {
+                        ui.spinner();
+                        ui.label("updating for the new settings…");
+                    });
+                }
+                panels::figures_ui(ui, &a.run, "figures");
+            }
             None => {
                 ui.spinner();
             }
         }
-        if let Some(range) = self.selection {
+        if let Some(range) = self.selection() {
             ui.separator();
             ui.heading("Selection");
             ui.label(format!(
@@ -416,21 +422,27 @@ impl App {
         let settings = self.settings();
         let trace = &run.capture.traces[run.trace];
         let path = run.path.clone().unwrap_or_else(|| "sample.csv".into());
-        let selection = self.selection.and_then(|r| run.selection_run(&settings, r).cloned());
-        let report = selection.clone().or_else(|| run.analyzed().map(|a| a.run.clone()));
+        let own = self.selection();
+        let selection = own.and_then(|r| run.selection_run(&settings, r));
+        // Export the figures with the settings they were computed with.
+        let (report, report_settings) = match (selection, run.analyzed()) {
+            (Some(sel), _) => (Some(sel), settings),
+            (None, Some(a)) => (Some(&a.run), a.settings),
+            (None, None) => (None, settings),
+        };
         let sel = selection.is_some();
         let name = |ext: &str| export::default_name(&path, &trace.meta.application, sel, ext);
         let mut saved = None;
         if let Some(report) = &report {
             if ui.button(if sel { "Selection report (JSON)…" } else { "Report (JSON)…" }).clicked() {
-                saved = Some(save_text(&name("json"), &export::report_json(report, &settings)));
+                saved = Some(save_text(&name("json"), &export::report_json(report, &report_settings)));
             }
             if ui.button(if sel { "Selection report (CSV)…" } else { "Report (CSV)…" }).clicked() {
                 saved = Some(save_text(&name("csv"), &export::report_csv(report)));
             }
         }
         if ui.button("Frames (CSV)…").clicked() {
-            let range = self.selection.map_or(0..trace.len(), |(a, b)| {
+            let range = own.map_or(0..trace.len(), |(a, b)| {
                 let s = &trace.frames.start_ms;
                 s.partition_point(|&t| t < a.min(b))..s.partition_point(|&t| t < a.max(b))
             });
@@ -531,14 +543,15 @@ impl App {
     fn comparison_ui(&mut self, ui: &mut egui::Ui) {
         let settings = self.settings();
         let shown = self.shown();
-        let runs: Vec<Option<crate::report::Run>> = shown
+        let runs: Vec<Option<&crate::report::Run>> = shown
             .iter()
             .map(|&i| {
                 let run = &self.runs[i];
                 let s = run.shift_ms();
                 match self.selection {
-                    Some((a, b)) => run.selection_run(&settings, (a + s, b + s)).cloned(),
-                    None => run.analyzed().map(|a| a.run.clone()),
+                    Some((a, b)) => run.selection_run(&settings, (a + s, b + s)),
+                    // Deltas only between figures of the same settings.
+                    None => run.analyzed().filter(|a| a.settings == settings).map(|a| &a.run),
                 }
             })
             .collect();

@@ -51,6 +51,14 @@ impl Pending {
 
     /// The result once the worker is done.
     pub fn poll(&self) -> Option<Result<Capture, LoadError>> {
-        self.result.try_recv().ok()
+        match self.result.try_recv() {
+            Ok(v) => Some(v),
+            Err(std::sync::mpsc::TryRecvError::Empty) => None,
+            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+                let path = self.path.clone().unwrap_or_else(|| self.name.clone().into());
+                let why = std::io::Error::other("the reader stopped unexpectedly");
+                Some(Err(LoadError::new(path, None, crate::ingest::LoadErrorKind::Io(why))))
+            }
+        }
     }
 }

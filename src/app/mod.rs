@@ -131,6 +131,8 @@ pub struct App {
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
     saving: bool,
     marker_job: Option<MarkerJob>,
+    /// Settings changed and not saved yet (saved once no drag is in progress).
+    settings_dirty: bool,
     pending_markers: Option<PathBuf>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
@@ -161,6 +163,7 @@ impl App {
             screenshot_and_quit: None,
             saving: true,
             marker_job: None,
+            settings_dirty: false,
             pending_markers: None,
             repaint: Arc::new(move || ctx.request_repaint()),
         }
@@ -227,6 +230,47 @@ impl App {
         )
     }
 
+    /// The baseline run's name, when comparing.
+    #[must_use]
+    pub fn baseline_name(&self) -> Option<&str> {
+        self.comparing().then(|| self.runs.get(self.baseline).map(|r| r.name.as_str())).flatten()
+    }
+
+    /// Shows trace `trace` of run `run` (what the trace picker does).
+    pub fn show_trace(&mut self, run: usize, trace: usize) {
+        if let Some(r) = self.runs.get_mut(run)
+            && trace < r.capture.traces.len()
+        {
+            r.trace = trace;
+            self.selected = run;
+            self.selection = None;
+            self.selected_frame = None;
+            self.view_fitted = false;
+        }
+    }
+
+    /// Closes run `i`, keeping every index into the runs pointing at the same run
+    /// (or clearing it when it pointed at the closed one).
+    pub fn close_run(&mut self, i: usize) {
+        if i >= self.runs.len() {
+            return;
+        }
+        self.runs.remove(i);
+        let fix = |k: usize| if k > i { k - 1 } else { k };
+        self.selected = fix(self.selected).min(self.runs.len().saturating_sub(1));
+        self.baseline = fix(self.baseline).min(self.runs.len().saturating_sub(1));
+        self.selected_frame = self.selected_frame.filter(|(r, _)| *r != i).map(|(r, f)| (fix(r), f));
+        if self.marker_job.as_ref().is_some_and(|(r, _, _)| *r == i) {
+            self.marker_job = None;
+        } else if let Some((r, _, _)) = &mut self.marker_job {
+            *r = fix(*r);
+        }
+        if self.runs.len() < 2 {
+            self.compare = false;
+        }
+        self.view_fitted = false;
+    }
+
     /// Opens a capture that is already loaded (benchmarks, tests, embedding).
     pub fn open_capture(&mut self, name: &str, capture: crate::model::Capture) {
         self.runs.push(OpenRun::new(name.to_owned(), None, capture));
@@ -237,7 +281,12 @@ impl App {
     /// Reads a PCL Stats marker log on a worker thread and attaches it to the shown
     /// capture.
     pub fn attach_marker_log(&mut self, path: PathBuf) {
-        if self.runs.get(self.selected).is_none() {
+        self.attach_marker_log_to(self.selected, path);
+    }
+
+    /// Reads a PCL marker log on a worker thread and attaches it to run `run`.
+    fn attach_marker_log_to(&mut self, run: usize, path: PathBuf) {
+        if self.runs.get(run).is_none() {
             return;
         }
         let name = path.display().to_string();
@@ -246,7 +295,7 @@ impl App {
             move || crate::ingest::pcl::load_marker_log(&path, 10_000_000.0),
             move || r(),
         );
-        self.marker_job = Some((self.selected, name, job));
+        self.marker_job = Some((run, name, job));
     }
 
     /// Turns saving settings and recent files to the user's config folder on or off
@@ -333,7 +382,10 @@ impl App {
         let s = self.shift(run);
         match command {
             Command::View(v) => self.view = TimeView { start_ms: v.start_ms - s, span_ms: v.span_ms },
-            Command::Select(range) => self.selection = range.map(|(a, b)| (a - s, b - s)),
+            // A drag released where it started selects nothing.
+            Command::Select(range) => {
+                self.selection = range.filter(|(a, b)| (b - a).abs() > 1e-9).map(|(a, b)| (a - s, b - s));
+            }
             Command::SelectFrame(i) => self.selected_frame = i.map(|i| (run, i)),
             Command::Cursor(t) => self.cursor_ms = Some(t - s),
             Command::ToggleHelp => self.show_help = !self.show_help,
@@ -403,20 +455,24 @@ impl App {
         if !self.runs.is_empty()
             && let Some(path) = self.pending_markers.take()
         {
-            self.attach_marker_log(path);
+            // `--pcl` goes with the first capture given.
+            self.attach_marker_log_to(0, path);
         }
         if let Some((run, name, job)) = &self.marker_job
             && let Some(result) = job.poll()
         {
             match (result, self.runs.get_mut(*run)) {
-                (Ok(log), Some(r)) => r.attach_markers(name.clone(), log),
-                (Err(e), _) => self.errors.push(e.to_string()),
-                (Ok(_), None) => {}
+                (Ok(Ok(log)), Some(r)) => r.attach_markers(name.clone(), log),
+                (Ok(Err(e)), _) => self.errors.push(e.to_string()),
+                (Err(e), _) => self.errors.push(format!("{name}: {e}")),
+                (Ok(Ok(_)), None) => {}
             }
             self.marker_job = None;
         }
         for run in &mut self.runs {
             run.collect();
+            let failures = run.take_failures();
+            self.errors.extend(failures);
         }
         let settings = self.settings();
         for i in self.shown() {
@@ -461,6 +517,10 @@ impl App {
             .show(ui, |ui| self.charts_ui(ui));
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         panels::help_ui(&ctx, &mut self.show_help);
+        if self.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
+            self.settings_dirty = false;
+            self.save_settings();
+        }
     }
 
     fn take_dropped_files(&mut self, ctx: &egui::Context) {

@@ -31,6 +31,10 @@ pub struct OpenRun {
     analysis_job: Option<((usize, Settings, u32), Job<Analyzed>)>,
     selection: Option<(SelectionKey, Run)>,
     selection_job: Option<(SelectionKey, Job<Run>)>,
+    /// Background work that failed, for the window's error list.
+    failures: Vec<String>,
+    /// Keys of work that failed: never started again for the same key.
+    failed_analysis: Option<(usize, Settings, u32)>,
 }
 
 type Repaint = Arc<dyn Fn() + Send + Sync>;
@@ -56,6 +60,8 @@ impl OpenRun {
             analysis_job: None,
             selection: None,
             selection_job: None,
+            failures: Vec::new(),
+            failed_analysis: None,
         }
     }
 
@@ -133,6 +139,11 @@ impl OpenRun {
         )
     }
 
+    /// Failures of background work since the last call.
+    pub fn take_failures(&mut self) -> Vec<String> {
+        std::mem::take(&mut self.failures)
+    }
+
     /// True while background work for what is shown is running.
     #[must_use]
     pub fn busy(&self) -> bool {
@@ -155,15 +166,15 @@ impl OpenRun {
             .analyzed
             .as_ref()
             .is_some_and(|(t, a)| *t == trace && a.settings == *settings && a.markers_version == version);
-        let queued = self.analysis_job.as_ref().is_some_and(|(k, _)| *k == (trace, *settings, version));
-        if !current && !queued {
+        // One analysis at a time: while one runs, a newer wish waits for it.
+        let failed = self.failed_analysis == Some((trace, *settings, version));
+        if !current && self.analysis_job.is_none() && !failed {
             self.spawn_analysis(*settings, repaint);
         }
         if let Some(range) = selection.filter(|(a, b)| (b - a).abs() > 0.0) {
             let key = (trace, *settings, range);
             let have = self.selection.as_ref().is_some_and(|(k, _)| *k == key);
-            let queued = self.selection_job.as_ref().is_some_and(|(k, _)| *k == key);
-            if !have && !queued {
+            if !have && self.selection_job.is_none() {
                 let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
                 let job = Job::spawn(
                     move || selection_run(&capture, trace, &name, settings_of(key), range),
@@ -199,21 +210,33 @@ impl OpenRun {
     /// or not: a run that was shown a moment ago may still have work in flight).
     pub fn collect(&mut self) {
         if let Some((t, job)) = &self.tracks_job
-            && let Some(tracks) = job.poll()
+            && let Some(done) = job.poll()
         {
-            self.tracks = Some((*t, tracks));
+            match done {
+                Ok(tracks) => self.tracks = Some((*t, tracks)),
+                Err(e) => self.failures.push(format!("{}: timeline: {e}", self.name)),
+            }
             self.tracks_job = None;
         }
-        if let Some(((t, _, _), job)) = &self.analysis_job
-            && let Some(a) = job.poll()
+        if let Some((key, job)) = &self.analysis_job
+            && let Some(done) = job.poll()
         {
-            self.analyzed = Some((*t, Arc::new(a)));
+            match done {
+                Ok(a) => self.analyzed = Some((key.0, Arc::new(a))),
+                Err(e) => {
+                    self.failures.push(format!("{}: analysis: {e}", self.name));
+                    self.failed_analysis = Some(*key);
+                }
+            }
             self.analysis_job = None;
         }
         if let Some((key, job)) = &self.selection_job
-            && let Some(run) = job.poll()
+            && let Some(done) = job.poll()
         {
-            self.selection = Some((*key, run));
+            match done {
+                Ok(run) => self.selection = Some((*key, run)),
+                Err(e) => self.failures.push(format!("{}: selection: {e}", self.name)),
+            }
             self.selection_job = None;
         }
     }
