@@ -170,7 +170,6 @@ pub struct TraceBuilder {
     row_ordinal: Vec<u64>,
     rows_seen: u64,
     mode_lookup: std::collections::HashMap<String, u16>,
-    skipped_time_note: Option<u64>,
     invalid: Vec<InvalidCells>,
     skipped: SkipLog,
 }
@@ -190,7 +189,6 @@ impl TraceBuilder {
             row_ordinal: Vec::new(),
             rows_seen: 0,
             mode_lookup: std::collections::HashMap::new(),
-            skipped_time_note: None,
             invalid: vec![InvalidCells::default(); layout.numeric.len()],
             skipped: SkipLog::default(),
         }
@@ -388,26 +386,8 @@ impl TraceBuilder {
             start.push(s);
             next = s + ft_i;
         }
-        // The timeline needs frames in time order. A capture whose timestamps go back
-        // by more than a frame (files joined together, a damaged clock) is laid out
-        // frame after frame from its first timestamp instead, and says so.
-        let backwards = start.windows(2).position(|w| w[1] < w[0] - 1.0);
-        if let Some(k) = backwards {
-            let mut t = start.first().copied().unwrap_or(0.0);
-            for (s, ft) in start.iter_mut().zip(&self.frames.frame_time_ms) {
-                *s = t;
-                t += ft;
-            }
-            self.skipped_time_note = Some(self.frames.line[k + 1]);
-        }
         self.frames.start_ms = start;
         let mut warnings = self.skipped.warnings();
-        if let Some(line) = self.skipped_time_note {
-            warnings.push(Warning::at(
-                line,
-                "timestamps go back in time here; frames are placed one after another on the timeline",
-            ));
-        }
         if let Some((count, line)) = out_of_range {
             warnings.push(Warning::at(
                 line,

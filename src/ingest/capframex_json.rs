@@ -75,7 +75,7 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
         .iter()
         .filter_map(|(k, v)| v.as_str().filter(|s| !s.is_empty()).map(|s| (k.clone(), s.to_owned())))
         .collect();
-    let info = FileInfo {
+    let mut info = FileInfo {
         path: path.to_path_buf(),
         format: Format::CapFrameXJson,
         format_version: version,
@@ -83,15 +83,35 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
         dropped_known: true,
     };
     let several = doc.runs.len() > 1;
+    let total_runs = doc.runs.len();
     let mut traces = Vec::new();
     let mut warnings = Vec::new();
-    for (k, run) in doc.runs.into_iter().enumerate() {
+    let mut empty: Vec<usize> = Vec::new();
+    let mut any_dropped_array = false;
+    for (k, run) in doc.runs.into_iter().enumerate().take(super::builder::MAX_TRACES) {
         let name = if several { format!("{application} (run {})", k + 1) } else { application.clone() };
+        any_dropped_array |= run.capture_data.as_ref().is_some_and(|d| d.dropped.is_some());
         match run.capture_data.map(|data| trace_of(&name, &data, run.present_mon_runtime)) {
             Some(t) if !t.is_empty() => traces.push(t),
-            _ => warnings.push(Warning::file(format!("run {} has no usable frame times; left out", k + 1))),
+            _ => empty.push(k + 1),
         }
     }
+    if !empty.is_empty() {
+        let list: Vec<String> = empty.iter().take(5).map(usize::to_string).collect();
+        let more = if empty.len() > 5 { ", …" } else { "" };
+        warnings.push(Warning::file(format!(
+            "{} runs have no usable frame times and were left out (runs {}{more})",
+            empty.len(),
+            list.join(", ")
+        )));
+    }
+    if total_runs > super::builder::MAX_TRACES {
+        warnings.push(Warning::file(format!(
+            "the capture has {total_runs} runs; the first {} are kept",
+            super::builder::MAX_TRACES
+        )));
+    }
+    info.dropped_known = any_dropped_array;
     if traces.is_empty() {
         let msg = "the capture has no run with frame times".to_owned();
         return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(msg)));
@@ -168,7 +188,7 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
     let skipped = n - kept.len();
     let mut warnings = Vec::new();
     if skipped > 0 {
-        let first = (0..n).find(|i| !kept.contains(i)).map_or(0, |i| i + 1);
+        let first = kept.iter().enumerate().find(|&(k, &i)| k != i).map_or(kept.len(), |(k, _)| k) + 1;
         warnings.push(Warning::file(format!(
             "{skipped} frames have no usable frame time and were skipped (first: frame {first})"
         )));

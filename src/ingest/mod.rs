@@ -125,16 +125,18 @@ pub fn load_reader<R: Read>(
     if bom && (json || nvidia || afterburner) {
         reader.consume(3);
     }
-    if json {
-        return capframex_json::load(path, reader);
-    }
-    if nvidia {
-        return nvidia_app::load(path, reader, progress);
-    }
-    if afterburner {
-        return afterburner::load(path, reader, progress);
-    }
-    csv_capture::load(path, reader, opts, progress)
+    let mut capture = if json {
+        capframex_json::load(path, reader)
+    } else if nvidia {
+        nvidia_app::load(path, reader, progress)
+    } else if afterburner {
+        afterburner::load(path, reader, progress)
+    } else {
+        csv_capture::load(path, reader, opts, progress)
+    }?;
+    // Whatever the format, the timeline gets finite start times in time order.
+    capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
+    Ok(capture)
 }
 
 /// Loads a capture held in memory.

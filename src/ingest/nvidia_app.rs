@@ -398,6 +398,9 @@ struct Invalid {
     first_text: String,
 }
 
+/// The most telemetry cells (samples × columns) a sampled log keeps: 800 MB.
+const MAX_CELLS: usize = 100_000_000;
+
 /// The samples of a sampled log, stored column-wise as they are read.
 #[derive(Debug, Default)]
 pub(super) struct Samples {
@@ -409,6 +412,8 @@ pub(super) struct Samples {
     /// Per column: a 0 there means "no value" (NVIDIA's PC latency).
     zero_missing: Vec<bool>,
     invalid: Vec<Invalid>,
+    /// Telemetry was dropped to stay within [`MAX_CELLS`] (a hostile or absurd log).
+    pub(super) telemetry_dropped: bool,
     /// Rows skipped for a [`SkipReason`].
     pub(super) skips: SkipLog,
     /// Data rows seen, kept or not.
@@ -423,6 +428,9 @@ impl Samples {
 
     /// Adds a column (missing for the samples so far); returns its index.
     pub(super) fn add_column(&mut self, name: String, kind: ColumnKind, zero_missing: bool) -> usize {
+        if self.telemetry_dropped {
+            return usize::MAX; // `set` ignores an index it does not have
+        }
         self.columns.push(Column { name, kind, values: vec![f64::NAN; self.len()] });
         self.zero_missing.push(zero_missing);
         self.invalid.push(Invalid::default());
@@ -444,6 +452,15 @@ impl Samples {
         self.frame_time_ms.push(frame_time_ms);
         self.time_ms.push(time_ms);
         self.line.push(line);
+        if !self.telemetry_dropped && self.len() * self.columns.len() > MAX_CELLS {
+            // Every sample holds a cell for every column ever named: a log that names
+            // hundreds of columns and then writes millions of short rows would take
+            // far more memory than its size. Keep the frame times, drop the telemetry.
+            self.columns.clear();
+            self.zero_missing.clear();
+            self.invalid.clear();
+            self.telemetry_dropped = true;
+        }
         self.columns.iter_mut().for_each(|c| c.values.push(f64::NAN));
     }
 
@@ -502,6 +519,12 @@ impl Samples {
         }
         let mut warnings = self.skips.warnings();
         warnings.extend(extra);
+        if self.telemetry_dropped {
+            warnings.push(Warning::file(
+                "the log names so many columns over so many rows that its telemetry was left out to stay \
+                 within memory; frame times are kept",
+            ));
+        }
         let mut columns = Vec::new();
         for (column, invalid) in self.columns.into_iter().zip(self.invalid) {
             let has_numbers = column.values.iter().any(|v| !v.is_nan());

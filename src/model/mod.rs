@@ -208,6 +208,29 @@ impl Trace {
         Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }
     }
 
+    /// Makes start times usable for the timeline: finite and in time order. A trace
+    /// whose timestamps go back by more than a millisecond (files joined together, a
+    /// damaged clock, a sample longer than the polling interval) or are not finite is
+    /// laid out frame after frame from its first start; the warning names the line.
+    pub fn ensure_time_order(&mut self) {
+        let f = &mut self.frames;
+        let bad = f
+            .start_ms
+            .iter()
+            .position(|s| !s.is_finite())
+            .or_else(|| f.start_ms.windows(2).position(|w| w[1] < w[0] - 1.0).map(|k| k + 1));
+        let Some(k) = bad else { return };
+        let mut t = f.start_ms.first().copied().filter(|s| s.is_finite()).unwrap_or(0.0);
+        for (s, ft) in f.start_ms.iter_mut().zip(&f.frame_time_ms) {
+            *s = t;
+            t += ft;
+        }
+        let message = "timestamps go back in time (or are not numbers) here; frames are placed one after \
+                       another on the timeline";
+        self.warnings
+            .push(f.line.get(k).map_or_else(|| Warning::file(message), |&l| Warning::at(l, message)));
+    }
+
     /// A one-line label: `app (PID 1234, 0xABC)`.
     #[must_use]
     pub fn label(&self) -> String {

@@ -172,7 +172,10 @@ pub fn ruler(p: &Painter, f: &Frame<'_>, rect: Rect) {
     let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(raw);
     let mut t = (f.view.start_ms / step).ceil() * step;
     let end = f.view.start_ms + f.view.span_ms;
-    while t <= end {
+    // Bounded: far from zero, `t + step` can round back to `t` (absurd timestamps).
+    let mut ticks = 0;
+    while t <= end && ticks < 200 && t + step > t {
+        ticks += 1;
         let x = f.x(t);
         p.line_segment([pos2(x, rect.bottom() - 6.0), pos2(x, rect.bottom())], Stroke::new(1.0, theme::GRID));
         p.text(

@@ -23,7 +23,8 @@ impl TimeView {
     /// The view that shows `[start, end]` whole.
     #[must_use]
     pub fn fit(start_ms: f64, end_ms: f64) -> Self {
-        let span = (end_ms - start_ms).max(MIN_SPAN_MS);
+        let span = (end_ms - start_ms).clamp(MIN_SPAN_MS, 1e12);
+        let start_ms = if start_ms.is_finite() { start_ms } else { 0.0 };
         Self { start_ms: start_ms - span * 0.01, span_ms: span * 1.02 }
     }
 
