@@ -102,3 +102,20 @@ fn closing_runs_while_comparing_keeps_the_baseline() {
     settle(&mut h);
     assert!(!h.state().as_ref().expect("app").comparing());
 }
+
+#[test]
+fn a_frame_clicked_while_comparing_shows_its_details() {
+    let files = [common::repo_file(A), common::repo_file(B)];
+    let mut h = compared(&files);
+    h.state_mut().as_mut().expect("app").apply(framescope::app::timeline::Command::SelectFrame(Some(7)));
+    settle(&mut h);
+    let labels: Vec<String> =
+        h.query_all_by_role(eframe::egui::accesskit::Role::Label).filter_map(|n| n.value()).collect();
+    let heading = labels.iter().position(|v| v.starts_with("Frame of ")).expect("a frame-details heading");
+    // Commands go to the run the window shows (the last opened, B).
+    assert!(labels[heading].ends_with("synthetic-run-b.csv"), "{}", labels[heading]);
+    let at = labels[heading..].iter().position(|v| v == "Frame").expect("the Frame row") + heading;
+    assert_eq!(labels[at + 1], "7");
+    // The comparison table is still there.
+    assert!(!row(&h, "summary.avg_fps").is_empty());
+}

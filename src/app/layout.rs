@@ -276,6 +276,7 @@ impl App {
     fn figures_ui(&mut self, ui: &mut egui::Ui) {
         if self.comparing() {
             self.comparison_ui(ui);
+            self.selected_frame_ui(ui);
             return;
         }
         let settings = self.settings();
@@ -318,14 +319,7 @@ impl App {
                 }
             }
         }
-        if let Some((r, i)) = self.selected_frame
-            && let Some(run) = self.runs.get(r)
-        {
-            ui.separator();
-            ui.heading(format!("Frame of {}", short_name(&run.name)));
-            let marks = run.analyzed().map(|a| &a.marks);
-            panels::frame_details_ui(ui, &run.capture.traces[run.trace], marks, i);
-        }
+        self.selected_frame_ui(ui);
         let warnings = run.capture.warnings.len() + trace.warnings.len();
         if warnings > 0 {
             ui.separator();
@@ -336,6 +330,18 @@ impl App {
                     );
                 }
             });
+        }
+    }
+
+    /// Every column of the clicked frame (of any shown run), with its verdicts.
+    fn selected_frame_ui(&self, ui: &mut egui::Ui) {
+        if let Some((r, i)) = self.selected_frame
+            && let Some(run) = self.runs.get(r)
+        {
+            ui.separator();
+            ui.heading(format!("Frame of {}", short_name(&run.name)));
+            let marks = run.analyzed().map(|a| &a.marks);
+            panels::frame_details_ui(ui, &run.capture.traces[run.trace], marks, i);
         }
     }
 

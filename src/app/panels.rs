@@ -161,7 +161,9 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
             let idx = i as u32;
             let stutter = m.stutters.binary_search(&idx).is_ok();
             row("Stutter", if stutter { "yes" } else { "no" }.into());
-            let oscillating = m.oscillating.iter().any(|&(a, b)| (a..=b).contains(&idx));
+            // Runs are ascending and disjoint: the first run not ending before `idx`.
+            let k = m.oscillating.partition_point(|&(_, b)| b < idx);
+            let oscillating = m.oscillating.get(k).is_some_and(|&(a, _)| a <= idx);
             row(
                 "Oscillating",
                 if oscillating { "yes (a stutter here may be a false positive)" } else { "no" }.into(),

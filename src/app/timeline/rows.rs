@@ -93,13 +93,34 @@ pub fn shade_runs(p: &Painter, f: &Frame<'_>, rect: Rect, runs: &[(u32, u32)], c
     let (start, ft) = (&f.trace.frames.start_ms, &f.trace.frames.frame_time_ms);
     let visible_from = f.columns.first().map_or(0, |r| r.start) as u32;
     let first = runs.partition_point(|&(_, last)| last < visible_from);
+    // Runs that touch the same pixel are merged into one rectangle, so a zoomed-out
+    // view of thousands of short runs paints a few hundred rectangles at most.
+    let mut open: Option<(f32, f32)> = None;
+    let fill = |(x0, x1): (f32, f32)| {
+        p.rect_filled(Rect::from_min_max(pos2(x0, rect.top()), pos2(x1, rect.bottom())), 0.0, colour);
+    };
     for &(a, b) in &runs[first..] {
-        let x0 = f.x(start[a as usize]).max(rect.left());
-        let x1 = f.x(start[b as usize] + ft[b as usize]).min(rect.right()).max(x0 + 1.0);
+        let (Some(&sa), Some(&sb), Some(&fb)) =
+            (start.get(a as usize), start.get(b as usize), ft.get(b as usize))
+        else {
+            break;
+        };
+        let x0 = f.x(sa).max(rect.left());
         if x0 > rect.right() {
             break;
         }
-        p.rect_filled(Rect::from_min_max(pos2(x0, rect.top()), pos2(x1, rect.bottom())), 0.0, colour);
+        let x1 = f.x(sb + fb).min(rect.right()).max(x0 + 1.0);
+        open = match open {
+            Some((o0, o1)) if x0 <= o1 + 1.0 => Some((o0, o1.max(x1))),
+            Some(done) => {
+                fill(done);
+                Some((x0, x1))
+            }
+            None => Some((x0, x1)),
+        };
+    }
+    if let Some(last) = open {
+        fill(last);
     }
 }
 
