@@ -96,26 +96,35 @@ pub fn report_csv(run: &Run) -> String {
     out
 }
 
-/// Per-frame CSV of a trace range (clamped to the trace): `index` (the frame's index in
-/// the trace), `start_ms`, `frame_time_ms`, `display_ms`, `dropped` (1 or 0), then every
-/// other numeric column of the trace under its own header name. Missing values are
-/// empty cells.
-#[must_use]
-pub fn frames_csv(trace: &Trace, range: std::ops::Range<usize>) -> String {
+/// Writes the per-frame CSV of a trace range (clamped to the trace): `index` (the
+/// frame's index in the trace), `start_ms`, `frame_time_ms`, `display_ms`, `dropped`
+/// (1 or 0), then every other numeric column of the trace under its own header name.
+/// Missing values are empty cells. Rows are streamed one at a time, so a 10M-frame
+/// trace never needs the whole text in memory.
+///
+/// # Errors
+/// When `out` fails.
+pub fn write_frames_csv(
+    trace: &Trace,
+    range: std::ops::Range<usize>,
+    out: &mut impl std::io::Write,
+) -> std::io::Result<()> {
     let f = &trace.frames;
     let end = range.end.min(trace.len());
     let range = range.start.min(end)..end;
-    let mut out = String::from("index,start_ms,frame_time_ms,display_ms,dropped");
+    let mut line = String::from("index,start_ms,frame_time_ms,display_ms,dropped");
     for c in &f.columns {
-        out.push(',');
-        out.push_str(&quote(&c.name));
+        line.push(',');
+        line.push_str(&quote(&c.name));
     }
-    out.push_str("\r\n");
+    line.push_str("\r\n");
+    out.write_all(line.as_bytes())?;
     let cell = |v: Option<&f64>| v.copied().and_then(num).unwrap_or_default();
     for i in range {
+        line.clear();
         let dropped = f.dropped.get(i).is_some_and(|&d| d);
         let _ = write!(
-            out,
+            line,
             "{i},{},{},{},{}",
             cell(f.start_ms.get(i)),
             cell(f.frame_time_ms.get(i)),
@@ -123,12 +132,13 @@ pub fn frames_csv(trace: &Trace, range: std::ops::Range<usize>) -> String {
             u8::from(dropped)
         );
         for c in &f.columns {
-            out.push(',');
-            out.push_str(&cell(c.values.get(i)));
+            line.push(',');
+            line.push_str(&cell(c.values.get(i)));
         }
-        out.push_str("\r\n");
+        line.push_str("\r\n");
+        out.write_all(line.as_bytes())?;
     }
-    out
+    out.flush()
 }
 
 /// Saves an egui screenshot as an 8-bit RGBA PNG file (colours unmultiplied).
@@ -285,6 +295,12 @@ mod tests {
         assert_eq!(quote("two\nlines"), "\"two\nlines\"");
         let run = Run { file: "C:\\caps\\a,b.csv".to_owned(), ..run(&Settings::default()) };
         assert!(report_csv(&run).contains("run,file,\"C:\\caps\\a,b.csv\"\r\n"));
+    }
+
+    fn frames_csv(t: &Trace, range: std::ops::Range<usize>) -> String {
+        let mut out = Vec::new();
+        write_frames_csv(t, range, &mut out).unwrap();
+        String::from_utf8(out).unwrap()
     }
 
     #[test]

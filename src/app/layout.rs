@@ -447,15 +447,35 @@ impl App {
                 saved = Some(save_text(&name("csv"), &export::report_csv(report)));
             }
         }
-        if ui.button("Frames (CSV)…").clicked() {
+        let exporting = self.export_job.is_some();
+        if ui.add_enabled(!exporting, egui::Button::new("Frames (CSV)…")).clicked() {
             let range = own.map_or(0..trace.len(), |(a, b)| {
                 let s = &trace.frames.start_ms;
                 s.partition_point(|&t| t < a.min(b))..s.partition_point(|&t| t < a.max(b))
             });
-            saved = Some(save_text(
-                &format!("{}-frames.csv", name("").trim_end_matches('.')),
-                &export::frames_csv(trace, range),
-            ));
+            let default = format!("{}-frames.csv", name("").trim_end_matches('.'));
+            match rfd::FileDialog::new().set_file_name(default).save_file() {
+                Some(p) => {
+                    // A million rows take a second or more: written off the UI thread.
+                    let (capture, index) = (Arc::clone(&run.capture), run.trace);
+                    let repaint = Arc::clone(&self.repaint);
+                    self.export_job = Some(super::analysis::Job::spawn(
+                        move || {
+                            let write = || -> std::io::Result<()> {
+                                let mut out = std::io::BufWriter::new(std::fs::File::create(&p)?);
+                                export::write_frames_csv(&capture.traces[index], range, &mut out)
+                            };
+                            write()
+                                .map(|()| p.display().to_string())
+                                .map_err(|e| format!("{}: {e}", p.display()))
+                        },
+                        move || repaint(),
+                    ));
+                    self.status = Some("saving frames…".into());
+                    ui.close();
+                }
+                None => saved = Some(Err("no file chosen".into())),
+            }
         }
         if ui.button("Timeline (PNG)…").clicked() {
             match rfd::FileDialog::new().set_file_name(name("png")).save_file() {

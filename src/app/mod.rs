@@ -130,6 +130,8 @@ pub struct App {
     shot: Option<PendingShot>,
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
     saving: bool,
+    /// A frames CSV being written in the background.
+    export_job: Option<analysis::Job<Result<String, String>>>,
     marker_job: Option<MarkerJob>,
     /// Settings changed and not saved yet (saved once no drag is in progress).
     settings_dirty: bool,
@@ -162,6 +164,7 @@ impl App {
             shot: None,
             screenshot_and_quit: None,
             saving: true,
+            export_job: None,
             marker_job: None,
             settings_dirty: false,
             pending_markers: None,
@@ -203,6 +206,7 @@ impl App {
         });
         self.pending.is_empty()
             && self.marker_job.is_none()
+            && self.export_job.is_none()
             && self.pending_markers.is_none()
             && shown_current
             && self.runs.iter().all(|r| !r.busy())
@@ -417,6 +421,13 @@ impl App {
     /// Moves finished loads into the open runs (or the error list) and keeps every
     /// run's background work in step with the settings.
     fn drain(&mut self, ctx: &egui::Context) {
+        if let Some(result) = self.export_job.as_ref().and_then(analysis::Job::poll) {
+            self.export_job = None;
+            self.status = Some(match result.and_then(|r| r) {
+                Ok(p) => format!("saved {p}"),
+                Err(e) => format!("not saved: {e}"),
+            });
+        }
         // Loads are taken in the order they were asked for, so runs keep the order of
         // the files given (the first is the baseline of a comparison) whichever
         // finishes first.
