@@ -355,7 +355,7 @@ impl App {
                 .filter_map(|(slot, &i)| {
                     let run = &self.runs[i];
                     let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
-                    run.analyzed().map(|a| (short_name(&run.name), colour, &a.charts))
+                    run.analyzed().map(|a| (legend_name(slot, &run.name), colour, &a.charts))
                 })
                 .collect();
             let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =
@@ -563,6 +563,24 @@ pub(super) fn short_name(name: &str) -> String {
         .map_or_else(|| name.to_owned(), |n| n.to_string_lossy().into_owned())
 }
 
+/// A run's name in a chart legend: its place in the comparison (which keeps legend
+/// entries apart) and its file name, shortened in the middle so that the legend fits
+/// the chart panel (dates and run numbers are usually at the end).
+fn legend_name(slot: usize, name: &str) -> String {
+    const HEAD: usize = 12;
+    const TAIL: usize = 14;
+    let short = short_name(name);
+    let chars: Vec<char> = short.chars().collect();
+    let shown = if chars.len() > HEAD + TAIL + 1 {
+        let head: String = chars[..HEAD].iter().collect();
+        let tail: String = chars[chars.len() - TAIL..].iter().collect();
+        format!("{head}…{tail}")
+    } else {
+        short
+    };
+    format!("{}: {shown}", slot + 1)
+}
+
 impl App {
     /// Every figure of every compared run beside the baseline's, with delta and
     /// relative change, coloured better or worse (`metrics.md` §9).
@@ -596,5 +614,22 @@ impl App {
             let comparison = crate::report::compare::compare(baseline, other);
             panels::comparison_table_ui(ui, &comparison, ("comparison", i));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::legend_name;
+
+    #[test]
+    fn legend_names_are_short_and_distinct() {
+        let a = "/caps/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv";
+        assert_eq!(legend_name(0, a), "1: FrameView_Al…234455_Log.csv");
+        assert_eq!(legend_name(1, "b.csv"), "2: b.csv");
+        // The place keeps two runs of the same file apart.
+        assert_ne!(legend_name(0, a), legend_name(1, a));
+        // Exactly at the limit: kept whole; multi-byte names are cut on characters.
+        assert_eq!(legend_name(0, &"é".repeat(27)), format!("1: {}", "é".repeat(27)));
+        assert_eq!(legend_name(0, &"é".repeat(28)), format!("1: {}…{}", "é".repeat(12), "é".repeat(14)));
     }
 }
