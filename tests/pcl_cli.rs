@@ -6,6 +6,7 @@
 mod common;
 
 use common::{close, report_json};
+use std::fmt::Write as _;
 use std::path::PathBuf;
 
 fn temp(name: &str, text: &str) -> PathBuf {
@@ -78,4 +79,69 @@ fn pcl_needs_exactly_one_capture_and_a_readable_log() {
     let (code, doc) = report_json([capture.as_os_str(), "--pcl".as_ref(), junk.as_os_str()]);
     assert_eq!(code, 1);
     assert_eq!(doc["runs"][0]["frames"], 4, "the capture is still reported");
+}
+
+/// Damaged marker logs (both kinds) paired with their capture: each one is either read
+/// (its figures finite or null) or refused with a message naming the log, never a panic.
+#[test]
+fn mangled_marker_logs_never_panic() {
+    use common::mangle::{XorShift, mangle};
+    use framescope::analysis::Settings;
+    use framescope::ingest::pcl::parse_marker_log;
+    const PER_LOG: u64 = 60;
+    let capture_path = common::repo_file("sample-traces/synthetic-pcl-capture.csv");
+    let capture = framescope::ingest::load_file(
+        &capture_path,
+        framescope::ingest::LoadOptions::default(),
+        &framescope::ingest::Progress::default(),
+    )
+    .expect("the synthetic capture loads");
+    let plain = std::fs::read(common::repo_file("sample-traces/synthetic-pcl-markers.csv")).expect("markers");
+    // The same markers as a Display Commander log (which has no input pings):
+    // `Timestamp(ms), MarkerID, MarkerName, FrameID, TimestampNS`.
+    let mut commander = String::from(
+        "# PCLStats Event Log\n# Format: Timestamp(ms), MarkerID, MarkerName, FrameID, TimestampNS\n#\n",
+    );
+    for line in String::from_utf8_lossy(&plain).lines().skip(1) {
+        let f: Vec<&str> = line.split(',').collect();
+        if let (Ok(ns), "PCLStatsEvent") = (f[0].parse::<u64>(), f[1]) {
+            let _ = writeln!(commander, "{:.6}, {}, MARKER, {}, {ns}", ns as f64 / 1e6, f[2], f[3]);
+        }
+    }
+    let mut tried = 0;
+    let mut read = 0;
+    let mut failures = Vec::new();
+    for (k, original) in [plain, commander.into_bytes()].iter().enumerate() {
+        for seed in 0..PER_LOG {
+            let mut rng = XorShift::new(seed * 104_729 + k as u64 + 1);
+            let (bytes, what) = mangle(original, &mut rng);
+            tried += 1;
+            let lines: Vec<String> = String::from_utf8_lossy(&bytes).lines().map(str::to_owned).collect();
+            let path = std::path::Path::new("markers.log");
+            let result = std::panic::catch_unwind(|| {
+                parse_marker_log(path, &lines, 10_000_000.0).map(|log| {
+                    let run = framescope::report::run("c.csv", &capture, 0, &Settings::default(), Some(&log));
+                    run.latency.map(|l| [l.i2fs_ms, l.fs2p_ms, l.p2d_ms, l.pcl_ms])
+                })
+            });
+            match result {
+                Err(_) => failures.push(format!("log {k} seed {seed} ({what}): panicked")),
+                Ok(Ok(figures)) => {
+                    read += 1;
+                    let bad = figures.iter().flatten().flatten().any(|v| !v.is_finite());
+                    if bad {
+                        failures
+                            .push(format!("log {k} seed {seed} ({what}): a non-finite figure {figures:?}"));
+                    }
+                }
+                Ok(Err(e)) if !e.to_string().starts_with("markers.log") => {
+                    failures.push(format!("log {k} seed {seed} ({what}): error does not name the log: {e}"));
+                }
+                Ok(Err(_)) => {}
+            }
+        }
+    }
+    eprintln!("{tried} mangled marker logs, {read} read");
+    assert!(read > tried / 2, "most damaged logs should still be read: {read} of {tried}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
