@@ -2,7 +2,7 @@
 //! charts on the right, the timeline in the middle; and exports.
 
 use super::loader::Source;
-use super::{App, export, panels, timeline};
+use super::{App, dialog, export, panels, timeline};
 use eframe::egui::{self, RichText};
 use std::sync::{Arc, Mutex};
 
@@ -59,10 +59,11 @@ impl App {
         let pcl = ui.add_enabled(!self.runs.is_empty(), egui::Button::new("Attach PCL log…"));
         if pcl.on_hover_text("A PCL Stats marker log recorded with the capture shown").clicked() {
             ui.close();
-            if let Some(path) =
+            match dialog::show(|| {
                 rfd::FileDialog::new().add_filter("PCL marker logs", &["csv", "log", "txt"]).pick_file()
-            {
-                self.attach_marker_log(path);
+            }) {
+                Ok(path) => self.attach_marker_log(path),
+                Err(why) => self.status = Some(why),
             }
         }
         ui.menu_button("Export", |ui| self.export_menu(ui));
@@ -99,23 +100,18 @@ impl App {
     }
 
     fn open_dialog(&mut self, ctx: &egui::Context) {
-        match rfd::FileDialog::new()
-            .add_filter("frame captures", &["csv", "CSV", "json", "hml", "log", "txt"])
-            .add_filter("all files", &["*"])
-            .pick_files()
-        {
-            Some(paths) => {
+        match dialog::show(|| {
+            rfd::FileDialog::new()
+                .add_filter("frame captures", &["csv", "CSV", "json", "hml", "log", "txt"])
+                .add_filter("all files", &["*"])
+                .pick_files()
+        }) {
+            Ok(paths) => {
                 for p in paths {
                     self.open(Source::File(p), ctx);
                 }
             }
-            None => {
-                self.status = Some(
-                    "No file chosen. If no dialog appeared, this desktop lacks a file-dialog portal \
-                     (xdg-desktop-portal): drop files on the window or name them on the command line."
-                        .into(),
-                );
-            }
+            Err(why) => self.status = Some(why),
         }
     }
 
@@ -454,8 +450,8 @@ impl App {
                 s.partition_point(|&t| t < a.min(b))..s.partition_point(|&t| t < a.max(b))
             });
             let default = format!("{}-frames.csv", name("").trim_end_matches('.'));
-            match rfd::FileDialog::new().set_file_name(default).save_file() {
-                Some(p) => {
+            match dialog::show(|| rfd::FileDialog::new().set_file_name(default).save_file()) {
+                Ok(p) => {
                     // A million rows take a second or more: written off the UI thread.
                     let (capture, index) = (Arc::clone(&run.capture), run.trace);
                     let repaint = Arc::clone(&self.repaint);
@@ -474,13 +470,13 @@ impl App {
                     self.status = Some("saving frames…".into());
                     ui.close();
                 }
-                None => saved = Some(Err("no file chosen".into())),
+                Err(why) => saved = Some(Err(why)),
             }
         }
         if ui.button("Timeline (PNG)…").clicked() {
-            match rfd::FileDialog::new().set_file_name(name("png")).save_file() {
-                Some(p) => self.request_png(ui.ctx(), p, true),
-                None => saved = Some(Err("no file chosen".into())),
+            match dialog::show(|| rfd::FileDialog::new().set_file_name(name("png")).save_file()) {
+                Ok(p) => self.request_png(ui.ctx(), p, true),
+                Err(why) => saved = Some(Err(why)),
             }
         }
         if let Some(result) = saved {
@@ -551,7 +547,7 @@ impl App {
 }
 
 fn save_text(default_name: &str, text: &str) -> Result<String, String> {
-    let path = rfd::FileDialog::new().set_file_name(default_name).save_file().ok_or("no file chosen")?;
+    let path = dialog::show(|| rfd::FileDialog::new().set_file_name(default_name).save_file())?;
     std::fs::write(&path, text).map_err(|e| e.to_string())?;
     Ok(path.display().to_string())
 }

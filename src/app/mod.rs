@@ -10,6 +10,7 @@
 
 mod analysis;
 mod charts;
+mod dialog;
 mod export;
 mod loader;
 mod panels;
