@@ -514,7 +514,9 @@ impl App {
             let done = slot.lock().ok().and_then(|mut s| s.take());
             if let Some(result) = done {
                 self.shot = None;
-                if let Some((_, failed)) = &self.screenshot_and_quit {
+                // In --screenshot mode: one picture, then quit (not a second one while
+                // the window closes).
+                if let Some((_, failed)) = self.screenshot_and_quit.take() {
                     if let (Err(_), Ok(mut f)) = (&result, failed.lock()) {
                         *f = true;
                     }
@@ -536,6 +538,7 @@ impl App {
                 for e in &self.errors {
                     eprintln!("error: {e}");
                 }
+                self.screenshot_and_quit = None;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             } else if self.is_idle() && self.timeline_rect.is_some() {
                 self.request_png(ctx, path, false);

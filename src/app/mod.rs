@@ -80,6 +80,8 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
                     app.compare_when_loaded = Some(0);
                 }
             }
+            // A screenshot run leaves the user's settings and recent files alone.
+            app.saving = screenshot.is_none();
             app.screenshot_and_quit = screenshot.map(|p| (p, failed_in_app));
             app.pending_markers = markers;
             Ok(Box::new(app))
