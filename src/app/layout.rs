@@ -433,14 +433,16 @@ impl App {
             (None, None) => (None, settings),
         };
         let sel = selection.is_some();
+        let inputs: Vec<&std::path::Path> = self.runs.iter().filter_map(|r| r.path.as_deref()).collect();
         let name = |ext: &str| export::default_name(&path, &trace.meta.application, sel, ext);
         let mut saved = None;
         if let Some(report) = &report {
             if ui.button(if sel { "Selection report (JSON)…" } else { "Report (JSON)…" }).clicked() {
-                saved = Some(save_text(&name("json"), &export::report_json(report, &report_settings)));
+                saved =
+                    Some(save_text(&name("json"), &inputs, &export::report_json(report, &report_settings)));
             }
             if ui.button(if sel { "Selection report (CSV)…" } else { "Report (CSV)…" }).clicked() {
-                saved = Some(save_text(&name("csv"), &export::report_csv(report)));
+                saved = Some(save_text(&name("csv"), &inputs, &export::report_csv(report)));
             }
         }
         let exporting = self.export_job.is_some();
@@ -450,7 +452,7 @@ impl App {
                 s.partition_point(|&t| t < a.min(b))..s.partition_point(|&t| t < a.max(b))
             });
             let default = format!("{}-frames.csv", name("").trim_end_matches('.'));
-            match dialog::show(|| rfd::FileDialog::new().set_file_name(default).save_file()) {
+            match dialog::save_to(&default, &inputs) {
                 Ok(p) => {
                     // A million rows take a second or more: written off the UI thread.
                     let (capture, index) = (Arc::clone(&run.capture), run.trace);
@@ -474,7 +476,7 @@ impl App {
             }
         }
         if ui.button("Timeline (PNG)…").clicked() {
-            match dialog::show(|| rfd::FileDialog::new().set_file_name(name("png")).save_file()) {
+            match dialog::save_to(&name("png"), &inputs) {
                 Ok(p) => self.request_png(ui.ctx(), p, true),
                 Err(why) => saved = Some(Err(why)),
             }
@@ -549,8 +551,8 @@ impl App {
     }
 }
 
-fn save_text(default_name: &str, text: &str) -> Result<String, String> {
-    let path = dialog::show(|| rfd::FileDialog::new().set_file_name(default_name).save_file())?;
+fn save_text(default_name: &str, inputs: &[&std::path::Path], text: &str) -> Result<String, String> {
+    let path = dialog::save_to(default_name, inputs)?;
     std::fs::write(&path, text).map_err(|e| e.to_string())?;
     Ok(path.display().to_string())
 }
