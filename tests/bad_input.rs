@@ -996,3 +996,78 @@ fn timestamps_that_go_back_are_laid_out_frame_after_frame() {
     assert!((t.frames.start_ms[3] - t.frames.start_ms[0] - 48.0).abs() < 1e-9, "{:?}", t.frames.start_ms);
     assert_eq!(warning_lines(&c), vec![4]);
 }
+
+/// An endless capture: a header, then the same row for ever. It fails with an I/O
+/// error after `fail_after` bytes when given, and cancels `progress` after
+/// `cancel_after` bytes when given (as the window's Cancel button would).
+struct Endless {
+    header: Vec<u8>,
+    row: Vec<u8>,
+    sent: usize,
+    fail_after: Option<usize>,
+    cancel_after: Option<(usize, std::sync::Arc<Progress>)>,
+}
+
+impl Endless {
+    fn new() -> Self {
+        let text = capture_text(1);
+        let mut lines = text.lines();
+        let header = format!("{}\n", lines.next().unwrap()).into_bytes();
+        let row = format!("{}\n", lines.next().unwrap()).into_bytes();
+        Self { header, row, sent: 0, fail_after: None, cancel_after: None }
+    }
+}
+
+impl std::io::Read for Endless {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.fail_after.is_some_and(|n| self.sent >= n) {
+            return Err(std::io::Error::other("the disk went away"));
+        }
+        if let Some((n, p)) = &self.cancel_after
+            && self.sent >= *n
+        {
+            p.cancel();
+        }
+        let src = if self.sent < self.header.len() { &self.header } else { &self.row };
+        let k = buf.len().min(src.len());
+        buf[..k].copy_from_slice(&src[..k]);
+        // Header and rows are whole: `buf` is at least a row long in practice, and a
+        // cut row is just a truncated row.
+        self.sent += k;
+        Ok(k)
+    }
+}
+
+#[test]
+fn a_load_stops_when_cancelled() {
+    let progress = std::sync::Arc::new(Progress::default());
+    let mut input = Endless::new();
+    input.cancel_after = Some((5 << 20, std::sync::Arc::clone(&progress)));
+    let p = std::sync::Arc::clone(&progress);
+    let result = within(Duration::from_secs(30), "an endless capture, cancelled", move || {
+        framescope::ingest::load_reader(Path::new("endless.csv"), input, LoadOptions::default(), &p)
+            .map(|c| c.traces.len())
+    });
+    let e = result.expect_err("a cancelled load is an error");
+    assert!(matches!(e.kind, LoadErrorKind::Cancelled), "{e}");
+    assert!(e.to_string().starts_with("endless.csv"), "{e}");
+}
+
+#[test]
+fn a_read_error_midway_is_an_error_naming_the_file() {
+    let mut input = Endless::new();
+    input.fail_after = Some(3 << 20);
+    let result = within(Duration::from_secs(30), "a capture whose disk fails", move || {
+        framescope::ingest::load_reader(
+            Path::new("failing.csv"),
+            input,
+            LoadOptions::default(),
+            &Progress::default(),
+        )
+        .map(|c| c.traces.len())
+    });
+    let e = result.expect_err("a failed read is an error");
+    assert!(matches!(e.kind, LoadErrorKind::Io(_)), "{e}");
+    let text = e.to_string();
+    assert!(text.starts_with("failing.csv") && text.contains("the disk went away"), "{text}");
+}

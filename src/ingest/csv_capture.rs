@@ -11,15 +11,13 @@ use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
+use std::sync::mpsc;
 
 /// The identity of a trace: application, process id, swap chain.
 type Key = (String, Option<u32>, Option<String>);
 
-/// How often (in rows) the loader looks at the cancel flag.
-const CANCEL_CHECK_ROWS: u64 = 8192;
-
 /// Loads a CSV capture from `reader`; `path` names it in messages.
-pub fn load<R: BufRead>(
+pub fn load<R: BufRead + Send>(
     path: &Path,
     mut reader: R,
     opts: LoadOptions,
@@ -55,21 +53,81 @@ pub fn load<R: BufRead>(
             .collect(),
     };
     let mut rows = RowReader::new(&layout, file_stem(path));
-    let mut records = Records::new(reader, pre.header_line + 1);
-    let mut record = Row::default();
+    let records = Records::new(reader, pre.header_line + 1);
+    // Two stages on two threads: one splits the bytes into rows (csv_core), the other
+    // turns rows into frames. Batches of rows go back and forth so their buffers are
+    // reused; the order of rows is kept.
+    let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Batch>>(BATCHES_IN_FLIGHT);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || split_rows(records, &full_tx, &empty_rx));
+        // Every way out of this loop drops `full_rx` and `empty_tx`, which stops the
+        // splitter at its next batch.
+        let (full_rx, empty_tx) = (full_rx, empty_tx);
+        for batch in full_rx {
+            let batch = batch.map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+            for (record, &line) in batch.rows.iter().zip(&batch.lines) {
+                rows.row(record, line, &mut info);
+                rows.count += 1;
+            }
+            if progress.is_cancelled() {
+                return Err(err(None, LoadErrorKind::Cancelled));
+            }
+            let _ = empty_tx.send(batch);
+        }
+        Ok(())
+    })?;
+    rows.finish(info, opts, path)
+}
+
+/// Rows per batch handed from the splitter to the builder.
+const BATCH_ROWS: usize = 4096;
+/// Batches the splitter may be ahead by (bounds the memory in flight).
+const BATCHES_IN_FLIGHT: usize = 4;
+
+/// Rows split from the input, with the line each starts on.
+#[derive(Default)]
+struct Batch {
+    rows: Vec<Row>,
+    lines: Vec<u64>,
+}
+
+/// The splitting stage: fills batches (reusing those sent back) until the input ends,
+/// it fails, or nobody listens any more.
+fn split_rows<R: BufRead>(
+    mut records: Records<R>,
+    full: &mpsc::SyncSender<std::io::Result<Batch>>,
+    empty: &mpsc::Receiver<Batch>,
+) {
     loop {
-        let line = match records.next_row(&mut record) {
-            Ok(Some(line)) => line,
-            Ok(None) => break,
-            Err(e) => return Err(err(None, LoadErrorKind::Io(e))),
-        };
-        rows.row(&record, line, &mut info);
-        rows.count += 1;
-        if rows.count.is_multiple_of(CANCEL_CHECK_ROWS) && progress.is_cancelled() {
-            return Err(err(None, LoadErrorKind::Cancelled));
+        let mut batch = empty.try_recv().unwrap_or_default();
+        batch.lines.clear();
+        let mut n = 0;
+        let mut end = false;
+        while n < BATCH_ROWS {
+            if batch.rows.len() == n {
+                batch.rows.push(Row::default());
+            }
+            match records.next_row(&mut batch.rows[n]) {
+                Ok(Some(line)) => {
+                    batch.lines.push(line);
+                    n += 1;
+                }
+                Ok(None) => {
+                    end = true;
+                    break;
+                }
+                Err(e) => {
+                    let _ = full.send(Err(e));
+                    return;
+                }
+            }
+        }
+        batch.rows.truncate(n);
+        if (n > 0 && full.send(Ok(batch)).is_err()) || end {
+            return;
         }
     }
-    rows.finish(info, opts, path)
 }
 
 fn file_stem(path: &Path) -> String {

@@ -105,7 +105,7 @@ pub fn load_file(path: &Path, opts: LoadOptions, progress: &Progress) -> Result<
 
 /// Loads a capture from any reader (an embedded sample, a test's bytes); `path` names
 /// it in messages.
-pub fn load_reader<R: Read>(
+pub fn load_reader<R: Read + Send>(
     path: &Path,
     reader: R,
     opts: LoadOptions,
