@@ -153,10 +153,35 @@ impl SkipLog {
 
 /// Counts cells of a numeric column that held text instead of a number.
 #[derive(Debug, Clone, Default)]
-struct InvalidCells {
+pub(super) struct InvalidCells {
     count: usize,
     first_line: u64,
     first_text: String,
+}
+
+impl InvalidCells {
+    /// Counts one cell that is not a number, keeping the first one's line and text.
+    pub(super) fn note(&mut self, line: u64, cell: &[u8]) {
+        if self.count == 0 {
+            self.first_line = line;
+            self.first_text = String::from_utf8_lossy(cell).chars().take(40).collect();
+        }
+        self.count += 1;
+    }
+
+    /// The warning for column `name`, when it had such cells beside real numbers
+    /// (a column of nothing but text is simply not numeric).
+    pub(super) fn warning(&self, name: &str, has_numbers: bool) -> Option<Warning> {
+        (self.count > 0 && has_numbers).then(|| {
+            Warning::at(
+                self.first_line,
+                format!(
+                    "column {name}: {} values are not numbers (first: '{}'); read as missing",
+                    self.count, self.first_text
+                ),
+            )
+        })
+    }
 }
 
 /// The rows of one trace so far.
@@ -282,12 +307,7 @@ impl TraceBuilder {
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
                 Cell::Invalid => {
-                    if invalid.count == 0 {
-                        invalid.first_line = line;
-                        invalid.first_text =
-                            String::from_utf8_lossy(field(spec.index)).chars().take(40).collect();
-                    }
-                    invalid.count += 1;
+                    invalid.note(line, field(spec.index));
                     f64::NAN
                 }
             };
@@ -397,15 +417,7 @@ impl TraceBuilder {
         let mut kept = Vec::new();
         for (column, invalid) in std::mem::take(&mut self.frames.columns).into_iter().zip(self.invalid) {
             let has_numbers = column.values.iter().any(|v| !v.is_nan());
-            if invalid.count > 0 && has_numbers {
-                warnings.push(Warning::at(
-                    invalid.first_line,
-                    format!(
-                        "column {}: {} values are not numbers (first: '{}'); read as missing",
-                        column.name, invalid.count, invalid.first_text
-                    ),
-                ));
-            }
+            warnings.extend(invalid.warning(&column.name, has_numbers));
             let known = !matches!(column.kind, ColumnKind::Other | ColumnKind::Telemetry);
             if has_numbers || known {
                 kept.push(column);

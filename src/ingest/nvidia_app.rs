@@ -14,7 +14,7 @@
 //! warnings and the "this log is sampled" note.
 
 use super::Progress;
-use super::builder::{SkipLog, SkipReason};
+use super::builder::{InvalidCells, SkipLog, SkipReason};
 use super::error::{LoadError, LoadErrorKind};
 use super::records::{Records, Row};
 use super::values::{Cell, parse_cell, trim};
@@ -390,14 +390,6 @@ impl Tally {
     }
 }
 
-/// Cells of one column that held text instead of a number.
-#[derive(Debug, Clone, Default)]
-struct Invalid {
-    count: u64,
-    first_line: u64,
-    first_text: String,
-}
-
 /// The most telemetry cells (samples × columns) a sampled log keeps: 800 MB.
 const MAX_CELLS: usize = 100_000_000;
 
@@ -411,7 +403,7 @@ pub(super) struct Samples {
     columns: Vec<Column>,
     /// Per column: a 0 there means "no value" (NVIDIA's PC latency).
     zero_missing: Vec<bool>,
-    invalid: Vec<Invalid>,
+    invalid: Vec<InvalidCells>,
     /// Telemetry was dropped to stay within [`MAX_CELLS`] (a hostile or absurd log).
     pub(super) telemetry_dropped: bool,
     /// Rows skipped for a [`SkipReason`].
@@ -433,7 +425,7 @@ impl Samples {
         }
         self.columns.push(Column { name, kind, values: vec![f64::NAN; self.len()] });
         self.zero_missing.push(zero_missing);
-        self.invalid.push(Invalid::default());
+        self.invalid.push(InvalidCells::default());
         self.columns.len() - 1
     }
 
@@ -476,11 +468,7 @@ impl Samples {
             Cell::Number(v) if !(zero_missing && v == 0.0) => v,
             Cell::Number(_) | Cell::Missing => return,
             Cell::Invalid => {
-                if invalid.count == 0 {
-                    invalid.first_line = line;
-                    invalid.first_text = String::from_utf8_lossy(cell).chars().take(40).collect();
-                }
-                invalid.count += 1;
+                invalid.note(line, cell);
                 return;
             }
         };
@@ -528,15 +516,7 @@ impl Samples {
         let mut columns = Vec::new();
         for (column, invalid) in self.columns.into_iter().zip(self.invalid) {
             let has_numbers = column.values.iter().any(|v| !v.is_nan());
-            if invalid.count > 0 && has_numbers {
-                warnings.push(Warning::at(
-                    invalid.first_line,
-                    format!(
-                        "column {}: {} values are not numbers (first: '{}'); read as missing",
-                        column.name, invalid.count, invalid.first_text
-                    ),
-                ));
-            }
+            warnings.extend(invalid.warning(&column.name, has_numbers));
             if has_numbers {
                 columns.push(column);
             }
