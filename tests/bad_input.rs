@@ -1071,3 +1071,39 @@ fn a_read_error_midway_is_an_error_naming_the_file() {
     let text = e.to_string();
     assert!(text.starts_with("failing.csv") && text.contains("the disk went away"), "{text}");
 }
+
+#[test]
+fn text_in_a_numeric_column_is_one_warning_at_its_first_line_and_reads_as_missing() {
+    // Rows 2 and 4 of the data (file lines 3 and 5) hold text where MsInPresentAPI
+    // (0.5 elsewhere) should be: one warning at line 3 naming the column and the count.
+    let mut text = format!("{HEADER}\n");
+    for i in 0..5 {
+        let r = row(i, "16.0");
+        text.push_str(&if i == 1 || i == 3 { r.replacen(",0.5,", ",oops,", 1) } else { r });
+        text.push('\n');
+    }
+    let c = load("text_cells.csv", text.as_bytes()).expect("loads");
+    assert_eq!(total_frames(&c), 5, "the rows are kept");
+    let w = warning_at(&c, 3);
+    assert!(
+        w.message.contains("MsInPresentAPI")
+            && w.message.contains("2 values")
+            && w.message.contains("'oops'"),
+        "{}",
+        w.message
+    );
+    let col = c.traces[0].frames.columns.iter().find(|c| c.name == "MsInPresentAPI").expect("column kept");
+    let shown: Vec<String> = col.values.iter().map(|v| format!("{v}")).collect();
+    assert_eq!(shown, ["0.5", "NaN", "0.5", "NaN", "0.5"]);
+
+    // The same in a sampled log (NVIDIA App): text in a telemetry column.
+    let log = "Timestamp (Elapsed time in seconds),PID,FPS,CPU Utilization(%)\n\
+               0.000,1,60.0,15.0\n1.000,1,60.0,n/a?\n2.000,1,60.0,17.0\n";
+    let c = load("nvidia.csv", log.as_bytes()).expect("loads");
+    let w = warning_at(&c, 3);
+    assert!(
+        w.message.contains("CPU Utilization(%)") && w.message.contains("1 value is not a number"),
+        "{}",
+        w.message
+    );
+}

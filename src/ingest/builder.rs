@@ -173,12 +173,13 @@ impl InvalidCells {
     /// (a column of nothing but text is simply not numeric).
     pub(super) fn warning(&self, name: &str, has_numbers: bool) -> Option<Warning> {
         (self.count > 0 && has_numbers).then(|| {
+            let what = match self.count {
+                1 => "1 value is not a number".to_owned(),
+                n => format!("{n} values are not numbers"),
+            };
             Warning::at(
                 self.first_line,
-                format!(
-                    "column {name}: {} values are not numbers (first: '{}'); read as missing",
-                    self.count, self.first_text
-                ),
+                format!("column {name}: {what} (first: '{}'); read as missing", self.first_text),
             )
         })
     }
