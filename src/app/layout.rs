@@ -319,7 +319,8 @@ impl App {
         let warnings = run.capture.warnings.len() + trace.warnings.len();
         if warnings > 0 {
             ui.separator();
-            ui.collapsing(format!("{warnings} warnings"), |ui| {
+            let title = if warnings == 1 { "1 warning".to_owned() } else { format!("{warnings} warnings") };
+            ui.collapsing(title, |ui| {
                 for w in run.capture.warnings.iter().chain(&trace.warnings).take(50) {
                     ui.label(
                         w.line.map_or_else(|| w.message.clone(), |l| format!("line {l}: {}", w.message)),

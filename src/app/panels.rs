@@ -67,7 +67,10 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     }
     rows.push((
         "Frames",
-        format!("{} ({} dropped)", run.frames, run.dropped_frames.map_or("?".into(), |d| d.to_string())),
+        match run.dropped_frames {
+            Some(d) => format!("{} ({d} dropped)", run.frames),
+            None => format!("{} (dropped unknown)", run.frames),
+        },
     ));
     rows
 }
