@@ -174,14 +174,14 @@ fn paint(
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
         p.rect_filled(band, 0.0, theme::ROW_BACKGROUND[k % 2]);
         let area = Rect::from_min_max(pos2(track.left(), y + 1.0), pos2(track.right(), y + h - 1.0));
+        // Labels wrap within the label column and never spill onto the rows' data
+        // (telemetry names such as "GPU1 Temperature(Degrees celsius)" are long).
+        let labels =
+            p.with_clip_rect(Rect::from_min_max(pos2(rect.left(), y), pos2(track.left() - 2.0, y + h)));
         let label = row_label(input, row);
-        p.text(
-            pos2(rect.left() + 6.0, y + 4.0),
-            Align2::LEFT_TOP,
-            label,
-            FontId::proportional(12.0),
-            theme::TEXT,
-        );
+        let wrap = LABEL_WIDTH - 10.0;
+        let galley = labels.layout(label, FontId::proportional(12.0), theme::TEXT, wrap);
+        labels.galley(pos2(rect.left() + 6.0, y + 4.0), galley, theme::TEXT);
         let f = &input.trace.frames;
         match row {
             Row::FrameTime => {
@@ -215,7 +215,7 @@ fn paint(
                         let lane_rect =
                             Rect::from_min_max(pos2(area.left(), top), pos2(area.right(), top + 8.0));
                         rows::ticks(p, frame, lane_rect, spikes, theme::SPIKE);
-                        p.text(
+                        labels.text(
                             pos2(rect.left() + 70.0, top - 1.0),
                             Align2::LEFT_TOP,
                             name,
