@@ -313,3 +313,17 @@ fn a_selection_on_a_trace_that_starts_late_gets_its_figures() {
     let frames = figure(&h, "Frames");
     assert!(frames[1].starts_with("190 "), "{frames:?}");
 }
+
+#[test]
+fn hovering_a_row_label_shows_the_whole_label() {
+    let mut h = window(&[]);
+    let rect = h.get_by_label("Timeline").rect();
+    // The first row (frame time) starts under the ruler; its label is two lines.
+    h.hover_at(Pos2::new(rect.left() + 20.0, rect.top() + 60.0));
+    h.run_steps(4);
+    let tip = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .find(|v| v.starts_with("Frame time (target"));
+    assert_eq!(tip.as_deref(), Some("Frame time (target 16.67 ms)"));
+}

@@ -140,6 +140,18 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
         paint(&ui.painter_at(rect), input, &frame, &mut cache, rect, track);
     }
     let mut commands = interact(ui, &response, input, track);
+    // Over the label column: the row's whole label (a long one is cut to fit).
+    if let Some(pos) = response.hover_pos().filter(|p| p.x < track.left() && p.y > rect.top() + RULER_HEIGHT)
+    {
+        let mut top = rect.top() + RULER_HEIGHT;
+        for (row, h) in rows_of(input) {
+            if pos.y < top + h {
+                response.clone().on_hover_text_at_pointer(row_label(input, row).replace('\n', " "));
+                break;
+            }
+            top += h;
+        }
+    }
     if let Some(pos) = response.hover_pos().filter(|p| track.contains(*p)) {
         let t = input.view.time_at(pos.x, track.left(), width);
         commands.push(Command::Cursor(t));
