@@ -15,6 +15,7 @@ mod export;
 mod loader;
 mod panels;
 mod runs;
+mod saving;
 mod settings;
 mod theme;
 pub mod timeline;
