@@ -5,6 +5,7 @@
 
 use crate::analysis::Settings;
 use crate::model::Trace;
+use crate::report::compare::{FIGURES, Section};
 use crate::report::{Report, Run, RunEntry, SCHEMA, SettingsJson};
 use eframe::egui;
 use std::fmt::Write as _;
@@ -44,54 +45,14 @@ pub fn report_csv(run: &Run) -> String {
     row("run", "application", Some(run.application.clone()));
     row("run", "process_id", run.process_id.map(|p| p.to_string()));
     row("run", "swap_chain", run.swap_chain.clone());
-    row("run", "frames", Some(run.frames.to_string()));
-    row("run", "dropped_frames", run.dropped_frames.map(|d| d.to_string()));
-    row("run", "duration_ms", run.duration_ms.and_then(num));
-
-    let s = run.summary.as_ref();
-    for (name, get) in [
-        ("avg_fps", (|s| s.avg_fps) as fn(&crate::analysis::Summary) -> f64),
-        ("min_fps", |s| s.min_fps),
-        ("max_fps", |s| s.max_fps),
-        ("p50_ms", |s| s.p50_ms),
-        ("p90_ms", |s| s.p90_ms),
-        ("p95_ms", |s| s.p95_ms),
-        ("p99_ms", |s| s.p99_ms),
-        ("p99_9_ms", |s| s.p99_9_ms),
-        ("low_1pct_fps", |s| s.low_1pct_fps),
-        ("low_0_1pct_fps", |s| s.low_0_1pct_fps),
-    ] {
-        row("summary", name, s.map(get).and_then(num));
-    }
-
-    let p = run.pacing.as_ref();
-    row("pacing", "steady_fps", p.map(|p| p.steady_fps.to_string()));
-    row("pacing", "mostly_steady_fps", p.map(|p| p.mostly_steady_fps.to_string()));
-    row("pacing", "typical_fps", p.map(|p| p.typical_fps.to_string()));
-    row("pacing", "slow_time_fraction", p.and_then(|p| num(p.slow_time_fraction)));
-    row("pacing", "excess_time_fraction", p.and_then(|p| num(p.excess_time_fraction)));
-
-    let st = run.stutters.as_ref();
-    row("stutters", "count", st.map(|s| s.count.to_string()));
-    row("stutters", "time_fraction", st.and_then(|s| num(s.time_fraction)));
-
-    let o = run.osc.as_ref();
-    row("osc", "flag", o.map(|o| o.flag.to_string()));
-    row("osc", "p90_iqr_ms", o.and_then(|o| num(o.p90_iqr_ms)));
-    row("osc", "p90_iqr_ratio", o.and_then(|o| num(o.p90_iqr_ratio)));
-    row("osc", "oscillating_frames", o.map(|o| o.oscillating_frames.to_string()));
-
-    let l = run.latency.as_ref();
-    for (name, get) in [
-        ("pcl_ms", (|l| l.pcl_ms) as fn(&crate::analysis::Latency) -> Option<f64>),
-        ("i2fs_ms", |l| l.i2fs_ms),
-        ("fs2p_ms", |l| l.fs2p_ms),
-        ("p2d_ms", |l| l.p2d_ms),
-        ("pc_latency_column_mean_ms", |l| l.pc_latency_column_mean_ms),
-        ("display_latency_mean_ms", |l| l.display_latency_mean_ms),
-        ("click_to_photon_mean_ms", |l| l.click_to_photon_mean_ms),
-    ] {
-        row("latency", name, l.and_then(get).and_then(num));
+    // Every figure `framescope compare` knows, in its order: one list for both.
+    for section in Section::ALL {
+        if section == Section::Osc {
+            row("osc", "flag", run.osc.as_ref().map(|o| o.flag.to_string()));
+        }
+        for f in FIGURES.iter().filter(|f| f.section == section) {
+            row(section.name(), f.name, (f.value)(run).and_then(num));
+        }
     }
     out
 }
@@ -276,6 +237,10 @@ mod tests {
         assert!(lines.contains(&format!("summary,avg_fps,{avg}").as_str()));
         assert!(lines.contains(&"run,application,game.exe"));
         assert!(lines.contains(&"run,process_id,42"));
+        // Whole numbers print as before (no ".0"), whatever list they come from.
+        let steady = run.pacing.as_ref().unwrap().steady_fps;
+        assert!(lines.contains(&format!("pacing,steady_fps,{steady}").as_str()));
+        assert!(lines.contains(&format!("run,frames,{}", run.frames).as_str()));
         assert!(lines.contains(&"latency,pcl_ms,"));
         assert!(lines.iter().any(|l| l.starts_with("stutters,count,")));
         assert!(lines.iter().any(|l| l.starts_with("osc,flag,")));
