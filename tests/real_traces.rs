@@ -1,13 +1,20 @@
-//! Every PresentMon-family capture in `../shared/real-traces` loads through the real
-//! binary with the traces and summary figures that the independent oracle
-//! (`tests/oracle/pm_oracle.py`, written from the spec alone) computed.
+//! Every capture in `../shared/real-traces` loads through the real binary with the
+//! traces, figures, latency and frame types that the independent oracles
+//! (`tests/oracle/pm_oracle.py` for PresentMon-family CSVs, `tests/oracle/sampled_oracle.py`
+//! for sampled logs and CapFrameX JSON, written from the spec alone) computed, under each
+//! frame-time source (`presents`, `display`, `auto`).
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 mod common;
 
+use std::path::Path;
+
 use common::{close, real_traces, repo_file, report_json};
 use serde_json::Value;
+
+/// The frame-time sources every capture has a golden for.
+const SOURCES: [&str; 3] = ["presents", "display", "auto"];
 
 fn goldens() -> Vec<(String, Value)> {
     let mut out = Vec::new();
@@ -16,42 +23,99 @@ fn goldens() -> Vec<(String, Value)> {
     entries.sort_by_key(std::fs::DirEntry::file_name);
     for e in entries {
         let name = e.file_name().to_string_lossy().into_owned();
-        if std::path::Path::new(&name).extension().is_some_and(|x| x == "json") {
+        if Path::new(&name).extension().is_some_and(|x| x == "json") {
             let text = std::fs::read_to_string(e.path()).expect("golden");
             out.push((name, serde_json::from_str(&text).expect("golden JSON")));
         }
     }
-    assert!(out.len() >= 50, "expected the oracle's goldens, found {}", out.len());
+    // 29 PresentMon-family captures x 3 sources from pm_oracle.py alone.
+    assert!(out.len() >= 87, "expected the oracles' goldens, found {}", out.len());
     out
 }
 
-fn check_run(golden_name: &str, run: &Value, want: &Value) {
-    let ctx = format!("{golden_name} / {} {}", want["application"], want["process_id"]);
-    for key in ["application", "process_id", "swap_chain", "frames", "dropped_frames"] {
+/// Both null, or both numbers within `close`.
+fn same_number(got: &Value, want: &Value) -> bool {
+    match (got.as_f64(), want.as_f64()) {
+        (Some(a), Some(b)) => close(a, b),
+        _ => got.is_null() && want.is_null(),
+    }
+}
+
+/// A `summary` object (`metrics.md` §2, or §10 for sampled logs) against the oracle's:
+/// null when the oracle says null, else the same keys, each value within `close`.
+fn check_summary(ctx: &str, got: &Value, want: &Value) {
+    if want.is_null() {
+        assert!(got.is_null(), "{ctx}: should be null, got {got}");
+        return;
+    }
+    let want = want.as_object().expect("summary object");
+    let got = got.as_object().unwrap_or_else(|| panic!("{ctx}: missing, oracle says {want:?}"));
+    assert_eq!(got.len(), want.len(), "{ctx}: keys");
+    for (key, value) in want {
+        let g = got.get(key).unwrap_or_else(|| panic!("{ctx}: no {key}"));
+        assert!(same_number(g, value), "{ctx}.{key} = {g}, oracle says {value}");
+    }
+}
+
+/// `latency` (cli-report.md): every key the oracle writes, null vs null, else `close`.
+fn check_latency(ctx: &str, run: &Value, want: &Value) {
+    let want = want["latency"].as_object().expect("latency object");
+    let got = run["latency"].as_object().unwrap_or_else(|| panic!("{ctx}: latency missing"));
+    for (key, value) in want {
+        let g = got.get(key).unwrap_or_else(|| panic!("{ctx}: latency.{key} missing"));
+        assert!(same_number(g, value), "{ctx}: latency.{key} = {g}, oracle says {value}");
+    }
+}
+
+/// `frame_types`: null when the oracle says null; else for each kind the interval count
+/// exactly and the summary of the intervals within `close`.
+fn check_frame_types(ctx: &str, run: &Value, want: &Value) {
+    let (got, want) = (&run["frame_types"], &want["frame_types"]);
+    if want.is_null() {
+        assert!(got.is_null(), "{ctx}: frame_types should be null, got {got}");
+        return;
+    }
+    let want = want.as_object().expect("frame_types object");
+    for (kind, w) in want {
+        let g = &got[kind];
+        assert!(g.is_object(), "{ctx}: frame_types.{kind} missing");
+        assert_eq!(g["frames"], w["frames"], "{ctx}: frame_types.{kind}.frames");
+        check_summary(&format!("{ctx}: frame_types.{kind}.summary"), &g["summary"], &w["summary"]);
+    }
+}
+
+fn check_run(golden_name: &str, run: &Value, want: &Value, sampled: bool) {
+    let ctx =
+        format!("{golden_name} / {} {} {}", want["application"], want["process_id"], want["swap_chain"]);
+    assert_eq!(run["frame_time"], want["frame_time"], "{ctx}: frame_time");
+    assert_eq!(run["sampled"], Value::Bool(sampled), "{ctx}: sampled");
+    let exact: &[&str] = if sampled {
+        &["frames"]
+    } else {
+        &["application", "process_id", "swap_chain", "frames", "dropped_frames"]
+    };
+    for key in exact {
         assert_eq!(run[key], want[key], "{ctx}: {key}");
     }
-    let f = |v: &Value| v.as_f64().unwrap_or(f64::NAN);
-    let same_null = run["duration_ms"].is_null() && want["duration_ms"].is_null();
     assert!(
-        same_null || close(f(&run["duration_ms"]), f(&want["duration_ms"])),
+        same_number(&run["duration_ms"], &want["duration_ms"]),
         "{ctx}: duration_ms {} vs {}",
         run["duration_ms"],
         want["duration_ms"]
     );
-    if want["summary"].is_null() {
-        for section in ["summary", "pacing", "stutters", "osc", "health"] {
+    check_latency(&ctx, run, want);
+    if sampled || want["summary"].is_null() {
+        // Sampled logs (`metrics.md` §10) have no per-frame sections; an empty series
+        // has none either.
+        for section in ["pacing", "stutters", "osc", "health", "frame_types"] {
             assert!(run[section].is_null(), "{ctx}: {section} should be null");
         }
+        check_summary(&format!("{ctx}: summary"), &run["summary"], &want["summary"]);
         return;
     }
     check_sections(&ctx, run, want);
-    let want_summary = want["summary"].as_object().expect("summary object");
-    let got_summary = run["summary"].as_object().unwrap_or_else(|| panic!("{ctx}: summary missing"));
-    assert_eq!(got_summary.len(), want_summary.len(), "{ctx}: summary keys");
-    for (key, value) in want_summary {
-        let got = f(&got_summary[key]);
-        assert!(close(got, f(value)), "{ctx}: {key} = {got}, oracle says {value}");
-    }
+    check_summary(&format!("{ctx}: summary"), &run["summary"], &want["summary"]);
+    check_frame_types(&ctx, run, want);
 }
 
 /// Pacing, stutters, oscillation and health (`metrics.md` §3–6) against the oracle:
@@ -80,12 +144,13 @@ fn check_sections(ctx: &str, run: &Value, want: &Value) {
 }
 
 #[test]
-fn every_presentmon_family_capture_matches_the_oracle() {
+fn every_capture_matches_the_oracle() {
     let Some(traces) = real_traces() else { return };
     let mut checked_runs = 0;
     for (name, golden) in goldens() {
         let file = traces.join(golden["file"].as_str().expect("file"));
         let source = golden["frame_time"].as_str().expect("frame_time");
+        let sampled = golden["sampled"].as_bool().expect("sampled");
         let (code, doc) = report_json([
             file.as_os_str(),
             "--trace".as_ref(),
@@ -94,18 +159,75 @@ fn every_presentmon_family_capture_matches_the_oracle() {
             source.as_ref(),
         ]);
         assert_eq!(code, 0, "{name}: exit status");
+        assert_eq!(doc["settings"]["frame_time"].as_str(), Some(source), "{name}: settings.frame_time");
         let runs = doc["runs"].as_array().expect("runs");
         let want = golden["traces"].as_array().expect("traces");
         assert_eq!(runs.len(), want.len(), "{name}: number of traces");
         for (run, want) in runs.iter().zip(want) {
             assert_eq!(run["format"], golden["format"], "{name}: format");
-            check_run(&name, run, want);
+            check_run(&name, run, want, sampled);
             checked_runs += 1;
         }
         let (code, doc) = report_json([file.as_os_str(), "--frame-time".as_ref(), source.as_ref()]);
-        assert_eq!(code, 0);
+        assert_eq!(code, 0, "{name} (default trace): exit status");
         let default = &want[golden["default_trace"].as_u64().expect("default") as usize];
-        check_run(&format!("{name} (default trace)"), &doc["runs"][0], default);
+        check_run(&format!("{name} (default trace)"), &doc["runs"][0], default, sampled);
     }
-    assert!(checked_runs >= 200, "checked only {checked_runs} runs");
+    assert!(checked_runs >= 300, "checked only {checked_runs} runs");
+}
+
+/// Capture files under `dir` (paths relative to `root`, `/`-separated): everything but
+/// the `etl/` folder (ETW traces, not frame logs), `SOURCES.md` files, FrameView
+/// summaries (one row per capture, not a frame log) and hidden files.
+fn collect_captures(root: &Path, dir: &Path, out: &mut Vec<String>) {
+    let entries = std::fs::read_dir(dir).expect("read a real-traces folder");
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') {
+            continue;
+        }
+        if path.is_dir() {
+            if !(dir == root && name == "etl") {
+                collect_captures(root, &path, out);
+            }
+        } else if name != "SOURCES.md" && !name.starts_with("FrameView_Summary") {
+            let rel = path.strip_prefix(root).expect("inside real-traces");
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+}
+
+/// No capture escapes the oracle comparison: each one has a golden per source
+/// (`tests/golden/<file stem>.<source>.json`) that names it. A capture without goldens
+/// fails here; write them with the oracles' `--write-goldens`.
+#[test]
+fn every_capture_has_goldens_for_every_source() {
+    let Some(traces) = real_traces() else { return };
+    let mut captures = Vec::new();
+    collect_captures(&traces, &traces, &mut captures);
+    captures.sort();
+    assert!(!captures.is_empty(), "no capture under {}", traces.display());
+    let mut missing = Vec::new();
+    for rel in &captures {
+        let stem = Path::new(rel).file_stem().expect("file stem").to_string_lossy();
+        for source in SOURCES {
+            let name = format!("{stem}.{source}.json");
+            let Ok(text) = std::fs::read_to_string(repo_file(&format!("tests/golden/{name}"))) else {
+                missing.push(format!("{rel}: {name}"));
+                continue;
+            };
+            let golden: Value = serde_json::from_str(&text).expect("golden JSON");
+            assert_eq!(golden["file"].as_str(), Some(rel.as_str()), "{name}: file");
+            assert_eq!(golden["frame_time"].as_str(), Some(source), "{name}: frame_time");
+            assert!(golden["sampled"].is_boolean(), "{name}: sampled");
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "{} golden(s) missing (python3 tests/oracle/pm_oracle.py --write-goldens, \
+         python3 tests/oracle/sampled_oracle.py --write-goldens):\n{}",
+        missing.len(),
+        missing.join("\n")
+    );
 }

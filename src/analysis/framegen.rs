@@ -1,9 +1,11 @@
 //! Frame-generation awareness: with PresentMon's `FrameType` (XeSS-FG, AFMF), the
 //! application's own frames and the generated ones are reported apart as well as
 //! together. Each kind's frame time is the interval between consecutive frames of
-//! that kind (the "base" rate of the application), in the chosen source.
+//! that kind in the analysed series (the sum of the series' frame times from one
+//! frame of the kind, exclusive, to the next, inclusive): under the display source
+//! the application kind gives the rate at which the player sees new rendered frames.
 
-use super::{FrameTimeSource, Summary};
+use super::{Series, Summary};
 use crate::model::Trace;
 use serde::Serialize;
 
@@ -26,37 +28,35 @@ pub struct FrameTypes {
 }
 
 impl FrameTypes {
-    /// The split, or `None` when the trace has no generated frame.
+    /// The split over the analysed `series` of `trace`, or `None` when the trace has
+    /// no generated frame.
     #[must_use]
-    pub fn of(trace: &Trace, source: FrameTimeSource) -> Option<Self> {
+    pub fn of(trace: &Trace, series: &Series) -> Option<Self> {
         let types = &trace.frames.frame_type;
         if types.len() != trace.len() || !types.iter().any(|t| t.is_generated()) {
             return None;
         }
-        let kind = |generated: bool| {
-            let ft = kind_intervals(trace, source, generated);
+        let kind = |want: fn(crate::model::FrameType) -> bool| {
+            let ft = kind_intervals(trace, series, want);
             KindFigures { frames: ft.len(), summary: Summary::of(&ft) }
         };
-        Some(Self { application: kind(false), generated: kind(true) })
+        Some(Self {
+            application: kind(|t| t == crate::model::FrameType::Application),
+            generated: kind(crate::model::FrameType::is_generated),
+        })
     }
 }
 
-/// Intervals between consecutive frames of one kind: the sum of the frame times
-/// (present or display intervals) from one frame of the kind to the next. The first
-/// frame of the kind has no predecessor and gives no interval.
-fn kind_intervals(trace: &Trace, source: FrameTimeSource, generated: bool) -> Vec<f64> {
-    let f = &trace.frames;
+/// Intervals between consecutive series frames of one kind. The first frame of the
+/// kind has no predecessor and gives no interval.
+fn kind_intervals(trace: &Trace, series: &Series, want: fn(crate::model::FrameType) -> bool) -> Vec<f64> {
+    let types = &trace.frames.frame_type;
     let mut out = Vec::new();
     let mut acc = 0.0;
     let mut seen = false;
-    for i in 0..trace.len() {
-        let step = match source {
-            FrameTimeSource::Presents => f.frame_time_ms[i],
-            FrameTimeSource::Display if !f.dropped[i] && f.display_ms[i] > 0.0 => f.display_ms[i],
-            FrameTimeSource::Display => continue,
-        };
-        acc += step;
-        if f.frame_type[i].is_generated() == generated {
+    for (&ft, &frame) in series.frame_time_ms.iter().zip(&series.frame) {
+        acc += ft;
+        if types.get(frame as usize).is_some_and(|&t| want(t)) {
             if seen {
                 out.push(acc);
             }
@@ -94,12 +94,13 @@ mod tests {
             },
             warnings: vec![],
         };
-        let split = FrameTypes::of(&trace, FrameTimeSource::Presents).unwrap_or_else(|| unreachable!());
+        let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
+        let split = FrameTypes::of(&trace, &series).unwrap_or_else(|| unreachable!());
         assert_eq!(split.application.frames, 2);
         assert_eq!(split.generated.frames, 1);
         assert!((split.application.summary.map_or(0.0, |s| s.avg_fps) - 100.0).abs() < 1e-9);
         let mut plain = trace.clone();
         plain.frames.frame_type = vec![a; 5];
-        assert!(FrameTypes::of(&plain, FrameTimeSource::Presents).is_none());
+        assert!(FrameTypes::of(&plain, &series).is_none());
     }
 }

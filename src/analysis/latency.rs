@@ -17,25 +17,67 @@ pub struct Latency {
     pub p2d_ms: Option<f64>,
     /// Mean of the capture's `MsPCLatency` cells.
     pub pc_latency_column_mean_ms: Option<f64>,
-    /// Mean `DisplayLatency` (2.0–2.3), else mean `MsUntilDisplayed`, over displayed frames.
+    /// Smallest `MsPCLatency` cell above 0.
+    pub pc_latency_min_ms: Option<f64>,
+    /// Largest `MsPCLatency` cell above 0.
+    pub pc_latency_max_ms: Option<f64>,
+    /// Mean present-to-display time over displayed application frames:
+    /// `MsUntilDisplayed`, or in the 2.0–2.3 layouts `DisplayLatency − CPUBusy` (their
+    /// `DisplayLatency` starts at the frame's CPU start), so both layouts of one capture
+    /// give the same figure. Generated frames are left out: the 2.0–2.3 layouts give
+    /// them no present of their own (CPUBusy 0, DisplayLatency from the application
+    /// frame's start), so their present-to-display time is not known there.
     pub display_latency_mean_ms: Option<f64>,
     /// Mean of the capture's click-to-photon cells.
     pub click_to_photon_mean_ms: Option<f64>,
+    /// Mean `MsRenderPresentLatency` (present to GPU completion).
+    pub render_present_latency_mean_ms: Option<f64>,
+    /// Mean of the all-input-to-photon cells above 0.
+    pub all_input_to_photon_mean_ms: Option<f64>,
+    /// Mean |`MsAnimationError`| over cells below 10⁶ ms in size (some captures hold
+    /// garbage such as −1.8·10¹⁵).
+    pub animation_error_mean_abs_ms: Option<f64>,
 }
 
+/// Animation-error cells at or beyond this size (ms) are garbage, not errors.
+const ANIMATION_ERROR_LIMIT_MS: f64 = 1e6;
+
 impl Latency {
-    /// The figures a capture's own columns give.
+    /// The figures a capture's own columns give, over every frame of the trace
+    /// (whatever the frame-time source: latency does not depend on it).
     #[must_use]
     pub fn from_columns(trace: &Trace) -> Self {
-        let mean_of = |kind: ColumnKind| trace.column(kind).and_then(|c| mean_where(&c.values, |_| true));
-        let displayed = |kind: ColumnKind| {
-            trace.column(kind).and_then(|c| mean_where(&c.values, |i| !trace.frames.dropped[i]))
+        let f = &trace.frames;
+        let values = |kind: ColumnKind| trace.column(kind).map(|c| c.values.as_slice());
+        let mean_of = |kind: ColumnKind| values(kind).and_then(|v| mean_where(v, |_, _| true));
+        let positive = |kind: ColumnKind| values(kind).and_then(|v| mean_where(v, |_, x| x > 0.0));
+        let pcl = values(ColumnKind::PcLatency);
+        let pcl_extreme =
+            |pick: fn(f64, f64) -> f64| pcl.and_then(|v| v.iter().copied().filter(|&x| x > 0.0).reduce(pick));
+        let displayed = |i: usize| {
+            !f.dropped.get(i).copied().unwrap_or(false)
+                && !f.frame_type.get(i).is_some_and(|t| t.is_generated())
+        };
+        let display_latency = match (values(ColumnKind::UntilDisplayed), values(ColumnKind::DisplayLatency)) {
+            (Some(until), _) => mean_where(until, |i, _| displayed(i)),
+            (None, Some(latency)) => values(ColumnKind::CpuBusy).and_then(|busy| {
+                let diff: Vec<f64> = latency.iter().zip(busy).map(|(l, b)| l - b).collect();
+                mean_where(&diff, |i, _| displayed(i))
+            }),
+            (None, None) => None,
         };
         Self {
             pc_latency_column_mean_ms: mean_of(ColumnKind::PcLatency),
-            display_latency_mean_ms: displayed(ColumnKind::DisplayLatency)
-                .or_else(|| displayed(ColumnKind::UntilDisplayed)),
+            pc_latency_min_ms: pcl_extreme(f64::min),
+            pc_latency_max_ms: pcl_extreme(f64::max),
+            display_latency_mean_ms: display_latency,
             click_to_photon_mean_ms: mean_of(ColumnKind::ClickToPhoton),
+            render_present_latency_mean_ms: mean_of(ColumnKind::RenderPresentLatency),
+            all_input_to_photon_mean_ms: positive(ColumnKind::AllInputToPhoton),
+            animation_error_mean_abs_ms: values(ColumnKind::AnimationError).and_then(|v| {
+                let abs: Vec<f64> = v.iter().map(|x| x.abs()).collect();
+                mean_where(&abs, |_, x| x < ANIMATION_ERROR_LIMIT_MS)
+            }),
             ..Self::default()
         }
     }
@@ -81,12 +123,12 @@ pub fn stages(trace: &Trace) -> Vec<Stage<'_>> {
         .collect()
 }
 
-/// Mean of the present values whose index passes `keep`; `None` when there are none.
-fn mean_where(values: &[f64], keep: impl Fn(usize) -> bool) -> Option<f64> {
+/// Mean of the present values that pass `keep(index, value)`; `None` when there are none.
+fn mean_where(values: &[f64], keep: impl Fn(usize, f64) -> bool) -> Option<f64> {
     let (sum, n) = values
         .iter()
         .enumerate()
-        .filter(|&(i, v)| !v.is_nan() && keep(i))
+        .filter(|&(i, &v)| !v.is_nan() && keep(i, v))
         .fold((0.0, 0usize), |(s, n), (_, v)| (s + v, n + 1));
     (n > 0).then(|| sum / n as f64)
 }
@@ -111,8 +153,8 @@ mod tests {
 
     #[test]
     fn means_skip_missing_and_dropped() {
-        assert_eq!(mean_where(&[1.0, f64::NAN, 3.0], |_| true), Some(2.0));
-        assert_eq!(mean_where(&[1.0, 5.0, 3.0], |i| i != 1), Some(2.0));
-        assert_eq!(mean_where(&[f64::NAN], |_| true), None);
+        assert_eq!(mean_where(&[1.0, f64::NAN, 3.0], |_, _| true), Some(2.0));
+        assert_eq!(mean_where(&[1.0, 5.0, 3.0], |i, _| i != 1), Some(2.0));
+        assert_eq!(mean_where(&[f64::NAN], |_, _| true), None);
     }
 }

@@ -27,10 +27,14 @@ use crate::model::Trace;
 use rayon::slice::ParallelSliceMut;
 
 /// Which interval is "the frame time" (`metrics.md` §1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
 pub enum FrameTimeSource {
-    /// Present-to-present (`MsBetweenPresents`): every kept frame.
+    /// `Display` for a trace with generated frames and display data, else `Presents`
+    /// ([`FrameTimeSource::resolve`]).
     #[default]
+    Auto,
+    /// Present-to-present (`MsBetweenPresents`): every frame with a present interval.
     Presents,
     /// Between display changes (`MsBetweenDisplayChange`): displayed frames only.
     Display,
@@ -41,10 +45,53 @@ impl FrameTimeSource {
     #[must_use]
     pub fn name(self) -> &'static str {
         match self {
+            Self::Auto => "auto",
             Self::Presents => "presents",
             Self::Display => "display",
         }
     }
+
+    /// The source analysis uses for `trace`: `Auto` becomes `Display` when the trace
+    /// has generated frames and display data, else `Presents` (`metrics.md` §1).
+    #[must_use]
+    pub fn resolve(self, trace: &Trace) -> Self {
+        match self {
+            Self::Auto if wants_display(trace) => Self::Display,
+            Self::Auto => Self::Presents,
+            other => other,
+        }
+    }
+
+    /// The one source for a comparison (`metrics.md` §9): `Auto` becomes `Display`
+    /// when any run has generated frames and every run has display data.
+    #[must_use]
+    pub fn resolve_for<'a>(self, traces: impl IntoIterator<Item = &'a Trace> + Clone) -> Self {
+        match self {
+            Self::Auto => {
+                let any_generated = traces.clone().into_iter().any(has_generated_frames);
+                let all_display = traces.into_iter().all(has_display_data);
+                if any_generated && all_display { Self::Display } else { Self::Presents }
+            }
+            other => other,
+        }
+    }
+}
+
+/// True when some frame of the trace was made by frame generation.
+#[must_use]
+pub fn has_generated_frames(trace: &Trace) -> bool {
+    trace.frames.frame_type.iter().any(|t| t.is_generated())
+}
+
+/// True when some frame of the trace has a display interval.
+#[must_use]
+pub fn has_display_data(trace: &Trace) -> bool {
+    let f = &trace.frames;
+    f.display_ms.iter().zip(&f.dropped).any(|(&d, &dropped)| !dropped && d > 0.0)
+}
+
+fn wants_display(trace: &Trace) -> bool {
+    has_generated_frames(trace) && has_display_data(trace)
 }
 
 /// What the user chose; every figure depends on some of these.
@@ -70,7 +117,7 @@ impl Default for Settings {
             stutter_threshold: 0.2,
             stutter_floor_ms: 4.0,
             refresh_hz: None,
-            frame_time: FrameTimeSource::Presents,
+            frame_time: FrameTimeSource::Auto,
         }
     }
 }
@@ -85,16 +132,24 @@ pub struct Series {
 }
 
 impl Series {
-    /// Picks the frame-time series of a trace. With the display source, dropped frames
-    /// and frames without a positive display interval are left out.
+    /// Picks the frame-time series of a trace. With the presents source, frames
+    /// without a present interval (generated frames of the 2.1–2.3 layouts) are left
+    /// out; with the display source, dropped frames and frames without a positive
+    /// display interval. `Auto` is resolved first.
     #[must_use]
     pub fn of(trace: &Trace, source: FrameTimeSource) -> Self {
         let f = &trace.frames;
-        match source {
-            FrameTimeSource::Presents => Self {
-                frame_time_ms: f.frame_time_ms.clone(),
-                frame: (0..f.frame_time_ms.len() as u32).collect(),
-            },
+        match source.resolve(trace) {
+            FrameTimeSource::Presents | FrameTimeSource::Auto => {
+                let mut s = Self::default();
+                for (i, &ft) in f.frame_time_ms.iter().enumerate() {
+                    if ft > 0.0 {
+                        s.frame_time_ms.push(ft);
+                        s.frame.push(i as u32);
+                    }
+                }
+                s
+            }
             FrameTimeSource::Display => {
                 let mut s = Self::default();
                 for (i, &d) in f.display_ms.iter().enumerate() {
@@ -132,6 +187,8 @@ impl Series {
 /// as settings change.
 #[derive(Debug, Clone)]
 pub struct Prepared {
+    /// The source the series was taken with (`Auto` resolved for the trace).
+    pub source: FrameTimeSource,
     /// The analysed series.
     pub series: Series,
     /// Summary figures (`None` when the series is empty).
@@ -164,6 +221,7 @@ impl Prepared {
     /// Prepares a trace for analysis with one frame-time source.
     #[must_use]
     pub fn new(trace: &Trace, source: FrameTimeSource) -> Self {
+        let source = source.resolve(trace);
         let series = Series::of(trace, source);
         let ft = &series.frame_time_ms;
         let ((summary, headline, curve), (rolling, actions)) = rayon::join(
@@ -180,7 +238,7 @@ impl Prepared {
             || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),
         );
         let latency = Latency::from_columns(trace);
-        Self { series, summary, rolling, actions, headline, curve, latency }
+        Self { source, series, summary, rolling, actions, headline, curve, latency }
     }
 
     /// The settings-dependent figures; all `None` when the series is empty.

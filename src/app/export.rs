@@ -213,7 +213,8 @@ mod tests {
         assert_eq!(doc["schema"], 1);
         assert_eq!(doc["settings"]["target_fps"], 90.0);
         assert_eq!(doc["settings"]["window_frames"], 19);
-        assert_eq!(doc["settings"]["frame_time"], "presents");
+        assert_eq!(doc["settings"]["frame_time"], "auto");
+        assert_eq!(doc["runs"][0]["frame_time"], "presents");
         let runs = doc["runs"].as_array().unwrap();
         assert_eq!(runs.len(), 1);
         let r = &runs[0];

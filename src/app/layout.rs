@@ -3,6 +3,7 @@
 
 use super::loader::Source;
 use super::{App, dialog, panels, timeline};
+use crate::analysis::FrameTimeSource;
 use eframe::egui::{self, RichText};
 
 impl App {
@@ -157,8 +158,9 @@ impl App {
             .labelled_by(label.id);
             ui.separator();
             ui.label("Frame time");
-            ui.radio_value(&mut self.persisted.display_source, false, "presents");
-            ui.radio_value(&mut self.persisted.display_source, true, "display");
+            ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Auto, "auto");
+            ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Presents, "presents");
+            ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Display, "display");
             ui.separator();
             let mut fixed = self.persisted.refresh_hz.is_some();
             ui.checkbox(&mut fixed, "Refresh rate")

@@ -23,8 +23,8 @@ pub struct Persisted {
     pub stutter_threshold: f64,
     /// Absolute stutter floor in ms.
     pub stutter_floor_ms: f64,
-    /// False: present-to-present frame times; true: display intervals.
-    pub display_source: bool,
+    /// The frame-time source: `auto`, `presents` or `display`.
+    pub frame_time: FrameTimeSource,
     /// The display's refresh rate; `None` = detect it from the capture.
     pub refresh_hz: Option<f64>,
     /// Recently opened captures, most recent first, at most 10, no duplicates.
@@ -38,7 +38,7 @@ impl Default for Persisted {
             target_fps: s.target_fps,
             stutter_threshold: s.stutter_threshold,
             stutter_floor_ms: s.stutter_floor_ms,
-            display_source: s.frame_time == FrameTimeSource::Display,
+            frame_time: s.frame_time,
             refresh_hz: s.refresh_hz,
             recent: Vec::new(),
         }
@@ -107,7 +107,7 @@ impl Persisted {
             stutter_floor_ms: field(obj, "stutter_floor_ms")
                 .filter(|&v| in_range(v, 0.0, f64::MAX))
                 .unwrap_or(d.stutter_floor_ms),
-            display_source: field(obj, "display_source").unwrap_or(d.display_source),
+            frame_time: field(obj, "frame_time").unwrap_or(d.frame_time),
             refresh_hz: field::<f64>(obj, "refresh_hz").filter(|&v| in_range(v, 1.0, 1000.0)),
             recent: Vec::new(),
         };
@@ -154,11 +154,7 @@ impl Persisted {
             stutter_threshold: self.stutter_threshold,
             stutter_floor_ms: self.stutter_floor_ms,
             refresh_hz: self.refresh_hz,
-            frame_time: if self.display_source {
-                FrameTimeSource::Display
-            } else {
-                FrameTimeSource::Presents
-            },
+            frame_time: self.frame_time,
         }
     }
 
@@ -189,7 +185,7 @@ mod tests {
             target_fps: 144.0,
             stutter_threshold: 0.35,
             stutter_floor_ms: 2.5,
-            display_source: true,
+            frame_time: FrameTimeSource::Display,
             refresh_hz: Some(165.0),
             recent: Vec::new(),
         };
@@ -224,7 +220,7 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("settings.json");
         let text = r#"{"target_fps": -5, "stutter_threshold": "NaN", "stutter_floor_ms": 2.5,
-                       "display_source": true, "refresh_hz": 5000, "recent": ["x.csv", 3, "", "x.csv", "y.csv"],
+                       "frame_time": "display", "refresh_hz": 5000, "recent": ["x.csv", 3, "", "x.csv", "y.csv"],
                        "unknown": 1}"#;
         std::fs::write(&path, text).unwrap();
         let p = Persisted::load_from(&path);
@@ -232,10 +228,14 @@ mod tests {
         assert!((p.target_fps - d.target_fps).abs() < f64::EPSILON);
         assert!((p.stutter_threshold - d.stutter_threshold).abs() < f64::EPSILON);
         assert!((p.stutter_floor_ms - 2.5).abs() < f64::EPSILON);
-        assert!(p.display_source);
+        assert_eq!(p.frame_time, FrameTimeSource::Display);
         assert_eq!(p.refresh_hz, None);
         assert_eq!(p.recent, [PathBuf::from("x.csv"), PathBuf::from("y.csv")]);
-        std::fs::write(&path, r#"{"target_fps": 0.5, "stutter_floor_ms": -1, "refresh_hz": null}"#).unwrap();
+        std::fs::write(
+            &path,
+            r#"{"target_fps": 0.5, "stutter_floor_ms": -1, "refresh_hz": null, "frame_time": "sideways"}"#,
+        )
+        .unwrap();
         assert_eq!(Persisted::load_from(&path), d);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -258,7 +258,8 @@ mod tests {
     fn settings_map_the_frame_time_source() {
         let mut p = Persisted::default();
         assert_eq!(p.settings(), Settings::default());
-        p.display_source = true;
+        assert_eq!(p.settings().frame_time, FrameTimeSource::Auto);
+        p.frame_time = FrameTimeSource::Display;
         p.refresh_hz = Some(144.0);
         let s = p.settings();
         assert_eq!(s.frame_time, FrameTimeSource::Display);

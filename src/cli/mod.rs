@@ -100,8 +100,9 @@ struct AnalysisArgs {
     /// The display's refresh rate for VSYNC markers (detected when not given).
     #[arg(long, value_name = "HZ", value_parser = positive)]
     refresh_hz: Option<f64>,
-    /// Frame-time source.
-    #[arg(long, value_enum, default_value_t = SourceArg::Presents)]
+    /// Frame-time source: auto (display for traces with generated frames and display
+    /// data, else presents), presents or display.
+    #[arg(long, value_enum, default_value_t = SourceArg::Auto)]
     frame_time: SourceArg,
     /// Which trace of a file: default | all | PID | APP | PID:SWAPCHAIN.
     #[arg(long, default_value = "default")]
@@ -119,6 +120,7 @@ struct AnalysisArgs {
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
 enum SourceArg {
+    Auto,
     Presents,
     Display,
 }
@@ -146,6 +148,7 @@ impl AnalysisArgs {
             stutter_floor_ms: self.stutter_floor_ms,
             refresh_hz: self.refresh_hz,
             frame_time: match self.frame_time {
+                SourceArg::Auto => FrameTimeSource::Auto,
                 SourceArg::Presents => FrameTimeSource::Presents,
                 SourceArg::Display => FrameTimeSource::Display,
             },
@@ -241,18 +244,28 @@ fn compare_command(args: &CompareArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let gate = Gate { rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect() };
-    let settings = a.settings();
+    let mut settings = a.settings();
     let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
-    let mut runs = Vec::new();
     let mut failed = false;
+    let mut sides = Vec::new();
     for (path, pcl) in [(&args.baseline, &a.pcl), (&args.other, &args.other_pcl)] {
         let (markers, marker_error) = load_markers(pcl.as_deref(), a.qpc_frequency_hz);
-        let (mut file_runs, file_failed) =
-            build_runs(std::slice::from_ref(path), &a.trace, &settings, opts, markers.as_ref());
-        warn_marker_error(&mut file_runs, marker_error.as_deref());
+        let (loaded, file_failed) = load_files(std::slice::from_ref(path), &a.trace, opts);
         failed |= file_failed || marker_error.is_some();
+        sides.push((loaded, markers, marker_error));
+    }
+    // One frame-time source for every compared run (metrics.md §9).
+    let all: Vec<&crate::model::Trace> = sides.iter().flat_map(|(l, ..)| selected_traces(l)).collect();
+    let asked = settings.frame_time;
+    let resolved = asked.resolve_for(all.iter().copied());
+    let mut runs = Vec::new();
+    for (loaded, markers, marker_error) in &sides {
+        settings.frame_time = resolved;
+        let mut file_runs = runs_of(loaded, &settings, markers.as_ref());
+        warn_marker_error(&mut file_runs, marker_error.as_deref());
         runs.extend(file_runs);
     }
+    settings.frame_time = asked;
     let comparison = match runs.as_slice() {
         [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
         _ => None,
@@ -315,15 +328,19 @@ fn report_gate(outcome: &compare::GateOutcome, rules: usize) {
     eprintln!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}");
 }
 
-/// Loads every file and builds its runs; the flag is true when any file failed.
-fn build_runs(
-    files: &[PathBuf],
-    selector: &TraceSelector,
-    settings: &Settings,
-    opts: LoadOptions,
-    markers: Option<&ingest::pcl::MarkerLog>,
-) -> (Vec<RunEntry>, bool) {
-    let mut runs = Vec::new();
+/// A file given on the command line, loaded, with the traces the selector picked; or
+/// the failed run that stands for it.
+enum Loaded {
+    /// The capture and the indices of the selected traces.
+    Capture { name: String, capture: Box<crate::model::Capture>, indices: Vec<usize> },
+    /// The file could not be read, or the selector matched nothing.
+    Failed(RunEntry),
+}
+
+/// Loads every file and selects its traces; errors are printed and become failed runs.
+/// The flag is true when any file failed.
+fn load_files(files: &[PathBuf], selector: &TraceSelector, opts: LoadOptions) -> (Vec<Loaded>, bool) {
+    let mut out = Vec::new();
     let mut failed = false;
     for path in files {
         let name = path.display().to_string();
@@ -331,23 +348,61 @@ fn build_runs(
             Ok(c) => c,
             Err(e) => {
                 eprintln!("error: {e}");
-                runs.push(RunEntry::Failed(FailedRun::from_load_error(&name, &e)));
+                out.push(Loaded::Failed(RunEntry::Failed(FailedRun::from_load_error(&name, &e))));
                 failed = true;
                 continue;
             }
         };
         match selector.select(&capture) {
-            Ok(indices) => {
-                for i in indices {
-                    runs.push(RunEntry::Run(Box::new(report::run(&name, &capture, i, settings, markers))));
-                }
-            }
+            Ok(indices) => out.push(Loaded::Capture { name, capture: Box::new(capture), indices }),
             Err(msg) => {
                 eprintln!("error: {name}: {msg}");
-                runs.push(RunEntry::Failed(FailedRun::new(&name, format!("{name}: {msg}"))));
+                out.push(Loaded::Failed(RunEntry::Failed(FailedRun::new(&name, format!("{name}: {msg}")))));
                 failed = true;
             }
         }
     }
-    (runs, failed)
+    (out, failed)
+}
+
+/// The runs of loaded files, in order.
+fn runs_of(
+    loaded: &[Loaded],
+    settings: &Settings,
+    markers: Option<&ingest::pcl::MarkerLog>,
+) -> Vec<RunEntry> {
+    let mut runs = Vec::new();
+    for l in loaded {
+        match l {
+            Loaded::Capture { name, capture, indices } => {
+                for &i in indices {
+                    runs.push(RunEntry::Run(Box::new(report::run(name, capture, i, settings, markers))));
+                }
+            }
+            Loaded::Failed(entry) => runs.push(entry.clone()),
+        }
+    }
+    runs
+}
+
+/// Every selected trace of loaded files.
+fn selected_traces(loaded: &[Loaded]) -> Vec<&crate::model::Trace> {
+    loaded
+        .iter()
+        .flat_map(|l| match l {
+            Loaded::Capture { capture, indices, .. } => indices.iter().map(|&i| &capture.traces[i]).collect(),
+            Loaded::Failed(_) => Vec::new(),
+        })
+        .collect()
+}
+
+fn build_runs(
+    files: &[PathBuf],
+    selector: &TraceSelector,
+    settings: &Settings,
+    opts: LoadOptions,
+    markers: Option<&ingest::pcl::MarkerLog>,
+) -> (Vec<RunEntry>, bool) {
+    let (loaded, failed) = load_files(files, selector, opts);
+    (runs_of(&loaded, settings, markers), failed)
 }

@@ -28,9 +28,8 @@ pub enum SkipReason {
     InvalidFrameTime,
     /// The frame time is 0 or negative.
     NonPositiveFrameTime,
-    /// A generated frame (frame generation) with a frame time of 0: the 2.1–2.3
-    /// layouts give generated frames no CPU time.
-    GeneratedZeroFrameTime,
+    /// A `Dropped` cell other than 0 or 1: read as displayed.
+    OddDropped,
     /// A frame time outside 1 ns ..= 1e9 ms (11.6 days): no real frame.
     ImplausibleFrameTime,
     /// The row is longer than a row may be (bytes or fields).
@@ -51,7 +50,7 @@ impl SkipReason {
             Self::MissingFrameTime => 2,
             Self::InvalidFrameTime => 3,
             Self::NonPositiveFrameTime => 4,
-            Self::GeneratedZeroFrameTime => 5,
+            Self::OddDropped => 5,
             Self::ImplausibleFrameTime => 6,
             Self::Oversized => 7,
             Self::BadProcessId => 8,
@@ -68,9 +67,7 @@ impl SkipReason {
             Self::MissingFrameTime => "frame time is missing; row skipped".into(),
             Self::InvalidFrameTime => "frame time is not a number; row skipped".into(),
             Self::NonPositiveFrameTime => "frame time is 0 or negative; row skipped".into(),
-            Self::GeneratedZeroFrameTime => {
-                "generated frame (frame generation) with a frame time of 0; row skipped".into()
-            }
+            Self::OddDropped => "Dropped is neither 0 nor 1; the frame is read as displayed".into(),
             Self::ImplausibleFrameTime => {
                 "frame time is implausible (under 1 ns or over 11 days); row skipped".into()
             }
@@ -94,10 +91,9 @@ impl SkipReason {
             Self::MissingFrameTime => format!("{count} rows have no frame time; skipped"),
             Self::InvalidFrameTime => format!("{count} rows have a frame time that is not a number; skipped"),
             Self::NonPositiveFrameTime => format!("{count} rows have a frame time of 0 or less; skipped"),
-            Self::GeneratedZeroFrameTime => format!(
-                "{count} generated frames (frame generation) have a frame time of 0 in this layout \
-                 and were skipped; use --frame-time display to count them"
-            ),
+            Self::OddDropped => {
+                format!("{count} rows have a Dropped value that is neither 0 nor 1; read as displayed")
+            }
             Self::ImplausibleFrameTime => {
                 format!("{count} rows have an implausible frame time (under 1 ns or over 11 days); skipped")
             }
@@ -198,6 +194,11 @@ pub struct TraceBuilder {
     mode_lookup: std::collections::HashMap<String, u16>,
     invalid: Vec<InvalidCells>,
     skipped: SkipLog,
+    /// The `DisplayedTime` of the last displayed frame so far (2.0–2.3 layouts): the
+    /// display interval of the next displayed frame.
+    shifted_display: f64,
+    /// Displayed frames without a present interval: (count, first line).
+    no_present: Option<(u64, u64)>,
 }
 
 impl TraceBuilder {
@@ -217,6 +218,8 @@ impl TraceBuilder {
             mode_lookup: std::collections::HashMap::new(),
             invalid: vec![InvalidCells::default(); layout.numeric.len()],
             skipped: SkipLog::default(),
+            shifted_display: f64::NAN,
+            no_present: None,
         }
     }
 
@@ -247,29 +250,38 @@ impl TraceBuilder {
                 _ => Cell::Missing,
             },
         };
-        let generated = || {
-            layout
-                .frame_type
-                .is_some_and(|i| FrameType::parse(&String::from_utf8_lossy(field(i))).is_generated())
+        let dropped = match layout.dropped {
+            DroppedRule::Column(i) => match parse_cell(field(i)) {
+                Cell::Number(v) if v == 1.0 => true,
+                Cell::Number(v) if v != 0.0 => {
+                    self.skipped.add(line, SkipReason::OddDropped);
+                    false
+                }
+                _ => false,
+            },
+            DroppedRule::MissingDisplay(i) => parse_cell(field(i)) == Cell::Missing,
+            DroppedRule::ZeroDisplay(i) => parse_cell(field(i)) == Cell::Number(0.0),
+            DroppedRule::Unknown => false,
         };
+        // A displayed frame without a present interval (the 2.1–2.3 layouts write
+        // FrameTime 0 for generated frames) is a frame of the display series only: it is
+        // kept with a frame time of 0, which the presents series leaves out.
+        let display_only = !dropped && layout.display.is_some() && layout.dropped != DroppedRule::Unknown;
         let ft = match frame_time {
             Cell::Number(v) if PLAUSIBLE_FRAME_TIME_MS.contains(&v) => v,
             Cell::Number(v) if v > 0.0 || !v.is_finite() => {
                 return self.skip(line, SkipReason::ImplausibleFrameTime);
             }
-            Cell::Number(v) if v == 0.0 && generated() => {
-                return self.skip(line, SkipReason::GeneratedZeroFrameTime);
-            }
+            Cell::Number(v) if v == 0.0 && display_only => 0.0,
+            Cell::Missing if display_only => 0.0,
             Cell::Number(_) => return self.skip(line, SkipReason::NonPositiveFrameTime),
             Cell::Missing => return self.skip(line, SkipReason::MissingFrameTime),
             Cell::Invalid => return self.skip(line, SkipReason::InvalidFrameTime),
         };
-        let dropped = match layout.dropped {
-            DroppedRule::Column(i) => matches!(parse_cell(field(i)), Cell::Number(v) if v != 0.0),
-            DroppedRule::MissingDisplay(i) => parse_cell(field(i)) == Cell::Missing,
-            DroppedRule::ZeroDisplay(i) => parse_cell(field(i)) == Cell::Number(0.0),
-            DroppedRule::Unknown => false,
-        };
+        if ft == 0.0 {
+            let (count, first) = self.no_present.unwrap_or((0, line));
+            self.no_present = Some((count + 1, first));
+        }
         self.row_ordinal.push(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
@@ -282,7 +294,14 @@ impl TraceBuilder {
         f.dropped.push(dropped);
         f.line.push(line);
         let display = layout.display.map_or(f64::NAN, |i| parse_or_nan(field(i)));
-        f.display_ms.push(if dropped { f64::NAN } else { display });
+        let interval = if dropped {
+            f64::NAN
+        } else if layout.display_shifted {
+            std::mem::replace(&mut self.shifted_display, display)
+        } else {
+            display
+        };
+        f.display_ms.push(interval);
         if let Some(i) = layout.frame_type {
             f.frame_type.push(FrameType::parse(&String::from_utf8_lossy(field(i))));
         }
@@ -368,9 +387,10 @@ impl TraceBuilder {
         let mut ms = 0.0;
         for i in 1..t.len().min(ft.len()) {
             let d = t[i] - t[i - 1];
-            if d.is_finite() && self.row_ordinal[i] == self.row_ordinal[i - 1] + 1 {
+            let step = if role == TimeRole::Present { ft[i] } else { ft[i - 1] };
+            if d.is_finite() && step > 0.0 && self.row_ordinal[i] == self.row_ordinal[i - 1] + 1 {
                 raw += d;
-                ms += if role == TimeRole::Present { ft[i] } else { ft[i - 1] };
+                ms += step;
             }
         }
         (raw, ms)
@@ -409,6 +429,20 @@ impl TraceBuilder {
         }
         self.frames.start_ms = start;
         let mut warnings = self.skipped.warnings();
+        if let Some((count, line)) = self.no_present {
+            let what = if count == 1 {
+                "1 displayed frame has".to_owned()
+            } else {
+                format!("{count} displayed frames have")
+            };
+            warnings.push(Warning::at(
+                line,
+                format!(
+                    "{what} no present interval (frame time 0 or missing; in the 2.1–2.3 layouts these are \
+                     generated frames): the display series counts them, the presents series leaves them out"
+                ),
+            ));
+        }
         if let Some((count, line)) = out_of_range {
             warnings.push(Warning::at(
                 line,

@@ -18,9 +18,10 @@ pub enum FrameTimeRule {
 /// How a row is known to be dropped (never displayed).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DroppedRule {
-    /// A `Dropped` column: non-zero means dropped.
+    /// A `Dropped` column: 1 means dropped (other values are warned about).
     Column(usize),
-    /// 2.1+: the display column is `NA`.
+    /// 2.1+: the display column is `NA` (2.1–2.3 `DisplayLatency`, 2.4+
+    /// `MsUntilDisplayed`).
     MissingDisplay(usize),
     /// 2.0: `DisplayedTime` is exactly 0.
     ZeroDisplay(usize),
@@ -101,6 +102,9 @@ pub struct Layout {
     pub frame_time: FrameTimeRule,
     /// Display interval (`MsBetweenDisplayChange`, `DisplayedTime`).
     pub display: Option<usize>,
+    /// True when the display column is 2.0–2.3 `DisplayedTime`: how long the frame
+    /// stayed on screen, which is the display interval of the next displayed frame.
+    pub display_shifted: bool,
     /// Dropped rule.
     pub dropped: DroppedRule,
     /// Time column.
@@ -143,6 +147,7 @@ pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, String> 
     let frame_time = frame_time_rule(&names).ok_or_else(|| not_a_capture(&names))?;
     let (format, format_version) = format_of(&names, comments);
     let display = names.first_of(&["MsBetweenDisplayChange", "DisplayedTime"]);
+    let display_shifted = display.is_some() && !names.has("MsBetweenDisplayChange");
     let dropped = dropped_rule(&names, frame_time);
     let time = time_column(&names, format);
     let first_system = if format == Format::Ocat { names.find("Motherboard") } else { None };
@@ -160,6 +165,7 @@ pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, String> 
         frame_type: names.find("FrameType"),
         frame_time,
         display,
+        display_shifted,
         dropped,
         time,
         system,
@@ -189,12 +195,15 @@ fn dropped_rule(names: &Names, frame_time: FrameTimeRule) -> DroppedRule {
     if let Some(i) = names.find("Dropped") {
         return DroppedRule::Column(i);
     }
-    let display = names.first_of(&["MsUntilDisplayed", "DisplayedTime", "MsBetweenDisplayChange"]);
+    // 2.1–2.3 write `NA` in every display column of a dropped frame, but the last
+    // displayed frame's `DisplayedTime` is `NA` too: `DisplayLatency` tells them apart.
+    let display =
+        names.first_of(&["MsUntilDisplayed", "DisplayLatency", "DisplayedTime", "MsBetweenDisplayChange"]);
     match (frame_time, display) {
         (_, None) | (FrameTimeRule::FromFps(_), _) => DroppedRule::Unknown,
         (FrameTimeRule::Column(_), Some(i)) => DroppedRule::MissingDisplay(i),
         (FrameTimeRule::Sum(..), Some(_)) => names
-            .first_of(&["DisplayedTime", "MsUntilDisplayed"])
+            .first_of(&["DisplayedTime", "MsUntilDisplayed", "DisplayLatency"])
             .map_or(DroppedRule::Unknown, DroppedRule::ZeroDisplay),
     }
 }
@@ -252,7 +261,9 @@ fn format_of(names: &Names, comments: &[String]) -> (Format, String) {
             "2.x --v1_metrics"
         } else if names.original.iter().any(|n| n == "msBetweenPresents") {
             "1.7–1.10"
-        } else if names.find("AllowsTearing") < names.find("PresentFlags") {
+        } else if let (Some(tearing), Some(flags)) = (names.find("AllowsTearing"), names.find("PresentFlags"))
+            && tearing < flags
+        {
             "1.0–1.1"
         } else {
             "1.2–1.6"
@@ -326,8 +337,11 @@ fn numeric_columns(names: &Names, layout: &Layout) -> Vec<NumericColumn> {
         used.push(i);
     }
     used.extend(layout.system.iter().map(|(i, _)| *i));
+    // A repeated name (any case) is one column: the first keeps it, so `health.actions`
+    // and `health.spikes` name it once.
+    let repeated = |i: usize| names.lower[..i].contains(&names.lower[i]);
     (0..names.original.len())
-        .filter(|i| !used.contains(i) && !names.original[*i].is_empty())
+        .filter(|&i| !used.contains(&i) && !names.original[i].is_empty() && !repeated(i))
         .map(|index| {
             let name = names.original[index].clone();
             NumericColumn { index, kind: ColumnKind::from_header(&name), name }
@@ -408,7 +422,28 @@ mod tests {
         );
         let l = detect(&v21, &[]).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(l.format, Format::PresentMon21);
-        assert_eq!(l.dropped, DroppedRule::MissingDisplay(14));
+        // DisplayLatency, not DisplayedTime: the last displayed frame's DisplayedTime is NA.
+        assert_eq!(l.dropped, DroppedRule::MissingDisplay(13));
+        assert!(l.display_shifted);
+    }
+
+    #[test]
+    fn a_missing_allows_tearing_column_is_not_the_1_0_layout() {
+        let v = header(
+            "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange",
+        );
+        let l = detect(&v, &[]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(l.format_version, "1.2–1.6");
+        assert!(!l.display_shifted);
+    }
+
+    #[test]
+    fn a_repeated_column_is_kept_once() {
+        let v =
+            header("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsGPUBusy,msgpubusy,MsCPUBusy");
+        let l = detect(&v, &[]).unwrap_or_else(|e| panic!("{e}"));
+        let names: Vec<&str> = l.numeric.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["MsGPUBusy", "MsCPUBusy"]);
     }
 
     #[test]

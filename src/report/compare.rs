@@ -369,6 +369,8 @@ pub(super) mod tests {
             swap_chain: None,
             runtime: None,
             present_modes: Vec::new(),
+            frame_time: "presents",
+            sampled: false,
             frames: 1000,
             dropped_frames: Some(7),
             duration_ms: Some(10_000.0 * scale),

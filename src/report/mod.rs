@@ -45,8 +45,12 @@ pub struct SettingsJson {
     pub stutter_floor_ms: f64,
     /// Rolling window size.
     pub window_frames: u32,
-    /// `presents` or `display`.
+    /// `auto`, `presents` or `display`: what was asked (each run says what it used).
     pub frame_time: &'static str,
+    /// Seconds left out at the start of every run.
+    pub trim_start_s: f64,
+    /// Seconds left out at the end of every run.
+    pub trim_end_s: f64,
 }
 
 impl From<&Settings> for SettingsJson {
@@ -57,6 +61,8 @@ impl From<&Settings> for SettingsJson {
             stutter_floor_ms: s.stutter_floor_ms,
             window_frames: WINDOW_FRAMES,
             frame_time: s.frame_time.name(),
+            trim_start_s: 0.0,
+            trim_end_s: 0.0,
         }
     }
 }
@@ -90,6 +96,12 @@ pub struct Run {
     pub runtime: Option<String>,
     /// Present modes seen, in order (an addition to the contract).
     pub present_modes: Vec<String>,
+    /// The frame-time source this run was analysed with (`presents` or `display`:
+    /// what `auto` resolved to for its trace).
+    pub frame_time: &'static str,
+    /// True for a sampled log (`metrics.md` §10): figures from samples, `frames` an
+    /// estimate, per-frame sections null.
+    pub sampled: bool,
     /// Frames in the analysed series.
     pub frames: usize,
     /// Frames of the trace that were never displayed.
@@ -195,7 +207,7 @@ pub fn run_prepared(
     if series.is_empty() {
         warnings.push(Warning::file(format!(
             "no frame has a usable {} frame time; figures are not available",
-            settings.frame_time.name()
+            prepared.source.name()
         )));
     }
     let mut latency = prepared.latency;
@@ -219,6 +231,8 @@ pub fn run_prepared(
         swap_chain: trace.meta.swap_chain.clone(),
         runtime: trace.meta.runtime.clone(),
         present_modes: trace.meta.present_modes.clone(),
+        frame_time: prepared.source.name(),
+        sampled: false,
         frames: series.len(),
         dropped_frames: info.dropped_known.then(|| trace.dropped_count()),
         duration_ms: (!series.is_empty()).then(|| series.total_ms()),
@@ -230,7 +244,7 @@ pub fn run_prepared(
         health: figures.health,
         latency: Some(latency),
         vsync: Vsync::of(trace, settings.refresh_hz),
-        frame_types: FrameTypes::of(trace, settings.frame_time),
+        frame_types: FrameTypes::of(trace, &prepared.series),
     }
 }
 

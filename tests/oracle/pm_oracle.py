@@ -1,31 +1,37 @@
 #!/usr/bin/env python3
 """Independent test oracle for framescope's PresentMon-family CSV analysis.
 
-Written from the project spec only (shared/spec/metrics.md sections 1-6 and
-shared/spec/formats.md sections 1-5), never from the Rust sources. Python 3.11
-standard library only.
+Written from the project spec only (shared/spec/metrics.md sections 1-6, 9, 10,
+shared/spec/cli-report.md and shared/spec/formats.md sections 1-5), never from the Rust
+sources. Python 3.11 standard library only.
 
 Usage:
-    python3 tests/oracle/pm_oracle.py [--frame-time presents|display] [--report] FILE...
+    python3 tests/oracle/pm_oracle.py [--frame-time presents|display|auto] [--report] FILE...
         print one JSON document per file (stdout); skipped rows are listed on stderr.
     python3 tests/oracle/pm_oracle.py --write-goldens [--report]
         regenerate tests/golden/<file stem>.<source>.json for every covered capture.
+    python3 tests/oracle/pm_oracle.py --check-goldens
+        regenerate every golden into a temporary folder and compare it byte for byte
+        with tests/golden/ (only this script's own files); exit 1 on any difference.
     python3 tests/oracle/pm_oracle.py --self-test
-        check the section 3-6 figures on small hand-made cases.
+        check the rules on small hand-made cases.
 
 Environment: FRAMESCOPE_TRACES overrides the capture folder
 (default: <project root>/../shared/real-traces).
 """
 
 import csv
+import filecmp
 import io
 import json
 import bisect
 import math
 import os
 import re
+import shutil
 import struct
 import sys
+import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -35,12 +41,12 @@ TRACES_DIR = os.environ.get(
     os.path.normpath(os.path.join(PROJECT_ROOT, "..", "shared", "real-traces")),
 )
 
-# Folders whose CSVs are all covered (FrameView_Summary* excluded: not a per-frame log),
-# plus single files.
-GOLDEN_FOLDERS = ["presentmon-1x", "presentmon-2x", "frameview", "ocat"]
-GOLDEN_EXTRA = ["capframex/capframex-legacy-csv_ResidentEvil2_with_header.csv"]
+# Folders whose CSVs are all covered (FrameView_Summary* excluded: not a per-frame log).
+# capframex/ holds one CSV (covered) and a JSON capture (sampled_oracle.py's).
+GOLDEN_FOLDERS = ["presentmon-1x", "presentmon-2x", "frameview", "ocat", "capframex"]
 
-SOURCES = ("presents", "display")
+# The sources a golden is written for: the two series and `auto`, which resolves per trace.
+SOURCES = ("presents", "display", "auto")
 
 # A decimal number as PresentMon-family writers print it. Anything else
 # (NA, N/A, empty, words, inf, nan) is "missing".
@@ -77,6 +83,16 @@ ACTION_COLUMNS = [
 # Display values: missing on a dropped frame (1.x and FrameView write 0 there).
 DISPLAY_ACTIONS = {"msuntildisplayed", "displaylatency"}
 
+# cli-report.md `latency`, in the order the golden writes them. The four PCL figures
+# need a marker log (--pcl) and are always null here.
+LATENCY_KEYS = [
+    "pcl_ms", "i2fs_ms", "fs2p_ms", "p2d_ms",
+    "pc_latency_column_mean_ms", "pc_latency_min_ms", "pc_latency_max_ms",
+    "display_latency_mean_ms", "click_to_photon_mean_ms", "all_input_to_photon_mean_ms",
+    "render_present_latency_mean_ms", "animation_error_mean_abs_ms",
+]
+ANIMATION_ERROR_LIMIT = 1e6  # |MsAnimationError| at or above this is garbage (cli-report.md)
+
 
 class OracleError(Exception):
     pass
@@ -102,6 +118,14 @@ def naive_sum(values):
     return s
 
 
+def mean_or_none(values):
+    """Plain mean (left-to-right sum / count), None for no value."""
+    values = list(values)
+    if not values:
+        return None
+    return naive_sum(values) / len(values)
+
+
 def normalise_swap_chain(cell):
     s = cell.strip()
     if s[:2].lower() == "0x":
@@ -117,11 +141,14 @@ def normalise_swap_chain(cell):
 
 
 def read_capture(path):
-    """Return (comment_count, header_line_no, header, rows) where rows are
-    (physical line number, [trimmed cells]). Line numbers are 1-based file lines."""
     with open(path, "rb") as fh:
         raw = fh.read()
-    text = raw.decode("utf-8")
+    return split_capture(raw.decode("utf-8"))
+
+
+def split_capture(text):
+    """Return (comment_count, header_line_no, header, rows) where rows are
+    (physical line number, [trimmed cells]). Line numbers are 1-based file lines."""
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = re.findall(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+$", text)
@@ -169,16 +196,55 @@ def detect_format(n_comments, cols):
     raise OracleError("header matches no PresentMon-family layout")
 
 
-class Frame:
-    __slots__ = ("line", "ft", "disp", "dropped", "actions")
+def detect_layout(cols):
+    """The column layout that decides the dropped rule and the display interval
+    (independent of the writer: a pmcap file has the 2.1 or the 2.4 layout).
+      dropped-column  a `Dropped` column (1.x, FrameView, OCAT, CapFrameX CSV)
+      2.4             `MsBetweenPresents` without `Dropped` (2.4+ default, API writer)
+      2.1             `FrameTime` (2.1-2.3, 2.4+ --v2_metrics, 2.3-era pmcap)
+      2.0             `CPUBusy` + `CPUWait` only (v2.0.0)"""
+    if "dropped" in cols:
+        return "dropped-column"
+    if "msbetweenpresents" in cols:
+        return "2.4"
+    if "frametime" in cols:
+        return "2.1"
+    if "cpubusy" in cols and "cpuwait" in cols:
+        return "2.0"
+    raise OracleError("no frame-time column")
 
-    def __init__(self, line, ft, disp, dropped, actions=()):
+
+def is_generated(cell):
+    """metrics.md section 1: a FrameType other than Application (any case); empty and
+    NA are not frame types."""
+    if cell is None:
+        return False
+    s = cell.strip()
+    return s != "" and s.upper() != "NA" and s.lower() != "application"
+
+
+def frame_kind(cell):
+    """'application', 'generated' or None (no FrameType / empty / NA)."""
+    if cell is None:
+        return None
+    if cell.strip().lower() == "application":
+        return "application"
+    return "generated" if is_generated(cell) else None
+
+
+class Frame:
+    __slots__ = ("line", "ft", "disp", "dropped", "kind", "actions", "lat")
+
+    def __init__(self, line, ft, disp, dropped, actions=(), kind=None, lat=None):
         self.line = line
-        self.ft = ft
-        self.disp = disp  # display interval, None when missing (incl. dropped frames)
+        self.ft = ft        # present frame time, None when missing / <= 0
+        self.disp = disp    # display interval, None when missing (incl. dropped frames)
         self.dropped = dropped
+        self.kind = kind    # 'application', 'generated' or None
         # values of the file's action columns (analysis["actions"] order), None = missing
         self.actions = actions
+        # raw latency cells of this frame: dict name -> float or None (see LATENCY_CELLS)
+        self.lat = lat if lat is not None else {}
 
 
 class Trace:
@@ -187,17 +253,40 @@ class Trace:
         self.process_id = pid
         self.swap_chain = swap_chain
         self.first_line = first_line
-        self.frames = []  # presents-kept frames
+        self.frames = []  # the trace's frames (metrics.md section 1, rule 1), file order
+
+
+# Latency cells read per frame: name -> column names (first one the header has).
+LATENCY_CELLS = {
+    "until_displayed": ("MsUntilDisplayed",),
+    "display_latency": ("DisplayLatency",),
+    "cpu_busy": ("CPUBusy",),
+    "pc_latency": ("MsPCLatency",),
+    "click_to_photon": ("MsClickToPhotonLatency", "ClickToPhotonLatency"),
+    "all_input_to_photon": ("MsAllInputToPhotonLatency", "AllInputToPhotonLatency"),
+    "render_present": ("MsRenderPresentLatency",),
+    "animation_error": ("MsAnimationError", "AnimationError"),
+}
 
 
 def analyse_file(path):
-    """Parse a capture; return dict with format, traces (all keys, incl. ones with
-    no kept frame), and the list of skipped rows (line, reason)."""
-    n_comments, header_line, header, rows = read_capture(path)
+    return analyse_text(read_capture(path))
+
+
+def analyse_csv_text(text):
+    """analyse_file on an in-memory CSV (self-test)."""
+    return analyse_text(split_capture(text))
+
+
+def analyse_text(parsed):
+    """Parse a capture; return dict with format, traces (only keys with at least one
+    frame), the action columns and the list of skipped rows (line, reason)."""
+    n_comments, header_line, header, rows = parsed
     cols = {}
     for i, name in enumerate(header):
         cols.setdefault(name.lower(), i)
     fmt = detect_format(n_comments, cols)
+    layout = detect_layout(cols)
 
     def col(*names):
         for n in names:
@@ -210,45 +299,63 @@ def analyse_file(path):
             raise OracleError("missing column %s" % need)
     i_app, i_pid, i_sc = cols["application"], cols["processid"], cols["swapchainaddress"]
 
-    # frame time
-    i_ft = col("MsBetweenPresents")
+    # Present frame time (metrics.md section 1).
     i_ft2 = None
-    ft_source = "MsBetweenPresents"
-    if i_ft is None:
-        i_ft = col("FrameTime")
-        ft_source = "FrameTime"
-    if i_ft is None:
-        i_ft, i_ft2 = col("CPUBusy"), col("CPUWait")
-        ft_source = "CPUBusy+CPUWait"
-        if i_ft is None or i_ft2 is None:
-            raise OracleError("no frame-time column")
-
-    # display interval
-    i_disp = col("MsBetweenDisplayChange", "DisplayedTime")
-
-    # dropped rule
-    i_dropped = col("Dropped")
-    if i_dropped is not None:
-        drop_rule = "column"
-        i_drop_disp = None
-    elif fmt == "presentmon-2.0":
-        drop_rule = "zero"
-        i_drop_disp = col("DisplayedTime")
+    if layout in ("dropped-column", "2.4"):
+        i_ft, ft_source = col("MsBetweenPresents"), "MsBetweenPresents"
+    elif layout == "2.1":
+        i_ft, ft_source = col("FrameTime"), "FrameTime"
     else:
-        drop_rule = "na"
-        i_drop_disp = col("MsUntilDisplayed", "DisplayedTime", "MsBetweenDisplayChange")
+        i_ft, i_ft2, ft_source = col("CPUBusy"), col("CPUWait"), "CPUBusy+CPUWait"
+    if i_ft is None:
+        raise OracleError("no frame-time column")
 
+    # Display interval: MsBetweenDisplayChange of the frame itself, or in the 2.0-2.3
+    # layouts the DisplayedTime of the previous displayed frame of the trace.
+    i_mbdc = col("MsBetweenDisplayChange")
+    i_dtime = col("DisplayedTime")
+    if i_mbdc is not None:
+        disp_rule, i_disp = "own", i_mbdc
+    elif i_dtime is not None:
+        disp_rule, i_disp = "shift", i_dtime
+    else:
+        disp_rule, i_disp = "none", None
+
+    # Dropped rule (metrics.md section 1; the project decisions in README.md).
+    if layout == "dropped-column":
+        drop_rule, i_drop = "one", cols["dropped"]
+    elif layout == "2.0":
+        i_drop = col("DisplayedTime", "DisplayLatency")
+        drop_rule = "zero" if i_drop is not None else "never"
+    elif layout == "2.1":
+        i_drop = col("DisplayLatency", "DisplayedTime")
+        drop_rule = "missing" if i_drop is not None else "never"
+    else:  # 2.4
+        i_drop = col("MsUntilDisplayed", "MsBetweenDisplayChange")
+        drop_rule = "missing" if i_drop is not None else "never"
+
+    i_ftype = col("FrameType")
     actions = action_columns(header)
+    lat_cols = {name: col(*names) for name, names in LATENCY_CELLS.items()}
+    # display_latency_mean_ms: MsUntilDisplayed, else (2.0-2.3) DisplayLatency - CPUBusy.
+    if lat_cols["until_displayed"] is not None:
+        dl_rule = "until"
+    elif lat_cols["display_latency"] is not None and lat_cols["cpu_busy"] is not None:
+        dl_rule = "diff"
+    else:
+        dl_rule = "none"
 
     ncols = len(header)
     if fmt == "ocat":
-        i_mb = cols["motherboard"]
-        min_fields, max_fields = i_mb, None
+        min_fields, max_fields = cols["motherboard"], None
     else:
         min_fields, max_fields = ncols, ncols
 
     traces = []
     by_key = {}
+    # Per trace: DisplayedTime of its previous displayed frame ("shift" rule); the
+    # first displayed frame of a trace has no display interval.
+    prev_dtime = {}
     skipped = []
     for line_no, cells in rows:
         nf = len(cells)
@@ -258,6 +365,13 @@ def analyse_file(path):
         if max_fields is not None and nf > max_fields:
             skipped.append((line_no, "overlong row: %d fields, header has %d" % (nf, ncols)))
             continue
+
+        def cell(idx):
+            return cells[idx] if idx is not None and idx < nf else None
+
+        def num(idx):
+            return parse_num(cell(idx))
+
         app = cells[i_app]
         try:
             pid = int(cells[i_pid])
@@ -266,44 +380,71 @@ def analyse_file(path):
             continue
         sc = normalise_swap_chain(cells[i_sc])
         key = (app, pid, sc)
+
+        ft = num(i_ft)
+        if i_ft2 is not None:
+            ft2 = num(i_ft2)
+            ft = None if (ft is None or ft2 is None) else ft + ft2
+        if ft is not None and not ft > 0:
+            ft = None
+
+        if drop_rule == "one":
+            dropped = num(i_drop) == 1.0
+        elif drop_rule == "zero":
+            dropped = num(i_drop) == 0.0
+        elif drop_rule == "missing":
+            dropped = num(i_drop) is None
+        else:
+            dropped = False
+
+        # Traces are listed in order of their key's first well-formed row; a key with
+        # no frame is dropped from the list at the end.
         tr = by_key.get(key)
         if tr is None:
             tr = Trace(app, pid, sc, line_no)
             by_key[key] = tr
             traces.append(tr)
 
-        ft = parse_num(cells[i_ft])
-        if i_ft2 is not None:
-            ft2 = parse_num(cells[i_ft2])
-            ft = None if (ft is None or ft2 is None) else ft + ft2
-        if ft is None or not (ft > 0):
-            skipped.append((line_no, "frame time (%s) missing or <= 0: %r"
-                            % (ft_source, cells[i_ft] if i_ft2 is None
-                               else cells[i_ft] + "+" + cells[i_ft2])))
+        if ft is None and dropped:
+            raw = cell(i_ft) if i_ft2 is None else "%s+%s" % (cell(i_ft), cell(i_ft2))
+            skipped.append((line_no, "dropped and frame time (%s) missing or <= 0: %r"
+                            % (ft_source, raw)))
             continue
 
-        if drop_rule == "column":
-            d = parse_num(cells[i_dropped])
-            dropped = d is not None and d == 1.0
-        elif drop_rule == "zero":
-            d = parse_num(cells[i_drop_disp]) if i_drop_disp is not None else None
-            dropped = d is not None and d == 0.0
-        else:
-            dropped = i_drop_disp is not None and parse_num(cells[i_drop_disp]) is None
-
         disp = None
-        if not dropped and i_disp is not None:
-            disp = parse_num(cells[i_disp])
+        if not dropped:
+            if disp_rule == "own":
+                disp = num(i_disp)
+            elif disp_rule == "shift":
+                disp = prev_dtime.get(key)
+                prev_dtime[key] = num(i_disp)
+
+        lat = {name: num(idx) for name, idx in lat_cols.items()}
+        if dl_rule == "until":
+            lat["display"] = lat["until_displayed"]
+        elif dl_rule == "diff" and lat["display_latency"] is not None \
+                and lat["cpu_busy"] is not None:
+            lat["display"] = lat["display_latency"] - lat["cpu_busy"]
+        else:
+            lat["display"] = None
+
         acts = tuple(action_value(cells, idx, dropped and name.lower() in DISPLAY_ACTIONS)
                      for name, idx in actions)
-        tr.frames.append(Frame(line_no, ft, disp, dropped, acts))
+        kind = frame_kind(cell(i_ftype)) if i_ftype is not None else None
+        tr.frames.append(Frame(line_no, ft, disp, dropped, acts, kind, lat))
 
+    no_frame = [tr for tr in traces if not tr.frames]
+    traces = [tr for tr in traces if tr.frames]
     return {
         "format": fmt,
+        "layout": layout,
+        "no_frame_traces": no_frame,
         "header_line": header_line,
         "traces": traces,
         "skipped": skipped,
         "actions": [name for name, _ in actions],
+        "latency_columns": {name: idx is not None for name, idx in lat_cols.items()},
+        "display_latency_rule": dl_rule,
     }
 
 
@@ -536,8 +677,10 @@ def timing_sections(ft, total, action_names, frames):
     }
 
 
+
 def default_trace(entries):
-    """entries: list of (application, kept frame count). Index of the default trace."""
+    """entries: list of (application, presents-series frame count). Index of the
+    default trace."""
     if not entries:
         return None
     candidates = [i for i, (app, _) in enumerate(entries) if app.lower() != "dwm.exe"]
@@ -558,32 +701,125 @@ def relpath_for(path):
     return path
 
 
+# --------------------------------------------------------------------------------------
+# Series, latency and frame types (metrics.md section 1, cli-report.md `latency`)
+
+
+def presents_series(frames):
+    """The trace's frames with a present frame time > 0, with their frame times."""
+    series = [f for f in frames if f.ft is not None]
+    return series, [f.ft for f in series]
+
+
+def display_series(frames):
+    """The trace's displayed frames with a display interval > 0, whatever their present
+    frame time, with their display intervals."""
+    series = [f for f in frames if not f.dropped and f.disp is not None and f.disp > 0]
+    return series, [f.disp for f in series]
+
+
+def resolve_source(frames, source):
+    """`auto` is `display` for a trace with at least one generated frame and at least one
+    frame with a display interval > 0, else `presents`; other sources stay as asked."""
+    if source != "auto":
+        return source
+    has_generated = any(f.kind == "generated" for f in frames)
+    has_display = any(not f.dropped and f.disp is not None and f.disp > 0 for f in frames)
+    return "display" if has_generated and has_display else "presents"
+
+
+def latency(frames, columns, display_rule):
+    """cli-report.md `latency` of one trace over all its frames (any source).
+    `columns`: which LATENCY_CELLS the file has; `display_rule`: 'until', 'diff' or
+    'none'. Plain left-to-right means; null when the column is absent or no cell
+    qualifies."""
+    def cells(name, keep):
+        if not columns[name]:
+            return []
+        return [f.lat[name] for f in frames if f.lat[name] is not None and keep(f, f.lat[name])]
+
+    pcl = cells("pc_latency", lambda f, v: True)
+    pcl_pos = [v for v in pcl if v > 0]
+    # Lead's decision: over displayed frames that are not generated. The 2.0-2.3
+    # layouts give generated frames no present of their own (CPUBusy 0, DisplayLatency
+    # from the application frame's CPU start), so their present-to-display time is
+    # unknown there; leaving them out in every layout keeps one definition.
+    display = ([f.lat["display"] for f in frames
+                if not f.dropped and f.kind != "generated" and f.lat["display"] is not None]
+               if display_rule != "none" else [])
+    return {
+        "pcl_ms": None,
+        "i2fs_ms": None,
+        "fs2p_ms": None,
+        "p2d_ms": None,
+        "pc_latency_column_mean_ms": mean_or_none(pcl),
+        "pc_latency_min_ms": min(pcl_pos) if pcl_pos else None,
+        "pc_latency_max_ms": max(pcl_pos) if pcl_pos else None,
+        "display_latency_mean_ms": mean_or_none(display),
+        # 0 = no input on this frame; a dropped frame never reached the screen
+        "click_to_photon_mean_ms": mean_or_none(
+            cells("click_to_photon", lambda f, v: v != 0 and not f.dropped)),
+        "all_input_to_photon_mean_ms": mean_or_none(
+            cells("all_input_to_photon", lambda f, v: v > 0 and not f.dropped)),
+        "render_present_latency_mean_ms": mean_or_none(
+            cells("render_present", lambda f, v: True)),
+        "animation_error_mean_abs_ms": mean_or_none(
+            abs(v) for v in cells("animation_error",
+                                  lambda f, v: abs(v) < ANIMATION_ERROR_LIMIT)),
+    }
+
+
+def frame_type_intervals(kinds, ft, kind):
+    """Intervals between consecutive frames of one kind over a series: walking the
+    positions in order, acc += ft[p]; at a frame of the kind, the acc since the previous
+    frame of the kind (if any) is one interval, then acc restarts at 0."""
+    out = []
+    acc = 0.0
+    seen = False
+    for k, v in zip(kinds, ft):
+        acc += v
+        if k == kind:
+            if seen:
+                out.append(acc)
+            seen = True
+            acc = 0.0
+    return out
+
+
+def frame_types(series, ft):
+    """Per-kind (application / generated) interval statistics over the analysed series."""
+    kinds = [f.kind for f in series]
+    out = {}
+    for kind in ("application", "generated"):
+        iv = frame_type_intervals(kinds, ft, kind)
+        out[kind] = {"frames": len(iv), "summary": summary(iv)[1] if iv else None}
+    return out
+
+
 def document(path, analysis, source):
-    # The default trace belongs to the file: it is chosen on presents-kept frame counts
-    # whatever the source, so switching the source never switches the trace. A trace
-    # with no displayed frame stays listed in the display golden with frames 0 and a
-    # null summary.
+    """The golden of one capture for one source (presents, display or auto).
+
+    The default trace belongs to the file: it is chosen on presents-series frame counts
+    whatever the source, so switching the source never switches the trace. A trace whose
+    series is empty stays listed with frames 0, a null duration and null figures."""
     out_traces = []
     presents_counts = []
     for tr in analysis["traces"]:
-        if not tr.frames:
-            continue  # no presents-kept frame: not a run
-        dropped = sum(1 for f in tr.frames if f.dropped)
-        if source == "presents":
-            series = list(tr.frames)
-            vals = [f.ft for f in series]
+        resolved = resolve_source(tr.frames, source)
+        p_series, p_vals = presents_series(tr.frames)
+        if resolved == "presents":
+            series, vals = p_series, p_vals
         else:
-            series = [f for f in tr.frames
-                      if not f.dropped and f.disp is not None and f.disp > 0]
-            vals = [f.disp for f in series]
-        presents_counts.append((tr.application, len(tr.frames)))
+            series, vals = display_series(tr.frames)
+        presents_counts.append((tr.application, len(p_vals)))
         total, summ = summary(vals) if vals else (None, None)
         entry = {
             "application": tr.application,
             "process_id": tr.process_id,
             "swap_chain": tr.swap_chain,
+            "frame_time": resolved,
             "frames": len(vals),
-            "dropped_frames": dropped,
+            "dropped_frames": sum(1 for f in tr.frames if f.dropped),
             "duration_ms": total,
             "summary": summ,
         }
@@ -591,10 +827,15 @@ def document(path, analysis, source):
             entry.update(timing_sections(vals, total, analysis["actions"], series))
         else:
             entry.update({"pacing": None, "stutters": None, "osc": None, "health": None})
+        entry["latency"] = latency(tr.frames, analysis["latency_columns"],
+                                   analysis["display_latency_rule"])
+        has_generated = any(f.kind == "generated" for f in tr.frames)
+        entry["frame_types"] = frame_types(series, vals) if vals and has_generated else None
         out_traces.append(entry)
     return {
         "file": relpath_for(path),
         "format": analysis["format"],
+        "sampled": False,
         "frame_time": source,
         "default_trace": default_trace(presents_counts),
         "traces": out_traces,
@@ -602,7 +843,7 @@ def document(path, analysis, source):
 
 
 # --------------------------------------------------------------------------------------
-# Self-test (hand cases for sections 3-6)
+# Self-test (hand cases for sections 1, 3-6, latency and frame types)
 
 
 def _random_series():
@@ -647,7 +888,7 @@ def _stable_fps_direct(ft):
 
 
 def self_test():
-    """Check the section 3-6 rules on small hand-made cases; return the failure count."""
+    """Check the rules on small hand-made cases; return the failure count."""
     failures = []
 
     def check(name, got, want):
@@ -739,8 +980,218 @@ def self_test():
           (action_value(["NA"], 0, False), action_value([""], 0, False),
            action_value([], 0, False)), (None, None, None))
 
+    _self_test_section1(check)
+
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")
     return len(failures)
+
+
+def _doc(text, source):
+    """document() of an in-memory CSV."""
+    return document("<self-test>", analyse_csv_text(text), source)
+
+
+def _csv(header, rows):
+    return "\n".join([header] + rows) + "\n"
+
+
+def _self_test_section1(check):
+    """Section 1 rules (frames, dropped, display interval, sources), latency and frame
+    types on small hand-made files."""
+    # 2.1-2.3 layout with frame generation. Trace 1 (pid 1) rows, in order:
+    #   A app  FrameTime 10, displayed, DisplayedTime 16 -> first displayed: no interval
+    #   B gen  FrameTime 0,  displayed, DisplayedTime 8  -> interval 16 (A's), no present time
+    #   C app  FrameTime 10, DisplayLatency NA           -> dropped
+    #   D app  FrameTime 10, displayed, DisplayedTime NA -> interval 8 (B's); not dropped
+    #   E gen  FrameTime 0,  displayed, DisplayedTime 9  -> no interval (D's is NA)
+    #   F app  FrameTime 10, displayed, DisplayedTime 7  -> interval 9 (E's)
+    #   G app  FrameTime 0,  DisplayLatency NA           -> dropped, no present time: not a frame
+    # Trace 2 (pid 2) rows interleave; their DisplayedTime must not leak into trace 1.
+    h21 = ("Application,ProcessID,SwapChainAddress,FrameType,FrameTime,CPUBusy,CPUWait,"
+           "DisplayLatency,DisplayedTime,AnimationError,AllInputToPhotonLatency,"
+           "ClickToPhotonLatency")
+    rows21 = [
+        "g.exe,1,0x10,Application,10,4,6,20,16,1,NA,0",
+        "o.exe,2,0x20,Application,5,1,4,9,100,NA,NA,NA",
+        "g.exe,1,0x10,Intel XeSS-FG,0,0,0,21,8,-3,12,12",
+        "g.exe,1,0x10,Application,10,4,6,NA,NA,NA,NA,30",
+        "o.exe,2,0x20,Application,5,1,4,9,200,NA,NA,NA",
+        "g.exe,1,0x10,Application,10,5,5,22,NA,2000000,-1,NA",
+        "g.exe,1,0x10,Intel XeSS-FG,0,0,0,23,9,NA,NA,NA",
+        "g.exe,1,0x10,Application,10,6,4,24,7,NA,NA,NA",
+        "g.exe,1,0x10,Application,0,0,0,NA,NA,NA,NA,NA",
+    ]
+    text = _csv(h21, rows21)
+    an = analyse_csv_text(text)
+    t1 = an["traces"][0]
+    check("2.1: layout", an["layout"], "2.1")
+    check("2.1: frames of trace 1 (FrameTime-0 generated kept, dropped 0 not)",
+          len(t1.frames), 6)
+    check("2.1: one row skipped (dropped with FrameTime 0)",
+          [ln for ln, _ in an["skipped"]], [10])
+    check("2.1: dropped = DisplayLatency NA (DisplayedTime NA alone is not)",
+          [f.dropped for f in t1.frames], [False, False, True, False, False, False])
+    check("2.1: display interval = previous displayed frame's DisplayedTime",
+          [f.disp for f in t1.frames], [None, 16.0, None, 8.0, None, 9.0])
+    check("2.1: second trace's shift is its own",
+          [f.disp for f in an["traces"][1].frames], [None, 100.0])
+    pres = _doc(text, "presents")["traces"][0]
+    disp = _doc(text, "display")["traces"][0]
+    auto = _doc(text, "auto")
+    check("presents series: frames with FrameTime > 0 (generated ones left out)",
+          (pres["frame_time"], pres["frames"], pres["duration_ms"]), ("presents", 4, 40.0))
+    check("display series: generated FrameTime-0 frame kept, whatever its present time",
+          (disp["frame_time"], disp["frames"], disp["duration_ms"]), ("display", 3, 33.0))
+    check("dropped_frames is the same under every source",
+          (pres["dropped_frames"], disp["dropped_frames"], auto["traces"][0]["dropped_frames"]),
+          (1, 1, 1))
+    check("auto: generated frames + display data -> display",
+          auto["traces"][0]["frame_time"], "display")
+    check("auto: no generated frame -> presents", auto["traces"][1]["frame_time"], "presents")
+    check("golden top level: sampled false, frame_time as asked",
+          (auto["sampled"], auto["frame_time"]), (False, "auto"))
+    # display series B(gen, 16), D(app, 8), F(app, 9): one application interval, 9 ms
+    check("frame_types under display: application intervals D -> F = [9]",
+          (disp["frame_types"]["application"]["frames"],
+           disp["frame_types"]["application"]["summary"]["p50_ms"]), (1, 9.0))
+    check("frame_types under display: generated intervals",
+          disp["frame_types"]["generated"]["frames"], 0)
+    check("frame_types under presents: no generated frame in the series",
+          (pres["frame_types"]["application"]["frames"], pres["frame_types"]["generated"]),
+          (3, {"frames": 0, "summary": None}))
+    check("frame_types null for a trace without generated frames",
+          auto["traces"][1]["frame_types"], None)
+    lat = pres["latency"]
+    # Displayed application frames A, D, F (the generated B and E are left out).
+    check("latency: DisplayLatency - CPUBusy over displayed application frames (2.1 layout)",
+          lat["display_latency_mean_ms"], naive_sum([20 - 4.0, 22 - 5.0, 24 - 6.0]) / 3)
+    check("latency: click-to-photon leaves out 0 and dropped frames",
+          lat["click_to_photon_mean_ms"], 12.0)
+    check("latency: all-input-to-photon keeps cells > 0 on displayed frames",
+          lat["all_input_to_photon_mean_ms"], 12.0)
+    check("latency: |AnimationError| mean leaves out |v| >= 1e6",
+          lat["animation_error_mean_abs_ms"], 2.0)
+    check("latency: columns the file lacks are null",
+          (lat["pc_latency_column_mean_ms"], lat["pc_latency_min_ms"],
+           lat["render_present_latency_mean_ms"], lat["pcl_ms"]), (None, None, None, None))
+    check("latency: same under every source", disp["latency"], lat)
+    check("latency keys", list(lat), LATENCY_KEYS)
+
+    # frame_types interval walk on a bare series.
+    kinds = ["application", "generated", "generated", "application", None, "application",
+             "generated"]
+    ft = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0]
+    check("frame-type intervals: application", frame_type_intervals(kinds, ft, "application"),
+          [9.0, 11.0])
+    check("frame-type intervals: generated", frame_type_intervals(kinds, ft, "generated"),
+          [3.0, 22.0])
+    check("generated = FrameType not empty/NA/Application (any case)",
+          [is_generated(c) for c in ["Intel XeSS-FG", "AMD_AFMF", "application", "NA", "", " "]],
+          [True, True, False, False, False, False])
+
+    # auto: generated frames but no display interval -> presents.
+    text = _csv("Application,ProcessID,SwapChainAddress,FrameType,FrameTime,CPUBusy,CPUWait,"
+                "DisplayLatency,DisplayedTime",
+                ["g.exe,1,0x1,Application,10,1,9,5,NA", "g.exe,1,0x1,Intel XeSS-FG,3,1,2,5,NA"])
+    check("auto: generated frames without display interval -> presents",
+          _doc(text, "auto")["traces"][0]["frame_time"], "presents")
+    # 2.1 layout without DisplayLatency: DisplayedTime NA means dropped.
+    text = _csv("Application,ProcessID,SwapChainAddress,FrameTime,DisplayedTime",
+                ["g.exe,1,0x1,10,NA", "g.exe,1,0x1,10,5"])
+    check("2.1 without DisplayLatency: DisplayedTime NA -> dropped",
+          [f.dropped for f in analyse_csv_text(text)["traces"][0].frames], [True, False])
+
+    # 2.0 layout: frame time CPUBusy + CPUWait, dropped when DisplayedTime is exactly 0,
+    # display interval shifted as in 2.1-2.3.
+    text = _csv("Application,ProcessID,SwapChainAddress,CPUBusy,CPUWait,DisplayLatency,"
+                "DisplayedTime,ClickToPhotonLatency",
+                ["a.exe,1,0x0000000000000001,4,6,20,16,0",
+                 "a.exe,1,0x0000000000000001,4,6,0,0.000000,0",
+                 "a.exe,1,0x0000000000000001,3,7,25,17,40",
+                 "a.exe,1,0x0000000000000001,5,5,30,NA,0",
+                 "a.exe,1,0x0000000000000001,5,5,30,18,0"])
+    an = analyse_csv_text(text)
+    fr = an["traces"][0].frames
+    check("2.0: layout, frame time CPUBusy + CPUWait",
+          (an["layout"], [f.ft for f in fr]), ("2.0", [10.0] * 5))
+    check("2.0: dropped when DisplayedTime is exactly 0 (NA is not)",
+          [f.dropped for f in fr], [False, True, False, False, False])
+    check("2.0: display interval shifted", [f.disp for f in fr], [None, None, 16.0, 17.0, None])
+    lat = _doc(text, "display")["traces"][0]["latency"]
+    check("2.0: display latency DisplayLatency - CPUBusy over displayed frames",
+          lat["display_latency_mean_ms"], naive_sum([16.0, 22.0, 25.0, 25.0]) / 4)
+    check("2.0: click-to-photon 0 = no input", lat["click_to_photon_mean_ms"], 40.0)
+    text = _csv("Application,ProcessID,SwapChainAddress,CPUBusy,CPUWait,DisplayLatency",
+                ["a.exe,1,0x1,4,6,0", "a.exe,1,0x1,4,6,12"])
+    check("2.0 without DisplayedTime: dropped when DisplayLatency is 0",
+          [f.dropped for f in analyse_csv_text(text)["traces"][0].frames], [True, False])
+
+    # Dropped column: only 1 means dropped; display interval MsBetweenDisplayChange.
+    text = _csv("Application,ProcessID,SwapChainAddress,Dropped,MsBetweenPresents,"
+                "MsBetweenDisplayChange,MsUntilDisplayed",
+                ["a.exe,1,0x1,0,10,16,5", "a.exe,1,0x1,1,10,0,0", "a.exe,1,0x1,2,10,17,6",
+                 "a.exe,1,0x1,NA,10,18,7", "a.exe,1,0x1,1.0,10,0,0", "a.exe,1,0x1,0,0,19,8",
+                 "a.exe,1,0x1,1,0,0,0"])
+    an = analyse_csv_text(text)
+    fr = an["traces"][0].frames
+    check("Dropped column: 1 (or 1.0) dropped; 0, 2, NA not",
+          [f.dropped for f in fr], [False, True, False, False, True, False])
+    check("Dropped column: display interval = own MsBetweenDisplayChange",
+          [f.disp for f in fr], [16.0, None, 17.0, 18.0, None, 19.0])
+    d = _doc(text, "display")["traces"][0]
+    p = _doc(text, "presents")["traces"][0]
+    check("displayed frame with MsBetweenPresents 0 is a frame of the display series",
+          (p["frames"], d["frames"], d["dropped_frames"]), (5, 4, 2))
+    check("Dropped column: display latency MsUntilDisplayed over displayed frames",
+          d["latency"]["display_latency_mean_ms"], naive_sum([5.0, 6.0, 7.0, 8.0]) / 4)
+
+    # 2.4+ default layout: dropped when MsUntilDisplayed is NA; latency columns.
+    h24 = ("Application,ProcessID,SwapChainAddress,FrameType,MsBetweenPresents,"
+           "MsBetweenDisplayChange,MsRenderPresentLatency,MsUntilDisplayed,MsPCLatency,"
+           "MsAnimationError,MsAllInputToPhotonLatency,MsClickToPhotonLatency")
+    text = _csv(h24, [
+        "a.exe,1,0x1,Application,10,12,-0.5,4,NA,-1800000000000000.0,0,NA",
+        "a.exe,1,0x1,Application,10,NA,1.5,NA,30,1,50,50",
+        "a.exe,1,0x1,Application,10,NA,2.0,6,0,-3,20,20",
+        "a.exe,1,0x1,Application,10,8,NA,8,40,NA,NA,NA",
+    ])
+    an = analyse_csv_text(text)
+    fr = an["traces"][0].frames
+    check("2.4: dropped when MsUntilDisplayed is NA (MsBetweenDisplayChange NA alone is not)",
+          [f.dropped for f in fr], [False, True, False, False])
+    lat = _doc(text, "presents")["traces"][0]["latency"]
+    check("2.4: latency figures", lat, {
+        "pcl_ms": None, "i2fs_ms": None, "fs2p_ms": None, "p2d_ms": None,
+        "pc_latency_column_mean_ms": (30.0 + 0.0 + 40.0) / 3,
+        "pc_latency_min_ms": 30.0, "pc_latency_max_ms": 40.0,
+        "display_latency_mean_ms": (4.0 + 6.0 + 8.0) / 3,
+        "click_to_photon_mean_ms": 20.0,
+        "all_input_to_photon_mean_ms": 20.0,
+        "render_present_latency_mean_ms": (-0.5 + 1.5 + 2.0) / 3,
+        "animation_error_mean_abs_ms": 2.0,
+    })
+    text = _csv("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsBetweenDisplayChange",
+                ["a.exe,1,0x1,10,NA", "a.exe,1,0x1,10,5"])
+    check("2.4 without MsUntilDisplayed: MsBetweenDisplayChange NA -> dropped",
+          [f.dropped for f in analyse_csv_text(text)["traces"][0].frames], [True, False])
+
+    # A trace whose display series is empty stays listed with null figures; the default
+    # trace is chosen on presents counts, ignoring dwm.exe.
+    text = _csv("Application,ProcessID,SwapChainAddress,Dropped,MsBetweenPresents,"
+                "MsBetweenDisplayChange,MsUntilDisplayed",
+                ["dwm.exe,9,0x1,0,10,10,1", "dwm.exe,9,0x1,0,10,10,1", "dwm.exe,9,0x1,0,10,10,1",
+                 "b.exe,2,0x1,1,10,0,0", "b.exe,2,0x1,1,10,0,0", "c.exe,3,0x1,0,10,10,2"])
+    doc = _doc(text, "display")
+    b = doc["traces"][1]
+    check("empty display series: listed, frames 0, duration null",
+          (b["application"], b["frames"], b["duration_ms"], b["dropped_frames"]),
+          ("b.exe", 0, None, 2))
+    check("empty display series: null sections",
+          [b[k] for k in ("summary", "pacing", "stutters", "osc", "health", "frame_types")],
+          [None] * 6)
+    check("empty display series: latency still an object", list(b["latency"]), LATENCY_KEYS)
+    check("default trace: most presents frames, dwm.exe ignored",
+          doc["default_trace"], 1)
 
 
 # --------------------------------------------------------------------------------------
@@ -758,6 +1209,8 @@ def to_json(doc):
 
 
 def golden_inputs():
+    """Every capture this oracle covers: the CSVs of GOLDEN_FOLDERS except
+    FrameView_Summary* (not a per-frame log)."""
     files = []
     for folder in GOLDEN_FOLDERS:
         d = os.path.join(TRACES_DIR, folder)
@@ -767,40 +1220,86 @@ def golden_inputs():
             if name.startswith("FrameView_Summary"):
                 continue
             files.append(os.path.join(d, name))
-    for rel in GOLDEN_EXTRA:
-        files.append(os.path.join(TRACES_DIR, rel))
     return files
+
+
+def golden_stem(path):
+    return os.path.splitext(os.path.basename(path))[0]
 
 
 def report(path, analysis, stream):
     sk = analysis["skipped"]
-    stream.write("%s: format=%s header line %d, %d skipped row(s)\n"
-                 % (relpath_for(path), analysis["format"], analysis["header_line"], len(sk)))
+    stream.write("%s: format=%s layout=%s header line %d, %d skipped row(s)\n"
+                 % (relpath_for(path), analysis["format"], analysis["layout"],
+                    analysis["header_line"], len(sk)))
     for line_no, why in sk:
         stream.write("  line %d: %s\n" % (line_no, why))
-    for tr in analysis["traces"]:
-        if not tr.frames:
-            stream.write("  trace %s/%d/%s has no kept frame (dropped from the list)\n"
-                         % (tr.application, tr.process_id, tr.swap_chain))
+    for tr in analysis["no_frame_traces"]:
+        stream.write("  trace %s/%d/%s has no frame (not listed)\n"
+                     % (tr.application, tr.process_id, tr.swap_chain))
 
 
-def write_goldens(verbose):
-    os.makedirs(GOLDEN_DIR, exist_ok=True)
+def write_goldens_to(out_dir, verbose):
+    """Write every golden into out_dir; return the written file names."""
+    os.makedirs(out_dir, exist_ok=True)
     written = []
     for path in golden_inputs():
         analysis = analyse_file(path)
         if verbose:
             report(path, analysis, sys.stderr)
-        stem = os.path.splitext(os.path.basename(path))[0]
+        stem = golden_stem(path)
         for source in SOURCES:
             doc = document(path, analysis, source)
-            out = os.path.join(GOLDEN_DIR, "%s.%s.json" % (stem, source))
-            with open(out, "w", encoding="utf-8", newline="\n") as fh:
+            name = "%s.%s.json" % (stem, source)
+            with open(os.path.join(out_dir, name), "w", encoding="utf-8", newline="\n") as fh:
                 fh.write(to_json(doc))
                 fh.write("\n")
-            written.append(out)
-    for w in written:
-        print(os.path.relpath(w, PROJECT_ROOT))
+            written.append(name)
+    return written
+
+
+def write_goldens(verbose):
+    for name in write_goldens_to(GOLDEN_DIR, verbose):
+        print(os.path.relpath(os.path.join(GOLDEN_DIR, name), PROJECT_ROOT))
+
+
+def own_golden(name, stems):
+    """True for a tests/golden file this script writes: <stem>.<source>.json with one of
+    its capture stems (the sampled logs' goldens belong to sampled_oracle.py)."""
+    if not name.endswith(".json"):
+        return False
+    base = name[:-len(".json")]
+    if "." not in base:
+        return False
+    stem, _source = base.rsplit(".", 1)
+    return stem in stems
+
+
+def check_goldens():
+    """Regenerate into a temporary folder and compare with tests/golden byte for byte.
+    Returns the number of problems (missing, extra or differing files)."""
+    stems = {golden_stem(p) for p in golden_inputs()}
+    tmp = tempfile.mkdtemp(prefix="pm_oracle_goldens_")
+    try:
+        fresh = set(write_goldens_to(tmp, False))
+        present = set(n for n in os.listdir(GOLDEN_DIR) if own_golden(n, stems)) \
+            if os.path.isdir(GOLDEN_DIR) else set()
+        missing = sorted(fresh - present)
+        extra = sorted(present - fresh)
+        differing = sorted(n for n in fresh & present
+                           if not filecmp.cmp(os.path.join(tmp, n),
+                                              os.path.join(GOLDEN_DIR, n), shallow=False))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    for title, names in (("missing", missing), ("extra", extra), ("differing", differing)):
+        for n in names:
+            print("%s: tests/golden/%s" % (title, n))
+    problems = len(missing) + len(extra) + len(differing)
+    print("%d golden(s) checked: %d missing, %d extra, %d differing"
+          % (len(fresh), len(missing), len(extra), len(differing)))
+    if problems:
+        print("regenerate with: python3 tests/oracle/pm_oracle.py --write-goldens")
+    return problems
 
 
 def main(argv):
@@ -814,14 +1313,16 @@ def main(argv):
         if a == "--frame-time":
             i += 1
             if i >= len(argv) or argv[i] not in SOURCES:
-                sys.exit("--frame-time takes presents or display")
+                sys.exit("--frame-time takes presents, display or auto")
             source = argv[i]
         elif a.startswith("--frame-time="):
             source = a.split("=", 1)[1]
             if source not in SOURCES:
-                sys.exit("--frame-time takes presents or display")
+                sys.exit("--frame-time takes presents, display or auto")
         elif a == "--write-goldens":
             goldens = True
+        elif a == "--check-goldens":
+            return 1 if check_goldens() else 0
         elif a == "--report":
             verbose = True
         elif a == "--self-test":
