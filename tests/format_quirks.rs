@@ -437,7 +437,10 @@ dwm.exe,1268,0x00000224B280A1C0,DXGI,1,0,0,Hardware: Legacy Flip,20000600000,39.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     // DisplayedTime 0.000000 exactly → dropped; 0.000100 is displayed (not exactly 0).
     assert_eq!(t.frames.dropped, vec![false, true, false, false]);
-    assert_all_close(&t.frames.display_ms, &[16.0, f64::NAN, 0.0001, 34.0], "display");
+    // DisplayedTime is how long a frame stayed on screen: a displayed frame's display
+    // interval is the previous displayed frame's DisplayedTime (metrics.md §1). Frame 0
+    // is the first displayed (none), frame 2 gets frame 0's 16, frame 3 frame 2's 0.0001.
+    assert_all_close(&t.frames.display_ms, &[f64::NAN, f64::NAN, 16.0, 0.0001], "display");
     // The dropped frame's DisplayLatency (written 0.000000) is missing too.
     assert_all_close(
         &t.column(ColumnKind::DisplayLatency).expect("DisplayLatency").values,
@@ -451,8 +454,8 @@ dwm.exe,1268,0x00000224B280A1C0,DXGI,1,0,0,Hardware: Legacy Flip,20000600000,39.
     );
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
     let display = Series::of(t, FrameTimeSource::Display);
-    assert_eq!(display.frame, vec![0, 2, 3]);
-    assert_all_close(&display.frame_time_ms, &[16.0, 0.0001, 34.0], "display series");
+    assert_eq!(display.frame, vec![2, 3]);
+    assert_all_close(&display.frame_time_ms, &[16.0, 0.0001], "display series");
 }
 
 // ---------------------------------------------------------------------------------
@@ -479,12 +482,14 @@ PresentBench.exe,24892,0x2A70D2CAC00,DXGI,0,0,0,Composed: Flip,Application,560.0
     // start = CPU start: 500−500 = 0, 10, 30, 60.
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
     assert_eq!(t.frames.dropped, vec![false, false, true, false]);
-    assert_all_close(&t.frames.display_ms, &[12.0, 24.0, f64::NAN, 36.0], "display");
+    // Shifted DisplayedTime: frame 0 first displayed (none), frame 1 gets frame 0's 12,
+    // frame 2 dropped, frame 3 gets frame 1's 24 (the previous *displayed* frame).
+    assert_all_close(&t.frames.display_ms, &[f64::NAN, 12.0, f64::NAN, 24.0], "display");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
-    // Display [12, 24, 36] → avg = 3000/72 (same arithmetic as the 1.x dropped test).
+    // Display [12, 24] → avg = 2000/36; p90 = 12 + 0.9·(24 − 12) = 22.8.
     let d = summary(t, FrameTimeSource::Display);
-    assert_close(d.avg_fps, 3000.0 / 72.0, "display avg_fps");
-    assert_close(d.p90_ms, 33.6, "display p90");
+    assert_close(d.avg_fps, 2000.0 / 36.0, "display avg_fps");
+    assert_close(d.p90_ms, 22.8, "display p90");
 }
 
 /// PresentMon 2.4+ default header (`pm-v2.4plus_gold_test_case_0_default_pcl.csv`)
@@ -501,6 +506,35 @@ fn pm24_row(time: &str, cpu: &str, ft: &str, disp: &str, until: &str, anim: &str
     format!(
         "Heaven.exe,12820,0x19284328,DXGI,1,0,0,Composed: Flip,Application,{time},NA,{ft},{disp},0.5000,2.0000,{until},NA,{cpu},{ft},5.0000,1.0000,0.8529,4.0000,3.0000,1.0000,0.0000,{anim},100.0000,NA,NA,NA,NA\n"
     )
+}
+
+/// The PresentMon GUI writes `TimeInSeconds` with 4 significant digits, so past 10 s
+/// the present times are rounded to 10 ms (the Apex capture). Frames of 2 and 6 ms
+/// alternate; their true starts advance by the frame times, but `t − ft` from rounded
+/// times can land before the previous frame's start (e.g. rounded t 10.01 twice with
+/// ft 2 then 6: starts 10008, then 10004). That is rounding, not time going back: no
+/// warning, starts never go back, and each stays within the 10 ms step of its true start.
+#[test]
+fn a_coarse_time_column_is_rounding_not_time_going_back() {
+    let mut text = format!("\u{feff}{}\n", pm24_header("TimeInSeconds", "CPUStartTimeInMs"));
+    let mut present = 10_000.0_f64;
+    let mut true_starts = Vec::new();
+    for k in 0..40 {
+        let ft = if k % 2 == 0 { 2.0 } else { 6.0 };
+        true_starts.push(present);
+        present += ft;
+        let written = format!("{:.2}", present / 1000.0);
+        text.push_str(&pm24_row(&written, "NA", &format!("{ft:.4}"), "4.0000", "5.0000", "NA"));
+    }
+    let c = load("coarse.csv", text.as_bytes());
+    assert!(all_warnings(&c).is_empty(), "{:?}", all_warnings(&c));
+    let starts = &single(&c).frames.start_ms;
+    assert!(starts.windows(2).all(|w| w[1] >= w[0]), "{starts:?}");
+    // Start times are relative to the earliest one; compare differences from frame 0.
+    for (k, (s, t)) in starts.iter().zip(&true_starts).enumerate() {
+        let (got, want) = (s - starts[0], t - true_starts[0]);
+        assert!((got - want).abs() <= 10.0 + 1e-9, "frame {k}: start {got} vs true {want}");
+    }
 }
 
 #[test]
@@ -640,7 +674,8 @@ fn gui_pmcap_cpu_start_time_in_seconds_still_advances_with_frame_times() {
     assert_all_close(&t.frames.frame_time_ms, &[10.0, 20.0, 30.0, 40.0], "ft");
     // Seconds → ms: 0, 10, 30, 60 (read as ms they would be 0, 0.01, 0.03, 0.06).
     assert_all_close(&t.frames.start_ms, &[0.0, 10.0, 30.0, 60.0], "start_ms");
-    assert_all_close(&t.frames.display_ms, &[4.0125; 4], "DisplayedTime");
+    // DisplayedTime shifted to the next displayed frame: the first has none.
+    assert_all_close(&t.frames.display_ms, &[f64::NAN, 4.0125, 4.0125, 4.0125], "DisplayedTime");
     assert_summary(&summary(t, FrameTimeSource::Presents), &WANT_10_TO_40);
 }
 
@@ -765,10 +800,27 @@ fn time_in_qpc_at_3_mhz_with_default_options_is_measured_and_warned() {
     let warnings = all_warnings(&c);
     assert!(warnings.iter().any(|(_, m)| m.contains("QPC")), "no QPC warning in {warnings:?}");
     // With the right frequency there is nothing to warn about.
-    let right = LoadOptions { qpc_frequency_hz: 3_000_000.0 };
+    let right = LoadOptions { qpc_frequency_hz: Some(3_000_000.0) };
     let c = load_with("qpc3.csv", text.as_bytes(), right);
     assert!(all_warnings(&c).is_empty(), "{:?}", all_warnings(&c));
     assert_starts(&single(&c).frames.start_ms, &[0.0, 10.0, 30.0, 60.0], 2_001_000.0);
+}
+
+#[test]
+fn a_qpc_frequency_the_user_sets_is_used_as_given() {
+    // The 3 MHz clock read with a frequency the user set to 6 MHz: the user's value wins,
+    // so every tick time reads as half the real time: presents at 505, 515, 530, 550 ms
+    // (+ base), starts = present − frame time = 495, 495, 500, 510, i.e. 0, 0, 5, 15 ms
+    // from the first. A warning reports the measured rate instead of silently using it.
+    let text = pm24_qpc_file(|ms| format!("{}", 6_000_000_000_u64 + (ms as u64) * 3_000));
+    let given = LoadOptions { qpc_frequency_hz: Some(6_000_000.0) };
+    let c = load_with("qpc3.csv", text.as_bytes(), given);
+    assert_starts(&single(&c).frames.start_ms, &[0.0, 0.0, 5.0, 15.0], 1_000_495.0);
+    let warnings = all_warnings(&c);
+    assert!(
+        warnings.iter().any(|(_, m)| m.contains("you set with --qpc-frequency")),
+        "no warning in {warnings:?}"
+    );
 }
 
 // ---------------------------------------------------------------------------------
@@ -810,20 +862,24 @@ fn garbage_animation_error_is_kept_and_frame_time_figures_are_unchanged() {
 // ---------------------------------------------------------------------------------
 
 /// 1.x file: kept rows (lines 2, 4, 7, 9) are the 10/20/30/40 ms frames presented at
-/// 1010, 1030, 1060, 1100 ms; lines 3, 5, 6, 8, 10 have frame time 0, −5, NA, empty, inf.
+/// 1010, 1030, 1060, 1100 ms; lines 3, 5, 6, 8, 10 have frame time 0, −5, NA, empty, inf
+/// and were never displayed (`Dropped` 1), so they are frames of neither series. (A
+/// displayed frame without a present interval is kept for the display series: see
+/// `displayed_time_is_the_next_frames_display_interval`.)
 fn bad_frame_time_file() -> String {
     let r = |t: &str, ft: &str| pm1_row("Game.exe", 42, "0x0000000000001000", t, ft);
+    let bad = |t: &str, ft: &str| r(t, ft).replacen("Legacy Flip,0,", "Legacy Flip,1,", 1);
     [
         format!("{PM1_HEADER}\n"),
-        r("1.010", "10.000"), // line 2
-        r("1.015", "0.000"),  // line 3: 0
-        r("1.030", "20.000"), // line 4
-        r("1.035", "-5.000"), // line 5: negative
-        r("1.040", "NA"),     // line 6: missing
-        r("1.060", "30.000"), // line 7
-        r("1.070", ""),       // line 8: empty
-        r("1.100", "40.000"), // line 9
-        r("1.105", "inf"),    // line 10: not finite
+        r("1.010", "10.000"),   // line 2
+        bad("1.015", "0.000"),  // line 3: 0
+        r("1.030", "20.000"),   // line 4
+        bad("1.035", "-5.000"), // line 5: negative
+        bad("1.040", "NA"),     // line 6: missing
+        r("1.060", "30.000"),   // line 7
+        bad("1.070", ""),       // line 8: empty
+        r("1.100", "40.000"),   // line 9
+        bad("1.105", "inf"),    // line 10: not finite
     ]
     .concat()
 }
@@ -915,12 +971,13 @@ re2.exe,1936,0x0000000076F3DB00,DXGI,0,0,0,Composed: Copy with GPU GDI,1,1,0,0.1
 
 #[test]
 fn capframex_legacy_skipped_row_warning_counts_the_comment_lines() {
-    // Two comment lines, header on line 3, frame time 0 on line 5.
+    // Two comment lines, header on line 3, frame time 0 on line 5 (never displayed, so a
+    // frame of neither series).
     let text = "//GameName=re2.exe
 //GPU=NVIDIA GeForce RTX 2080 Ti
 Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,WasBatched,DwmNotified,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed
 re2.exe,1936,0x0000000076F3DB00,DXGI,0,0,0,Composed: Copy with GPU GDI,1,1,0,0.010,10.000,8.334,2.094,5.436,15.518
-re2.exe,1936,0x0000000076F3DB00,DXGI,0,0,0,Composed: Copy with GPU GDI,1,1,0,0.020,0.000,8.334,2.094,5.436,15.518
+re2.exe,1936,0x0000000076F3DB00,DXGI,0,0,0,Composed: Copy with GPU GDI,1,1,1,0.020,0.000,8.334,2.094,5.436,15.518
 re2.exe,1936,0x0000000076F3DB00,DXGI,0,0,0,Composed: Copy with GPU GDI,1,1,0,0.030,20.000,8.334,2.094,5.436,15.518
 ";
     let c = load("cx2.csv", text.as_bytes());
@@ -1078,10 +1135,20 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
     assert_has_keys(&doc, &["schema", "settings", "runs"], "document");
     assert_eq!(doc["schema"], 1);
     let settings = &doc["settings"];
-    let setting_keys = ["target_fps", "stutter_threshold", "stutter_floor_ms", "window_frames", "frame_time"];
+    let setting_keys = [
+        "target_fps",
+        "stutter_threshold",
+        "stutter_floor_ms",
+        "window_frames",
+        "frame_time",
+        "trim_start_s",
+        "trim_end_s",
+    ];
     assert_has_keys(settings, &setting_keys, "settings");
     assert_close(json_f64(&settings["target_fps"], "target_fps"), 60.0, "target");
-    assert_eq!(settings["frame_time"], "presents");
+    // What was asked (the default, auto) and, per run, what it resolved to: no frame
+    // generation here, so presents.
+    assert_eq!(settings["frame_time"], "auto");
     let runs = doc["runs"].as_array().expect("runs");
     assert_eq!(runs.len(), 1, "the default trace only");
     let run = &runs[0];
@@ -1091,6 +1158,8 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
         "application",
         "process_id",
         "swap_chain",
+        "frame_time",
+        "sampled",
         "frames",
         "dropped_frames",
         "duration_ms",
@@ -1109,7 +1178,11 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
     assert_eq!(run["application"], "Game.exe");
     assert_eq!(run["process_id"], 4242);
     assert_eq!(run["swap_chain"], "0xAB0");
-    assert_eq!(run["frames"], 4); // line 7 (NA) is not a frame
+    assert_eq!(run["frame_time"], "presents");
+    assert_eq!(run["sampled"], false);
+    // Line 7 (NA) has no present interval: not in the presents series (it was displayed,
+    // so the display series would count it).
+    assert_eq!(run["frames"], 4);
     assert_eq!(run["dropped_frames"], 0);
     // duration = 10 + 20 + 30 + 40 = 100 (the skipped row adds nothing).
     assert_close(json_f64(&run["duration_ms"], "duration"), 100.0, "duration_ms");
@@ -1138,8 +1211,13 @@ fn report_json_has_every_contract_key_and_hand_derived_figures() {
         "fs2p_ms",
         "p2d_ms",
         "pc_latency_column_mean_ms",
+        "pc_latency_min_ms",
+        "pc_latency_max_ms",
         "display_latency_mean_ms",
         "click_to_photon_mean_ms",
+        "render_present_latency_mean_ms",
+        "all_input_to_photon_mean_ms",
+        "animation_error_mean_abs_ms",
     ];
     assert_has_keys(&run["latency"], &latency_keys, "latency");
     // No PCL log, no PCL column → null, never 0.
@@ -1243,4 +1321,92 @@ fn a_selector_matching_nothing_exits_1_with_an_error_run_listing_the_traces() {
         }
         assert!(run.get("summary").is_none(), "an error run has no figures: {run}");
     }
+}
+
+// ---------------------------------------------------------------------------------
+// 10. Display timing of the 2.0–2.3 layouts and frame generation (metrics.md §1)
+// ---------------------------------------------------------------------------------
+
+/// A 2.1–2.3 (`--v2_metrics`) capture with XeSS frame generation, one trace:
+///
+/// | row | line | type | FrameTime | DisplayLatency | DisplayedTime | CPUBusy |
+/// |-----|------|------|-----------|----------------|---------------|---------|
+/// | A   | 2    | app  | 10        | 20             | 16            | 4       |
+/// | B   | 3    | gen  | 0         | 21             | 8             | 0       |
+/// | C   | 4    | app  | 10        | NA             | NA            | 4       |
+/// | D   | 5    | app  | 10        | 22             | NA            | 5       |
+/// | E   | 6    | gen  | 0         | 23             | 9             | 0       |
+/// | F   | 7    | app  | 10        | 24             | 7             | 6       |
+/// | G   | 8    | app  | 0         | NA             | NA            | 0       |
+///
+/// `DisplayedTime` is how long a frame stayed on screen, so a displayed frame's display
+/// interval is the previous displayed frame's `DisplayedTime`: A none (first), B 16,
+/// C dropped (DisplayLatency NA), D 8 (B's), E none (D's is NA), F 9 (E's). D's
+/// `DisplayedTime` NA does not make it dropped. G has neither a present interval nor a
+/// display: skipped. B and E have no present interval (FrameTime 0) but are displayed.
+const FG_V2: &str = "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,\
+AllowsTearing,PresentMode,FrameType,CPUStartQPC,FrameTime,CPUBusy,CPUWait,DisplayLatency,DisplayedTime
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Application,1000,10,4,6,20,16
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Intel XeSS-FG,100000,0,0,0,21,8
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Application,100000,10,4,6,NA,NA
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Application,200000,10,5,5,22,NA
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Intel XeSS-FG,300000,0,0,0,23,9
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Application,300000,10,6,4,24,7
+g.exe,1,0x10,DXGI,0,0,0,Composed: Flip,Application,400000,0,0,0,NA,NA
+";
+
+#[test]
+fn displayed_time_is_the_next_frames_display_interval() {
+    let c = load("fg_v2.csv", FG_V2.as_bytes());
+    let t = single(&c);
+    let f = &t.frames;
+    assert_eq!(f.line, [2, 3, 4, 5, 6, 7], "G (line 8) is a frame of neither series");
+    assert_eq!(f.dropped, [false, false, true, false, false, false]);
+    let display: Vec<Option<f64>> = f.display_ms.iter().map(|&d| d.is_finite().then_some(d)).collect();
+    assert_eq!(display, [None, Some(16.0), None, Some(8.0), None, Some(9.0)]);
+    assert_eq!(f.frame_time_ms, [10.0, 0.0, 10.0, 10.0, 0.0, 10.0]);
+
+    // Presents: A C D F (10 ms each). Display: B D F = 16, 8, 9 ms; T = 33 ms,
+    // 3 frames: 1000·3/33 = 90.909… FPS. Auto = display (generated frames + display).
+    let presents = Series::of(t, FrameTimeSource::Presents);
+    assert_eq!(presents.frame, [0, 2, 3, 5]);
+    let display = Series::of(t, FrameTimeSource::Display);
+    assert_eq!(display.frame, [1, 3, 5]);
+    assert_eq!(display.frame_time_ms, [16.0, 8.0, 9.0]);
+    assert_eq!(FrameTimeSource::Auto.resolve(t), FrameTimeSource::Display);
+    assert!((summary(t, FrameTimeSource::Auto).avg_fps - 3000.0 / 33.0).abs() < 1e-9);
+    // The warning says what happened to B and E, by line.
+    let w = all_warnings(&c);
+    assert!(
+        w.iter().any(|(l, m)| *l == Some(3) && m.contains("2 displayed frames have no present interval")),
+        "{w:?}"
+    );
+    assert!(w.iter().any(|(l, _)| *l == Some(8)), "G is warned about: {w:?}");
+}
+
+#[test]
+fn frame_generation_report_uses_display_and_splits_the_kinds() {
+    let dir = std::env::temp_dir().join(format!("framescope-fg-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join("fg_v2.csv");
+    std::fs::write(&path, FG_V2).expect("write");
+    let (code, doc) = common::report_json([path.as_os_str()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(code, 0);
+    assert_eq!(doc["settings"]["frame_time"], "auto");
+    let run = &doc["runs"][0];
+    assert_eq!(run["frame_time"], "display");
+    assert_eq!(run["frames"], 3);
+    assert_eq!(run["dropped_frames"], 1);
+    // Application frames in the display series: D (after B) and F; intervals from one
+    // application frame to the next: D = 16 + 8 (B, D) from the start has no predecessor,
+    // so only F: 9 ms → 1 interval. Generated: B only → no interval.
+    let types = &run["frame_types"];
+    assert_eq!(types["application"]["frames"], 1);
+    assert!(common::close(types["application"]["summary"]["avg_fps"].as_f64().unwrap_or(0.0), 1000.0 / 9.0));
+    assert_eq!(types["generated"]["frames"], 0);
+    // Present-to-display over displayed application frames: DisplayLatency − CPUBusy
+    // for A (20 − 4) , D (22 − 5), F (24 − 6) = 16, 17, 18 → 17 ms. B and E (generated)
+    // have no present of their own in this layout.
+    assert!(common::close(run["latency"]["display_latency_mean_ms"].as_f64().unwrap_or(0.0), 17.0));
 }

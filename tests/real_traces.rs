@@ -231,3 +231,32 @@ fn every_capture_has_goldens_for_every_source() {
         missing.join("\n")
     );
 }
+
+/// One XeSS-FG capture saved in the default and the `--v2_metrics` layout: with
+/// `DisplayedTime` shifted to the next displayed frame and the generated frames (written
+/// with `FrameTime` 0 in the v2 layout) kept, both give the same display series, and
+/// `auto` picks it (metrics.md §1). Before that fix the v2 run had 1239 frames at
+/// 170.96 FPS and its stutters sat one displayed frame early.
+#[test]
+fn both_layouts_of_one_frame_generation_capture_give_one_display_series() {
+    let Some(traces) = real_traces() else { return };
+    let dir = traces.join("presentmon-2x");
+    let run = |file: &str| {
+        let (code, doc) = report_json([dir.join(file).as_os_str()]);
+        assert_eq!(code, 0, "{file}");
+        doc["runs"][0].clone()
+    };
+    let default = run("pm-v2.5x_auxgold_test_case_10_Naraka_XeSS-FG.csv");
+    let v2 = run("pm-v2.5x_v2metrics_auxgold_test_case_10_Naraka_XeSS-FG.csv");
+    for r in [&default, &v2] {
+        assert_eq!(r["frame_time"], "display", "auto resolves to display for frame generation");
+        assert_eq!(r["frames"], 3064);
+        let fps = r["summary"]["avg_fps"].as_f64().expect("avg_fps");
+        assert!((fps - 201.705).abs() < 0.001, "{fps}");
+    }
+    for key in ["frames", "duration_ms", "summary", "pacing", "stutters", "osc"] {
+        assert_eq!(default[key], v2[key], "{key} differs between the layouts");
+    }
+    // Frame generation no longer paints most frames as stutters (presents: 909).
+    assert!(default["stutters"]["count"].as_u64().expect("count") < 100);
+}

@@ -59,17 +59,27 @@ pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
 #[must_use]
 pub fn headline_fps_sorted(sorted_ms: &[f64]) -> Option<(u32, u32, u32)> {
     let us: Vec<u64> = sorted_ms.iter().rev().map(|&ft| whole_microseconds(ft)).filter(|&v| v > 0).collect();
-    let total: u64 = us.iter().sum();
+    headline_fps_us(&us)
+}
+
+/// [`headline_fps`] of whole-microsecond frame times sorted descending. Sums are
+/// `u128`: a long capture of huge frame times cannot wrap them (a `u64` would after
+/// 1.8·10¹³ s of frames, which a hostile file can reach).
+fn headline_fps_us(descending_us: &[u64]) -> Option<(u32, u32, u32)> {
+    let total: u128 = descending_us.iter().map(|&v| u128::from(v)).sum();
     if total == 0 {
         return None;
     }
-    let prefix = prefix_sums(&us);
     let (mut steady, mut mostly, mut typical) = (0, 0, 0);
+    // Budgets shrink as F grows, so the slow frames are a growing prefix.
+    let (mut slow, mut spent) = (0usize, 0u128);
     for fps in 1..=MAX_ANALYZED_FPS {
         let budget = 1_000_000 / u64::from(fps);
-        let slow = us.partition_point(|&v| v > budget);
-        let spent = prefix[slow];
-        let waited = spent - slow as u64 * budget;
+        while let Some(&v) = descending_us.get(slow).filter(|&&v| v > budget) {
+            spent += u128::from(v);
+            slow += 1;
+        }
+        let waited = spent - slow as u128 * u128::from(budget);
         let ratio_spent = spent as f32 / total as f32;
         let ratio_waited = waited as f32 / total as f32;
         if ratio_spent < 0.5 && ratio_waited < 0.1 {
@@ -136,6 +146,20 @@ impl SlowTimeCurve {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Four frames of 2^62 µs sum to 2^64, one past `u64::MAX`: a `u64` total wraps to
+    /// 0 (no figures) or, in release builds, gives nonsense. Every frame is slower than
+    /// any budget, so S(F) = 1 and no F passes: all three figures are 0.
+    #[test]
+    fn huge_sums_do_not_wrap() {
+        let us = [1u64 << 62; 4];
+        assert_eq!(headline_fps_us(&us), Some((0, 0, 0)));
+        // The same shape at a sane scale gives the same answer.
+        assert_eq!(headline_fps_us(&[2_000_000; 4]), Some((0, 0, 0)));
+        // 10 ms frames: at F = 100 the budget is 10 000 µs and 10 000 > 10 000 is false
+        // (strict), so F = 100 passes; at F = 101 (budget 9 900) every frame is slow.
+        assert_eq!(headline_fps_us(&[10_000; 4]), Some((100, 100, 100)));
+    }
 
     #[test]
     fn truncation_follows_the_decimal_value() {

@@ -144,12 +144,11 @@ impl PclLatency {
 
 /// FrameID → capture frame, from `PCLFrameId` or else `AppFrameId`.
 fn join_column(trace: &Trace) -> Option<HashMap<u64, usize>> {
-    let column = trace.column(ColumnKind::PclFrameId).or_else(|| trace.column(ColumnKind::AppFrameId))?;
     // The first capture row of a FrameID wins (generated frames may repeat it).
     let mut map = HashMap::new();
-    for (i, &v) in column.values.iter().enumerate() {
-        if v.is_finite() && v >= 0.0 {
-            map.entry(v as u64).or_insert(i);
+    for (i, &id) in trace.frames.join_id.iter().enumerate() {
+        if id != crate::model::MISSING_ID {
+            map.entry(id).or_insert(i);
         }
     }
     (!map.is_empty()).then_some(map)
@@ -306,5 +305,23 @@ mod tests {
         let p = PclLatency::of(&log, &trace);
         assert_eq!(p.p2d_mean_ms, None);
         assert!(p.warnings.iter().any(|w| w.message.contains("none of the marker log's FrameIDs")));
+    }
+
+    /// FrameIDs 2^53 and 2^53 + 1 are one value as f64; as integers they join to their
+    /// own frames: P2D = the mean of their own MsUntilDisplayed, (3 + 7) / 2 = 5.
+    #[test]
+    fn frame_ids_beyond_2_pow_53_join_exactly() {
+        let csv = "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsUntilDisplayed,PCLFrameId\n\
+                   g.exe,1,0x1,5.0,3.0,9007199254740992\n\
+                   g.exe,1,0x1,5.0,7.0,9007199254740993\n";
+        let c = load_bytes(Path::new("big.csv"), csv.as_bytes(), LoadOptions::default());
+        let trace = c.unwrap_or_else(|e| panic!("{e}")).traces.remove(0);
+        let log = log("timestamp_ns,event,marker_id,frame_id\n\
+            0,PCLStatsEvent,0,9007199254740992\n1000000,PCLStatsEvent,4,9007199254740992\n\
+            5000000,PCLStatsEvent,0,9007199254740993\n6000000,PCLStatsEvent,4,9007199254740993\n");
+        let p = PclLatency::of(&log, &trace);
+        let joined: Vec<Option<usize>> = p.frames.iter().map(|f| f.trace_frame).collect();
+        assert_eq!(joined, [Some(0), Some(1)]);
+        assert!(close(p.p2d_mean_ms, 5.0), "{:?}", p.p2d_mean_ms);
     }
 }

@@ -110,9 +110,11 @@ struct AnalysisArgs {
     /// A PCL Stats marker log recorded with FILE (one FILE only).
     #[arg(long, value_name = "MARKERS")]
     pcl: Option<PathBuf>,
-    /// Frequency of QPC timestamps in Hz.
-    #[arg(long = "qpc-frequency", value_name = "HZ", default_value_t = 10_000_000.0, value_parser = positive)]
-    qpc_frequency_hz: f64,
+    /// Frequency of QPC timestamps in Hz (default: 10000000; for captures, a clock that
+    /// clearly runs at another rate is then measured, while a frequency given here is
+    /// always used as given).
+    #[arg(long = "qpc-frequency", value_name = "HZ", value_parser = positive)]
+    qpc_frequency_hz: Option<f64>,
     /// Print the JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -184,7 +186,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     }
     let settings = a.settings();
     let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
-    let (markers, marker_error) = load_markers(a.pcl.as_deref(), a.qpc_frequency_hz);
+    let (markers, marker_error) = load_markers(a.pcl.as_deref(), opts.qpc_hz());
     let (mut runs, failed) = build_runs(&args.files, &a.trace, &settings, opts, markers.as_ref());
     warn_marker_error(&mut runs, marker_error.as_deref());
     let failed = failed || marker_error.is_some();
@@ -249,7 +251,7 @@ fn compare_command(args: &CompareArgs) -> ExitCode {
     let mut failed = false;
     let mut sides = Vec::new();
     for (path, pcl) in [(&args.baseline, &a.pcl), (&args.other, &args.other_pcl)] {
-        let (markers, marker_error) = load_markers(pcl.as_deref(), a.qpc_frequency_hz);
+        let (markers, marker_error) = load_markers(pcl.as_deref(), opts.qpc_hz());
         let (loaded, file_failed) = load_files(std::slice::from_ref(path), &a.trace, opts);
         failed |= file_failed || marker_error.is_some();
         sides.push((loaded, markers, marker_error));

@@ -199,6 +199,9 @@ pub struct TraceBuilder {
     shifted_display: f64,
     /// Displayed frames without a present interval: (count, first line).
     no_present: Option<(u64, u64)>,
+    /// The coarsest step the time column is written with, in its own unit (the PresentMon
+    /// GUI writes `TimeInSeconds` with 4 significant digits: 10 ms steps past 10 s).
+    time_step_raw: f64,
 }
 
 impl TraceBuilder {
@@ -220,6 +223,7 @@ impl TraceBuilder {
             skipped: SkipLog::default(),
             shifted_display: f64::NAN,
             no_present: None,
+            time_step_raw: 0.0,
         }
     }
 
@@ -305,6 +309,9 @@ impl TraceBuilder {
         if let Some(i) = layout.frame_type {
             f.frame_type.push(FrameType::parse(&String::from_utf8_lossy(field(i))));
         }
+        if let Some(i) = layout.join_id {
+            f.join_id.push(super::values::parse_id(field(i)));
+        }
         if self.meta.runtime.is_none()
             && let Some(i) = layout.runtime
         {
@@ -317,7 +324,9 @@ impl TraceBuilder {
             let raw = if t.unit == TimeUnit::DateTime {
                 parse_date_time_ms(&String::from_utf8_lossy(field(t.index))).unwrap_or(f64::NAN)
             } else {
-                parse_or_nan(field(t.index))
+                let cell = field(t.index);
+                self.time_step_raw = self.time_step_raw.max(decimal_step(cell));
+                parse_or_nan(cell)
             };
             self.raw_time.push(raw);
         }
@@ -407,13 +416,20 @@ impl TraceBuilder {
         let ft = &self.frames.frame_time_ms;
         let mut start = Vec::with_capacity(ft.len());
         let mut next = 0.0;
+        // A start that a coarse time column puts before the previous frame's end, by
+        // no more than the column's step, is that end: rounding, not time going back.
+        let rounding_ms = self.time_step_raw * ms_per_raw;
         let mut out_of_range: Option<(usize, u64)> = None;
         for (i, &ft_i) in ft.iter().enumerate() {
             let raw = self.raw_time.get(i).copied().unwrap_or(f64::NAN);
             let s = match role {
+                // A frame without a present interval (ft 0) occupies no time of its own:
+                // it sits where the previous frame ends, so starts never go back.
+                Some(_) if ft_i == 0.0 && i > 0 => next,
                 Some(role) if raw.is_finite() => {
                     let t = (raw - origin_raw) * ms_per_raw;
-                    if role == TimeRole::Present { t - ft_i } else { t }
+                    let s = if role == TimeRole::Present { t - ft_i } else { t };
+                    if i > 0 && s < next && s >= next - rounding_ms { next } else { s }
                 }
                 _ => next,
             };
@@ -463,9 +479,30 @@ impl TraceBuilder {
     }
 }
 
+/// The step a decimal cell is written with: `10.01` → 0.01, `123` → 1, `1e-3` → 0
+/// (exponent notation says nothing about rounding).
+fn decimal_step(cell: &[u8]) -> f64 {
+    let b = super::values::trim(cell);
+    if b.iter().any(|c| matches!(c, b'e' | b'E')) {
+        return 0.0;
+    }
+    match b.iter().position(|&c| c == b'.') {
+        Some(dot) => 10f64.powi(-((b.len() - dot - 1).min(300) as i32)),
+        None => 1.0,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn decimal_steps() {
+        assert!((decimal_step(b"10.01") - 0.01).abs() < 1e-15);
+        assert!((decimal_step(b" 0.004492 ") - 1e-6).abs() < 1e-18);
+        assert!((decimal_step(b"123") - 1.0).abs() < f64::EPSILON);
+        assert!(decimal_step(b"1e-3") == 0.0);
+    }
 
     #[test]
     fn few_skips_are_listed_one_by_one_many_are_counted() {

@@ -31,6 +31,8 @@ struct CaptureData {
     time_in_seconds: Option<Vec<Option<f64>>>,
     ms_between_presents: Option<Vec<Option<f64>>>,
     ms_between_display_change: Option<Vec<Option<f64>>>,
+    // PascalCase would make this `MsInPresentApi`; CapFrameX writes `MsInPresentAPI`.
+    #[serde(rename = "MsInPresentAPI", alias = "MsInPresentApi")]
     ms_in_present_api: Option<Vec<Option<f64>>>,
     ms_until_render_complete: Option<Vec<Option<f64>>>,
     ms_until_displayed: Option<Vec<Option<f64>>>,
@@ -211,6 +213,7 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         frame_type: Vec::new(),
         line,
         columns,
+        ..Frames::default()
     };
     Trace { meta, frames, warnings }
 }
@@ -236,7 +239,7 @@ mod tests {
         let json = r#"{"Info":{"ProcessName":"game.exe","AppVersion":"1.7.0.4","GPU":"GTX 1070"},
             "Runs":[{"PresentMonRuntime":"DXGI","CaptureData":{
               "TimeInSeconds":[0.01,0.03,0.06],"MsBetweenPresents":[10,20,30],
-              "MsBetweenDisplayChange":[10,0,50],"MsUntilDisplayed":[5,0,6],
+              "MsBetweenDisplayChange":[10,0,50],"MsUntilDisplayed":[5,0,6],"MsInPresentAPI":[1,2,3],
               "Dropped":[false,true,false],"PresentMode":[3,3,5],"PcLatency":null}}]}"#;
         let c = load(Path::new("cx.json"), json.as_bytes()).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(c.info.format, Format::CapFrameXJson);
@@ -250,6 +253,8 @@ mod tests {
         assert!(t.frames.display_ms[1].is_nan() && (t.frames.display_ms[2] - 50.0).abs() < 1e-12);
         assert!(t.column(ColumnKind::UntilDisplayed).is_some_and(|c| c.values[1].is_nan()));
         assert!(t.column(ColumnKind::PcLatency).is_none(), "a null array is no column");
+        // CapFrameX spells it `MsInPresentAPI` (not serde's PascalCase `MsInPresentApi`).
+        assert!(t.column(ColumnKind::InPresentApi).is_some_and(|c| c.values == [1.0, 2.0, 3.0]));
         assert_eq!(t.meta.present_modes, vec!["Hardware: Independent Flip", "Composed: Copy with GPU GDI"]);
         assert!(c.info.system.contains(&("GPU".into(), "GTX 1070".into())));
     }

@@ -362,7 +362,7 @@ fn infer_time_scale(builders: &[TraceBuilder], layout: &Layout, opts: LoadOption
     let declared = match time.unit {
         TimeUnit::Seconds => 1000.0,
         TimeUnit::Millis | TimeUnit::DateTime => 1.0,
-        TimeUnit::Qpc => 1000.0 / opts.qpc_frequency_hz,
+        TimeUnit::Qpc => 1000.0 / opts.qpc_hz(),
         TimeUnit::Nanos => 1e-6,
     };
     let Some(biggest) = builders.iter().max_by_key(|b| b.len()) else {
@@ -379,10 +379,18 @@ fn infer_time_scale(builders: &[TraceBuilder], layout: &Layout, opts: LoadOption
     }
     if time.unit == TimeUnit::Qpc {
         let hz = 1000.0 / measured;
+        if let Some(given) = opts.qpc_frequency_hz {
+            // The user's frequency wins; the measurement is only reported.
+            let msg = format!(
+                "the QPC time column advances at about {hz:.0} ticks per second against the frame times, \
+                 not the {given:.0} you set with --qpc-frequency; timestamps use your {given:.0}"
+            );
+            return (declared, Some(Warning::file(msg)));
+        }
         let msg = format!(
             "the QPC time column advances at about {hz:.0} ticks per second, not the assumed {:.0}; \
              timestamps use the measured rate (set --qpc-frequency to override)",
-            opts.qpc_frequency_hz
+            opts.qpc_hz()
         );
         return (measured, Some(Warning::file(msg)));
     }

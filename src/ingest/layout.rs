@@ -98,6 +98,9 @@ pub struct Layout {
     pub present_mode: Option<usize>,
     /// `FrameType`.
     pub frame_type: Option<usize>,
+    /// The column that joins frames to a PCL marker log: `PCLFrameId`, else
+    /// `AppFrameId` (read as exact integers into [`crate::model::Frames::join_id`]).
+    pub join_id: Option<usize>,
     /// Frame time.
     pub frame_time: FrameTimeRule,
     /// Display interval (`MsBetweenDisplayChange`, `DisplayedTime`).
@@ -163,6 +166,7 @@ pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, String> 
         runtime: names.first_of(&["Runtime", "PresentRuntime"]),
         present_mode: names.find("PresentMode"),
         frame_type: names.find("FrameType"),
+        join_id: names.first_of(&["PCLFrameId", "AppFrameId"]),
         frame_time,
         display,
         display_shifted,

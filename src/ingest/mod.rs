@@ -31,16 +31,23 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Settings that change how a file is read.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct LoadOptions {
-    /// Frequency of QPC timestamps (`TimeInQPC`, `CPUStartQPC`), in Hz. Never written in
-    /// the files; 10 MHz on almost every Windows 10+ machine.
-    pub qpc_frequency_hz: f64,
+    /// Frequency of QPC timestamps (`TimeInQPC`, `CPUStartQPC`), in Hz, when the user
+    /// states it: then it is used as given. Never written in the files; when `None`,
+    /// [`DEFAULT_QPC_HZ`] is assumed and a clock that clearly runs at another rate is
+    /// measured instead (with a warning).
+    pub qpc_frequency_hz: Option<f64>,
 }
 
-impl Default for LoadOptions {
-    fn default() -> Self {
-        Self { qpc_frequency_hz: 10_000_000.0 }
+/// The QPC frequency of almost every Windows 10+ machine.
+pub const DEFAULT_QPC_HZ: f64 = 10_000_000.0;
+
+impl LoadOptions {
+    /// The QPC frequency to read timestamps with.
+    #[must_use]
+    pub fn qpc_hz(&self) -> f64 {
+        self.qpc_frequency_hz.unwrap_or(DEFAULT_QPC_HZ)
     }
 }
 

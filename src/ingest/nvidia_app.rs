@@ -531,6 +531,7 @@ impl Samples {
             frame_type: Vec::new(),
             line: self.line,
             columns,
+            ..Frames::default()
         };
         Trace { meta, frames, warnings }
     }

@@ -42,6 +42,25 @@ pub fn parse_or_nan(bytes: &[u8]) -> f64 {
     }
 }
 
+/// Parses an integer id cell (`PCLFrameId`, `AppFrameId`) exactly: ids are `u64` and
+/// may exceed 2^53, where an `f64` would round them. A cell that is not a whole number
+/// in `0..u64::MAX` (a decimal point with zeros after it is accepted) is
+/// [`crate::model::MISSING_ID`].
+#[must_use]
+pub fn parse_id(bytes: &[u8]) -> u64 {
+    let b = trim(bytes);
+    let whole = match b.iter().position(|&c| c == b'.') {
+        Some(dot) if b[dot + 1..].iter().all(|&c| c == b'0') => &b[..dot],
+        Some(_) => return crate::model::MISSING_ID,
+        None => b,
+    };
+    std::str::from_utf8(whole)
+        .ok()
+        .and_then(|t| t.parse::<u64>().ok())
+        .filter(|&v| v != crate::model::MISSING_ID)
+        .unwrap_or(crate::model::MISSING_ID)
+}
+
 /// Normalises a swap-chain address to `0x` + upper-case hex without zero padding:
 /// PresentMon 1.x/2.0 write `0x%016llX`, 2.1+ write `0x%llX`. Text that is not a hex
 /// address is kept as written (trimmed).
@@ -93,6 +112,16 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ids_are_exact_integers() {
+        // 2^53 + 1 is the first integer an f64 cannot hold.
+        assert_eq!(parse_id(b"9007199254740993"), 9_007_199_254_740_993);
+        assert_eq!(parse_id(b" 42.000 "), 42);
+        for bad in [&b"NA"[..], b"", b"4.5", b"-3", b"1e3", b"18446744073709551615", b"x"] {
+            assert_eq!(parse_id(bad), crate::model::MISSING_ID, "{bad:?}");
+        }
+    }
 
     #[test]
     fn cells() {

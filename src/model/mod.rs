@@ -18,6 +18,9 @@ pub use format::Format;
 
 use std::path::PathBuf;
 
+/// A [`Frames::join_id`] cell that held no id.
+pub const MISSING_ID: u64 = u64::MAX;
+
 /// True when a stored value is present (not the NaN that marks a missing value).
 #[must_use]
 pub fn is_present(value: f64) -> bool {
@@ -137,6 +140,10 @@ pub struct Frames {
     pub frame_type: Vec<FrameType>,
     /// 1-based line of the file each frame came from.
     pub line: Vec<u64>,
+    /// The app's frame id that joins a frame to a PCL marker log (`PCLFrameId`, else
+    /// `AppFrameId`), exact as an integer ([`MISSING_ID`] where the cell had none);
+    /// empty when the capture has no such column.
+    pub join_id: Vec<u64>,
     /// Every other numeric column of the capture, in header order.
     pub columns: Vec<Column>,
 }
@@ -199,6 +206,7 @@ impl Trace {
             present_mode: f.present_mode.get(r.clone()).map(<[u16]>::to_vec).unwrap_or_default(),
             frame_type: f.frame_type.get(r.clone()).map(<[FrameType]>::to_vec).unwrap_or_default(),
             line: f.line.get(r.clone()).map(<[u64]>::to_vec).unwrap_or_default(),
+            join_id: f.join_id.get(r.clone()).map(<[u64]>::to_vec).unwrap_or_default(),
             columns: f
                 .columns
                 .iter()
