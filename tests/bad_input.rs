@@ -979,6 +979,9 @@ fn bad_arguments_exit_2_with_a_message() {
         (&["report", "--target-fps", "inf", p], "inf"),
         (&["report", "--stutter-threshold", "-1", p], "-1"),
         (&["report", "--stutter-threshold=-1", p], "-1"),
+        (&["report", "--stutter-threshold", "50", p], "did you mean 50%"),
+        (&["report", "--stutter-threshold", "1", p], "did you mean 1%"),
+        (&["report", "--stutter-threshold", "-5%", p], "-5"),
         (&["report", "--frame-time", "sideways", p], "sideways"),
         (&["report", "--json"], "FILE"),
         (&["report"], "FILE"),
@@ -995,6 +998,13 @@ fn bad_arguments_exit_2_with_a_message() {
     // The same file with good arguments is fine: the failures above are the arguments'.
     let run = framescope(["report", "--target-fps", "144", "--trace", "all", p]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    // A percentage is the fraction the window shows: 20% is 0.2, 150% is 1.5.
+    for (given, want) in [("20%", 0.2), ("0.2", 0.2), ("150%", 1.5), (" 35 %", 0.35)] {
+        let (code, doc) = common::report_json(["--stutter-threshold", given, p]);
+        assert_eq!(code, 0, "{given}");
+        let got = doc["settings"]["stutter_threshold"].as_f64().unwrap_or(f64::NAN);
+        assert!((got - want).abs() < 1e-12, "{given}: {got}");
+    }
 }
 
 #[test]

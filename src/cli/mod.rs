@@ -91,8 +91,9 @@ struct AnalysisArgs {
     /// Target rate for colouring and pacing figures.
     #[arg(long, default_value_t = 60.0, value_parser = positive)]
     target_fps: f64,
-    /// Relative stutter threshold, e.g. 0.2.
-    #[arg(long, default_value_t = 0.2, value_parser = non_negative)]
+    /// Relative stutter threshold: how far above its local median a frame must be,
+    /// as a fraction (0.2) or a percentage (20%).
+    #[arg(long, default_value_t = 0.2, value_parser = threshold)]
     stutter_threshold: f64,
     /// Absolute stutter floor in milliseconds.
     #[arg(long, default_value_t = 4.0, value_parser = non_negative)]
@@ -135,6 +136,27 @@ fn parse_number(s: &str) -> Result<f64, String> {
 fn positive(s: &str) -> Result<f64, String> {
     let v = parse_number(s)?;
     if v > 0.0 { Ok(v) } else { Err(format!("must be greater than 0, got {s}")) }
+}
+
+/// A relative threshold: `0.2` or `20%`. A bare number of 1 or more is refused: it
+/// reads like a percentage (`--stutter-threshold 50` would silently mean 5000 % and find
+/// no stutters), and a threshold at or above 100 % is better written with `%`.
+fn threshold(s: &str) -> Result<f64, String> {
+    if let Some(pct) = s.trim().strip_suffix('%') {
+        let v = non_negative(pct)?;
+        return Ok(v / 100.0);
+    }
+    let v = non_negative(s)?;
+    if v >= 1.0 {
+        return Err(format!(
+            "{s} is a fraction of 1 or more ({:.0} %); did you mean {s}%? Write 0.2 or 20% for 20 %, \
+             or {:.0}% if you really mean {:.0} %",
+            v * 100.0,
+            v * 100.0,
+            v * 100.0
+        ));
+    }
+    Ok(v)
 }
 
 fn non_negative(s: &str) -> Result<f64, String> {
