@@ -80,6 +80,13 @@ fn check_frame_types(ctx: &str, run: &Value, want: &Value) {
         let g = &got[kind];
         assert!(g.is_object(), "{ctx}: frame_types.{kind} missing");
         assert_eq!(g["frames"], w["frames"], "{ctx}: frame_types.{kind}.frames");
+        assert_eq!(g["count"], w["count"], "{ctx}: frame_types.{kind}.count");
+        assert!(
+            same_number(&g["fps"], &w["fps"]),
+            "{ctx}: frame_types.{kind}.fps {} vs {}",
+            g["fps"],
+            w["fps"]
+        );
         check_summary(&format!("{ctx}: frame_types.{kind}.summary"), &g["summary"], &w["summary"]);
     }
 }

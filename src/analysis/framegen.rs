@@ -12,9 +12,14 @@ use serde::Serialize;
 /// Figures of one kind of frame.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct KindFigures {
+    /// Frames of this kind in the analysed series.
+    pub count: usize,
+    /// Their share of the run's rate: `1000 · count / T` (T the run's duration), so
+    /// application FPS + generated FPS = the run's average FPS.
+    pub fps: Option<f64>,
     /// Intervals between consecutive frames of this kind.
     pub frames: usize,
-    /// Their summary.
+    /// Their summary (the kind's own pacing: percentiles and lows of its intervals).
     pub summary: Option<Summary>,
 }
 
@@ -36,9 +41,13 @@ impl FrameTypes {
         if types.len() != trace.len() || !types.iter().any(|t| t.is_generated()) {
             return None;
         }
+        let total = series.total_ms();
         let kind = |want: fn(crate::model::FrameType) -> bool| {
             let ft = kind_intervals(trace, series, want);
-            KindFigures { frames: ft.len(), summary: Summary::of(&ft) }
+            let count =
+                series.frame.iter().filter(|&&i| types.get(i as usize).is_some_and(|&t| want(t))).count();
+            let fps = (total > 0.0).then(|| 1000.0 * count as f64 / total);
+            KindFigures { count, fps, frames: ft.len(), summary: Summary::of(&ft) }
         };
         Some(Self {
             application: kind(|t| t == crate::model::FrameType::Application),
@@ -98,6 +107,10 @@ mod tests {
         let split = FrameTypes::of(&trace, &series).unwrap_or_else(|| unreachable!());
         assert_eq!(split.application.frames, 2);
         assert_eq!(split.generated.frames, 1);
+        // 3 application and 2 generated frames in 25 ms: 120 + 80 = 200 FPS.
+        assert_eq!((split.application.count, split.generated.count), (3, 2));
+        assert!((split.application.fps.unwrap_or(0.0) - 120.0).abs() < 1e-9);
+        assert!((split.generated.fps.unwrap_or(0.0) - 80.0).abs() < 1e-9);
         assert!((split.application.summary.map_or(0.0, |s| s.avg_fps) - 100.0).abs() < 1e-9);
         let mut plain = trace.clone();
         plain.frames.frame_type = vec![a; 5];

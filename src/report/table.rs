@@ -32,7 +32,24 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     }
     let dropped = r.dropped_frames.map_or_else(|| "unknown".to_owned(), |d| d.to_string());
     let duration = r.duration_ms.map_or_else(|| "—".to_owned(), |d| format!("{:.3} s", d / 1000.0));
-    writeln!(out, "  frames {}  dropped {dropped}  duration {duration}", r.frames)?;
+    writeln!(
+        out,
+        "  frames {}  dropped {dropped}  duration {duration}  frame time: {}",
+        r.frames, r.frame_time
+    )?;
+    if let Some(t) = &r.frame_types {
+        let fps = |k: &crate::analysis::framegen::KindFigures| {
+            k.fps.map_or_else(|| "—".to_owned(), |f| format!("{f:.2}"))
+        };
+        let shown = r.summary.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps));
+        writeln!(
+            out,
+            "  frame generation: application {} FPS   generated {} FPS   {} {shown} FPS",
+            fps(&t.application),
+            fps(&t.generated),
+            if r.frame_time == "display" { "displayed" } else { "presented" },
+        )?;
+    }
     match &r.summary {
         Some(m) => {
             writeln!(
@@ -99,8 +116,12 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         let parts: Vec<String> = [
             ("PC latency", l.pcl_ms),
             ("MsPCLatency mean", l.pc_latency_column_mean_ms),
-            ("display latency mean", l.display_latency_mean_ms),
+            ("min", l.pc_latency_min_ms),
+            ("max", l.pc_latency_max_ms),
+            ("present to display mean", l.display_latency_mean_ms),
+            ("render to present mean", l.render_present_latency_mean_ms),
             ("click to photon mean", l.click_to_photon_mean_ms),
+            ("input to photon mean", l.all_input_to_photon_mean_ms),
         ]
         .iter()
         .filter_map(|(name, v)| v.map(|v| format!("{name} {v:.2} ms")))

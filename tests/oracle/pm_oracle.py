@@ -789,10 +789,16 @@ def frame_type_intervals(kinds, ft, kind):
 def frame_types(series, ft):
     """Per-kind (application / generated) interval statistics over the analysed series."""
     kinds = [f.kind for f in series]
+    total = naive_sum(ft)
     out = {}
     for kind in ("application", "generated"):
         iv = frame_type_intervals(kinds, ft, kind)
-        out[kind] = {"frames": len(iv), "summary": summary(iv)[1] if iv else None}
+        # Lead's decision: each kind's share of the run's rate, 1000 * count / T, so
+        # application + generated = avg_fps; the intervals give the kind's own pacing.
+        count = sum(1 for k in kinds if k == kind)
+        out[kind] = {"count": count,
+                     "fps": 1000.0 * count / total if total > 0 else None,
+                     "frames": len(iv), "summary": summary(iv)[1] if iv else None}
     return out
 
 
@@ -1058,7 +1064,11 @@ def _self_test_section1(check):
           disp["frame_types"]["generated"]["frames"], 0)
     check("frame_types under presents: no generated frame in the series",
           (pres["frame_types"]["application"]["frames"], pres["frame_types"]["generated"]),
-          (3, {"frames": 0, "summary": None}))
+          (3, {"count": 0, "fps": 0.0, "frames": 0, "summary": None}))
+    # Presents series A C D F = 4 application frames in 40 ms: 100 FPS, their share.
+    check("frame_types: application share of the rate, 1000 * count / T",
+          (pres["frame_types"]["application"]["count"], pres["frame_types"]["application"]["fps"]),
+          (4, 100.0))
     check("frame_types null for a trace without generated frames",
           auto["traces"][1]["frame_types"], None)
     lat = pres["latency"]
