@@ -1410,3 +1410,25 @@ fn frame_generation_report_uses_display_and_splits_the_kinds() {
     // have no present of their own in this layout.
     assert!(common::close(run["latency"]["display_latency_mean_ms"].as_f64().unwrap_or(0.0), 17.0));
 }
+
+/// `Dropped` is 1 for a frame never displayed and 0 otherwise (metrics.md §1). A 2 or
+/// a 0.5 is neither: the frame is read as displayed, and a warning names the line.
+#[test]
+fn a_dropped_value_other_than_0_or_1_is_displayed_with_a_warning() {
+    let r = |dropped: &str, t: &str| {
+        pm1_row("Game.exe", 42, "0x1", t, "10.000").replacen(
+            "Legacy Flip,0,",
+            &format!("Legacy Flip,{dropped},"),
+            1,
+        )
+    };
+    let text =
+        [format!("{PM1_HEADER}\n"), r("0", "1.010"), r("1", "1.020"), r("2", "1.030"), r("0.5", "1.040")]
+            .concat();
+    let c = load("odd_dropped.csv", text.as_bytes());
+    let t = single(&c);
+    assert_eq!(t.frames.dropped, [false, true, false, false]);
+    let w = all_warnings(&c);
+    assert!(w.iter().any(|(l, m)| *l == Some(4) && m.contains("neither 0 nor 1")), "{w:?}");
+    assert!(w.iter().any(|(l, _)| *l == Some(5)), "{w:?}");
+}

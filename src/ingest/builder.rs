@@ -256,12 +256,12 @@ impl TraceBuilder {
         };
         let dropped = match layout.dropped {
             DroppedRule::Column(i) => match parse_cell(field(i)) {
-                Cell::Number(v) if v == 1.0 => true,
-                Cell::Number(v) if v != 0.0 => {
+                Cell::Number(1.0) => true,
+                Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
+                Cell::Number(_) => {
                     self.skipped.add(line, SkipReason::OddDropped);
                     false
                 }
-                _ => false,
             },
             DroppedRule::MissingDisplay(i) => parse_cell(field(i)) == Cell::Missing,
             DroppedRule::ZeroDisplay(i) => parse_cell(field(i)) == Cell::Number(0.0),
