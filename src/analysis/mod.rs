@@ -3,6 +3,7 @@
 //! Nothing here reads files or draws: a [`Trace`] and [`Settings`] go in, figures
 //! come out. Heavy passes run on rayon.
 
+pub mod conventions;
 pub mod framegen;
 pub mod health;
 pub mod latency;
@@ -11,8 +12,10 @@ pub mod pcl;
 pub mod rolling;
 pub mod stutter;
 pub mod summary;
+pub mod telemetry;
 pub mod vsync;
 
+pub use conventions::Conventions;
 pub use framegen::FrameTypes;
 pub use health::{Action, Health};
 pub use latency::Latency;
@@ -21,6 +24,7 @@ pub use pcl::PclLatency;
 pub use rolling::Rolling;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
+pub use telemetry::{Telemetry, TelemetryStats};
 pub use vsync::Vsync;
 
 use crate::model::Trace;

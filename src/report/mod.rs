@@ -9,8 +9,8 @@ pub use compare::{CompareReport, Comparison, compare};
 pub use table::write_table;
 
 use crate::analysis::{
-    FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters, Summary,
-    Vsync,
+    Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
+    Summary, Telemetry, Vsync,
 };
 use crate::ingest::pcl::MarkerLog;
 use crate::ingest::{LoadError, LoadErrorKind};
@@ -127,6 +127,10 @@ pub struct Run {
     /// Application and generated frames apart, when the capture marks generated
     /// frames (an addition to the contract).
     pub frame_types: Option<FrameTypes>,
+    /// `metrics.md` §11: each popular tool's figures for this run.
+    pub conventions: Option<Conventions>,
+    /// Every telemetry column's mean, min and max.
+    pub telemetry: Telemetry,
 }
 
 /// A file that could not be reported.
@@ -245,6 +249,8 @@ pub fn run_prepared(
         latency: Some(latency),
         vsync: Vsync::of(trace, settings.refresh_hz),
         frame_types: FrameTypes::of(trace, &prepared.series),
+        conventions: Conventions::of(&series.frame_time_ms),
+        telemetry: crate::analysis::telemetry::of(trace, series.frame.iter().map(|&i| i as usize), |_| 1.0),
     }
 }
 

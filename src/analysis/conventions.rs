@@ -1,0 +1,387 @@
+//! "As other tools report it" (`metrics.md` §11): the figures CapFrameX, FrameView,
+//! PresentMon's app and MangoHud print for the same frame series, each computed the way
+//! that tool computes it. The tools disagree on "1 % low" and percentiles because they
+//! define them differently; these let a user hold framescope's figures against the
+//! numbers a peer printed and see which definition explains the difference.
+//!
+//! Every function takes the analysed series `ft` (ms, all > 0) in frame order.
+
+use serde::Serialize;
+
+/// Each tool's figures for one run.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Conventions {
+    /// CapFrameX (`FrametimeStatisticProvider.cs`).
+    pub capframex: Option<CapFrameX>,
+    /// NVIDIA FrameView's summary file.
+    pub frameview: Option<FrameView>,
+    /// Intel PresentMon's app (`StatisticsTracker.cpp`).
+    pub presentmon: Option<PresentMon>,
+    /// MangoHud's summary (`src/logging.cpp`).
+    pub mangohud: Option<MangoHud>,
+}
+
+impl Conventions {
+    /// Every tool's figures for a per-frame series; `None` when it is empty.
+    #[must_use]
+    pub fn of(ft: &[f64]) -> Option<Self> {
+        if ft.is_empty() {
+            return None;
+        }
+        Some(Self {
+            capframex: CapFrameX::of(ft),
+            frameview: FrameView::of(ft),
+            presentmon: PresentMon::of(ft),
+            mangohud: MangoHud::of(ft),
+        })
+    }
+
+    /// A MangoHud log written with a `log_interval` (a sampled log): only MangoHud's
+    /// own convention, on the logged `frametime` values, as its summary file does.
+    #[must_use]
+    pub fn mangohud_only(logged_ft: &[f64]) -> Option<Self> {
+        MangoHud::of(logged_ft).map(|m| Self {
+            capframex: None,
+            frameview: None,
+            presentmon: None,
+            mangohud: Some(m),
+        })
+    }
+}
+
+/// CapFrameX's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct CapFrameX {
+    /// `1000 · n / Σft`.
+    pub average_fps: f64,
+    /// `1000 / min ft`.
+    pub max_fps: f64,
+    /// `1000 / max ft`.
+    pub min_fps: f64,
+    /// R8 quantiles of the per-frame FPS values at 0.99 … 0.001.
+    pub p99_fps: f64,
+    /// τ = 0.95.
+    pub p95_fps: f64,
+    /// τ = 0.5.
+    pub median_fps: f64,
+    /// τ = 0.05.
+    pub p5_fps: f64,
+    /// τ = 0.01 (CapFrameX's "P1").
+    pub p1_fps: f64,
+    /// τ = 0.002.
+    pub p0_2_fps: f64,
+    /// τ = 0.001.
+    pub p0_1_fps: f64,
+    /// `1000 / mean{ft ≥ Q(ft, 0.99)}` ("1% low average").
+    pub low_1pct_avg_fps: f64,
+    /// The same at 0.999.
+    pub low_0_1pct_avg_fps: f64,
+    /// Slowest-first walk to 1 % of the time: `1000 /` the frame time where it gets there.
+    pub low_1pct_integral_fps: f64,
+    /// The same at 0.1 %.
+    pub low_0_1pct_integral_fps: f64,
+    /// Time share of frames over 2.5× their moving average.
+    pub stuttering_time_fraction: f64,
+    /// Time share of the other frames under 25 FPS.
+    pub low_fps_time_fraction: f64,
+}
+
+/// FrameView's summary figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct FrameView {
+    /// `1000 · n / Σft`.
+    pub average_fps: f64,
+    /// `1000 · k / Σ(k slowest)` with `k = ⌊0.01·n⌋ + 1`.
+    pub low_1pct_fps: f64,
+    /// The same with `k = ⌊0.001·n⌋ + 1`.
+    pub low_0_1pct_fps: f64,
+    /// `1000 /` the `(⌊0.10·n⌋ + 1)`-th slowest frame time.
+    pub fps_10pct: f64,
+    /// At 0.05.
+    pub fps_5pct: f64,
+    /// At 0.01.
+    pub fps_1pct: f64,
+    /// At 0.001.
+    pub fps_0_1pct: f64,
+}
+
+/// PresentMon app's figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct PresentMon {
+    /// `1000 / mean ft`.
+    pub average_fps: f64,
+    /// `1000 / P99(ft)` ("1st percentile FPS"), linear percentile.
+    pub p1_fps: f64,
+    /// `1000 / P95(ft)`.
+    pub p5_fps: f64,
+    /// `1000 / max ft`.
+    pub min_fps: f64,
+    /// `1000 / min ft`.
+    pub max_fps: f64,
+}
+
+/// MangoHud's summary figures.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MangoHud {
+    /// `1000 / mean ft`.
+    pub average_fps: f64,
+    /// `m(0.01)`: one frame, `1000 / d[max(0, trunc(0.01·n − 1))]` of `ft` sorted descending.
+    pub low_1pct_fps: f64,
+    /// `m(0.001)`.
+    pub low_0_1pct_fps: f64,
+    /// `m(0.97)`.
+    pub p97_fps: f64,
+}
+
+fn sorted_ascending(v: &[f64]) -> Vec<f64> {
+    let mut s = v.to_vec();
+    s.sort_unstable_by(f64::total_cmp);
+    s
+}
+
+fn mean(v: &[f64]) -> f64 {
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+/// MathNet's R8 quantile (`QuantileInplace`, what CapFrameX calls) of `sorted`
+/// (ascending): `h = (n + 1/3)·τ + 1/3`, 1-based ranks, clamped at the ends.
+fn r8(sorted: &[f64], tau: f64) -> f64 {
+    let n = sorted.len();
+    let h = (n as f64 + 1.0 / 3.0) * tau + 1.0 / 3.0;
+    if h < 1.0 {
+        return sorted[0];
+    }
+    if h >= n as f64 {
+        return sorted[n - 1];
+    }
+    let lo = h.floor();
+    let i = lo as usize; // 1-based rank ⌊h⌋, 1 ≤ i < n
+    sorted[i - 1] + (h - lo) * (sorted[i] - sorted[i - 1])
+}
+
+/// Linear-interpolation percentile (`metrics.md` §2) of `sorted` (ascending).
+fn linear(sorted: &[f64], p: f64) -> f64 {
+    let h = (sorted.len() - 1) as f64 * p;
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(sorted.len() - 1);
+    sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo])
+}
+
+impl CapFrameX {
+    fn of(ft: &[f64]) -> Option<Self> {
+        if ft.is_empty() {
+            return None;
+        }
+        let asc = sorted_ascending(ft);
+        let total: f64 = ft.iter().sum();
+        let fps: Vec<f64> = asc.iter().rev().map(|&t| 1000.0 / t).collect();
+        let q = |tau: f64| r8(&fps, tau);
+        let low_avg = |tau: f64| {
+            let limit = r8(&asc, tau);
+            let slow: Vec<f64> = ft.iter().copied().filter(|&t| t >= limit).collect();
+            1000.0 / mean(&slow)
+        };
+        let integral = |share: f64| {
+            let goal = share * total;
+            let mut sum = 0.0;
+            let mut at = asc[0];
+            for &t in asc.iter().rev() {
+                sum += t;
+                at = t;
+                if sum >= goal {
+                    break;
+                }
+            }
+            1000.0 / at
+        };
+        let (stuttering, low_fps) = stuttering(ft, total);
+        Some(Self {
+            average_fps: 1000.0 * ft.len() as f64 / total,
+            max_fps: 1000.0 / asc[0],
+            min_fps: 1000.0 / asc[asc.len() - 1],
+            p99_fps: q(0.99),
+            p95_fps: q(0.95),
+            median_fps: q(0.5),
+            p5_fps: q(0.05),
+            p1_fps: q(0.01),
+            p0_2_fps: q(0.002),
+            p0_1_fps: q(0.001),
+            low_1pct_avg_fps: low_avg(0.99),
+            low_0_1pct_avg_fps: low_avg(0.999),
+            low_1pct_integral_fps: integral(0.01),
+            low_0_1pct_integral_fps: integral(0.001),
+            stuttering_time_fraction: stuttering,
+            low_fps_time_fraction: low_fps,
+        })
+    }
+}
+
+/// CapFrameX's stuttering and low-FPS time shares: a window of
+/// `s = round(√(mean ft)·10)` frames (half to even); the moving average at `i` is the
+/// mean of the `s` frames ending at `i` (fewer at the start), where a frame more than 3×
+/// its predecessor counts as its predecessor's value; frame `i` stutters when it is over
+/// 2.5× that average. Low-FPS frames are the others under 25 FPS.
+fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
+    let window = (mean(ft).sqrt() * 10.0).round_ties_even().max(1.0) as usize;
+    let capped: Vec<f64> = ft
+        .iter()
+        .enumerate()
+        .map(|(i, &t)| if i > 0 && t > 3.0 * ft[i - 1] { ft[i - 1] } else { t })
+        .collect();
+    let (mut stutter_ms, mut low_ms, mut sum) = (0.0, 0.0, 0.0);
+    for (i, &t) in ft.iter().enumerate() {
+        sum += capped[i];
+        if i >= window {
+            sum -= capped[i - window];
+        }
+        let average = sum / (i + 1).min(window) as f64;
+        if t > 2.5 * average {
+            stutter_ms += t;
+        } else if 1000.0 / t < 25.0 {
+            low_ms += t;
+        }
+    }
+    (stutter_ms / total, low_ms / total)
+}
+
+impl FrameView {
+    fn of(ft: &[f64]) -> Option<Self> {
+        if ft.is_empty() {
+            return None;
+        }
+        let n = ft.len();
+        let asc = sorted_ascending(ft);
+        let slowest = |k: usize| -> f64 { asc[n - k.min(n)..].iter().sum() };
+        let low = |p: f64| {
+            let k = ((p * n as f64).floor() as usize + 1).min(n);
+            1000.0 * k as f64 / slowest(k)
+        };
+        let nth_slowest = |p: f64| {
+            let k = ((p * n as f64).floor() as usize + 1).min(n);
+            1000.0 / asc[n - k]
+        };
+        Some(Self {
+            average_fps: 1000.0 * n as f64 / ft.iter().sum::<f64>(),
+            low_1pct_fps: low(0.01),
+            low_0_1pct_fps: low(0.001),
+            fps_10pct: nth_slowest(0.10),
+            fps_5pct: nth_slowest(0.05),
+            fps_1pct: nth_slowest(0.01),
+            fps_0_1pct: nth_slowest(0.001),
+        })
+    }
+}
+
+impl PresentMon {
+    fn of(ft: &[f64]) -> Option<Self> {
+        if ft.is_empty() {
+            return None;
+        }
+        let asc = sorted_ascending(ft);
+        Some(Self {
+            average_fps: 1000.0 / mean(ft),
+            p1_fps: 1000.0 / linear(&asc, 0.99),
+            p5_fps: 1000.0 / linear(&asc, 0.95),
+            min_fps: 1000.0 / asc[asc.len() - 1],
+            max_fps: 1000.0 / asc[0],
+        })
+    }
+}
+
+impl MangoHud {
+    fn of(ft: &[f64]) -> Option<Self> {
+        if ft.is_empty() {
+            return None;
+        }
+        let n = ft.len();
+        let mut desc = sorted_ascending(ft);
+        desc.reverse();
+        let m = |v: f64| {
+            let idx = (v * n as f64 - 1.0).trunc().max(0.0) as usize;
+            1000.0 / desc[idx.min(n - 1)]
+        };
+        Some(Self {
+            average_fps: 1000.0 / mean(ft),
+            low_1pct_fps: m(0.01),
+            low_0_1pct_fps: m(0.001),
+            p97_fps: m(0.97),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() < 1e-9 * b.abs().max(1.0)
+    }
+
+    /// R8 on 1..=10: h = (10 + 1/3)·τ + 1/3. τ = 0.5: h = 5.5 → 5.5. τ = 0.01: h = 0.436
+    /// < 1 → the first value. τ = 0.99: h = 10.563 ≥ 10 → the last.
+    #[test]
+    fn r8_quantile_with_its_edges() {
+        let v: Vec<f64> = (1..=10).map(f64::from).collect();
+        assert!(close(r8(&v, 0.5), 5.5));
+        assert!(close(r8(&v, 0.01), 1.0));
+        assert!(close(r8(&v, 0.99), 10.0));
+        // τ = 0.25: h = 10.333·0.25 + 0.333 = 2.9167 → a_2 + 0.9167·(a_3 − a_2) = 2.9167.
+        assert!(close(r8(&v, 0.25), (10.0_f64 + 1.0 / 3.0).mul_add(0.25, 1.0 / 3.0)));
+    }
+
+    /// 200 frames: 198 of 10 ms, one 40 ms, one 50 ms. FrameView: k = ⌊2⌋ + 1 = 3
+    /// slowest = 50, 40, 10 → 1000·3/100 = 30 FPS; the (⌊0.01·200⌋+1) = 3rd slowest is
+    /// 10 ms → 100 FPS. MangoHud: trunc(0.01·200 − 1) = 1 → d[1] = 40 ms → 25 FPS.
+    /// framescope's own 1 % low takes k = 2: 1000·2/90 = 22.2 FPS.
+    #[test]
+    fn each_tool_counts_the_slowest_frames_its_own_way() {
+        let mut ft = vec![10.0; 198];
+        ft.insert(50, 40.0);
+        ft.insert(150, 50.0);
+        let fv = FrameView::of(&ft).unwrap_or_else(|| unreachable!());
+        assert!(close(fv.low_1pct_fps, 30.0));
+        assert!(close(fv.fps_1pct, 100.0));
+        // ⌊0.001·200⌋ + 1 = 1: the slowest alone.
+        assert!(close(fv.low_0_1pct_fps, 20.0));
+        assert!(close(fv.fps_0_1pct, 20.0));
+        let mh = MangoHud::of(&ft).unwrap_or_else(|| unreachable!());
+        assert!(close(mh.low_1pct_fps, 25.0));
+        // trunc(0.2 − 1) < 0 → d[0] = 50 ms.
+        assert!(close(mh.low_0_1pct_fps, 20.0));
+        // Σ = 198·10 + 90 = 2070: mean 10.35 ms.
+        assert!(close(mh.average_fps, 1000.0 / 10.35));
+        let pm = PresentMon::of(&ft).unwrap_or_else(|| unreachable!());
+        // P99: h = 199·0.99 = 197.01 → sorted[197] = 10, sorted[198] = 40 → 10.3 ms.
+        assert!(close(pm.p1_fps, 1000.0 / 10.3));
+    }
+
+    /// CapFrameX integral low: slowest first 50, 40, … until the sum reaches 1 % of
+    /// 2070 = 20.7 ms: 50 alone does → 20 FPS. Its "1 % low average": Q(ft, 0.99) with
+    /// h = 200.333·0.99 + 0.333 = 198.663 → a_198 + 0.663·(a_199 − a_198) = 10 + 0.663·30
+    /// = 29.9; frames ≥ that: 40 and 50 → mean 45 → 22.2 FPS.
+    #[test]
+    fn capframex_lows() {
+        let mut ft = vec![10.0; 198];
+        ft.push(40.0);
+        ft.push(50.0);
+        let c = CapFrameX::of(&ft).unwrap_or_else(|| unreachable!());
+        assert!(close(c.low_1pct_integral_fps, 20.0));
+        assert!(close(c.low_1pct_avg_fps, 1000.0 / 45.0));
+        assert!(close(c.average_fps, 1000.0 * 200.0 / 2070.0));
+    }
+
+    /// Stuttering: mean ft 10.35 → s = round(√10.35·10) = round(32.17) = 32. At the 40 ms
+    /// frame (after 198 frames of 10) the capped value is 10 (40 > 3·10), so the average
+    /// is 10 and 40 > 25: a stutter. The 50 ms frame follows a 40 (50 < 120: kept), the
+    /// average of 30 tens, one 10 (capped 40) and 50 = 360/32 = 11.25; 50 > 28.1: a
+    /// stutter. Share (40 + 50)/2070. Nothing else is under 25 FPS.
+    #[test]
+    fn capframex_stuttering_time() {
+        let mut ft = vec![10.0; 198];
+        ft.push(40.0);
+        ft.push(50.0);
+        let (stutter, low) = stuttering(&ft, ft.iter().sum());
+        assert!(close(stutter, 90.0 / 2070.0));
+        assert!(close(low, 0.0));
+    }
+}
