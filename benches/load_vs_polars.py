@@ -1,0 +1,189 @@
+#!/usr/bin/env python3
+"""Load speed and memory of `framescope report --json` against polars, in one run.
+
+    cargo build --release && python3 benches/load_vs_polars.py [--frames 1000000] [--tenfold]
+
+Generates a PresentMon 2.4 capture (30 columns, the layout of the `ingest_analysis`
+bench) under target/bench/, then times, each best of three with the page cache warm:
+
+* `cat FILE > /dev/null` (the disk's speed),
+* `framescope report --json FILE` (wall time and the child's peak RSS),
+* polars `read_csv` of the 6 columns the figures need, plus the same summary figures
+  (average FPS, percentiles, 1 % low, the 19-frame rolling median of the stutter rule),
+  when polars can be installed with pip (else skipped with a message),
+* `framescope --screenshot` (the window's first complete picture) when a display is
+  available (DISPLAY set), for the 10M run's linearity check.
+
+It prints each figure and the ratios the goals are stated in: polars time / framescope
+time (goal ≥ 5), framescope peak RSS / file size (goal ≤ 0.6), and with --tenfold the
+10M / 1M time ratio (goal ≤ 10–12). Figures, not a test: the machine is shared, so only
+ratios measured in the same run mean anything.
+"""
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import time
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+BIN = os.path.join(ROOT, "target", "release", "framescope")
+OUT = os.path.join(ROOT, "target", "bench")
+
+HEADER = ("Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,"
+          "AllowsTearing,PresentMode,FrameType,TimeInQPC,MsBetweenSimulationStart,"
+          "MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsRenderPresentLatency,"
+          "MsUntilDisplayed,MsPCLatency,CPUStartQPC,MsBetweenAppStart,MsCPUBusy,MsCPUWait,"
+          "MsGPULatency,MsGPUTime,MsGPUBusy,MsGPUWait,MsVideoBusy,MsAnimationError,"
+          "AnimationTime,MsFlipDelay,MsAllInputToPhotonLatency")
+
+
+def generate(path, frames):
+    """A deterministic capture: frame times around 7 ms, a spike every 997 frames, a
+    dropped frame every 13 (NA display values)."""
+    if os.path.exists(path) and os.path.getsize(path) > 0:
+        return
+    rng = random.Random(12345)
+    qpc = 1_000_000_000
+    tmp = path + ".part"
+    with open(tmp, "w", buffering=1 << 22) as f:
+        f.write(HEADER + "\n")
+        rows = []
+        for i in range(frames):
+            jitter = rng.randrange(1000) / 1000.0
+            ft = 40.0 + jitter if i % 997 == 0 else 6.5 + jitter
+            qpc += int(ft * 10_000)
+            dropped = i % 13 == 0
+            disp = "NA" if dropped else "%.4f" % ft
+            until = "NA" if dropped else "%.4f" % (9.0 + jitter)
+            rows.append(
+                "game.exe,4242,0x1F741139B80,DXGI,0,512,1,Hardware: Independent Flip,Application,"
+                "%d,NA,%.4f,%s,0.8000,1.2000,%s,NA,%d,%.4f,%.4f,1.0000,1.0000,%.4f,%.4f,0.1000,"
+                "0.0000,NA,NA,NA,NA\n"
+                % (qpc, ft, disp, until, qpc - 20_000, ft, ft - 1.0, ft - 2.0, ft - 2.1))
+            if len(rows) == 10_000:
+                f.write("".join(rows))
+                rows.clear()
+        f.write("".join(rows))
+    os.replace(tmp, path)
+
+
+def run(cmd, stdout=subprocess.DEVNULL, env=None):
+    """Wall seconds and peak RSS (MiB) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, stdout=stdout, stderr=subprocess.DEVNULL, env=env)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    if status != 0:
+        raise RuntimeError("%s exited with %d" % (" ".join(cmd), status))
+    return wall, usage.ru_maxrss / 1024.0
+
+
+def best_of(n, cmd, **kw):
+    runs = [run(cmd, **kw) for _ in range(n)]
+    return min(r[0] for r in runs), max(r[1] for r in runs)
+
+
+POLARS_SCRIPT = r"""
+import sys, polars as pl
+df = pl.read_csv(sys.argv[1], columns=["Application", "ProcessID", "SwapChainAddress",
+                 "MsBetweenPresents", "MsBetweenDisplayChange", "MsUntilDisplayed"],
+                 null_values=["NA"])
+ft = df["MsBetweenPresents"]
+n = ft.len(); total = ft.sum()
+s = ft.sort(descending=True)
+k = max(1, n // 100)
+figures = {
+    "avg_fps": 1000 * n / total,
+    "p50": ft.quantile(0.5, "linear"), "p90": ft.quantile(0.9, "linear"),
+    "p95": ft.quantile(0.95, "linear"), "p99": ft.quantile(0.99, "linear"),
+    "p99_9": ft.quantile(0.999, "linear"),
+    "low_1pct": 1000 * k / s.head(k).sum(),
+    "stutters": int(((ft - ft.rolling_median(19, center=True, min_periods=1)) > 4).sum()),
+}
+print(figures)
+"""
+
+
+def polars_python():
+    """A python that has polars, installing it with pip into target/bench/venv if
+    needed; None when that is not possible."""
+    try:
+        import polars  # noqa: F401
+        return sys.executable
+    except ImportError:
+        pass
+    venv = os.path.join(OUT, "venv")
+    py = os.path.join(venv, "bin", "python3")
+    if not os.path.exists(py):
+        if subprocess.run([sys.executable, "-m", "venv", venv]).returncode != 0:
+            return None
+    if subprocess.run([py, "-c", "import polars"], stderr=subprocess.DEVNULL).returncode == 0:
+        return py
+    print("installing polars with pip into %s …" % venv, flush=True)
+    ok = subprocess.run([py, "-m", "pip", "install", "-q", "polars"]).returncode == 0
+    return py if ok else None
+
+
+def measure(path, polars_py, screenshot):
+    size_mib = os.path.getsize(path) / (1 << 20)
+    res = {"size_mib": size_mib}
+    res["cat"] = best_of(3, ["cat", path])[0]
+    res["framescope"], res["framescope_rss"] = best_of(3, [BIN, "report", "--json", path])
+    if polars_py:
+        script = os.path.join(OUT, "polars_figures.py")
+        with open(script, "w") as f:
+            f.write(POLARS_SCRIPT)
+        res["polars"], res["polars_rss"] = best_of(3, [polars_py, script, path])
+    if screenshot:
+        png = os.path.join(OUT, "shot.png")
+        env = dict(os.environ, FRAMESCOPE_CONFIG_DIR=os.path.join(OUT, "config"))
+        res["window"], res["window_rss"] = best_of(1, [BIN, "--screenshot", png, path], env=env)
+    return res
+
+
+def show(frames, r):
+    print("\n%d frames, %.0f MiB" % (frames, r["size_mib"]))
+    print("  %-28s %8.2f s" % ("cat", r["cat"]))
+    print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
+          % ("framescope report --json", r["framescope"], r["framescope_rss"],
+             r["framescope_rss"] / r["size_mib"]))
+    if "polars" in r:
+        print("  %-28s %8.2f s  peak RSS %6.0f MiB" % ("polars read_csv + figures", r["polars"],
+                                                       r["polars_rss"]))
+        print("  polars / framescope time: %.2f (goal ≥ 5)" % (r["polars"] / r["framescope"]))
+    else:
+        print("  polars: skipped (pip could not install it here)")
+    if "window" in r:
+        print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
+              % ("window first picture", r["window"], r["window_rss"], r["window_rss"] / r["size_mib"]))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--frames", type=int, default=1_000_000)
+    ap.add_argument("--tenfold", action="store_true", help="also 10× the frames, for linearity")
+    args = ap.parse_args()
+    if not os.path.exists(BIN):
+        sys.exit("build first: cargo build --release (no %s)" % BIN)
+    os.makedirs(OUT, exist_ok=True)
+    polars_py = polars_python()
+    screenshot = bool(os.environ.get("DISPLAY"))
+    sizes = [args.frames] + ([args.frames * 10] if args.tenfold else [])
+    results = {}
+    for frames in sizes:
+        path = os.path.join(OUT, "capture-%d.csv" % frames)
+        print("generating %s …" % path, flush=True)
+        generate(path, frames)
+        results[frames] = measure(path, polars_py if frames == args.frames else None, screenshot)
+        show(frames, results[frames])
+    if args.tenfold:
+        a, b = results[sizes[0]], results[sizes[1]]
+        print("\n10× frames: report %.1f × the time (goal ≤ 10–12)" % (b["framescope"] / a["framescope"]))
+        if "window" in a and "window" in b:
+            print("            window %.1f × the time (goal ≤ 10–12)" % (b["window"] / a["window"]))
+
+
+if __name__ == "__main__":
+    main()
