@@ -173,6 +173,7 @@ fn compared_runs_share_one_frame_time_source() {
     assert_eq!(doc["runs"][0]["frame_time"], "display");
     assert_eq!(doc["runs"][1]["frame_time"], "display");
     assert_eq!(labelled(&h, "Frame time"), ["display (auto — frame generation in a compared run)"]);
+    assert_eq!(labelled(&h, "run.frame_time"), ["display", "display"]);
     check_every_row(&h, &doc);
     // The frame-generation rows: Naraka has them, the sample not.
     let app_fps = labelled(&h, "frame_types.application_fps");
@@ -184,5 +185,6 @@ fn compared_runs_share_one_frame_time_source() {
     let doc = cli_compare(&naraka, &mango);
     assert_eq!(doc["runs"][0]["frame_time"], "presents");
     assert_eq!(labelled(&h, "Frame time"), ["presents (auto — a compared run has no display data)"]);
+    assert_eq!(labelled(&h, "run.frame_time"), ["presents", "presents"]);
     check_every_row(&h, &doc);
 }

@@ -455,7 +455,8 @@ fn refresh_ui(ui: &mut egui::Ui, run: &mut super::runs::OpenRun) {
                 .labelled_by(check.id);
             ui.label(RichText::new("set by you").weak());
         } else {
-            let detected = run.analyzed().map(|a| {
+            // (Figures still of the rate just unset say nothing until they are redone.)
+            let detected = run.analyzed().filter(|a| a.settings.refresh_hz.is_none()).map(|a| {
                 a.run
                     .vsync
                     .map_or_else(|| "not detected".to_owned(), |v| format!("detected {:.2} Hz", v.refresh_hz))
@@ -534,7 +535,8 @@ impl App {
                 continue;
             };
             let comparison = crate::report::compare::compare(baseline, other);
-            panels::comparison_table_ui(ui, &comparison, ("comparison", i));
+            let sources = (baseline.frame_time, other.frame_time);
+            panels::comparison_table_ui(ui, &comparison, sources, ("comparison", i));
         }
     }
 }

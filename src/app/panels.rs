@@ -183,11 +183,13 @@ fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
 }
 
 /// A comparison as a table: figure, baseline, other, delta, relative change; the
-/// change coloured better or worse (`metrics.md` §9). Figures neither run has are left
+/// change coloured better or worse (`metrics.md` §9). The first row gives both runs'
+/// frame-time source (`sources`). Figures neither run has are left
 /// out; a figure only one run has shows "—" for the other.
 pub fn comparison_table_ui(
     ui: &mut egui::Ui,
     comparison: &Comparison,
+    sources: (&str, &str),
     id: impl std::hash::Hash + std::fmt::Debug,
 ) {
     let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_figure);
@@ -195,6 +197,11 @@ pub fn comparison_table_ui(
         for header in ["Figure", "Baseline", "Other", "Delta", "Change"] {
             ui.label(RichText::new(header).strong());
         }
+        ui.end_row();
+        // The frame-time source each run was analysed with (one for all, metrics.md §9).
+        let name = ui.label("run.frame_time").on_hover_text(SOURCE_HELP);
+        ui.label(sources.0).labelled_by(name.id);
+        ui.label(sources.1).labelled_by(name.id);
         ui.end_row();
         for row in comparison.rows() {
             if row.baseline.is_none() && row.other.is_none() {
