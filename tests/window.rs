@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::ui::{Window, app, labelled, settle, window};
+use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, settle, window};
 use eframe::egui::{self, Event, Key, Modifiers, PointerButton, Pos2, accesskit::Role};
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::{SAMPLE_NAME, timeline::LABEL_WIDTH};
@@ -271,7 +271,10 @@ fn a_selected_frame_shows_its_columns_and_verdicts() {
     let mut h = window(&[]);
     let run = cli(&[&common::repo_file(SAMPLE).to_string_lossy()]);
     let stutter = run["stutters"]["frames"][0].as_u64().expect("the sample has stutters") as usize;
-    h.state_mut().as_mut().unwrap().apply(framescope::app::timeline::Command::SelectFrame(Some(stutter)));
+    // Click it on the timeline.
+    let t = default_trace(&common::repo_file(SAMPLE));
+    let pos = frame_pos(&h, 0, 0, t.frames.start_ms[stutter], t.frames.frame_time_ms[stutter]);
+    click_at(&mut h, pos);
     settle(&mut h);
     let grid_value = |name: &str| {
         // The details grid pairs a name label with its value label in the next cell.
@@ -321,9 +324,125 @@ fn hovering_a_row_label_shows_the_whole_label() {
     // The first row (frame time) starts under the ruler; its label is two lines.
     h.hover_at(Pos2::new(rect.left() + 20.0, rect.top() + 60.0));
     h.run_steps(4);
-    let tip = h
+    let tip =
+        h.query_all_by_role(Role::Label).filter_map(|n| n.value()).find(|v| v.starts_with("Frame time: "));
+    assert_eq!(tip.as_deref(), Some("Frame time: presents (target 16.67 ms)"));
+}
+
+/// Naraka with XeSS frame generation (PresentMon 2.5 capture, 2.4+ layout).
+const NARAKA: &str = "presentmon-2x/pm-v2.5x_auxgold_test_case_10_Naraka_XeSS-FG.csv";
+
+/// The whole label of the timeline row under `y` (what hovering its label shows).
+fn row_label_at(h: &mut Window, y_from_top: f32) -> String {
+    let rect = h.get_by_label("Timeline").rect();
+    h.hover_at(Pos2::new(rect.left() + 20.0, rect.top() + y_from_top));
+    h.run_steps(4);
+    let label = h
         .query_all_by_role(Role::Label)
         .filter_map(|n| n.value())
-        .find(|v| v.starts_with("Frame time (target"));
-    assert_eq!(tip.as_deref(), Some("Frame time (target 16.67 ms)"));
+        .find(|v| v.starts_with("Frame time: "))
+        .expect("the frame row's label");
+    h.hover_at(Pos2::new(1.0, 1.0));
+    h.run_steps(2);
+    label
+}
+
+#[test]
+fn a_capture_without_generated_frames_is_analysed_on_presents() {
+    let mut h = window(&[]);
+    assert_eq!(figure(&h, "Frame time"), ["presents (auto — no generated frames)"]);
+    assert!(figure(&h, "Application FPS").is_empty(), "no frame-generation split without generated frames");
+    assert!(row_label_at(&mut h, 60.0).starts_with("Frame time: presents"));
+}
+
+#[test]
+fn a_frame_generation_capture_opens_on_display_with_the_split() {
+    let Some(dir) = common::real_traces() else { return };
+    let path = dir.join(NARAKA);
+    let mut h = window(std::slice::from_ref(&path));
+    let run = cli(&[&path.to_string_lossy()]);
+    assert_eq!(run["frame_time"], "display");
+    assert_eq!(figure(&h, "Frame time"), ["display (auto — frame generation)"]);
+    let rate = |v: &Value| format!("{:.2}", f(v));
+    let kinds = &run["frame_types"];
+    assert_eq!(figure(&h, "Application FPS"), [rate(&kinds["application"]["summary"]["avg_fps"])]);
+    assert_eq!(figure(&h, "Generated FPS"), [rate(&kinds["generated"]["summary"]["avg_fps"])]);
+    assert_eq!(figure(&h, "Displayed FPS"), [rate(&run["summary"]["avg_fps"])]);
+    assert_eq!(figure(&h, "Average FPS"), [rate(&run["summary"]["avg_fps"])]);
+    assert_eq!(figure(&h, "Stutters"), [stutters_text(&run)]);
+    // The displayed rate is more than either kind alone, and the display series has
+    // far fewer stutters than the interleaved present intervals.
+    let presents = cli(&["--frame-time", "presents", &path.to_string_lossy()]);
+    assert!(run["stutters"]["count"].as_u64() < presents["stutters"]["count"].as_u64().map(|c| c / 5));
+    // The timeline's frame row draws what the figures use.
+    assert!(row_label_at(&mut h, 60.0).starts_with("Frame time: display"));
+}
+
+#[test]
+fn switching_the_frame_time_source_re_analyses() {
+    let Some(dir) = common::real_traces() else { return };
+    let path = dir.join(NARAKA);
+    let name = path.to_string_lossy().into_owned();
+    let mut h = window(std::slice::from_ref(&path));
+    let avg = |run: &Value| format!("{:.2}", f(&run["summary"]["avg_fps"]));
+    let display = cli(&[&name]);
+    assert_eq!(figure(&h, "Average FPS"), [avg(&display)]);
+
+    h.get_by_role_and_label(Role::RadioButton, "presents").click();
+    settle(&mut h);
+    let presents = cli(&["--frame-time", "presents", &name]);
+    assert_eq!(figure(&h, "Frame time"), ["presents (set by you)"]);
+    assert_eq!(figure(&h, "Average FPS"), [avg(&presents)]);
+    assert_eq!(figure(&h, "Stutters"), [stutters_text(&presents)]);
+    assert_ne!(stutters_text(&presents), stutters_text(&display));
+    assert_eq!(figure(&h, "Presented FPS"), [avg(&presents)], "the third rate follows the source");
+    assert!(row_label_at(&mut h, 60.0).starts_with("Frame time: presents"));
+
+    h.get_by_role_and_label(Role::RadioButton, "auto").click();
+    settle(&mut h);
+    assert_eq!(figure(&h, "Frame time"), ["display (auto — frame generation)"]);
+    assert_eq!(figure(&h, "Average FPS"), [avg(&display)]);
+}
+
+#[test]
+fn a_refresh_rate_set_for_one_capture_stays_with_it() {
+    let mut h = window(&[]);
+    let sample = cli(&[&common::repo_file(SAMPLE).to_string_lossy()]);
+    let detected = figure(&h, "Refresh");
+    assert!(!detected.iter().any(|v| v.contains("set by you")), "{detected:?}");
+    if let Some(hz) = sample["vsync"]["refresh_hz"].as_f64() {
+        let confidence = f(&sample["vsync"]["confidence"]) * 100.0;
+        assert_eq!(detected, [format!("{hz:.2} Hz — detected (confidence {confidence:.0} %)")]);
+    }
+
+    // Set 144 Hz for this capture: tick its checkbox, type the rate.
+    h.get_by_role_and_label(Role::CheckBox, "Refresh rate").click();
+    settle(&mut h);
+    assert!(figure(&h, "Refresh")[0].ends_with(" Hz — set by you"), "{:?}", figure(&h, "Refresh"));
+    h.get_by_role_and_label(Role::SpinButton, "Refresh rate").click();
+    h.run_steps(2);
+    h.get_by_role_and_label(Role::SpinButton, "Refresh rate").type_text("144");
+    h.run_steps(1);
+    h.key_press(Key::Enter);
+    settle(&mut h);
+    assert_eq!(figure(&h, "Refresh"), ["144.00 Hz — set by you"]);
+
+    // The next capture opened has its own, detected rate.
+    let far_cry = common::repo_file("sample-traces/pm-1.x_FarCryNewDawn.csv");
+    let ctx = h.ctx.clone();
+    h.state_mut().as_mut().unwrap().open_all(std::slice::from_ref(&far_cry), &ctx);
+    settle(&mut h);
+    let own = figure(&h, "Refresh");
+    assert!(!own.iter().any(|v| v.contains("set by you")), "{own:?}");
+    let want = cli(&[&far_cry.to_string_lossy()]);
+    match want["vsync"]["refresh_hz"].as_f64() {
+        Some(hz) => assert!(own[0].starts_with(&format!("{hz:.2} Hz — detected")), "{own:?}"),
+        None => assert_eq!(own, ["not detected"]),
+    }
+    assert!(h.query_by_role_and_label(Role::SpinButton, "Refresh rate").is_none(), "no rate set here");
+
+    // Back on the first capture, its own rate is still set.
+    h.get_by_role_and_label(Role::RadioButton, SAMPLE_NAME).click();
+    settle(&mut h);
+    assert_eq!(figure(&h, "Refresh"), ["144.00 Hz — set by you"]);
 }

@@ -1,82 +1,113 @@
-//! Comparing runs in the window (issue 5), driven through the accessibility tree: two
-//! runs open side by side, a baseline chosen, and the table's deltas are the ones
-//! `framescope compare --json` prints for the same files.
+//! Comparing runs in the window, driven as a user drives it: the "Compare runs"
+//! checkbox ticked, a baseline radio clicked, a run closed with its button, a frame
+//! clicked on a timeline. Every row of the comparison table — both values, the delta
+//! and the change — is what `framescope compare --json` prints for the same files.
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 mod common;
 
-use common::ui::{Window, labelled, settle, window};
+use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, settle, window};
+use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
-use framescope::app::App;
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 const A: &str = "sample-traces/synthetic-run-a.csv";
 const B: &str = "sample-traces/synthetic-run-b.csv";
+/// A capture without generated frames, with display data.
+const SAMPLE: &str = "sample-traces/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv";
+const NARAKA: &str = "presentmon-2x/pm-v2.5x_auxgold_test_case_10_Naraka_XeSS-FG.csv";
 
-/// A window with `files` open and compared, the first as baseline.
+/// A window with `files` open, compared by ticking "Compare runs" (the first file is
+/// the baseline).
 fn compared(files: &[PathBuf]) -> Window {
     let mut h = window(files);
-    h.state_mut().as_mut().expect("app").set_compare(true, 0);
+    assert!(!app(&h).comparing());
+    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
     settle(&mut h);
+    assert!(app(&h).comparing(), "ticking Compare runs compares");
     h
 }
 
-/// A comparison row's cells: baseline, other, delta, change.
-fn row(h: &Window, name: &str) -> Vec<String> {
-    labelled(h, name)
-}
-
-fn number(text: &str) -> f64 {
-    text.trim().trim_end_matches('%').trim().trim_start_matches('+').parse().unwrap_or(f64::NAN)
-}
-
-fn cli_compare(baseline: &str, other: &str) -> Value {
-    let run = common::framescope(["compare", "--json", baseline, other]);
+fn cli_compare(baseline: &Path, other: &Path) -> Value {
+    let run =
+        common::framescope(["compare".as_ref(), "--json".as_ref(), baseline.as_os_str(), other.as_os_str()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     serde_json::from_str(&run.stdout).expect("compare JSON")
 }
 
+/// A figure as the table shows it: as many decimals as its size needs.
+fn shown(v: f64) -> String {
+    if v.abs() >= 100.0 {
+        format!("{v:.1}")
+    } else if v.abs() >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.4}")
+    }
+}
+
+/// A delta as the table shows it: signed when positive.
+fn signed(v: f64) -> String {
+    if v > 0.0 { format!("+{}", shown(v)) } else { shown(v) }
+}
+
+/// A figure's value in a run of the JSON document.
+fn run_value(run: &Value, section: &str, name: &str) -> Option<f64> {
+    match (section, name.strip_suffix("_fps")) {
+        ("run", _) => run[name].as_f64(),
+        ("frame_types", Some(kind)) => run["frame_types"][kind]["summary"]["avg_fps"].as_f64(),
+        _ => run[section][name].as_f64(),
+    }
+}
+
+/// Checks every row of the comparison table against the CLI's comparison: a figure
+/// either run has is a row of four cells (baseline, other, delta, change); one side
+/// missing shows "—" and "not comparable"; a figure neither run has is no row.
+fn check_every_row(h: &Window, doc: &Value) {
+    let mut rows = 0;
+    for (section, figures) in doc["comparison"].as_object().expect("comparison") {
+        for (name, entry) in figures.as_object().expect("a section") {
+            let figure = format!("{section}.{name}");
+            let side = |k: usize| run_value(&doc["runs"][k], section, name);
+            let want: Vec<String> = if entry.is_null() {
+                match (side(0), side(1)) {
+                    (None, None) => Vec::new(),
+                    (b, o) => {
+                        let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), shown);
+                        vec![cell(b), cell(o), "not comparable".into(), "—".into()]
+                    }
+                }
+            } else {
+                let f = |k: &str| entry[k].as_f64().unwrap_or_else(|| panic!("{figure}.{k}: {entry}"));
+                let change = entry["relative"]
+                    .as_f64()
+                    .map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
+                vec![shown(f("baseline")), shown(f("other")), signed(f("delta")), change]
+            };
+            assert_eq!(labelled(h, &figure), want, "{figure}: {entry}");
+            rows += usize::from(!want.is_empty());
+        }
+    }
+    assert!(rows >= 20, "only {rows} rows");
+}
+
 #[test]
-fn the_table_shows_the_cli_deltas_and_follows_the_baseline() {
+fn every_row_of_the_table_is_the_clis_and_follows_the_baseline() {
     let files = [common::repo_file(A), common::repo_file(B)];
     let mut h = compared(&files);
-    assert!(h.state().as_ref().is_some_and(App::comparing));
-    let doc = cli_compare(&files[0].to_string_lossy(), &files[1].to_string_lossy());
-    for figure in ["summary.avg_fps", "pacing.steady_fps", "stutters.count"] {
-        let (section, name) = figure.split_once('.').expect("qualified");
-        let want = &doc["comparison"][section][name];
-        let cells = row(&h, figure);
-        assert_eq!(cells.len(), 4, "{figure}: {cells:?}");
-        let f = |v: &Value| v.as_f64().expect("number");
-        let tolerance = |v: f64| 0.006 * v.abs().max(1.0);
-        assert!(
-            (number(&cells[0]) - f(&want["baseline"])).abs() <= tolerance(f(&want["baseline"])),
-            "{figure} {cells:?} {want}"
-        );
-        assert!(
-            (number(&cells[1]) - f(&want["other"])).abs() <= tolerance(f(&want["other"])),
-            "{figure} {cells:?} {want}"
-        );
-        assert!(
-            (number(&cells[2]) - f(&want["delta"])).abs() <= tolerance(f(&want["delta"])),
-            "{figure} {cells:?} {want}"
-        );
-    }
+    check_every_row(&h, &cli_compare(&files[0], &files[1]));
     // B is the worse run: its average FPS delta is negative with A as baseline.
-    assert!(number(&row(&h, "summary.avg_fps")[2]) < 0.0);
+    assert!(labelled(&h, "summary.avg_fps")[2].starts_with('-'));
 
-    // Make B the baseline by clicking its "baseline" radio: the delta changes sign.
+    // Make B the baseline by clicking its "baseline" radio: every row follows.
     let radios: Vec<_> = h.query_all_by_label("baseline").collect();
     assert_eq!(radios.len(), 2, "one baseline choice per run");
     radios[1].click();
     settle(&mut h);
-    let flipped = row(&h, "summary.avg_fps");
-    assert!(number(&flipped[2]) > 0.0, "with B as baseline A is faster: {flipped:?}");
-    let doc = cli_compare(&files[1].to_string_lossy(), &files[0].to_string_lossy());
-    let want = doc["comparison"]["summary"]["avg_fps"]["delta"].as_f64().expect("delta");
-    assert!((number(&flipped[2]) - want).abs() <= 0.01, "{flipped:?} vs {want}");
+    assert!(labelled(&h, "summary.avg_fps")[2].starts_with('+'));
+    check_every_row(&h, &cli_compare(&files[1], &files[0]));
 }
 
 #[test]
@@ -86,36 +117,74 @@ fn closing_runs_while_comparing_keeps_the_baseline() {
         common::repo_file(B),
         common::repo_file("sample-traces/pm-1.x_FarCryNewDawn.csv"),
     ];
-    let mut h = window(&files);
-    h.state_mut().as_mut().expect("app").set_compare(true, 2);
+    let mut h = compared(&files);
+    let radios: Vec<_> = h.query_all_by_label("baseline").collect();
+    radios[2].click();
     settle(&mut h);
-    let baseline = h.state().as_ref().and_then(App::baseline_name).map(str::to_owned);
+    let baseline = app(&h).baseline_name().map(str::to_owned);
     assert!(baseline.as_deref().is_some_and(|n| n.ends_with("FarCryNewDawn.csv")), "{baseline:?}");
-    // Close the first run: the baseline is still FarCry, and nothing indexes past the end.
-    h.state_mut().as_mut().expect("app").close_run(0);
+    // Close the first run with its button: the baseline is still FarCry, and nothing
+    // indexes past the end.
+    let close = || h.query_all_by_role_and_label(Role::Button, "x").next().expect("a close button");
+    close().click();
     settle(&mut h);
-    let app = h.state().as_ref().expect("app");
-    assert_eq!(app.run_names().len(), 2);
-    assert_eq!(app.baseline_name().map(str::to_owned), baseline);
+    assert_eq!(app(&h).run_names().len(), 2);
+    assert_eq!(app(&h).baseline_name().map(str::to_owned), baseline);
     // Close another: one run left, no comparison.
-    h.state_mut().as_mut().expect("app").close_run(0);
+    let close = || h.query_all_by_role_and_label(Role::Button, "x").next().expect("a close button");
+    close().click();
     settle(&mut h);
-    assert!(!h.state().as_ref().expect("app").comparing());
+    assert!(!app(&h).comparing());
 }
 
 #[test]
 fn a_frame_clicked_while_comparing_shows_its_details() {
     let files = [common::repo_file(A), common::repo_file(B)];
     let mut h = compared(&files);
-    h.state_mut().as_mut().expect("app").apply(framescope::app::timeline::Command::SelectFrame(Some(7)));
+    // Click frame 7 of B, on B's timeline (the second: the baseline's is first).
+    let b = default_trace(&files[1]);
+    let pos = frame_pos(&h, 1, 1, b.frames.start_ms[7], b.frames.frame_time_ms[7]);
+    click_at(&mut h, pos);
     settle(&mut h);
-    let labels: Vec<String> =
-        h.query_all_by_role(eframe::egui::accesskit::Role::Label).filter_map(|n| n.value()).collect();
+    let labels: Vec<String> = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| egui_kittest::kittest::NodeT::accesskit_node(&n).value())
+        .collect();
     let heading = labels.iter().position(|v| v.starts_with("Frame of ")).expect("a frame-details heading");
-    // Commands go to the run the window shows (the last opened, B).
     assert!(labels[heading].ends_with("synthetic-run-b.csv"), "{}", labels[heading]);
     let at = labels[heading..].iter().position(|v| v == "Frame").expect("the Frame row") + heading;
     assert_eq!(labels[at + 1], "7");
     // The comparison table is still there.
-    assert!(!row(&h, "summary.avg_fps").is_empty());
+    assert_eq!(labelled(&h, "summary.avg_fps").len(), 4);
+}
+
+#[test]
+fn compared_runs_share_one_frame_time_source() {
+    let Some(dir) = common::real_traces() else { return };
+    let naraka = dir.join(NARAKA);
+    let sample = common::repo_file(SAMPLE);
+    // Alone, the sample is analysed on present intervals.
+    let h = window(std::slice::from_ref(&sample));
+    assert_eq!(labelled(&h, "Frame time"), ["presents (auto — no generated frames)"]);
+    // Compared with a frame-generation capture, auto resolves once, for both: the
+    // sample has display data, so both runs are analysed on display intervals.
+    let h = compared(&[naraka.clone(), sample.clone()]);
+    let doc = cli_compare(&naraka, &sample);
+    assert_eq!(doc["runs"][0]["frame_time"], "display");
+    assert_eq!(doc["runs"][1]["frame_time"], "display");
+    assert_eq!(labelled(&h, "Frame time"), ["display (auto — frame generation in a compared run)"]);
+    assert_eq!(labelled(&h, "run.frame_time"), ["display", "display"]);
+    check_every_row(&h, &doc);
+    // The frame-generation rows: Naraka has them, the sample not.
+    let app_fps = labelled(&h, "frame_types.application_fps");
+    assert_eq!(app_fps[1..], ["—", "not comparable", "—"], "{app_fps:?}");
+
+    // Against a log without display data (MangoHud), auto is presents for both.
+    let mango = dir.join("mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run1.csv");
+    let h = compared(&[naraka.clone(), mango.clone()]);
+    let doc = cli_compare(&naraka, &mango);
+    assert_eq!(doc["runs"][0]["frame_time"], "presents");
+    assert_eq!(labelled(&h, "Frame time"), ["presents (auto — a compared run has no display data)"]);
+    assert_eq!(labelled(&h, "run.frame_time"), ["presents", "presents"]);
+    check_every_row(&h, &doc);
 }

@@ -88,6 +88,13 @@ pub struct Tracks {
     /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
     /// frames are drawn clipped, with a mark, so spikes stay visible.
     pub scale_ms: f64,
+    /// The same for the display intervals.
+    pub display_scale_ms: f64,
+    /// True when some frame was made by frame generation.
+    pub generated: bool,
+    /// What the `auto` frame-time source is for this trace on its own (what the
+    /// timeline draws until the first figures arrive).
+    pub auto_source: FrameTimeSource,
 }
 
 const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
@@ -122,9 +129,8 @@ impl Tracks {
             })
             .take(MAX_TELEMETRY_ROWS)
             .collect();
-        let mut sorted = f.frame_time_ms.clone();
-        sorted.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
+        let scale_ms = body_scale(&f.frame_time_ms);
+        let display_scale_ms = display.as_ref().map_or(scale_ms, |(d, _)| body_scale(d));
         let latency = latency_stack(trace);
         Self {
             frame_time: MaxIndex::new(&f.frame_time_ms),
@@ -134,8 +140,18 @@ impl Tracks {
             telemetry,
             dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
             scale_ms,
+            display_scale_ms,
+            generated: crate::analysis::has_generated_frames(trace),
+            auto_source: FrameTimeSource::Auto.resolve(trace),
         }
     }
+}
+
+/// p99 · 1.6 of the finite positive values (at least 1 ms).
+fn body_scale(values: &[f64]) -> f64 {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
+    sorted.sort_unstable_by(f64::total_cmp);
+    (percentile(&sorted, 0.99) * 1.6).max(1.0)
 }
 
 /// CPU work until Present(), Present() to GPU done, GPU done to display — from
@@ -219,6 +235,9 @@ fn pcl_stack(trace: &Trace, pcl: &PclLatency) -> Option<Stack> {
 pub struct Marks {
     /// Stutter frames.
     pub stutters: Vec<u32>,
+    /// The stutter frames outside oscillating stretches, and those inside them
+    /// (possible false positives, `metrics.md` §5): `stutters` split in two.
+    pub stutters_by_osc: (Vec<u32>, Vec<u32>),
     /// Runs of oscillating frames, `[first, last]`.
     pub oscillating: Vec<(u32, u32)>,
     /// Per action, its spike frames.
@@ -253,7 +272,8 @@ pub struct Source<'a> {
     pub warnings: &'a [Warning],
 }
 
-/// Analyses a trace; reuses `prepared` when it was made for the same frame-time source.
+/// Analyses a trace; reuses `prepared` (made earlier for the same trace) when it was
+/// made for the source `settings` resolve to.
 #[must_use]
 pub fn analyze(
     source: &Source<'_>,
@@ -262,7 +282,10 @@ pub fn analyze(
     prepared: Option<Arc<Prepared>>,
     markers: Option<(u32, &MarkerLog)>,
 ) -> Analyzed {
-    let prepared = prepared.unwrap_or_else(|| Arc::new(Prepared::new(trace, settings.frame_time)));
+    let wanted = settings.frame_time.resolve(trace);
+    let prepared = prepared
+        .filter(|p| p.source == wanted)
+        .unwrap_or_else(|| Arc::new(Prepared::new(trace, settings.frame_time)));
     let log = markers.map(|(_, log)| log);
     let run =
         report::run_prepared(source.name, source.info, source.warnings, trace, &settings, log, &prepared);
@@ -280,6 +303,7 @@ pub fn analyze(
     if let Some(o) = &run.osc {
         marks.oscillating = runs_of(&o.oscillating, frames);
     }
+    marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
     let curve = crate::analysis::SlowTimeCurve::new(&prepared.series.frame_time_ms);
     let charts = ChartData::new(&prepared.series.frame_time_ms, curve.as_ref());
     Analyzed { settings, run, prepared, marks, charts, pcl, markers_version: markers.map_or(0, |(v, _)| v) }
@@ -305,10 +329,22 @@ fn runs_of(mask: &[bool], frames: &[u32]) -> Vec<(u32, u32)> {
     out
 }
 
-/// True when `prepared` can be reused for `settings` (same frame-time source).
-#[must_use]
-pub fn same_source(a: &Settings, b: &Settings) -> bool {
-    std::mem::discriminant::<FrameTimeSource>(&a.frame_time) == std::mem::discriminant(&b.frame_time)
+/// Splits ascending `frames` into those outside and those inside the ascending,
+/// disjoint `[first, last]` runs.
+fn split_by_runs(frames: &[u32], runs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
+    let (mut outside, mut inside) = (Vec::new(), Vec::new());
+    let mut k = 0;
+    for &i in frames {
+        while runs.get(k).is_some_and(|&(_, last)| last < i) {
+            k += 1;
+        }
+        if runs.get(k).is_some_and(|&(first, _)| first <= i) {
+            inside.push(i);
+        } else {
+            outside.push(i);
+        }
+    }
+    (outside, inside)
 }
 
 #[cfg(test)]
@@ -321,5 +357,14 @@ mod tests {
         let mask = [true, true, false, false, true, false, false, true, true, true];
         assert_eq!(runs_of(&mask, &frames), vec![(10, 11), (14, 14), (17, 19)]);
         assert!(runs_of(&[], &[]).is_empty());
+    }
+
+    #[test]
+    fn stutters_split_by_oscillating_runs() {
+        let runs = [(3, 5), (9, 9), (20, 30)];
+        let (outside, inside) = split_by_runs(&[0, 3, 5, 6, 9, 10, 25, 31], &runs);
+        assert_eq!(outside, [0, 6, 10, 31]);
+        assert_eq!(inside, [3, 5, 9, 25]);
+        assert_eq!(split_by_runs(&[1, 2], &[]), (vec![1, 2], vec![]));
     }
 }

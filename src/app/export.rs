@@ -30,7 +30,8 @@ pub fn report_json(run: &Run, settings: &Settings) -> String {
 
 /// The same figures as CSV: a header `section,figure,value` and one row per figure.
 /// Identity rows come first (section `run`), then `summary`, `pacing`, `stutters`
-/// (count and time fraction), `osc` and `latency`. A section that cannot be computed
+/// (count and time fraction), `osc`, `latency` and `frame_types` (application and
+/// generated FPS). A section that cannot be computed
 /// keeps its rows with empty values, so the layout never changes; `null` values are
 /// empty cells.
 #[must_use]
@@ -245,7 +246,7 @@ mod tests {
         assert!(lines.contains(&"latency,pcl_ms,"));
         assert!(lines.iter().any(|l| l.starts_with("stutters,count,")));
         assert!(lines.iter().any(|l| l.starts_with("osc,flag,")));
-        assert_eq!(lines.len(), 1 + 8 + 10 + 5 + 2 + 4 + 7);
+        assert_eq!(lines.len(), 1 + 8 + 10 + 5 + 2 + 4 + 7 + 2);
         // The same layout when nothing could be computed.
         let empty = Run { summary: None, pacing: None, stutters: None, osc: None, latency: None, ..run };
         let text = report_csv(&empty);

@@ -157,24 +157,10 @@ impl App {
             )
             .labelled_by(label.id);
             ui.separator();
-            ui.label("Frame time");
+            ui.label("Frame time").on_hover_text(panels::SOURCE_HELP);
             ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Auto, "auto");
             ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Presents, "presents");
             ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Display, "display");
-            ui.separator();
-            let mut fixed = self.persisted.refresh_hz.is_some();
-            ui.checkbox(&mut fixed, "Refresh rate")
-                .on_hover_text("Set the display's refresh rate; otherwise detected");
-            match (fixed, self.persisted.refresh_hz) {
-                (true, None) => self.persisted.refresh_hz = Some(60.0),
-                (false, Some(_)) => self.persisted.refresh_hz = None,
-                _ => {}
-            }
-            if let Some(hz) = &mut self.persisted.refresh_hz {
-                ui.add(egui::DragValue::new(hz).range(1.0..=1000.0).suffix(" Hz"));
-            } else {
-                ui.label(RichText::new("auto").weak());
-            }
         });
         if self.persisted != before {
             self.settings_dirty = true;
@@ -188,6 +174,7 @@ impl App {
             let mut picked = None;
             let comparing = self.comparing();
             let mut baseline = self.baseline;
+            let shown = self.shown();
             for (i, run) in self.runs.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
                     let short = std::path::Path::new(&run.name)
@@ -210,6 +197,9 @@ impl App {
                                 "Move this run on the shared time axis to line up the same moment",
                             );
                     });
+                }
+                if shown.contains(&i) {
+                    refresh_ui(ui, run);
                 }
                 let traces = &run.capture.traces;
                 if traces.len() > 1 {
@@ -276,7 +266,7 @@ impl App {
             self.selected_frame_ui(ui);
             return;
         }
-        let settings = self.settings();
+        let settings = self.run_settings(self.selected);
         let Some(run) = self.runs.get(self.selected) else {
             ui.label("Open a capture: Open…, drop files on the window, or name them on the command line.");
             return;
@@ -295,7 +285,8 @@ impl App {
                         ui.label("updating for the new settings…");
                     });
                 }
-                panels::figures_ui(ui, &a.run, "figures");
+                let source = self.source_text(&a.run, a.run.frame_types.is_some());
+                panels::figures_ui(ui, &a.run, "figures", &source);
             }
             None => {
                 ui.spinner();
@@ -310,7 +301,10 @@ impl App {
                 range.0.max(range.1) / 1000.0
             ));
             match run.selection_run(&settings, range) {
-                Some(sel) => panels::figures_ui(ui, sel, "selection_figures"),
+                Some(sel) => {
+                    let source = self.source_text(sel, sel.frame_types.is_some());
+                    panels::figures_ui(ui, sel, "selection_figures", &source);
+                }
                 None => {
                     ui.spinner();
                 }
@@ -393,10 +387,20 @@ impl App {
                     ui.spinner();
                     continue;
                 };
+                // The series the figures shown are computed on; before the first
+                // figures, what the settings will resolve to.
+                let source = run.analyzed().map_or_else(
+                    || match self.run_settings(i).frame_time {
+                        FrameTimeSource::Auto => tracks.auto_source,
+                        chosen => chosen,
+                    },
+                    |a| a.prepared.source,
+                );
                 let input = timeline::Input {
                     trace: &run.capture.traces[run.trace],
                     tracks,
                     analyzed: run.analyzed(),
+                    source,
                     target_fps: self.persisted.target_fps,
                     view: timeline::TimeView { start_ms: self.view.start_ms + s, span_ms: self.view.span_ms },
                     selection: self.selection.map(|(a, b)| (a + s, b + s)),
@@ -417,6 +421,49 @@ impl App {
             self.apply_from(i, c);
         }
     }
+}
+
+impl App {
+    /// The figures' frame-time source in words, for a run (or the comparison) whose
+    /// runs have generated frames when `generated`.
+    fn source_text(&self, run: &crate::report::Run, generated: bool) -> String {
+        panels::source_text(run.frame_time, self.persisted.frame_time, generated, self.comparing())
+    }
+}
+
+/// A run's own refresh rate: detected unless the user sets one for this capture (never
+/// saved, never carried over to another capture).
+fn refresh_ui(ui: &mut egui::Ui, run: &mut super::runs::OpenRun) {
+    ui.horizontal(|ui| {
+        let mut set = run.refresh_hz.is_some();
+        let check = ui.checkbox(&mut set, "Refresh rate").on_hover_text(
+            "Set this capture's display refresh rate (VSYNC markers); otherwise it is detected from \
+             the capture's display intervals",
+        );
+        match (set, run.refresh_hz) {
+            (true, None) => {
+                // Start from what was detected, when anything was.
+                let detected =
+                    run.analyzed().and_then(|a| a.run.vsync).map(|v| (v.refresh_hz * 100.0).round() / 100.0);
+                run.refresh_hz = Some(detected.unwrap_or(60.0));
+            }
+            (false, Some(_)) => run.refresh_hz = None,
+            _ => {}
+        }
+        if let Some(hz) = &mut run.refresh_hz {
+            ui.add(egui::DragValue::new(hz).range(1.0..=1000.0).speed(0.1).suffix(" Hz"))
+                .labelled_by(check.id);
+            ui.label(RichText::new("set by you").weak());
+        } else {
+            // (Figures still of the rate just unset say nothing until they are redone.)
+            let detected = run.analyzed().filter(|a| a.settings.refresh_hz.is_none()).map(|a| {
+                a.run
+                    .vsync
+                    .map_or_else(|| "not detected".to_owned(), |v| format!("detected {:.2} Hz", v.refresh_hz))
+            });
+            ui.label(RichText::new(detected.unwrap_or_default()).weak());
+        }
+    });
 }
 
 /// A path's file name, for compact labels.
@@ -448,12 +495,12 @@ impl App {
     /// Every figure of every compared run beside the baseline's, with delta and
     /// relative change, coloured better or worse (`metrics.md` §9).
     fn comparison_ui(&mut self, ui: &mut egui::Ui) {
-        let settings = self.settings();
         let shown = self.shown();
         let runs: Vec<Option<&crate::report::Run>> = shown
             .iter()
             .map(|&i| {
                 let run = &self.runs[i];
+                let settings = self.run_settings(i);
                 let s = run.shift_ms();
                 match self.selection {
                     Some((a, b)) => run.selection_run(&settings, (a + s, b + s)),
@@ -467,6 +514,19 @@ impl App {
             ui.spinner();
             return;
         };
+        // One source for every compared run (metrics.md §9); each run says which.
+        let generated = runs.iter().flatten().any(|r| r.frame_types.is_some());
+        let mut sources: Vec<&str> = runs.iter().flatten().map(|r| r.frame_time).collect();
+        sources.dedup();
+        let source = if sources.len() == 1 {
+            self.source_text(baseline, generated)
+        } else {
+            format!("differs between runs ({}): updating…", sources.join(", "))
+        };
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Frame time").on_hover_text(panels::SOURCE_HELP);
+            ui.label(RichText::new(source).strong()).labelled_by(label.id);
+        });
         for (slot, &i) in shown.iter().enumerate().skip(1) {
             let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
             ui.colored_label(colour, format!("{} vs baseline", short_name(&self.runs[i].name)));
@@ -475,7 +535,8 @@ impl App {
                 continue;
             };
             let comparison = crate::report::compare::compare(baseline, other);
-            panels::comparison_table_ui(ui, &comparison, ("comparison", i));
+            let sources = (baseline.frame_time, other.frame_time);
+            panels::comparison_table_ui(ui, &comparison, sources, ("comparison", i));
         }
     }
 }

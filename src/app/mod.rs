@@ -20,6 +20,7 @@ mod settings;
 mod theme;
 pub mod timeline;
 
+use crate::analysis::{FrameTimeSource, Settings};
 use eframe::egui;
 pub use loader::Source as CaptureSource;
 use loader::{Pending, Source};
@@ -140,6 +141,9 @@ pub struct App {
     /// Settings changed and not saved yet (saved once no drag is in progress).
     settings_dirty: bool,
     pending_markers: Option<PathBuf>,
+    /// The frame-time source `auto` resolves to for the compared traces (`metrics.md`
+    /// §9), kept until the set of compared traces changes.
+    compare_source: Option<(Vec<(u64, usize)>, FrameTimeSource)>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -172,6 +176,7 @@ impl App {
             marker_job: None,
             settings_dirty: false,
             pending_markers: None,
+            compare_source: None,
             repaint: Arc::new(move || ctx.request_repaint()),
         }
     }
@@ -203,10 +208,9 @@ impl App {
     /// True when nothing is loading or computing (tests wait for this).
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        let settings = self.settings();
         let shown_current = self.shown().into_iter().all(|i| {
             let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
-            self.runs[i].up_to_date(&settings, local)
+            self.runs[i].up_to_date(&self.run_settings(i), local)
         });
         self.pending.is_empty()
             && self.marker_job.is_none()
@@ -219,14 +223,13 @@ impl App {
     /// What [`App::is_idle`] is waiting for, in words (for test failure messages).
     #[must_use]
     pub fn idle_report(&self) -> String {
-        let settings = self.settings();
         let runs: Vec<String> = self
             .shown()
             .into_iter()
             .map(|i| {
                 let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
                 let r = &self.runs[i];
-                format!("run {i}: {}", r.state_report(&settings, local))
+                format!("run {i}: {}", r.state_report(&self.run_settings(i), local))
             })
             .collect();
         format!(
@@ -315,7 +318,14 @@ impl App {
     /// The visible time range, on the shown trace's own time axis.
     #[must_use]
     pub fn view(&self) -> TimeView {
-        let s = self.shift(self.selected);
+        self.view_of(self.selected)
+    }
+
+    /// The visible time range on run `run`'s own time axis (compared runs share one
+    /// aligned axis, each moved by its own shift).
+    #[must_use]
+    pub fn view_of(&self, run: usize) -> TimeView {
+        let s = self.shift(run);
         TimeView { start_ms: self.view.start_ms + s, span_ms: self.view.span_ms }
     }
 
@@ -375,8 +385,58 @@ impl App {
         &self.persisted
     }
 
-    fn settings(&self) -> crate::analysis::Settings {
-        self.persisted.settings()
+    /// The settings run `i` is analysed with: the user's, with the frame-time source
+    /// of the comparison while comparing (one for every compared run, `metrics.md` §9)
+    /// and the run's own refresh rate.
+    fn run_settings(&self, i: usize) -> Settings {
+        let mut s = self.persisted.settings();
+        if let Some(source) = self.comparison_source() {
+            s.frame_time = source;
+        }
+        s.refresh_hz = self.runs.get(i).and_then(|r| r.refresh_hz);
+        s
+    }
+
+    /// The compared traces: (run id, trace) of every shown run, baseline first.
+    fn compared_traces(&self) -> Vec<(u64, usize)> {
+        self.shown().into_iter().map(|i| (self.runs[i].id, self.runs[i].trace)).collect()
+    }
+
+    /// The one frame-time source of the comparison (`None` when not comparing): the
+    /// user's, with `auto` resolved over every compared trace.
+    fn comparison_source(&self) -> Option<FrameTimeSource> {
+        if !self.comparing() {
+            return None;
+        }
+        let asked = self.persisted.frame_time;
+        if asked != FrameTimeSource::Auto {
+            return Some(asked);
+        }
+        let key = self.compared_traces();
+        match &self.compare_source {
+            Some((k, source)) if *k == key => Some(*source),
+            _ => Some(self.resolve_compared()),
+        }
+    }
+
+    /// Resolves the comparison's `auto` source again when the compared traces changed
+    /// (a look at every compared trace's frame types: done once per change, not per
+    /// frame).
+    fn refresh_compare_source(&mut self) {
+        if self.comparing() {
+            let key = self.compared_traces();
+            if self.compare_source.as_ref().is_none_or(|(k, _)| *k != key) {
+                self.compare_source = Some((key, self.resolve_compared()));
+            }
+        }
+    }
+
+    /// `auto` resolved over the shown runs' traces (reads their frame types: kept in
+    /// [`App::compare_source`] by [`App::drain`]).
+    fn resolve_compared(&self) -> FrameTimeSource {
+        let traces: Vec<&crate::model::Trace> =
+            self.shown().into_iter().map(|i| &self.runs[i].capture.traces[self.runs[i].trace]).collect();
+        FrameTimeSource::Auto.resolve_for(traces.iter().copied())
     }
 
     /// Applies a timeline command given on the shown trace's own time axis.
@@ -489,9 +549,10 @@ impl App {
             let failures = run.take_failures();
             self.errors.extend(failures);
         }
-        let settings = self.settings();
+        self.refresh_compare_source();
         for i in self.shown() {
             let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
+            let settings = self.run_settings(i);
             self.runs[i].update(&settings, local, &self.repaint);
         }
         if !self.view_fitted && !self.runs.is_empty() {
@@ -525,6 +586,8 @@ impl App {
             .default_size(320.0)
             .size_range(240.0..=520.0)
             .show(ui, |ui| self.side_ui(ui));
+        // The runs list may have changed a compared trace or the baseline.
+        self.refresh_compare_source();
         egui::Panel::right("charts")
             .resizable(true)
             .default_size(360.0)

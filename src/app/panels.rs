@@ -4,6 +4,8 @@
 
 use super::analysis::Marks;
 use super::{theme, timeline};
+use crate::analysis::FrameTimeSource;
+use crate::analysis::vsync::VsyncSource;
 use crate::model::Trace;
 use crate::report::Run;
 use crate::report::compare::Comparison;
@@ -62,8 +64,16 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
             }
         }
     }
-    if let Some(v) = &run.vsync {
-        rows.push(("Refresh", format!("{:.2} Hz ({:.0} % sure)", v.refresh_hz, v.confidence * 100.0)));
+    match &run.vsync {
+        Some(v) if v.source == VsyncSource::User => {
+            rows.push(("Refresh", format!("{:.2} Hz — set by you", v.refresh_hz)));
+        }
+        Some(v) => rows.push((
+            "Refresh",
+            format!("{:.2} Hz — detected (confidence {:.0} %)", v.refresh_hz, v.confidence * 100.0),
+        )),
+        None if !run.sampled => rows.push(("Refresh", "not detected".to_owned())),
+        None => {}
     }
     rows.push((
         "Frames",
@@ -75,8 +85,36 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     rows
 }
 
-/// Draws a run's figures as a two-column grid with accessible labels.
-pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
+/// Which frame-time source a run was analysed with, and why: `used` is the run's
+/// `frame_time`, `asked` the user's choice, `generated` whether the run (or, when
+/// `comparing`, any compared run) has generated frames.
+#[must_use]
+pub fn source_text(used: &str, asked: FrameTimeSource, generated: bool, comparing: bool) -> String {
+    let why = match (asked, used, generated, comparing) {
+        (FrameTimeSource::Presents | FrameTimeSource::Display, ..) => "set by you",
+        (_, "display", _, false) => "auto — frame generation",
+        (_, "display", _, true) => "auto — frame generation in a compared run",
+        (_, _, false, _) => "auto — no generated frames",
+        (_, _, true, false) => "auto — no display data",
+        (_, _, true, true) => "auto — a compared run has no display data",
+    };
+    format!("{used} ({why})")
+}
+
+/// What the frame-time source means, for its tooltip.
+pub const SOURCE_HELP: &str = "The interval every figure is computed on: presents = from one \
+    Present() call to the next; display = from one frame reaching the screen to the next (what \
+    the player sees, and what counts with frame generation). Auto picks display for captures with \
+    generated frames. Compared runs always share one source.";
+
+/// Draws a run's figures as a two-column grid with accessible labels; `source` says
+/// which frame-time source they are computed on ([`source_text`]).
+pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("Frame time").on_hover_text(SOURCE_HELP);
+        ui.label(RichText::new(source).strong()).labelled_by(label.id);
+    });
+    frame_generation_ui(ui, run, id);
     egui::Grid::new(id).num_columns(2).striped(true).show(ui, |ui| {
         for (name, value) in figure_rows(run) {
             let label = ui.label(name);
@@ -89,12 +127,69 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
     }
 }
 
+/// Application, generated and displayed FPS of a run with generated frames, large,
+/// each with a one-line explanation on hover.
+fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
+    let Some(kinds) = &run.frame_types else { return };
+    let displayed = run.frame_time == "display";
+    let rate = |s: Option<crate::analysis::Summary>| {
+        s.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps))
+    };
+    let rows = [
+        (
+            "Application FPS",
+            rate(kinds.application.summary),
+            "Frames the game rendered itself: how often a new rendered frame arrives (input responds at this rate)",
+        ),
+        (
+            "Generated FPS",
+            rate(kinds.generated.summary),
+            "Frames made by frame generation (XeSS-FG, DLSS-FG, AFMF), between one generated frame and the next",
+        ),
+        if displayed {
+            (
+                "Displayed FPS",
+                rate(run.summary),
+                "Every frame that reached the screen, rendered or generated: the average FPS of the display intervals",
+            )
+        } else {
+            (
+                "Presented FPS",
+                rate(run.summary),
+                "Every frame presented, rendered or generated (pick the display source for what reached the screen)",
+            )
+        },
+    ];
+    ui.group(|ui| {
+        ui.label(RichText::new("Frame generation").strong()).on_hover_text(
+            "This capture marks generated frames: application and generated frames are counted apart",
+        );
+        egui::Grid::new((id, "frame_generation")).num_columns(2).show(ui, |ui| {
+            for (name, value, help) in rows {
+                let label = ui.label(name).on_hover_text(help);
+                ui.label(RichText::new(value).strong().size(18.0)).labelled_by(label.id).on_hover_text(help);
+                ui.end_row();
+            }
+        });
+        let counted = if displayed { "displayed" } else { "presented" };
+        ui.label(
+            RichText::new(format!(
+                "The figures below count every {counted} frame; the game responds at the application rate."
+            ))
+            .small()
+            .weak(),
+        );
+    });
+}
+
 /// A comparison as a table: figure, baseline, other, delta, relative change; the
-/// change coloured better or worse (`metrics.md` §9). Figures neither run has are left
+/// change coloured better or worse (`metrics.md` §9). The first row gives both runs'
+/// frame-time source (`sources`). Figures neither run has are left
 /// out; a figure only one run has shows "—" for the other.
 pub fn comparison_table_ui(
     ui: &mut egui::Ui,
     comparison: &Comparison,
+    sources: (&str, &str),
     id: impl std::hash::Hash + std::fmt::Debug,
 ) {
     let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_figure);
@@ -102,6 +197,11 @@ pub fn comparison_table_ui(
         for header in ["Figure", "Baseline", "Other", "Delta", "Change"] {
             ui.label(RichText::new(header).strong());
         }
+        ui.end_row();
+        // The frame-time source each run was analysed with (one for all, metrics.md §9).
+        let name = ui.label("run.frame_time").on_hover_text(SOURCE_HELP);
+        ui.label(sources.0).labelled_by(name.id);
+        ui.label(sources.1).labelled_by(name.id);
         ui.end_row();
         for row in comparison.rows() {
             if row.baseline.is_none() && row.other.is_none() {
@@ -120,8 +220,8 @@ pub fn comparison_table_ui(
                 let rel = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
                 ui.colored_label(colour, rel).labelled_by(name.id);
             } else {
-                ui.label("not comparable");
-                ui.label("");
+                ui.label("not comparable").labelled_by(name.id);
+                ui.label("—").labelled_by(name.id);
             }
             ui.end_row();
         }

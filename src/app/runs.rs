@@ -12,6 +12,8 @@ use std::sync::Arc;
 
 /// An open capture.
 pub struct OpenRun {
+    /// Unique among the runs of this session (never reused, unlike an index).
+    pub id: u64,
     /// Shown name (the path as given, or the sample's name).
     pub name: String,
     /// The file, when it came from disk.
@@ -23,6 +25,9 @@ pub struct OpenRun {
     /// Where this run starts on the aligned axis of a comparison (ms): lines up the
     /// same moment of a benchmark across runs.
     pub offset_ms: f64,
+    /// The display's refresh rate as the user set it for this capture (VSYNC markers);
+    /// `None`: detected from the capture. Never saved, never carried to another run.
+    pub refresh_hz: Option<f64>,
     /// An attached PCL Stats marker log: (version, file name, log).
     markers: Option<(u32, String, Arc<MarkerLog>)>,
     tracks: Option<(usize, Arc<Tracks>)>,
@@ -46,13 +51,16 @@ impl OpenRun {
     /// A newly loaded capture, showing its default trace.
     #[must_use]
     pub fn new(name: String, path: Option<PathBuf>, capture: Capture) -> Self {
+        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let trace = capture.default_trace().unwrap_or(0);
         Self {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             name,
             path,
             capture: Arc::new(capture),
             trace,
             offset_ms: 0.0,
+            refresh_hz: None,
             markers: None,
             tracks: None,
             tracks_job: None,
@@ -187,11 +195,10 @@ impl OpenRun {
 
     fn spawn_analysis(&mut self, settings: Settings, repaint: &Repaint) {
         let trace = self.trace;
-        let prepared = self
-            .analyzed
-            .as_ref()
-            .filter(|(t, a)| *t == trace && analysis::same_source(&a.settings, &settings))
-            .map(|(_, a)| Arc::clone(&a.prepared));
+        // `analyze` reuses it when the source comes out the same (on the worker:
+        // resolving `auto` reads the whole trace).
+        let prepared =
+            self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| Arc::clone(&a.prepared));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();
@@ -246,9 +253,11 @@ fn settings_of(key: SelectionKey) -> Settings {
     key.1
 }
 
-/// The figures of the frames that start inside `range` (ms).
+/// The figures of the frames that start inside `range` (ms), with the frame-time
+/// source of the whole trace (`auto` resolved on the whole run, not on the part).
 fn selection_run(capture: &Capture, trace: usize, name: &str, settings: Settings, range: (f64, f64)) -> Run {
     let t = &capture.traces[trace];
+    let settings = Settings { frame_time: settings.frame_time.resolve(t), ..settings };
     let (a, b) = (range.0.min(range.1), range.0.max(range.1));
     let first = t.frames.start_ms.partition_point(|&s| s < a);
     let last = t.frames.start_ms.partition_point(|&s| s < b);

@@ -11,7 +11,7 @@ impl App {
             ui.label("open a capture first");
             return;
         };
-        let settings = self.settings();
+        let settings = self.run_settings(self.selected);
         let trace = &run.capture.traces[run.trace];
         let path = run.path.clone().unwrap_or_else(|| "sample.csv".into());
         let own = self.selection();

@@ -25,8 +25,6 @@ pub struct Persisted {
     pub stutter_floor_ms: f64,
     /// The frame-time source: `auto`, `presents` or `display`.
     pub frame_time: FrameTimeSource,
-    /// The display's refresh rate; `None` = detect it from the capture.
-    pub refresh_hz: Option<f64>,
     /// Recently opened captures, most recent first, at most 10, no duplicates.
     pub recent: Vec<PathBuf>,
 }
@@ -39,7 +37,6 @@ impl Default for Persisted {
             stutter_threshold: s.stutter_threshold,
             stutter_floor_ms: s.stutter_floor_ms,
             frame_time: s.frame_time,
-            refresh_hz: s.refresh_hz,
             recent: Vec::new(),
         }
     }
@@ -108,7 +105,6 @@ impl Persisted {
                 .filter(|&v| in_range(v, 0.0, f64::MAX))
                 .unwrap_or(d.stutter_floor_ms),
             frame_time: field(obj, "frame_time").unwrap_or(d.frame_time),
-            refresh_hz: field::<f64>(obj, "refresh_hz").filter(|&v| in_range(v, 1.0, 1000.0)),
             recent: Vec::new(),
         };
         // Oldest first, so that the most recent ends up in front.
@@ -146,14 +142,15 @@ impl Persisted {
         result
     }
 
-    /// The analysis settings these stand for.
+    /// The analysis settings these stand for. The refresh rate is not among them: it
+    /// belongs to one capture (`OpenRun::refresh_hz`), so `None` here.
     #[must_use]
     pub fn settings(&self) -> Settings {
         Settings {
             target_fps: self.target_fps,
             stutter_threshold: self.stutter_threshold,
             stutter_floor_ms: self.stutter_floor_ms,
-            refresh_hz: self.refresh_hz,
+            refresh_hz: None,
             frame_time: self.frame_time,
         }
     }
@@ -186,7 +183,6 @@ mod tests {
             stutter_threshold: 0.35,
             stutter_floor_ms: 2.5,
             frame_time: FrameTimeSource::Display,
-            refresh_hz: Some(165.0),
             recent: Vec::new(),
         };
         p.remember(Path::new("/captures/b.csv"));
@@ -229,7 +225,6 @@ mod tests {
         assert!((p.stutter_threshold - d.stutter_threshold).abs() < f64::EPSILON);
         assert!((p.stutter_floor_ms - 2.5).abs() < f64::EPSILON);
         assert_eq!(p.frame_time, FrameTimeSource::Display);
-        assert_eq!(p.refresh_hz, None);
         assert_eq!(p.recent, [PathBuf::from("x.csv"), PathBuf::from("y.csv")]);
         std::fs::write(
             &path,
@@ -260,10 +255,25 @@ mod tests {
         assert_eq!(p.settings(), Settings::default());
         assert_eq!(p.settings().frame_time, FrameTimeSource::Auto);
         p.frame_time = FrameTimeSource::Display;
-        p.refresh_hz = Some(144.0);
         let s = p.settings();
         assert_eq!(s.frame_time, FrameTimeSource::Display);
-        assert_eq!(s.refresh_hz, Some(144.0));
+        assert_eq!(s.refresh_hz, None);
+    }
+
+    #[test]
+    fn a_refresh_rate_saved_by_an_older_version_is_not_applied() {
+        // It was once saved globally and applied to every later capture as if detected;
+        // it is a per-capture choice now, and an old file's value is ignored.
+        let dir = temp_dir("old-refresh");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("settings.json");
+        std::fs::write(&path, r#"{"target_fps": 90, "refresh_hz": 144}"#).unwrap();
+        let p = Persisted::load_from(&path);
+        assert!((p.target_fps - 90.0).abs() < f64::EPSILON);
+        assert_eq!(p.settings().refresh_hz, None);
+        p.save_to(&path).unwrap();
+        assert!(!std::fs::read_to_string(&path).unwrap().contains("refresh_hz"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

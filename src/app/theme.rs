@@ -14,6 +14,10 @@ pub const TARGET_LINE: Color32 = Color32::from_rgb(240, 200, 90);
 pub const DROPPED: Color32 = Color32::from_rgb(200, 80, 200);
 /// Stutter marks.
 pub const STUTTER: Color32 = Color32::from_rgb(235, 75, 65);
+/// Stutter marks inside oscillating stretches: possible false positives (faint).
+pub const STUTTER_IN_OSC: Color32 = Color32::from_rgb(140, 70, 80);
+/// Behind legends drawn over the timeline.
+pub const LEGEND_BACKGROUND: Color32 = Color32::from_rgba_unmultiplied_const(20, 20, 24, 210);
 /// Oscillating stretches (translucent).
 pub const OSCILLATING: Color32 = Color32::from_rgba_unmultiplied_const(120, 100, 220, 70);
 /// Health spikes.
@@ -65,6 +69,14 @@ pub fn budget_colour(frame_time_ms: f64, budget_ms: f64) -> Color32 {
     } else {
         WITHIN_BUDGET
     }
+}
+
+/// The colour of a generated frame (frame generation) whose rendered frame would be
+/// `colour`: the same hue, much lighter, so both kinds read against the target.
+#[must_use]
+pub fn generated(colour: Color32) -> Color32 {
+    let mix = |c: u8| c + ((255 - u16::from(c)) * 11 / 20) as u8;
+    Color32::from_rgb(mix(colour.r()), mix(colour.g()), mix(colour.b()))
 }
 
 // The distribution charts (`charts`) have a palette of their own.

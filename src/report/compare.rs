@@ -32,12 +32,15 @@ pub enum Section {
     Osc,
     /// `metrics.md` §7.
     Latency,
+    /// Application and generated frames apart (`frame_types`; an addition to the
+    /// contract): null for captures without generated frames.
+    FrameTypes,
 }
 
 impl Section {
     /// Every section, in the order the JSON and the table list them.
-    pub const ALL: [Self; 6] =
-        [Self::Run, Self::Summary, Self::Pacing, Self::Stutters, Self::Osc, Self::Latency];
+    pub const ALL: [Self; 7] =
+        [Self::Run, Self::Summary, Self::Pacing, Self::Stutters, Self::Osc, Self::Latency, Self::FrameTypes];
 
     /// The section's key in the `comparison` object.
     #[must_use]
@@ -49,6 +52,7 @@ impl Section {
             Self::Stutters => "stutters",
             Self::Osc => "osc",
             Self::Latency => "latency",
+            Self::FrameTypes => "frame_types",
         }
     }
 }
@@ -135,6 +139,13 @@ pub const FIGURES: &[Figure] = &[
     }),
     fig(Section::Latency, "click_to_photon_mean_ms", LOWER, |r| {
         r.latency.and_then(|l| l.click_to_photon_mean_ms)
+    }),
+    // The average rate of each kind (`frame_types.<kind>.summary.avg_fps` in a run).
+    fig(Section::FrameTypes, "application_fps", HIGHER, |r| {
+        r.frame_types.and_then(|t| t.application.summary).map(|s| s.avg_fps)
+    }),
+    fig(Section::FrameTypes, "generated_fps", HIGHER, |r| {
+        r.frame_types.and_then(|t| t.generated.summary).map(|s| s.avg_fps)
     }),
 ];
 
@@ -416,9 +427,10 @@ pub(super) mod tests {
         let r = run(1.0);
         let json = serde_json::to_value(&r).unwrap();
         for f in FIGURES {
-            let v = match f.section {
-                Section::Run => &json[f.name],
-                s => &json[s.name()][f.name],
+            let v = match (f.section, f.name.strip_suffix("_fps")) {
+                (Section::Run, _) => &json[f.name],
+                (Section::FrameTypes, Some(kind)) => &json["frame_types"][kind]["summary"]["avg_fps"],
+                (s, _) => &json[s.name()][f.name],
             };
             assert_eq!(v.as_f64(), (f.value)(&r), "{}", f.qualified_name());
         }
@@ -447,6 +459,29 @@ pub(super) mod tests {
         assert!(json["latency"]["pcl_ms"].is_null());
         assert_eq!(json["summary"]["avg_fps"]["better"], serde_json::Value::Bool(false));
         assert_eq!(json.as_object().unwrap().len(), Section::ALL.len());
+    }
+
+    #[test]
+    fn compare_frame_generation_rates() {
+        use crate::analysis::framegen::{FrameTypes, KindFigures};
+        let with_kinds = |scale: f64| {
+            let mut r = run(scale);
+            let kind = |frames| KindFigures { frames, summary: r.summary };
+            r.frame_types = Some(FrameTypes { application: kind(400), generated: kind(600) });
+            r
+        };
+        let (a, b) = (with_kinds(1.0), with_kinds(1.25));
+        let c = compare(&a, &b);
+        let app = c.row("frame_types.application_fps").unwrap().entry.unwrap();
+        assert!((app.baseline - 100.0).abs() < 1e-12 && (app.other - 80.0).abs() < 1e-12);
+        assert_eq!(app.better, Some(false));
+        assert!(c.row("generated_fps").unwrap().entry.is_some());
+        let json = serde_json::to_value(&c).unwrap();
+        assert_eq!(json["frame_types"]["generated_fps"]["better"], serde_json::Value::Bool(false));
+        // A run without generated frames: nothing to compare, null in the JSON.
+        let c = compare(&a, &run(1.0));
+        assert_eq!(c.row("application_fps").unwrap().missing(), Some("other"));
+        assert!(serde_json::to_value(&c).unwrap()["frame_types"]["application_fps"].is_null());
     }
 
     #[test]

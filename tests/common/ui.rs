@@ -62,3 +62,41 @@ pub fn labelled(h: &Window, name: &str) -> Vec<String> {
     .filter_map(|n| n.accesskit_node().value())
     .collect()
 }
+
+/// A primary click at `pos`, as a user gives it: the pointer moves there, then the
+/// button goes down and up.
+pub fn click_at(h: &mut Window, pos: egui::Pos2) {
+    h.hover_at(pos);
+    h.run_steps(1);
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos,
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    h.run_steps(1);
+}
+
+/// The middle of a frame (`start_ms`, `frame_time_ms` on run `run`'s own time axis)
+/// in the frame row of timeline number `timeline` (top first; compared runs stack one
+/// timeline each, baseline first).
+pub fn frame_pos(h: &Window, timeline: usize, run: usize, start_ms: f64, frame_time_ms: f64) -> egui::Pos2 {
+    let rect =
+        h.query_all_by_role_and_label(Role::Canvas, "Timeline").nth(timeline).expect("that timeline").rect();
+    let left = rect.left() + framescope::app::timeline::LABEL_WIDTH;
+    let x = app(h).view_of(run).x_of(start_ms + frame_time_ms / 2.0, left, rect.right() - left);
+    assert!(x > left && x < rect.right(), "frame at {start_ms} ms is not in view");
+    // The frame row is the first row, under the ruler.
+    egui::Pos2::new(x, rect.top() + 60.0)
+}
+
+/// The default trace of a capture file, loaded the way the window loads it.
+pub fn default_trace(path: &std::path::Path) -> framescope::model::Trace {
+    let bytes = std::fs::read(path).expect("read the capture");
+    let capture = framescope::ingest::load_bytes(path, &bytes, framescope::ingest::LoadOptions::default())
+        .expect("a readable capture");
+    let i = capture.default_trace().expect("a default trace");
+    capture.traces.into_iter().nth(i).expect("the default trace")
+}

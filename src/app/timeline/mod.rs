@@ -12,6 +12,7 @@ pub mod view;
 
 use super::analysis::{Analyzed, Tracks};
 use super::theme;
+use crate::analysis::FrameTimeSource;
 use crate::model::Trace;
 use eframe::egui::{self, Align2, FontId, Key, Rect, Sense, Stroke, pos2, vec2};
 use std::sync::{Arc, Mutex};
@@ -48,6 +49,9 @@ pub struct Input<'a> {
     pub tracks: &'a Tracks,
     /// The figures, when ready.
     pub analyzed: Option<&'a Analyzed>,
+    /// The frame-time source the figures are computed on (`Presents` or `Display`):
+    /// the frame row draws that series, the row below it the other one.
+    pub source: FrameTimeSource,
     /// Target rate.
     pub target_fps: f64,
     /// Visible range.
@@ -64,9 +68,13 @@ pub struct Input<'a> {
 
 #[derive(Clone, Copy)]
 enum Row {
+    /// The analysed series: present or display intervals.
     FrameTime,
     Gpu,
+    /// Display intervals, when the frame row shows present intervals.
     Display,
+    /// Present intervals, when the frame row shows display intervals.
+    Presents,
     Stutters,
     Health,
     Latency,
@@ -79,7 +87,9 @@ fn rows_of(input: &Input<'_>) -> Vec<(Row, f32)> {
     if t.gpu.is_some() {
         rows.push((Row::Gpu, 60.0));
     }
-    if t.display.is_some() {
+    if displays(input) {
+        rows.push((Row::Presents, 60.0));
+    } else if t.display.is_some() {
         rows.push((Row::Display, 60.0));
     }
     rows.push((Row::Stutters, 24.0));
@@ -94,6 +104,11 @@ fn rows_of(input: &Input<'_>) -> Vec<(Row, f32)> {
         rows.extend((0..t.telemetry.len()).map(|i| (Row::Telemetry(i), 40.0)));
     }
     rows
+}
+
+/// True when the frame row draws display intervals.
+fn displays(input: &Input<'_>) -> bool {
+    input.source == FrameTimeSource::Display && input.tracks.display.is_some()
 }
 
 /// Total height the timeline wants.
@@ -146,7 +161,9 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
         let mut top = rect.top() + RULER_HEIGHT;
         for (row, h) in rows_of(input) {
             if pos.y < top + h {
-                response.clone().on_hover_text_at_pointer(row_label(input, row).replace('\n', " "));
+                let mut text = row_label(input, row).replace('\n', " ");
+                text.push_str(row_hint(input, row));
+                response.clone().on_hover_text_at_pointer(text);
                 break;
             }
             top += h;
@@ -181,6 +198,7 @@ fn paint(
     let frames_top = y;
     // The target line stays in view whatever the trace's own scale.
     let scale = t.scale_ms.max(frame.budget_ms * 1.5);
+    let display_scale = t.display_scale_ms.max(frame.budget_ms * 1.5);
     let mut frames_bottom = y;
     for (k, (row, h)) in rows_of(input).into_iter().enumerate() {
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
@@ -196,7 +214,8 @@ fn paint(
         labels.galley(pos2(rect.left() + 6.0, y + 4.0), galley, theme::TEXT);
         let f = &input.trace.frames;
         match row {
-            Row::FrameTime => {
+            Row::FrameTime => frame_row(p, input, frame, cache, area, (scale, display_scale)),
+            Row::Presents => {
                 let picks = cache.picks((0, 0), &t.frame_time, &f.frame_time_ms);
                 rows::bars(p, frame, area, &f.frame_time_ms, picks, scale);
             }
@@ -209,7 +228,7 @@ fn paint(
             Row::Display => {
                 if let Some((values, index)) = &t.display {
                     let picks = cache.picks((2, 0), index, values);
-                    rows::bars(p, frame, area, values, picks, scale);
+                    rows::bars(p, frame, area, values, picks, display_scale);
                     let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
                     rows::ticks(p, frame, marks, &t.dropped, theme::DROPPED);
                 }
@@ -217,7 +236,12 @@ fn paint(
             Row::Stutters => {
                 if let Some(a) = input.analyzed {
                     rows::shade_runs(p, frame, area, &a.marks.oscillating, theme::OSCILLATING);
-                    rows::ticks(p, frame, area, &a.marks.stutters, theme::STUTTER);
+                    // Stutters inside oscillating stretches may be false positives
+                    // (metrics.md §5): faint and short, under the others.
+                    let (clear, oscillating) = &a.marks.stutters_by_osc;
+                    let low = Rect::from_min_max(pos2(area.left(), area.center().y), area.max);
+                    rows::ticks(p, frame, low, oscillating, theme::STUTTER_IN_OSC);
+                    rows::ticks(p, frame, area, clear, theme::STUTTER);
                 }
             }
             Row::Health => {
@@ -250,7 +274,7 @@ fn paint(
                 rows::telemetry(p, frame, area, &f.columns[*col].values, picks, *lo, *hi);
             }
         }
-        if matches!(row, Row::FrameTime | Row::Gpu | Row::Display) {
+        if matches!(row, Row::FrameTime | Row::Gpu | Row::Display | Row::Presents) {
             frames_bottom = y + h;
         }
         y += h;
@@ -258,6 +282,34 @@ fn paint(
     let frame_rows = Rect::from_min_max(pos2(track.left(), frames_top), pos2(track.right(), frames_bottom));
     rows::vsync(p, frame, frame_rows);
     overlays(p, input, frame, track);
+}
+
+/// The frame row: the analysed series (present or display intervals), generated
+/// frames lighter, dropped frames marked under the display source.
+fn frame_row(
+    p: &egui::Painter,
+    input: &Input<'_>,
+    frame: &rows::Frame<'_>,
+    cache: &mut lod::ColumnCache,
+    area: Rect,
+    (scale, display_scale): (f64, f64),
+) {
+    let (t, f) = (input.tracks, &input.trace.frames);
+    // Picks are cached per series (0 presents, 2 display), whichever row shows it.
+    let (key, values, index, scale) = match &t.display {
+        Some((values, index)) if displays(input) => ((2, 0), values, index, display_scale),
+        _ => ((0, 0), &f.frame_time_ms, &t.frame_time, scale),
+    };
+    let picks = cache.picks(key, index, values);
+    rows::bars(p, frame, area, values, picks, scale);
+    if t.generated {
+        rows::generated_bars(p, frame, area, values, picks, scale);
+        rows::frame_kinds_legend(p, area);
+    }
+    if displays(input) {
+        let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
+        rows::ticks(p, frame, marks, &t.dropped, theme::DROPPED);
+    }
 }
 
 fn overlays(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, track: Rect) {
@@ -291,9 +343,13 @@ fn overlays(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, track
 fn row_label(input: &Input<'_>, row: Row) -> String {
     let t = input.tracks;
     match row {
-        Row::FrameTime => format!("Frame time\n(target {:.2} ms)", 1000.0 / input.target_fps),
+        Row::FrameTime => {
+            let source = if displays(input) { "display" } else { "presents" };
+            format!("Frame time: {source}\n(target {:.2} ms)", 1000.0 / input.target_fps)
+        }
         Row::Gpu => t.gpu.as_ref().map_or_else(String::new, |(n, _, _)| format!("GPU\n{n}")),
         Row::Display => "Display\n(dropped marked)".to_owned(),
+        Row::Presents => "Presents\n(not analysed)".to_owned(),
         Row::Stutters => {
             let osc = input.analyzed.and_then(|a| a.run.osc.as_ref()).is_some_and(|o| o.flag);
             if osc { "Stutters  OSC".to_owned() } else { "Stutters".to_owned() }
@@ -301,6 +357,20 @@ fn row_label(input: &Input<'_>, row: Row) -> String {
         Row::Health => "Health".to_owned(),
         Row::Latency => latency_stack(input).map_or_else(String::new, |s| s.label.to_owned()),
         Row::Telemetry(i) => t.telemetry[i].0.clone(),
+    }
+}
+
+/// What the colours of a row mean, after its label on hover.
+fn row_hint(input: &Input<'_>, row: Row) -> &'static str {
+    match row {
+        Row::FrameTime if input.tracks.generated => {
+            "\nLighter bars: generated frames (frame generation); full colour: frames the game rendered."
+        }
+        Row::Presents => "\nPresent-to-present intervals; the figures use display intervals.",
+        Row::Stutters if input.analyzed.is_some_and(|a| !a.marks.stutters_by_osc.1.is_empty()) => {
+            "\nShaded: oscillating stretches; faint short marks: stutters inside them, possibly false positives."
+        }
+        _ => "",
     }
 }
 
@@ -323,9 +393,23 @@ fn frame_tooltip(ui: &mut egui::Ui, input: &Input<'_>, i: usize) {
     let ft = f.frame_time_ms[i];
     ui.label(format!("Frame {i}  ·  line {}", f.line[i]));
     ui.label(format!("starts at {:.3} s", f.start_ms[i] / 1000.0));
-    ui.label(format!("frame time {ft:.3} ms ({:.1} FPS)", 1000.0 / ft));
-    if f.display_ms[i].is_finite() {
-        ui.label(format!("display {:.3} ms", f.display_ms[i]));
+    if let Some(t) = f.frame_type.get(i).filter(|t| t.is_generated()) {
+        ui.label(format!("generated frame ({})", t.name()));
+    }
+    let interval = |ms: f64| format!("{ms:.3} ms ({:.1} FPS)", 1000.0 / ms);
+    let d = f.display_ms[i];
+    let (present, display) = (
+        if ft > 0.0 { interval(ft) } else { "none".to_owned() },
+        if d.is_finite() && d > 0.0 { interval(d) } else { "none".to_owned() },
+    );
+    if displays(input) {
+        ui.label(format!("display interval {display}"));
+        ui.label(format!("present interval {present}"));
+    } else {
+        ui.label(format!("frame time {present}"));
+        if d.is_finite() {
+            ui.label(format!("display {display}"));
+        }
     }
     if f.dropped[i] {
         ui.label("dropped (never displayed)");

@@ -73,6 +73,65 @@ pub fn bars(p: &Painter, f: &Frame<'_>, rect: Rect, values: &[f64], picks: &[Opt
     }
 }
 
+/// Repaints, in the lighter colour of generated frames, the bars of [`bars`] whose
+/// frame was made by frame generation.
+pub fn generated_bars(
+    p: &Painter,
+    f: &Frame<'_>,
+    rect: Rect,
+    values: &[f64],
+    picks: &[Option<u32>],
+    scale: f64,
+) {
+    let types = &f.trace.frames.frame_type;
+    for (c, pick) in picks.iter().enumerate() {
+        let Some(i) = pick.map(|i| i as usize) else { continue };
+        let v = values[i];
+        if !(v.is_finite() && types.get(i).is_some_and(|t| t.is_generated())) {
+            continue;
+        }
+        let x = f.column_x(c);
+        let colour = theme::generated(theme::budget_colour(v, f.budget_ms));
+        p.rect_filled(
+            Rect::from_min_max(pos2(x, y_of(rect, v, scale)), pos2(x + 1.0, rect.bottom())),
+            0.0,
+            colour,
+        );
+    }
+}
+
+/// The legend of the frame row of a capture with generated frames, top right.
+pub fn frame_kinds_legend(p: &Painter, rect: Rect) {
+    let font = FontId::proportional(10.0);
+    let entries =
+        [("application", theme::WITHIN_BUDGET), ("generated", theme::generated(theme::WITHIN_BUDGET))];
+    let galleys: Vec<_> = entries
+        .iter()
+        .map(|(text, _)| p.layout_no_wrap((*text).to_owned(), font.clone(), theme::TEXT))
+        .collect();
+    let (swatch, gap) = (8.0, 6.0);
+    let width: f32 = galleys.iter().map(|g| swatch + 3.0 + g.size().x + gap).sum::<f32>() + gap;
+    let height = galleys.iter().map(|g| g.size().y).fold(swatch, f32::max) + 4.0;
+    let bg = Rect::from_min_size(
+        pos2(rect.right() - width - 4.0, rect.top() + 2.0),
+        eframe::egui::vec2(width, height),
+    );
+    p.rect_filled(bg, 2.0, theme::LEGEND_BACKGROUND);
+    let mut x = bg.left() + gap;
+    for ((_, colour), galley) in entries.iter().zip(galleys) {
+        let mid = bg.center().y;
+        p.rect_filled(
+            Rect::from_center_size(pos2(x + swatch / 2.0, mid), eframe::egui::vec2(swatch, swatch)),
+            1.0,
+            *colour,
+        );
+        x += swatch + 3.0;
+        let w = galley.size().x;
+        p.galley(pos2(x, mid - galley.size().y / 2.0), galley, theme::TEXT);
+        x += w + gap;
+    }
+}
+
 /// Ticks on every column that holds one of `frames` (ascending trace indices).
 pub fn ticks(p: &Painter, f: &Frame<'_>, rect: Rect, frames: &[u32], colour: Color32) {
     for (c, range) in f.columns.iter().enumerate() {
