@@ -57,7 +57,7 @@ fn signed(v: f64) -> String {
 fn run_value(run: &Value, section: &str, name: &str) -> Option<f64> {
     match (section, name.strip_suffix("_fps")) {
         ("run", _) => run[name].as_f64(),
-        ("frame_types", Some(kind)) => run["frame_types"][kind]["summary"]["avg_fps"].as_f64(),
+        ("frame_types", Some(kind)) => run["frame_types"][kind]["fps"].as_f64(),
         _ => run[section][name].as_f64(),
     }
 }

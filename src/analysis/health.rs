@@ -44,7 +44,17 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
         .par_iter()
         .filter(|c| ACTION_KINDS.contains(&c.kind))
         .map(|c| {
-            let values: Vec<f64> = series.frame.iter().map(|&f| c.values[f as usize]).collect();
+            // A generated frame does no CPU or GPU work of its own: PresentMon writes 0
+            // there, which is no value (it would make every application frame spike).
+            let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
+            let values: Vec<f64> = series
+                .frame
+                .iter()
+                .map(|&f| {
+                    let v = c.values[f as usize];
+                    if v == 0.0 && generated(f as usize) { f64::NAN } else { v }
+                })
+                .collect();
             let median = rolling_median_present(&values);
             Action { name: c.name.clone(), values, median }
         })
@@ -102,6 +112,50 @@ mod tests {
     fn action(name: &str, values: Vec<f64>) -> Action {
         let median = rolling_median_present(&values);
         Action { name: name.into(), values, median }
+    }
+
+    /// Frame generation, two generated frames per application frame (A G G A G G …),
+    /// CPU busy 10 ms on application frames and 0 on generated ones (no CPU work of
+    /// their own). Counting the zeros, every 19-frame window has 12–13 zeros, its median
+    /// is 0 and every application frame spikes; as missing values, the medians are 10
+    /// and nothing spikes.
+    #[test]
+    fn generated_frames_zeros_are_no_work_not_values() {
+        use crate::model::{Column, ColumnKind, FrameType, Frames, TraceMeta};
+        let n = 60;
+        let types: Vec<FrameType> = (0..n)
+            .map(|i| if i % 3 == 0 { FrameType::Application } else { FrameType::IntelXessFg })
+            .collect();
+        let busy: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 10.0 } else { 0.0 }).collect();
+        let trace = Trace {
+            meta: TraceMeta {
+                application: "g".into(),
+                process_id: None,
+                swap_chain: None,
+                runtime: None,
+                present_modes: vec![],
+            },
+            frames: Frames {
+                frame_time_ms: vec![5.0; n],
+                display_ms: vec![5.0; n],
+                dropped: vec![false; n],
+                frame_type: types,
+                columns: vec![Column {
+                    name: "MsCPUBusy".into(),
+                    kind: ColumnKind::CpuBusy,
+                    values: busy.clone(),
+                }],
+                ..Frames::default()
+            },
+            warnings: vec![],
+        };
+        let series = Series::of(&trace, crate::analysis::FrameTimeSource::Display);
+        let health = Health::of(&actions(&trace, &series), &[], 0.2, 4.0);
+        assert_eq!(health.spikes["MsCPUBusy"], Vec::<usize>::new());
+        // The same values without frame types (no way to tell): the zeros count.
+        let counted = action("MsCPUBusy", busy);
+        let spiking = Health::of(&[counted], &[], 0.2, 4.0);
+        assert_eq!(spiking.spikes["MsCPUBusy"].len(), 20);
     }
 
     /// GPU busy is 5 ms everywhere but 20 ms on frame 10 (+15 ms, +300 %): a spike.

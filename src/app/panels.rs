@@ -132,19 +132,21 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
 fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
     let Some(kinds) = &run.frame_types else { return };
     let displayed = run.frame_time == "display";
+    let share = |fps: Option<f64>| fps.map_or_else(|| "—".to_owned(), |f| format!("{f:.2}"));
     let rate = |s: Option<crate::analysis::Summary>| {
         s.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps))
     };
     let rows = [
         (
             "Application FPS",
-            rate(kinds.application.summary),
-            "Frames the game rendered itself: how often a new rendered frame arrives (input responds at this rate)",
+            share(kinds.application.fps),
+            "Frames the game rendered itself per second of the run (input responds at this rate); \
+             application + generated = the displayed FPS",
         ),
         (
             "Generated FPS",
-            rate(kinds.generated.summary),
-            "Frames made by frame generation (XeSS-FG, DLSS-FG, AFMF), between one generated frame and the next",
+            share(kinds.generated.fps),
+            "Frames made by frame generation (XeSS-FG, DLSS-FG, AFMF) per second of the run",
         ),
         if displayed {
             (

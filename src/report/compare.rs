@@ -140,13 +140,9 @@ pub const FIGURES: &[Figure] = &[
     fig(Section::Latency, "click_to_photon_mean_ms", LOWER, |r| {
         r.latency.and_then(|l| l.click_to_photon_mean_ms)
     }),
-    // The average rate of each kind (`frame_types.<kind>.summary.avg_fps` in a run).
-    fig(Section::FrameTypes, "application_fps", HIGHER, |r| {
-        r.frame_types.and_then(|t| t.application.summary).map(|s| s.avg_fps)
-    }),
-    fig(Section::FrameTypes, "generated_fps", HIGHER, |r| {
-        r.frame_types.and_then(|t| t.generated.summary).map(|s| s.avg_fps)
-    }),
+    // Each kind's share of the run's rate (`frame_types.<kind>.fps` in a run).
+    fig(Section::FrameTypes, "application_fps", HIGHER, |r| r.frame_types.and_then(|t| t.application.fps)),
+    fig(Section::FrameTypes, "generated_fps", HIGHER, |r| r.frame_types.and_then(|t| t.generated.fps)),
 ];
 
 /// One figure compared: `delta = other − baseline`, `relative = delta / baseline`.
@@ -429,7 +425,7 @@ pub(super) mod tests {
         for f in FIGURES {
             let v = match (f.section, f.name.strip_suffix("_fps")) {
                 (Section::Run, _) => &json[f.name],
-                (Section::FrameTypes, Some(kind)) => &json["frame_types"][kind]["summary"]["avg_fps"],
+                (Section::FrameTypes, Some(kind)) => &json["frame_types"][kind]["fps"],
                 (s, _) => &json[s.name()][f.name],
             };
             assert_eq!(v.as_f64(), (f.value)(&r), "{}", f.qualified_name());
@@ -466,7 +462,8 @@ pub(super) mod tests {
         use crate::analysis::framegen::{FrameTypes, KindFigures};
         let with_kinds = |scale: f64| {
             let mut r = run(scale);
-            let kind = |frames| KindFigures { frames, summary: r.summary };
+            let fps = r.summary.map(|s| s.avg_fps);
+            let kind = |frames| KindFigures { count: frames + 1, fps, frames, summary: r.summary };
             r.frame_types = Some(FrameTypes { application: kind(400), generated: kind(600) });
             r
         };

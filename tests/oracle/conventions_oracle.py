@@ -795,6 +795,36 @@ def self_test():
     check("MangoHud log: sampled frametime is telemetry (raw logged value)",
           tel["frametime"]["max"], 10000.0)
 
+    # --- A per-frame MangoHud log (log_interval 0): ordinary per-frame figures ---------------
+    # frametime in ms (cpu_power column: 0.8+), rows 10, 10, 30, 10 ms, elapsed steps 10, 30,
+    # 10 ms: median step 10 is not > 1.5 x median frame time 10 -> per frame. n = 4, T = 60:
+    # every tool's average 66.67; MangoHud 1%: trunc(0.04 - 1) = 0 -> 30 ms -> 33.33;
+    # FrameView 1% low k = 1 -> 33.33. Telemetry: plain per-frame mean of cpu_load
+    # (10 + 20 + 30 + 40)/4 = 25; fps, frametime, elapsed are not telemetry.
+    pf_text = ("os,cpu,gpu,ram,kernel,driver,cpuscheduler\nL,c,g,1,k,d,s\n"
+               "fps,frametime,cpu_load,cpu_power,elapsed\n"
+               "100,10,10,5,10000000\n100,10,20,5,20000000\n33.3,30,30,5,50000000\n"
+               "100,10,40,5,60000000\n")
+    tmpdir = tempfile.mkdtemp(prefix="conventions_oracle_selftest_")
+    try:
+        path = os.path.join(tmpdir, "perframe.csv")
+        with open(path, "w", encoding="utf-8") as fh:
+            fh.write(pf_text)
+        doc = document(path, "auto", "sampled")
+    finally:
+        shutil.rmtree(tmpdir, ignore_errors=True)
+    t = doc["traces"][0]
+    check("per-frame MangoHud: all four tools, average 1000*4/60",
+          [round(t["conventions"][k]["average_fps"], 9)
+           for k in ("capframex", "frameview", "presentmon", "mangohud")],
+          [round(4000.0 / 60.0, 9)] * 4)
+    check("per-frame MangoHud: MangoHud 1% and FrameView 1% low = 1000/30",
+          (t["conventions"]["mangohud"]["low_1pct_fps"],
+           t["conventions"]["frameview"]["low_1pct_fps"]), (1000.0 / 30, 1000.0 / 30))
+    check("per-frame MangoHud: telemetry per frame, fps/frametime/elapsed left out",
+          (list(t["telemetry"]), t["telemetry"]["cpu_load"]["mean"]),
+          (["cpu_load", "cpu_power"], 25.0))
+
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")
     return len(failures)
 

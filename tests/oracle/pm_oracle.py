@@ -428,9 +428,13 @@ def analyse_text(parsed):
         else:
             lat["display"] = None
 
+        kind = frame_kind(cell(i_ftype)) if i_ftype is not None else None
         acts = tuple(action_value(cells, idx, dropped and name.lower() in DISPLAY_ACTIONS)
                      for name, idx in actions)
-        kind = frame_kind(cell(i_ftype)) if i_ftype is not None else None
+        # Lead's decision (metrics.md section 6 leaves it open): a generated frame does no
+        # CPU or GPU work of its own; PresentMon writes 0 there, which is no value.
+        if kind == "generated":
+            acts = tuple(None if v == 0.0 else v for v in acts)
         tr.frames.append(Frame(line_no, ft, disp, dropped, acts, kind, lat))
 
     no_frame = [tr for tr in traces if not tr.frames]
