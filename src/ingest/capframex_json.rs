@@ -211,6 +211,7 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         frame_type: Vec::new(),
         line,
         columns,
+        sample_ms: Vec::new(),
     };
     Trace { meta, frames, warnings }
 }

@@ -371,6 +371,7 @@ pub(super) mod tests {
             present_modes: Vec::new(),
             frame_time: "presents",
             sampled: false,
+            samples: None,
             frames: 1000,
             dropped_frames: Some(7),
             duration_ms: Some(10_000.0 * scale),

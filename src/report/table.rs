@@ -32,7 +32,11 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     }
     let dropped = r.dropped_frames.map_or_else(|| "unknown".to_owned(), |d| d.to_string());
     let duration = r.duration_ms.map_or_else(|| "—".to_owned(), |d| format!("{:.3} s", d / 1000.0));
-    writeln!(out, "  frames {}  dropped {dropped}  duration {duration}", r.frames)?;
+    let frames = match r.samples {
+        Some(n) => format!("≈{} (estimated from {n} samples)", r.frames),
+        None => r.frames.to_string(),
+    };
+    writeln!(out, "  frames {frames}  dropped {dropped}  duration {duration}")?;
     match &r.summary {
         Some(m) => {
             writeln!(
@@ -47,6 +51,14 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
             )?;
         }
         None => writeln!(out, "  no figures: no usable frame times")?,
+    }
+    if r.sampled {
+        writeln!(
+            out,
+            "  sampled log: figures from {} samples; pacing, stutters, oscillation and frame health need \
+             per-frame data",
+            r.samples.unwrap_or(0)
+        )?;
     }
     write_smoothness(r, out)?;
     if !r.warnings.is_empty() {
@@ -99,6 +111,7 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         let parts: Vec<String> = [
             ("PC latency", l.pcl_ms),
             ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+            ("render latency mean", if r.sampled { l.render_present_latency_mean_ms } else { None }),
             ("display latency mean", l.display_latency_mean_ms),
             ("click to photon mean", l.click_to_photon_mean_ms),
         ]
