@@ -335,6 +335,28 @@ mod tests {
         assert_eq!(t.slice(20..30).len(), 0);
     }
 
+    /// Two samples: 500 ms at 100 FPS, 1000 ms at 50 FPS. Each is as wide as its
+    /// interval, not its frame time; a slice keeps the intervals.
+    #[test]
+    fn samples_span_their_intervals() {
+        let mut t = trace("log", 2);
+        t.frames.frame_time_ms = vec![10.0, 20.0];
+        t.frames.start_ms = vec![0.0, 500.0];
+        t.frames.sample_ms = vec![500.0, 1000.0];
+        assert!(t.is_sampled());
+        assert_eq!((t.frames.span_ms(0), t.frames.span_ms(1), t.frames.span_ms(2)), (500.0, 1000.0, 0.0));
+        assert_eq!(t.frames.spans_ms(), &[500.0, 1000.0]);
+        assert_eq!(t.slice(1..2).frames.sample_ms, vec![1000.0]);
+        // Time going back: laid out sample after sample, by interval.
+        t.frames.start_ms = vec![0.0, -50.0];
+        t.frames.line = vec![2, 3];
+        t.ensure_time_order();
+        assert_eq!(t.frames.start_ms, vec![0.0, 500.0]);
+        let per_frame = trace("game.exe", 2);
+        assert!(!per_frame.is_sampled());
+        assert_eq!(per_frame.frames.spans_ms(), &[1.0, 1.0]);
+    }
+
     #[test]
     fn default_trace_ignores_dwm_and_breaks_ties_by_file_order() {
         let c = capture(vec![trace("dwm.exe", 50), trace("a.exe", 10), trace("b.exe", 10)]);
