@@ -252,7 +252,7 @@ impl TraceBuilder {
         };
         let dropped = match layout.dropped {
             DroppedRule::Column(i) => match parse_cell(field(i)) {
-                Cell::Number(v) if v == 1.0 => true,
+                Cell::Number(1.0) => true,
                 Cell::Number(v) if v != 0.0 => {
                     self.skipped.add(line, SkipReason::OddDropped);
                     false

@@ -151,7 +151,7 @@ impl MangoRows {
         s.rows = rows;
         s.skips = self.skips;
         let pf = &per_frame.frames;
-        let frametime =
+        let logged =
             self.frametime_column.then(|| s.add_column("frametime".into(), ColumnKind::Telemetry, false));
         let columns: Vec<(usize, usize)> = pf
             .columns
@@ -177,7 +177,7 @@ impl MangoRows {
             let Some(f) = usize::try_from(self.frame[k]).ok().filter(|&f| f < per_frame.len()) else {
                 continue;
             };
-            if let Some(c) = frametime {
+            if let Some(c) = logged {
                 s.set_value(c, pf.frame_time_ms[f]);
             }
             for &(from, to) in &columns {
