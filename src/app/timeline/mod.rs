@@ -294,6 +294,7 @@ fn row_label(input: &Input<'_>, row: Row) -> String {
         Row::FrameTime => format!("Frame time\n(target {:.2} ms)", 1000.0 / input.target_fps),
         Row::Gpu => t.gpu.as_ref().map_or_else(String::new, |(n, _, _)| format!("GPU\n{n}")),
         Row::Display => "Display\n(dropped marked)".to_owned(),
+        Row::Stutters if input.trace.is_sampled() => "Stutters: sampled log".to_owned(),
         Row::Stutters => {
             let osc = input.analyzed.and_then(|a| a.run.osc.as_ref()).is_some_and(|o| o.flag);
             if osc { "Stutters  OSC".to_owned() } else { "Stutters".to_owned() }
