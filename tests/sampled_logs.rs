@@ -577,3 +577,31 @@ fn real_sampled_durations_are_the_time_the_samples_span() {
     assert_eq!(run["samples"], 804);
     assert!(close(run["duration_ms"].as_f64().unwrap(), 804.0 * 821_000.0 / 820.0), "{}", run["duration_ms"]);
 }
+
+/// `framescope compare` of two sampled logs: the summary and latency are compared, the
+/// per-frame figures are null on both sides. Baseline [`NVIDIA`] (avg 50, PC latency
+/// 30); other: t 0 opens, t 1 s at 100 FPS (PC latency 20): avg 100 → delta +50,
+/// better; PC latency −10, better (lower); frames 75 → 100.
+#[test]
+fn compare_two_sampled_logs() {
+    let a = TempFile::new("a.csv", NVIDIA);
+    let b = TempFile::new(
+        "b.csv",
+        "Timestamp (Elapsed time in seconds),PID,FPS,Average PC Latency(MSec)\n0,1,90,25\n1,1,100,20\n",
+    );
+    let run = common::framescope(["compare".as_ref(), "--json".as_ref(), a.0.as_os_str(), b.0.as_os_str()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let doc: Value = serde_json::from_str(&run.stdout).unwrap();
+    let c = &doc["comparison"];
+    assert!(close(c["summary"]["avg_fps"]["delta"].as_f64().unwrap(), 50.0), "{c}");
+    assert_eq!(c["summary"]["avg_fps"]["better"], Value::Bool(true));
+    assert!(close(c["latency"]["pc_latency_column_mean_ms"]["delta"].as_f64().unwrap(), -10.0));
+    assert_eq!(c["latency"]["pc_latency_column_mean_ms"]["better"], Value::Bool(true));
+    assert!(close(c["run"]["frames"]["other"].as_f64().unwrap(), 100.0));
+    for (section, name) in [("pacing", "steady_fps"), ("stutters", "count"), ("osc", "p90_iqr_ms")] {
+        assert!(c[section][name].is_null(), "{section}.{name}: {}", c[section][name]);
+    }
+    for run in doc["runs"].as_array().unwrap() {
+        assert_sampled_run(run);
+    }
+}
