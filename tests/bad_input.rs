@@ -752,7 +752,18 @@ fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
                 out.push(format!("trace {ti}: {name} has {len} values for {n} frames"));
             }
         }
-        for (name, len) in [("present_mode", f.present_mode.len()), ("frame_type", f.frame_type.len())] {
+        // A sampled log's entries are samples: an interval each, finite and > 0.
+        if f.sample_ms.iter().any(|v| !(v.is_finite() && *v > 0.0)) {
+            out.push(format!("trace {ti}: a sample interval is not finite and > 0"));
+        }
+        if t.is_sampled() && f.frame_time_ms.iter().any(|v| *v <= 0.0) {
+            out.push(format!("trace {ti}: a sample without a rate"));
+        }
+        for (name, len) in [
+            ("present_mode", f.present_mode.len()),
+            ("frame_type", f.frame_type.len()),
+            ("sample_ms", f.sample_ms.len()),
+        ] {
             if len != 0 && len != n {
                 out.push(format!("trace {ti}: {name} has {len} values for {n} frames"));
             }

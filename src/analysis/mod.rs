@@ -10,6 +10,7 @@ pub mod latency;
 pub mod pacing;
 pub mod pcl;
 pub mod rolling;
+pub mod sampled;
 pub mod stutter;
 pub mod summary;
 pub mod telemetry;
@@ -22,6 +23,7 @@ pub use latency::Latency;
 pub use pacing::{Pacing, SlowTimeCurve};
 pub use pcl::PclLatency;
 pub use rolling::Rolling;
+pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 pub use telemetry::{Telemetry, TelemetryStats};
@@ -56,10 +58,12 @@ impl FrameTimeSource {
     }
 
     /// The source analysis uses for `trace`: `Auto` becomes `Display` when the trace
-    /// has generated frames and display data, else `Presents` (`metrics.md` §1).
+    /// has generated frames and display data, else `Presents` (`metrics.md` §1). A
+    /// sampled log (§10) has only its samples' rates: always `Presents`.
     #[must_use]
     pub fn resolve(self, trace: &Trace) -> Self {
         match self {
+            _ if trace.is_sampled() => Self::Presents,
             Self::Auto if wants_display(trace) => Self::Display,
             Self::Auto => Self::Presents,
             other => other,
@@ -206,6 +210,11 @@ pub struct Prepared {
     curve: Option<SlowTimeCurve>,
     /// Latency from the capture's own columns.
     pub latency: Latency,
+    /// A sampled log's run figures (`metrics.md` §10; `summary` is then weighted, and
+    /// the per-frame figures are `None`); `None` for a per-frame trace.
+    pub sampled: Option<SampledRun>,
+    /// True for a sampled log, even one without a usable sample.
+    sampled_trace: bool,
 }
 
 /// The figures that depend on settings.
@@ -225,6 +234,9 @@ impl Prepared {
     /// Prepares a trace for analysis with one frame-time source.
     #[must_use]
     pub fn new(trace: &Trace, source: FrameTimeSource) -> Self {
+        if trace.is_sampled() {
+            return Self::sampled(trace);
+        }
         let source = source.resolve(trace);
         let series = Series::of(trace, source);
         let ft = &series.frame_time_ms;
@@ -242,13 +254,50 @@ impl Prepared {
             || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),
         );
         let latency = Latency::from_columns(trace);
-        Self { source, series, summary, rolling, actions, headline, curve, latency }
+        Self {
+            source,
+            series,
+            summary,
+            rolling,
+            actions,
+            headline,
+            curve,
+            latency,
+            sampled: None,
+            sampled_trace: false,
+        }
     }
 
-    /// The settings-dependent figures; all `None` when the series is empty.
+    /// A sampled log (`metrics.md` §10): the weighted summary and run figures, the
+    /// samples' frame times as the series; no pacing, stutters, oscillation or health.
+    fn sampled(trace: &Trace) -> Self {
+        let series = Series::of(trace, FrameTimeSource::Presents);
+        let figures = sampled::summary(&trace.frames.frame_time_ms, &trace.frames.sample_ms);
+        Self {
+            source: FrameTimeSource::Presents,
+            series,
+            summary: figures.map(|f| f.1),
+            rolling: Rolling::default(),
+            actions: Vec::new(),
+            headline: None,
+            curve: None,
+            latency: sampled::latency(trace),
+            sampled: figures.map(|f| f.0),
+            sampled_trace: true,
+        }
+    }
+
+    /// True for a sampled log's analysis (`metrics.md` §10).
+    #[must_use]
+    pub fn is_sampled(&self) -> bool {
+        self.sampled_trace
+    }
+
+    /// The settings-dependent figures; all `None` when the series is empty or the
+    /// trace is a sampled log (they need per-frame times).
     #[must_use]
     pub fn figures(&self, settings: &Settings) -> Figures {
-        if self.series.is_empty() {
+        if self.series.is_empty() || self.sampled_trace {
             return Figures { pacing: None, stutters: None, osc: None, health: None };
         }
         let pacing = match (self.headline, &self.curve) {

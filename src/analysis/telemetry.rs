@@ -21,19 +21,15 @@ pub struct TelemetryStats {
 /// Telemetry column name (as the header writes it) → its statistics.
 pub type Telemetry = BTreeMap<String, TelemetryStats>;
 
-/// The statistics of every telemetry column of `trace` over the frames `frames` (trace
-/// indices; the run's frames), each weighted by `weight(index)`.
+/// The statistics of every telemetry column over every frame of `trace` (dropped ones
+/// too, as FrameView's summary averages), each weighted by `weight(index)`.
 #[must_use]
-pub fn of(
-    trace: &Trace,
-    frames: impl Iterator<Item = usize> + Clone,
-    weight: impl Fn(usize) -> f64,
-) -> Telemetry {
+pub fn of(trace: &Trace, weight: impl Fn(usize) -> f64) -> Telemetry {
     let mut out = Telemetry::new();
     for column in trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::Telemetry) {
         let (mut sum, mut weights) = (0.0, 0.0);
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-        for i in frames.clone() {
+        for i in 0..trace.len() {
             let Some(&v) = column.values.get(i) else { continue };
             if v.is_nan() {
                 continue;
@@ -83,11 +79,11 @@ mod tests {
             },
             warnings: vec![],
         };
-        let t = of(&trace, 0..4, |_| 1.0);
+        let t = of(&trace, |_| 1.0);
         assert_eq!(t.len(), 1);
         assert_eq!(t["GPU0Temp(C)"], TelemetryStats { mean: 70.0, min: 60.0, max: 80.0 });
-        let w = of(&trace, 0..4, |i| if i == 3 { 3.0 } else { 1.0 });
+        let w = of(&trace, |i| if i == 3 { 3.0 } else { 1.0 });
         assert!((w["GPU0Temp(C)"].mean - 74.0).abs() < 1e-12);
-        assert!(of(&trace, 0..0, |_| 1.0).is_empty());
+        assert!(of(&trace, |_| 0.0).is_empty(), "no weight, no mean");
     }
 }

@@ -304,8 +304,11 @@ pub fn analyze(
         marks.oscillating = runs_of(&o.oscillating, frames);
     }
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
-    let curve = crate::analysis::SlowTimeCurve::new(&prepared.series.frame_time_ms);
-    let charts = ChartData::new(&prepared.series.frame_time_ms, curve.as_ref());
+    // A sampled log's entries are averages over intervals, not frame times: charting
+    // them as frames would mislead (metrics.md §10).
+    let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
+    let curve = crate::analysis::SlowTimeCurve::new(charted);
+    let charts = ChartData::new(charted, curve.as_ref());
     Analyzed { settings, run, prepared, marks, charts, pcl, markers_version: markers.map_or(0, |(v, _)| v) }
 }
 

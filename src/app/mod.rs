@@ -474,7 +474,8 @@ impl App {
             let f = &r.capture.traces[r.trace].frames;
             let s = r.shift_ms();
             let first = f.start_ms.first().copied().unwrap_or(0.0) - s;
-            let end = f.start_ms.last().zip(f.frame_time_ms.last()).map_or(first + 1.0, |(a, ft)| a + ft) - s;
+            let end =
+                f.start_ms.last().zip(f.spans_ms().last()).map_or(first + 1.0, |(a, span)| a + span) - s;
             range = Some(range.map_or((first, end), |(a, b)| (a.min(first), b.max(end))));
         }
         if let Some((a, b)) = range {

@@ -11,6 +11,9 @@ use crate::report::Run;
 use crate::report::compare::Comparison;
 use eframe::egui::{self, RichText};
 
+/// What the figures panel says for a figure a sampled log cannot give.
+pub const NEEDS_FRAMES: &str = "needs per-frame data";
+
 /// Target rates offered in the settings bar.
 pub const TARGETS: [f64; 7] = [30.0, 60.0, 90.0, 120.0, 144.0, 165.0, 240.0];
 
@@ -23,6 +26,13 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     if let Some(s) = &run.summary {
         rows.push(("Average FPS", format!("{:.2}", s.avg_fps)));
     }
+    // A sampled log (metrics.md §10) has averages over intervals, not frame times.
+    let per_frame_only = |rows: &mut Vec<(&'static str, String)>, name: &'static str| {
+        if run.sampled {
+            rows.push((name, NEEDS_FRAMES.to_owned()));
+        }
+    };
+    per_frame_only(&mut rows, "Pacing");
     if let Some(p) = &run.pacing {
         rows.push(("Steady FPS", p.steady_fps.to_string()));
         rows.push(("Mostly steady FPS", p.mostly_steady_fps.to_string()));
@@ -38,10 +48,13 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     if let Some(st) = &run.stutters {
         rows.push(("Stutters", format!("{} ({:.2} % of time)", st.count, st.time_fraction * 100.0)));
     }
+    per_frame_only(&mut rows, "Stutters");
     if let Some(o) = &run.osc {
         let flag = if o.flag { "OSC — oscillating" } else { "no" };
         rows.push(("Oscillation", format!("{flag} ({} frames)", o.oscillating_frames)));
     }
+    per_frame_only(&mut rows, "Oscillation");
+    per_frame_only(&mut rows, "Frame health");
     if let Some(s) = &run.summary {
         for (name, v) in [
             ("p50 frame time", s.p50_ms),
@@ -58,6 +71,7 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
             ("MsPCLatency mean", l.pc_latency_column_mean_ms),
             ("Display latency mean", l.display_latency_mean_ms),
             ("Click to photon mean", l.click_to_photon_mean_ms),
+            ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),
         ] {
             if let Some(v) = v {
                 rows.push((name, ms(v)));
@@ -77,9 +91,10 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     }
     rows.push((
         "Frames",
-        match run.dropped_frames {
-            Some(d) => format!("{} ({d} dropped)", run.frames),
-            None => format!("{} (dropped unknown)", run.frames),
+        match (run.samples, run.dropped_frames) {
+            (Some(n), _) => format!("≈{} (estimated from {n} samples)", run.frames),
+            (None, Some(d)) => format!("{} ({d} dropped)", run.frames),
+            (None, None) => format!("{} (dropped unknown)", run.frames),
         },
     ));
     rows
@@ -260,7 +275,7 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
             ui.label(value);
             ui.end_row();
         };
-        row("Frame", i.to_string());
+        row(if f.is_sampled() { "Sample" } else { "Frame" }, i.to_string());
         row("File line", f.line[i].to_string());
         if let Some(m) = marks {
             let idx = i as u32;
@@ -290,6 +305,12 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
         }
         row("Start", format!("{:.3} ms", f.start_ms[i]));
         row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
+        if f.is_sampled() {
+            row(
+                "Sample interval",
+                format!("{:.3} ms ({:.2} FPS average)", f.span_ms(i), 1000.0 / f.frame_time_ms[i]),
+            );
+        }
         row(
             "Display",
             if f.display_ms[i].is_finite() { format!("{:.3} ms", f.display_ms[i]) } else { "—".into() },
@@ -341,5 +362,24 @@ mod tests {
         let names: Vec<&str> = rows.iter().map(|r| r.0).take(4).collect();
         assert_eq!(names, ["Average FPS", "Steady FPS", "Mostly steady FPS", "Typical FPS"]);
         assert!(rows.iter().any(|(n, v)| *n == "Stutters" && v.starts_with("1 ")));
+        assert!(!rows.iter().any(|(_, v)| v == NEEDS_FRAMES));
+    }
+
+    /// A sampled log: two samples of 500 ms at 100 FPS and 1000 ms at 50 FPS (W = 100
+    /// frames, avg = 100000 / 1500 = 66.67); the per-frame figures say why they are
+    /// missing.
+    #[test]
+    fn a_sampled_log_says_what_needs_per_frame_data() {
+        let log = "Timestamp (Elapsed time in seconds),PID,FPS\n0,1,70\n0.5,1,100\n1.5,1,50\n";
+        let c = load_bytes(Path::new("s.csv"), log.as_bytes(), LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run = crate::report::run("s.csv", &c, 0, &Settings::default(), None);
+        let rows = figure_rows(&run);
+        let value = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| r.1.clone()).unwrap_or_default();
+        assert_eq!(value("Average FPS"), "66.67");
+        for name in ["Pacing", "Stutters", "Oscillation", "Frame health"] {
+            assert_eq!(value(name), NEEDS_FRAMES, "{name}");
+        }
+        assert_eq!(value("Frames"), "≈100 (estimated from 2 samples)");
     }
 }

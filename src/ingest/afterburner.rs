@@ -4,10 +4,13 @@
 //! (space-padded, duplicates possible), `03`/`3` per-column metadata (skipped), `80`
 //! one sample: `80, dd-mm-yyyy HH:MM:SS, v1 ,v2 ,…`.
 //!
-//! It is a *sampled* log: one line per polling period (user-set, 0.3–1 s in real logs).
-//! A sample's frame time is the `Frametime` column (ms at the polling instant), else
-//! `1000 / Framerate`; its interval ends at the line's timestamp. The timestamp has
-//! 1 s resolution, so samples that share a second are spread evenly across it.
+//! It is a *sampled* log (`metrics.md` §10): one line per polling period (user-set,
+//! 0.3–1 s in real logs). A line's rate is the first `Framerate` column, else `1000 /
+//! Frametime` when the log has no `Framerate` (`Frametime` is one frame's time at the
+//! polling instant, not the period's average, so it is only the fallback). The
+//! timestamps have whole seconds only, so every sample's interval is the log's polling
+//! period `(t_last − t_first) / (rows − 1)` over its timed `80` lines, and sample `k`
+//! ends `k` periods after the first line. The first line opens the log.
 //! Later duplicates of a name are kept as columns `Name (2)`, `Name (3)`; every column
 //! is a sampled sensor ([`ColumnKind::Telemetry`]). The log does not name the game: the
 //! application is the file name.
@@ -15,11 +18,11 @@
 use super::Progress;
 use super::builder::SkipReason;
 use super::error::{LoadError, LoadErrorKind};
-use super::nvidia_app::{
-    CANCEL_CHECK_ROWS, MAX_TIME_MS, Samples, Tally, field_texts, file_stem, first_field, frame_time_from_ms,
-    frame_time_from_rate, no_frames, numbered_names, sampled_warning, shape,
-};
 use super::records::{Records, Row};
+use super::sampled::{
+    CANCEL_CHECK_ROWS, Interval, MAX_TIME_MS, NotSample, Samples, Tally, field_texts, file_stem, first_field,
+    frame_time_from_ms, frame_time_from_rate, no_frames, numbered_names, sampled_warning, shape,
+};
 use super::values::{parse_cell, parse_date_time_ms, trim};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
 use std::io::BufRead;
@@ -50,51 +53,11 @@ pub fn sniff(head: &[u8]) -> bool {
 struct Header {
     /// Fields a sample line must have (line type and time included).
     len: usize,
-    /// The frame-time field, and whether it is a rate (`Framerate`) rather than ms.
-    frame_time: Option<(usize, bool)>,
+    /// The rate field, and whether it is a rate (`Framerate`) rather than the
+    /// `Frametime` fallback in ms.
+    rate: Option<(usize, bool)>,
     /// (field index, sample column index) of every kept column.
     columns: Vec<(usize, usize)>,
-}
-
-/// Spreads samples that share a timestamp second evenly across that second.
-#[derive(Debug, Default)]
-struct Stamps {
-    /// Timestamp (ms) of the current run of equal timestamps.
-    current: Option<i64>,
-    /// Lines in each run of equal timestamps (kept or not).
-    sizes: Vec<u32>,
-    /// Per kept sample: its run and its place in the run.
-    run: Vec<usize>,
-    place: Vec<u32>,
-}
-
-impl Stamps {
-    /// Counts a line with a usable timestamp; returns its run and place in the run.
-    fn add(&mut self, time_ms: f64) -> (usize, u32) {
-        let key = time_ms as i64;
-        if self.current != Some(key) || self.sizes.is_empty() {
-            self.current = Some(key);
-            self.sizes.push(0);
-        }
-        let run = self.sizes.len() - 1;
-        let place = self.sizes[run];
-        self.sizes[run] = place.saturating_add(1);
-        (run, place)
-    }
-
-    /// Records where a kept sample is.
-    fn keep(&mut self, (run, place): (usize, u32)) {
-        self.run.push(run);
-        self.place.push(place);
-    }
-
-    /// Moves the k-th of m samples stamped with one second by k/m of a second.
-    fn spread(&self, times: &mut [f64]) {
-        for ((t, &run), &place) in times.iter_mut().zip(&self.run).zip(&self.place) {
-            let size = self.sizes.get(run).copied().unwrap_or(1).max(1);
-            *t += f64::from(place) * 1000.0 / f64::from(size);
-        }
-    }
 }
 
 /// State of the line loop.
@@ -102,13 +65,17 @@ impl Stamps {
 struct Lines {
     samples: Samples,
     header: Option<Header>,
-    stamps: Stamps,
     version: Option<String>,
     system: Vec<(String, String)>,
+    /// The first and last times (ms) of the timed `80` lines.
+    first_ms: Option<f64>,
+    last_ms: f64,
+    /// Per sample: its timed line's place among the timed lines (0 = the first).
+    ordinal: Vec<u64>,
     /// True once a `02` line named Framerate or Frametime.
     had_frame_column: bool,
-    /// True once a `02` line had Framerate but no Frametime.
-    from_rate: bool,
+    /// True once a `02` line had no Framerate, so the rate came from Frametime.
+    from_frame_time: bool,
     columns_left_out: usize,
     no_time: Tally,
     orphans: Tally,
@@ -121,7 +88,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
     let io = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     let mut records = Records::new(reader, 1);
     let mut row = Row::default();
-    let mut lines = Lines::default();
+    let mut lines = Lines { samples: Samples::new("Framerate"), ..Lines::default() };
     let mut count = 0u64;
     while let Some(line) = records.next_row(&mut row).map_err(io)? {
         lines.line(&row, line);
@@ -172,14 +139,16 @@ impl Lines {
         let values = names.get(2..len).unwrap_or(&[]);
         let unique = numbered_names(values);
         let find = |want: &str| values.iter().position(|n| n.eq_ignore_ascii_case(want)).map(|i| i + 2);
-        let frame_time =
-            find("Frametime").map(|i| (i, false)).or_else(|| find("Framerate").map(|i| (i, true)));
-        self.had_frame_column |= frame_time.is_some();
-        self.from_rate |= frame_time.is_some_and(|(_, rate)| rate);
+        let rate = find("Framerate").map(|i| (i, true)).or_else(|| find("Frametime").map(|i| (i, false)));
+        self.had_frame_column |= rate.is_some();
+        if rate.is_some_and(|(_, is_rate)| !is_rate) {
+            self.from_frame_time = true;
+            self.samples.set_rate_name("Frametime");
+        }
         let mut columns = Vec::new();
         for (k, name) in unique.into_iter().enumerate() {
             let i = k + 2;
-            if name.is_empty() || frame_time.is_some_and(|(f, _)| f == i) {
+            if name.is_empty() || rate.is_some_and(|(f, _)| f == i) {
                 continue;
             }
             let index = match self.samples.column_index(&name) {
@@ -196,10 +165,10 @@ impl Lines {
                 columns.push((i, index));
             }
         }
-        self.header = Some(Header { len, frame_time, columns });
+        self.header = Some(Header { len, rate, columns });
     }
 
-    /// An `80` line: one sample.
+    /// An `80` line: a polling instant; a sample unless it is the first or has no rate.
     fn sample(&mut self, row: &Row, line: u64) {
         let s = &mut self.samples;
         s.rows += 1;
@@ -207,38 +176,47 @@ impl Lines {
             self.orphans.add(line);
             return;
         };
-        if let Some(reason) = shape(row, h.len) {
-            s.skips.add(line, reason);
-            return;
-        }
+        let malformed = shape(row, h.len);
         let field = |i: usize| row.get(i).unwrap_or(b"");
         let Some(time_ms) = parse_time_ms(field(1)) else {
-            self.no_time.add(line);
+            match malformed {
+                Some(reason) => s.skips.add(line, reason),
+                None => self.no_time.add(line),
+            }
             return;
         };
-        let stamp = self.stamps.add(time_ms);
-        let frame_time = match h.frame_time {
+        let ordinal = s.timed_rows;
+        let interval = if self.first_ms.is_none() { Interval::Opens } else { Interval::Polled };
+        self.first_ms.get_or_insert(time_ms);
+        self.last_ms = time_ms;
+        if let Some(reason) = malformed {
+            s.skips.add(line, reason);
+            s.malformed_timed_row();
+            return;
+        }
+        let frame_time = match h.rate {
             None => Err(SkipReason::MissingFrameTime),
-            Some((i, false)) => frame_time_from_ms(parse_cell(field(i))),
             Some((i, true)) => frame_time_from_rate(parse_cell(field(i))),
+            Some((i, false)) => frame_time_from_ms(parse_cell(field(i))),
         };
-        let ft = match frame_time {
-            Ok(ft) => ft,
-            Err(reason) => {
-                s.skips.add(line, reason);
-                return;
+        if s.row(line, frame_time.map_err(NotSample::Rate), interval, f64::NAN) {
+            self.ordinal.push(ordinal);
+            for &(i, c) in &h.columns {
+                s.set(c, field(i), line);
             }
-        };
-        s.push(line, ft, time_ms);
-        self.stamps.keep(stamp);
-        for &(i, c) in &h.columns {
-            s.set(c, field(i), line);
         }
     }
 
     fn finish(mut self, path: &Path) -> Result<Capture, LoadError> {
-        self.stamps.spread(self.samples.times_mut());
-        let interval = self.samples.interval_ms();
+        // Every interval is the polling period over the timed lines (metrics.md §10);
+        // sample k ends k periods after the first line.
+        let timed = self.samples.timed_rows;
+        let first = self.first_ms.unwrap_or(0.0);
+        let period = (timed >= 2).then(|| (self.last_ms - first) / (timed - 1) as f64);
+        let ordinal = std::mem::take(&mut self.ordinal);
+        if let Some(p) = period {
+            self.samples.set_polled(p, |k| first + ordinal.get(k).map_or(f64::NAN, |&o| o as f64) * p);
+        }
         let mut extra = self
             .no_time
             .warnings("sample line has no usable date and time (dd-mm-yyyy HH:MM:SS); skipped", |n| {
@@ -255,24 +233,30 @@ impl Lines {
             present_modes: Vec::new(),
         };
         let rows = self.samples.rows;
+        let empty = self.samples.why_empty();
         let trace = self.samples.finish(meta, extra);
-        if trace.is_empty() {
-            let why = if rows == 0 {
-                "the log has no sample lines (line type 80)"
-            } else if !self.had_frame_column {
-                "the log has no Framerate or Frametime column (turn on the framerate or frame time graph \
-                 in Afterburner's monitoring settings and log again)"
-            } else {
-                return Err(no_frames(path, rows, "frame time", &trace));
-            };
-            return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(why.into())));
-        }
-        let basis = if self.from_rate {
-            "frame time = 1000 / the Framerate reading"
+        let why = if rows == 0 {
+            Some("the log has no sample lines (line type 80)".to_owned())
+        } else if !self.had_frame_column {
+            Some(
+                "the log has no Framerate or Frametime column (turn on the framerate or frame time graph in \
+                 Afterburner's monitoring settings and log again)"
+                    .to_owned(),
+            )
+        } else if empty.is_none() && !period.is_some_and(|p| p > 0.0 && p.is_finite()) {
+            Some(format!(
+                "its {timed} timed sample lines do not advance in time (the last is not later than the \
+                 first), so the log has no polling period"
+            ))
         } else {
-            "the Frametime reading at each polling instant"
+            empty
         };
-        let mut warnings = vec![sampled_warning("MSI Afterburner", interval, basis)];
+        if let Some(why) = why {
+            return Err(no_frames(path, why, &trace));
+        }
+        let rate =
+            if self.from_frame_time { "1000 / Frametime: the log has no Framerate" } else { "Framerate" };
+        let mut warnings = vec![sampled_warning("MSI Afterburner", period, rate)];
         if self.columns_left_out > 0 {
             warnings.push(Warning::file(format!(
                 "the log names more than {MAX_COLUMNS} columns; {} column names were left out",
@@ -328,19 +312,5 @@ mod tests {
         assert_eq!(parse_time_ms(b"13-13-2021 00:00:00"), None);
         assert_eq!(parse_time_ms(b"N/A"), None);
         assert_eq!(parse_time_ms(b""), None);
-    }
-
-    #[test]
-    fn samples_sharing_a_second_are_spread_across_it() {
-        let mut s = Stamps::default();
-        let mut times = Vec::new();
-        for t in [0.0, 0.0, 0.0, 1000.0, 2000.0, 2000.0] {
-            let stamp = s.add(t);
-            s.keep(stamp);
-            times.push(t);
-        }
-        s.spread(&mut times);
-        let want = [0.0, 1000.0 / 3.0, 2000.0 / 3.0, 1000.0, 2000.0, 2500.0];
-        assert!(times.iter().zip(want).all(|(a, b)| (a - b).abs() < 1e-9), "{times:?}");
     }
 }

@@ -374,14 +374,17 @@ impl TraceBuilder {
         &self.frames.frame_time_ms
     }
 
-    /// The raw time column read so far.
-    pub fn raw_times(&self) -> &[f64] {
-        &self.raw_time
-    }
-
-    /// A numeric column read so far, by header name.
-    pub fn column_values(&self, name: &str) -> Option<&[f64]> {
-        self.frames.columns.iter().find(|c| c.name == name).map(|c| c.values.as_slice())
+    /// The warnings about numeric columns holding text (as [`TraceBuilder::finish`]
+    /// gives them), for a reader that builds its trace another way.
+    pub fn cell_warnings(&self) -> Vec<Warning> {
+        self.frames
+            .columns
+            .iter()
+            .zip(&self.invalid)
+            .filter_map(|(column, invalid)| {
+                invalid.warning(&column.name, column.values.iter().any(|v| !v.is_nan()))
+            })
+            .collect()
     }
 
     /// Renames the trace's application.

@@ -3,8 +3,10 @@
 use super::builder::{MAX_TRACES, SkipLog, SkipReason, TraceBuilder};
 use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, DroppedRule, Layout, TimeUnit};
+use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
 use super::records::{Records, Row};
+use super::sampled::sampled_warning;
 use super::values::{normalize_swap_chain, trim};
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
@@ -53,6 +55,9 @@ pub fn load<R: BufRead + Send>(
             .collect(),
     };
     let mut rows = RowReader::new(&layout, file_stem(path));
+    if layout.format == Format::MangoHud {
+        rows.mango = Some(MangoRows::new(&layout, &pre.header, pre.version));
+    }
     let records = Records::new(reader, pre.header_line + 1);
     // Two stages on two threads: one splits the bytes into rows (csv_core), the other
     // turns rows into frames. Batches of rows go back and forth so their buffers are
@@ -146,6 +151,8 @@ struct RowReader<'a> {
     file_skips: SkipLog,
     count: u64,
     saw_system: bool,
+    /// MangoHud: every timed row, to read the log as samples if it is sampled.
+    mango: Option<MangoRows>,
 }
 
 impl<'a> RowReader<'a> {
@@ -161,6 +168,7 @@ impl<'a> RowReader<'a> {
             file_skips: SkipLog::default(),
             count: 0,
             saw_system: false,
+            mango: None,
         }
     }
 
@@ -182,11 +190,18 @@ impl<'a> RowReader<'a> {
             Ok(index) => index,
             Err(reason) => {
                 self.file_skips.add(line, shape.unwrap_or(reason));
+                if let Some(m) = &mut self.mango {
+                    m.note(record, line, None, true);
+                }
                 return;
             }
         };
         if let Some(reason) = shape {
             self.builders[index].skip(line, reason);
+            if let Some(m) = &mut self.mango {
+                m.skip(line, reason);
+                m.note(record, line, None, true);
+            }
             return;
         }
         if !self.saw_system {
@@ -198,7 +213,12 @@ impl<'a> RowReader<'a> {
                 }
             }
         }
+        let before = self.builders[index].len();
         self.builders[index].push(record, layout, line);
+        if let Some(m) = &mut self.mango {
+            let kept = (self.builders[index].len() > before).then_some(before);
+            m.note(record, line, kept, false);
+        }
     }
 
     /// Finds the trace a row belongs to, creating it when `create` is set. The error
@@ -245,10 +265,9 @@ impl<'a> RowReader<'a> {
     }
 
     fn finish(mut self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
-        if self.layout.format == Format::MangoHud {
-            self.mangohud_fixups();
-        }
+        let sampled = self.mangohud_fixups();
         let layout = self.layout;
+        let mut mango = self.mango.take();
         let mut warnings = self.file_warnings;
         warnings.extend(self.file_skips.warnings());
         let (ms_per_raw, unit_warning) = infer_time_scale(&self.builders, layout, opts);
@@ -259,9 +278,19 @@ impl<'a> RowReader<'a> {
         let origin_raw = if origin_raw.is_finite() { origin_raw } else { 0.0 };
         let mut traces = Vec::new();
         for builder in self.builders {
-            let empty = builder.len() == 0;
-            let trace = builder.finish(role, ms_per_raw, origin_raw);
-            if empty {
+            let cell_warnings = if sampled { builder.cell_warnings() } else { Vec::new() };
+            let mut trace = builder.finish(role, ms_per_raw, origin_raw);
+            // A sampled MangoHud log (one trace: MangoHud names no process) is read
+            // as samples; its per-frame reading only lends the telemetry.
+            if sampled && let Some(rows) = mango.take() {
+                trace = rows.sampled_trace(trace, self.count, cell_warnings).map_err(|why| {
+                    let line = warnings.iter().find_map(|w| w.line);
+                    LoadError::new(path, line, LoadErrorKind::NoFrames(why))
+                })?;
+                let interval = trace.frames.sample_ms.iter().sum::<f64>() / trace.len().max(1) as f64;
+                warnings.push(sampled_warning("MangoHud", Some(interval), "fps"));
+            }
+            if trace.is_empty() {
                 // Not a run: its skipped rows still tell the user something.
                 warnings.extend(trace.warnings);
             } else {
@@ -290,39 +319,23 @@ impl<'a> RowReader<'a> {
 }
 
 impl RowReader<'_> {
-    /// MangoHud: `frametime` is in µs up to 0.6.8 and in ms after (the rolling `fps`
-    /// column tells which); the application is the file name before the date; and
-    /// logs written with a `log_interval` hold one row per interval, not per frame.
-    fn mangohud_fixups(&mut self) {
+    /// MangoHud: the application is the file name before the date; `frametime` is in
+    /// µs up to 0.6.8 and in ms after; a log written with a `log_interval` is sampled
+    /// (`mangohud.rs`). Returns true for a sampled log.
+    fn mangohud_fixups(&mut self) -> bool {
+        let Some(mango) = &self.mango else { return false };
         let app = mangohud_application(&self.file_stem);
+        let mut sampled = false;
         for b in &mut self.builders {
             b.set_application(app.clone());
-            let ft = b.frame_times();
-            let ratio = b.column_values("fps").map(|fps| {
-                let r: Vec<f64> = ft.iter().zip(fps).map(|(f, p)| f * p / 1000.0).collect();
-                median(&r)
-            });
-            let micros = ratio.filter(|r| r.is_finite()).map_or_else(|| median(ft) > 1000.0, |r| r > 100.0);
-            if micros {
+            let verdict = mango.verdict(b);
+            if verdict.micros {
                 b.scale_frame_times(1e-3);
             }
-            let gaps: Vec<f64> = b.raw_times().windows(2).map(|w| (w[1] - w[0]) * 1e-6).collect();
-            let (gap, frame) = (median(&gaps), median(b.frame_times()));
-            if gap.is_finite() && frame.is_finite() && gap > 3.0 * frame {
-                self.file_warnings.push(Warning::file(format!(
-                    "MangoHud wrote one row every {gap:.0} ms (log_interval), not one per frame: the figures \
-                     describe the sampled frames and the timeline shows gaps between them"
-                )));
-            }
+            sampled |= verdict.sampled;
         }
+        sampled
     }
-}
-
-/// The median of the finite values (NaN when there are none).
-fn median(values: &[f64]) -> f64 {
-    let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite() && *x > 0.0).collect();
-    v.sort_unstable_by(f64::total_cmp);
-    crate::analysis::percentile(&v, 0.5)
 }
 
 /// `glxgears_2021-06-03_21-32-02` → `glxgears`: MangoHud names its logs

@@ -17,10 +17,12 @@ mod capframex_json;
 mod csv_capture;
 mod error;
 mod layout;
+mod mangohud;
 mod nvidia_app;
 pub mod pcl;
 mod preamble;
 mod records;
+mod sampled;
 pub mod values;
 
 pub use error::{LoadError, LoadErrorKind};

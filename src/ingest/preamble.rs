@@ -20,6 +20,9 @@ pub struct Preamble {
     pub header_line: u64,
     /// True when the file started with a UTF-8 byte-order mark.
     pub had_bom: bool,
+    /// The writer's version from a line of its own before the header (MangoHud's
+    /// `log_versioning` writes `0.8.1`): major, minor, patch.
+    pub version: Option<(u32, u32, u32)>,
 }
 
 /// Why the preamble could not be read.
@@ -80,6 +83,9 @@ pub fn read_preamble<R: BufRead>(reader: &mut R) -> Result<Preamble, PreambleErr
             continue;
         }
         if is_mangohud_decoration(text) {
+            if pre.version.is_none() {
+                pre.version = version_line(text);
+            }
             continue;
         }
         let names = split_header(text);
@@ -116,6 +122,17 @@ fn is_mangohud_decoration(text: &str) -> bool {
         || (!t.contains(',')
             && !t.is_empty()
             && t.chars().all(|c| c.is_ascii_digit() || c == '.' || c == '-'))
+        || (!t.contains(',') && version_line(t).is_some())
+}
+
+/// `0.8.1` (or `0.8.1-rc1`, `v0.6.9`): the first three numbers of a version line.
+fn version_line(text: &str) -> Option<(u32, u32, u32)> {
+    let t = text.trim();
+    let t = t.strip_prefix('v').unwrap_or(t);
+    let mut parts = t.splitn(3, '.');
+    let (a, b, rest) = (parts.next()?, parts.next()?, parts.next()?);
+    let c: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    Some((a.parse().ok()?, b.parse().ok()?, c.parse().ok()?))
 }
 
 /// Reads one line (through `\n`) into `buf`, stopping early once the line exceeds
@@ -188,6 +205,9 @@ mod tests {
         assert_eq!(p.header, vec!["fps", "frametime", "elapsed"]);
         assert_eq!(p.header_line, 7);
         assert_eq!(p.comments, vec!["os=Arch", "cpu=Ryzen", "kernel=6.1"]);
+        assert_eq!(p.version, Some((0, 7, 2)));
+        assert_eq!(version_line("v0.6.9-rc1"), Some((0, 6, 9)));
+        assert_eq!(version_line("1.5"), None);
     }
 
     #[test]

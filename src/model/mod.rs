@@ -121,13 +121,21 @@ pub struct TraceMeta {
 ///
 /// Only kept frames are stored: rows whose present-to-present frame time was missing,
 /// not finite or not positive were skipped during loading (`metrics.md` §1).
+///
+/// A *sampled* log (`metrics.md` §10: NVIDIA App, MSI Afterburner, MangoHud with a
+/// `log_interval`) stores one entry per sample instead of per frame: its frame time is
+/// `1000 / r` (the sample's average rate) and [`Frames::sample_ms`] holds the interval
+/// `Δt` the sample stands for, so the entry occupies `start_ms ..= start_ms + Δt`.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Frames {
-    /// Present-to-present interval (the classic frame time), always present and > 0.
+    /// Present-to-present interval (the classic frame time), always finite and ≥ 0: 0
+    /// only for a displayed frame without a present interval (a generated frame of the
+    /// 2.1–2.3 layouts), which the presents series leaves out. For a sample, `1000 / r`.
     pub frame_time_ms: Vec<f64>,
     /// Start of the frame's interval on the capture clock, in ms since the first
     /// timestamp of the file (so traces of one file share a time axis). The frame
-    /// occupies `start_ms ..= start_ms + frame_time_ms`.
+    /// occupies `start_ms ..= start_ms + frame_time_ms` (a sample `start_ms ..=
+    /// start_ms + sample_ms`; see [`Frames::span_ms`]).
     pub start_ms: Vec<f64>,
     /// Display interval (`MsBetweenDisplayChange`, 2.0–2.3 `DisplayedTime`); NaN when
     /// the frame was dropped or the capture has no display data.
@@ -146,6 +154,32 @@ pub struct Frames {
     pub join_id: Vec<u64>,
     /// Every other numeric column of the capture, in header order.
     pub columns: Vec<Column>,
+    /// Sampled logs only: each sample's interval `Δt` in ms (finite, > 0), the time
+    /// since the row before it. Empty for a per-frame trace.
+    pub sample_ms: Vec<f64>,
+}
+
+impl Frames {
+    /// True when the entries are samples of a sampled log (`metrics.md` §10).
+    #[must_use]
+    pub fn is_sampled(&self) -> bool {
+        !self.sample_ms.is_empty()
+    }
+
+    /// How much time entry `i` covers on the time axis: a sample's interval `Δt`, else
+    /// the frame time (0 for a displayed frame without a present interval). 0 when `i`
+    /// is out of range.
+    #[must_use]
+    pub fn span_ms(&self, i: usize) -> f64 {
+        self.spans_ms().get(i).copied().unwrap_or(0.0)
+    }
+
+    /// [`Frames::span_ms`] of every entry: `sample_ms` for a sampled log, else
+    /// `frame_time_ms`.
+    #[must_use]
+    pub fn spans_ms(&self) -> &[f64] {
+        if self.is_sampled() { &self.sample_ms } else { &self.frame_time_ms }
+    }
 }
 
 /// One frame series: one application, process and swap chain.
@@ -160,7 +194,13 @@ pub struct Trace {
 }
 
 impl Trace {
-    /// Number of kept frames.
+    /// True for a sampled log (`metrics.md` §10): entries are samples, not frames.
+    #[must_use]
+    pub fn is_sampled(&self) -> bool {
+        self.frames.is_sampled()
+    }
+
+    /// Number of kept frames (samples, for a sampled log).
     #[must_use]
     pub fn len(&self) -> usize {
         self.frames.frame_time_ms.len()
@@ -212,14 +252,16 @@ impl Trace {
                 .iter()
                 .map(|c| Column { name: c.name.clone(), kind: c.kind, values: part(&c.values) })
                 .collect(),
+            sample_ms: part(&f.sample_ms),
         };
         Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }
     }
 
     /// Makes start times usable for the timeline: finite and in time order. A trace
     /// whose timestamps go back by more than a millisecond (files joined together, a
-    /// damaged clock, a sample longer than the polling interval) or are not finite is
-    /// laid out frame after frame from its first start; the warning names the line.
+    /// damaged clock, a sampled log's clock set back) or are not finite is laid out
+    /// entry after entry ([`Frames::span_ms`]) from its first start; the warning names
+    /// the line.
     pub fn ensure_time_order(&mut self) {
         let f = &mut self.frames;
         let bad = f
@@ -229,9 +271,10 @@ impl Trace {
             .or_else(|| f.start_ms.windows(2).position(|w| w[1] < w[0] - 1.0).map(|k| k + 1));
         let Some(k) = bad else { return };
         let mut t = f.start_ms.first().copied().filter(|s| s.is_finite()).unwrap_or(0.0);
-        for (s, ft) in f.start_ms.iter_mut().zip(&f.frame_time_ms) {
+        let spans = if f.sample_ms.is_empty() { &f.frame_time_ms } else { &f.sample_ms };
+        for (s, span) in f.start_ms.iter_mut().zip(spans) {
             *s = t;
-            t += ft;
+            t += span;
         }
         let message = "timestamps go back in time (or are not numbers) here; frames are placed one after \
                        another on the timeline";
@@ -298,6 +341,28 @@ mod tests {
         assert!(s.frames.present_mode.is_empty());
         assert_eq!(t.slice(8..50).len(), 2);
         assert_eq!(t.slice(20..30).len(), 0);
+    }
+
+    /// Two samples: 500 ms at 100 FPS, 1000 ms at 50 FPS. Each is as wide as its
+    /// interval, not its frame time; a slice keeps the intervals.
+    #[test]
+    fn samples_span_their_intervals() {
+        let mut t = trace("log", 2);
+        t.frames.frame_time_ms = vec![10.0, 20.0];
+        t.frames.start_ms = vec![0.0, 500.0];
+        t.frames.sample_ms = vec![500.0, 1000.0];
+        assert!(t.is_sampled());
+        assert_eq!((t.frames.span_ms(0), t.frames.span_ms(1), t.frames.span_ms(2)), (500.0, 1000.0, 0.0));
+        assert_eq!(t.frames.spans_ms(), &[500.0, 1000.0]);
+        assert_eq!(t.slice(1..2).frames.sample_ms, vec![1000.0]);
+        // Time going back: laid out sample after sample, by interval.
+        t.frames.start_ms = vec![0.0, -50.0];
+        t.frames.line = vec![2, 3];
+        t.ensure_time_order();
+        assert_eq!(t.frames.start_ms, vec![0.0, 500.0]);
+        let per_frame = trace("game.exe", 2);
+        assert!(!per_frame.is_sampled());
+        assert_eq!(per_frame.frames.spans_ms(), &[1.0, 1.0]);
     }
 
     #[test]

@@ -380,6 +380,7 @@ pub(super) mod tests {
             sampled: false,
             conventions: None,
             telemetry: crate::analysis::Telemetry::new(),
+            samples: None,
             frames: 1000,
             dropped_frames: Some(7),
             duration_ms: Some(10_000.0 * scale),

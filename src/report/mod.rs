@@ -102,11 +102,15 @@ pub struct Run {
     /// True for a sampled log (`metrics.md` §10): figures from samples, `frames` an
     /// estimate, per-frame sections null.
     pub sampled: bool,
-    /// Frames in the analysed series.
+    /// Number of samples of a sampled log; `null` for a per-frame trace (an addition
+    /// to the contract).
+    pub samples: Option<usize>,
+    /// Frames in the analysed series; for a sampled log the estimate `round(W)`.
     pub frames: usize,
     /// Frames of the trace that were never displayed.
     pub dropped_frames: Option<usize>,
-    /// T: the sum of the analysed frame times.
+    /// T: the sum of the analysed frame times; for a sampled log `Σ Δt`, the time its
+    /// samples span.
     pub duration_ms: Option<f64>,
     /// Problems found while loading (file-level ones are repeated in every run of the file).
     pub warnings: Vec<Warning>,
@@ -236,10 +240,14 @@ pub fn run_prepared(
         runtime: trace.meta.runtime.clone(),
         present_modes: trace.meta.present_modes.clone(),
         frame_time: prepared.source.name(),
-        sampled: false,
-        frames: series.len(),
+        sampled: prepared.is_sampled(),
+        samples: prepared.sampled.map(|s| s.samples),
+        frames: prepared.sampled.map_or(series.len(), |s| s.frames),
         dropped_frames: info.dropped_known.then(|| trace.dropped_count()),
-        duration_ms: (!series.is_empty()).then(|| series.total_ms()),
+        duration_ms: match prepared.sampled {
+            Some(s) => Some(s.duration_ms),
+            None => (!series.is_empty() && !prepared.is_sampled()).then(|| series.total_ms()),
+        },
         warnings,
         summary: prepared.summary,
         pacing: figures.pacing,
@@ -247,10 +255,16 @@ pub fn run_prepared(
         osc: figures.osc,
         health: figures.health,
         latency: Some(latency),
-        vsync: Vsync::of(trace, settings.refresh_hz),
-        frame_types: FrameTypes::of(trace, &prepared.series),
-        conventions: Conventions::of(&series.frame_time_ms),
-        telemetry: crate::analysis::telemetry::of(trace, series.frame.iter().map(|&i| i as usize), |_| 1.0),
+        // Sampled logs: no display times to detect a grid from, no frame types
+        // (`metrics.md` §10).
+        vsync: if prepared.is_sampled() { None } else { Vsync::of(trace, settings.refresh_hz) },
+        frame_types: if prepared.is_sampled() { None } else { FrameTypes::of(trace, &prepared.series) },
+        conventions: if prepared.is_sampled() { None } else { Conventions::of(&series.frame_time_ms) },
+        // Every frame of the trace, dropped ones too (as FrameView's summary averages);
+        // a sampled log weights each sample by its interval (metrics.md §10).
+        telemetry: crate::analysis::telemetry::of(trace, |i| {
+            trace.frames.sample_ms.get(i).copied().unwrap_or(1.0)
+        }),
     }
 }
 

@@ -32,11 +32,11 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     }
     let dropped = r.dropped_frames.map_or_else(|| "unknown".to_owned(), |d| d.to_string());
     let duration = r.duration_ms.map_or_else(|| "—".to_owned(), |d| format!("{:.3} s", d / 1000.0));
-    writeln!(
-        out,
-        "  frames {}  dropped {dropped}  duration {duration}  frame time: {}",
-        r.frames, r.frame_time
-    )?;
+    let frames = match r.samples {
+        Some(n) => format!("≈{} (estimated from {n} samples)", r.frames),
+        None => r.frames.to_string(),
+    };
+    writeln!(out, "  frames {frames}  dropped {dropped}  duration {duration}  frame time: {}", r.frame_time)?;
     if let Some(t) = &r.frame_types {
         let fps = |k: &crate::analysis::framegen::KindFigures| {
             k.fps.map_or_else(|| "—".to_owned(), |f| format!("{f:.2}"))
@@ -64,6 +64,14 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
             )?;
         }
         None => writeln!(out, "  no figures: no usable frame times")?,
+    }
+    if r.sampled {
+        writeln!(
+            out,
+            "  sampled log: figures from {} samples; pacing, stutters, oscillation and frame health need \
+             per-frame data",
+            r.samples.unwrap_or(0)
+        )?;
     }
     write_smoothness(r, out)?;
     if !r.warnings.is_empty() {
@@ -119,7 +127,10 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
             ("min", l.pc_latency_min_ms),
             ("max", l.pc_latency_max_ms),
             ("present to display mean", l.display_latency_mean_ms),
-            ("render to present mean", l.render_present_latency_mean_ms),
+            (
+                if r.sampled { "render latency mean" } else { "render to present mean" },
+                l.render_present_latency_mean_ms,
+            ),
             ("click to photon mean", l.click_to_photon_mean_ms),
             ("input to photon mean", l.all_input_to_photon_mean_ms),
         ]

@@ -104,24 +104,22 @@ impl MaxIndex {
 
 /// For each of `count` consecutive columns of width `dt` from `t0`, the frames under
 /// it — one galloping search per column from where the previous one ended, so the
-/// cost grows with the log of the frames between columns, not of the trace.
+/// cost grows with the log of the frames between columns, not of the trace. Frame `i`
+/// covers `start_ms[i] ..= start_ms[i] + span_ms[i]` ([`Frames::spans_ms`]: a sample
+/// of a sampled log is as wide as its interval).
+///
+/// [`Frames::spans_ms`]: crate::model::Frames::spans_ms
 #[must_use]
-pub fn column_ranges(
-    start_ms: &[f64],
-    frame_time_ms: &[f64],
-    t0: f64,
-    dt: f64,
-    count: usize,
-) -> Vec<Range<usize>> {
+pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count: usize) -> Vec<Range<usize>> {
     let n = start_ms.len();
     let mut out = Vec::with_capacity(count);
-    let mut first = frames_in(start_ms, frame_time_ms, t0, t0).start;
+    let mut first = frames_in(start_ms, span_ms, t0, t0).start;
     for c in 0..count {
         let t1 = t0 + dt * (c + 1) as f64;
         let last = gallop(start_ms, first, t1);
         out.push(first..last.max(first));
         // The next column starts with the last frame that began here if it reaches on.
-        first = if last > 0 && last <= n && start_ms[last - 1] + frame_time_ms[last - 1] > t1 {
+        first = if last > 0 && last <= n && start_ms[last - 1] + span_ms[last - 1] > t1 {
             last - 1
         } else {
             last
@@ -145,12 +143,12 @@ fn gallop(start_ms: &[f64], from: usize, t: f64) -> usize {
     lo + start_ms[lo..hi].partition_point(|&s| s < t)
 }
 
-/// The frames whose interval `[start, start + frame_time]` overlaps `[t0, t1)`, given
+/// The frames whose interval `[start, start + span]` overlaps `[t0, t1)`, given
 /// frames sorted by start.
 #[must_use]
-pub fn frames_in(start_ms: &[f64], frame_time_ms: &[f64], t0: f64, t1: f64) -> Range<usize> {
+pub fn frames_in(start_ms: &[f64], span_ms: &[f64], t0: f64, t1: f64) -> Range<usize> {
     let mut first = start_ms.partition_point(|&s| s < t0);
-    if first > 0 && start_ms[first - 1] + frame_time_ms[first - 1] > t0 {
+    if first > 0 && start_ms[first - 1] + span_ms[first - 1] > t0 {
         first -= 1;
     }
     let last = start_ms.partition_point(|&s| s < t1);

@@ -138,7 +138,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     );
     cache.prepare(key, || {
         let dt = input.view.ms_per_px(width);
-        lod::column_ranges(&f.start_ms, &f.frame_time_ms, input.view.start_ms, dt, width as usize)
+        lod::column_ranges(&f.start_ms, f.spans_ms(), input.view.start_ms, dt, width as usize)
     });
     let columns = cache.columns.clone();
     let budget_ms = 1000.0 / input.target_fps;
@@ -334,7 +334,7 @@ fn overlays(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, track
     if let Some(i) = input.selected_frame.filter(|&i| i < input.trace.len()) {
         let f = &input.trace.frames;
         let x0 = input.view.x_of(f.start_ms[i], track.left(), width);
-        let x1 = input.view.x_of(f.start_ms[i] + f.frame_time_ms[i], track.left(), width).max(x0 + 2.0);
+        let x1 = input.view.x_of(f.start_ms[i] + f.span_ms(i), track.left(), width).max(x0 + 2.0);
         let r = Rect::from_min_max(pos2(x0, track.top() + RULER_HEIGHT), pos2(x1, track.bottom()));
         p.rect_stroke(r, 0.0, Stroke::new(1.5, theme::SELECTED_FRAME), egui::StrokeKind::Outside);
     }
@@ -350,6 +350,7 @@ fn row_label(input: &Input<'_>, row: Row) -> String {
         Row::Gpu => t.gpu.as_ref().map_or_else(String::new, |(n, _, _)| format!("GPU\n{n}")),
         Row::Display => "Display\n(dropped marked)".to_owned(),
         Row::Presents => "Presents\n(not analysed)".to_owned(),
+        Row::Stutters if input.trace.is_sampled() => "Stutters: sampled log".to_owned(),
         Row::Stutters => {
             let osc = input.analyzed.and_then(|a| a.run.osc.as_ref()).is_some_and(|o| o.flag);
             if osc { "Stutters  OSC".to_owned() } else { "Stutters".to_owned() }
@@ -380,17 +381,23 @@ fn latency_stack<'a>(input: &Input<'a>) -> Option<&'a super::analysis::Stack> {
     input.analyzed.and_then(|a| a.pcl.as_ref()).or(input.tracks.latency.as_ref())
 }
 
-/// The frame whose interval holds time `t`, if any.
+/// The frame (or sample) whose interval holds time `t`, if any.
 #[must_use]
 pub fn frame_at(trace: &Trace, t_ms: f64) -> Option<usize> {
     let f = &trace.frames;
     let i = f.start_ms.partition_point(|&s| s <= t_ms).checked_sub(1)?;
-    (t_ms <= f.start_ms[i] + f.frame_time_ms[i]).then_some(i)
+    (t_ms <= f.start_ms[i] + f.span_ms(i)).then_some(i)
 }
 
 fn frame_tooltip(ui: &mut egui::Ui, input: &Input<'_>, i: usize) {
     let f = &input.trace.frames;
     let ft = f.frame_time_ms[i];
+    if f.is_sampled() {
+        ui.label(format!("Sample {i}  ·  line {}", f.line[i]));
+        ui.label(format!("{:.3} s from {:.3} s", f.span_ms(i) / 1000.0, f.start_ms[i] / 1000.0));
+        ui.label(format!("average {:.1} FPS (frame time {ft:.3} ms)", 1000.0 / ft));
+        return;
+    }
     ui.label(format!("Frame {i}  ·  line {}", f.line[i]));
     ui.label(format!("starts at {:.3} s", f.start_ms[i] / 1000.0));
     if let Some(t) = f.frame_type.get(i).filter(|t| t.is_generated()) {

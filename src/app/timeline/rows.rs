@@ -149,7 +149,7 @@ pub fn ticks(p: &Painter, f: &Frame<'_>, rect: Rect, frames: &[u32], colour: Col
 
 /// Shades `[first, last]` frame runs.
 pub fn shade_runs(p: &Painter, f: &Frame<'_>, rect: Rect, runs: &[(u32, u32)], colour: Color32) {
-    let (start, ft) = (&f.trace.frames.start_ms, &f.trace.frames.frame_time_ms);
+    let (start, ft) = (&f.trace.frames.start_ms, f.trace.frames.spans_ms());
     let visible_from = f.columns.first().map_or(0, |r| r.start) as u32;
     let first = runs.partition_point(|&(_, last)| last < visible_from);
     // Runs that touch the same pixel are merged into one rectangle, so a zoomed-out
