@@ -3,7 +3,7 @@
 //! of its numeric cells. Per-frame captures average per frame, as FrameView's summary
 //! file does; sampled logs weight each sample by its interval (`metrics.md` §10).
 
-use crate::model::{ColumnKind, Trace};
+use crate::model::Trace;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -26,7 +26,7 @@ pub type Telemetry = BTreeMap<String, TelemetryStats>;
 #[must_use]
 pub fn of(trace: &Trace, weight: impl Fn(usize) -> f64) -> Telemetry {
     let mut out = Telemetry::new();
-    for column in trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::Telemetry) {
+    for column in trace.frames.columns.iter().filter(|c| c.is_telemetry()) {
         let (mut sum, mut weights) = (0.0, 0.0);
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
         for i in 0..trace.len() {
@@ -50,7 +50,7 @@ pub fn of(trace: &Trace, weight: impl Fn(usize) -> f64) -> Telemetry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Column, Frames, TraceMeta};
+    use crate::model::{Column, ColumnKind, Frames, TraceMeta};
 
     /// GPU temperature 60, NaN, 70, 80 over 4 frames: mean (60 + 70 + 80)/3 = 70 per
     /// frame; weighted 1, 1, 2, 1 (the NaN skipped): (60 + 140 + 80)/4 = 70 as well; with

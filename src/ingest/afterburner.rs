@@ -21,7 +21,7 @@ use super::error::{LoadError, LoadErrorKind};
 use super::records::{Records, Row};
 use super::sampled::{
     CANCEL_CHECK_ROWS, Interval, MAX_TIME_MS, NotSample, Samples, Tally, field_texts, file_stem, first_field,
-    frame_time_from_ms, frame_time_from_rate, no_frames, numbered_names, sampled_warning, shape,
+    first_names, frame_time_from_ms, frame_time_from_rate, no_frames, sampled_warning, shape,
 };
 use super::values::{parse_cell, parse_date_time_ms, trim};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
@@ -137,7 +137,7 @@ impl Lines {
         let names = field_texts(row);
         let len = names.iter().rposition(|n| !n.is_empty()).map_or(2, |i| i + 1).max(2);
         let values = names.get(2..len).unwrap_or(&[]);
-        let unique = numbered_names(values);
+        let unique = first_names(values);
         let find = |want: &str| values.iter().position(|n| n.eq_ignore_ascii_case(want)).map(|i| i + 2);
         let rate = find("Framerate").map(|i| (i, true)).or_else(|| find("Frametime").map(|i| (i, false)));
         self.had_frame_column |= rate.is_some();

@@ -187,7 +187,12 @@ impl MangoRows {
         if let Some(why) = s.why_empty() {
             return Err(why);
         }
-        Ok(s.finish(per_frame.meta, extra))
+        let mut trace = s.finish(per_frame.meta, extra);
+        if self.frametime_column {
+            trace.frames.logged_frame_time_ms =
+                pf.frame_time_ms.iter().copied().filter(|&v| v > 0.0).collect();
+        }
+        Ok(trace)
     }
 }
 

@@ -16,7 +16,7 @@ use super::error::{LoadError, LoadErrorKind};
 use super::records::{Records, Row};
 use super::sampled::{
     CANCEL_CHECK_ROWS, Clock, Interval, MAX_TIME_MS, NotSample, Samples, Tally, field_texts, file_stem,
-    first_field, frame_time_from_rate, no_frames, numbered_names, sampled_warning, shape,
+    first_field, first_names, frame_time_from_rate, no_frames, sampled_warning, shape,
 };
 use super::values::{Cell, parse_cell};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
@@ -55,7 +55,7 @@ impl Layout {
                 .into());
         };
         let process_id = find("PID");
-        let unique = numbered_names(&names[..header_len]);
+        let unique = first_names(&names[..header_len]);
         let mut columns = Vec::new();
         for (i, name) in unique.iter().enumerate() {
             if name.is_empty() || i == timestamp || i == fps || Some(i) == process_id {

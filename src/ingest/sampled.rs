@@ -43,22 +43,18 @@ pub(super) fn field_texts(row: &Row) -> Vec<String> {
     (0..row.len()).map(|i| String::from_utf8_lossy(trim(row.get(i).unwrap_or(b""))).into_owned()).collect()
 }
 
-/// Header names made unique: the second `Framerate` becomes `Framerate (2)`, the third
-/// `Framerate (3)`. Empty names stay empty.
-pub(super) fn numbered_names<S: AsRef<str>>(names: &[S]) -> Vec<String> {
-    let mut seen: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
-    let mut out: Vec<String> = Vec::with_capacity(names.len());
-    for name in names {
-        let name = name.as_ref();
-        let before = seen.entry(name).or_insert(0);
-        *before += 1;
-        out.push(if name.is_empty() || *before == 1 {
-            name.to_owned()
-        } else {
-            format!("{name} ({before})")
-        });
-    }
-    out
+/// Header names with repeats blanked: a name seen before (any case; Afterburner logs
+/// its `Framerate` once per on-screen source) is left out like an empty one, so every
+/// kept column has its own name and the first occurrence wins, as for CSV captures.
+pub(super) fn first_names<S: AsRef<str>>(names: &[S]) -> Vec<String> {
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    names
+        .iter()
+        .map(|name| {
+            let name = name.as_ref();
+            if seen.insert(name.to_ascii_lowercase()) { name.to_owned() } else { String::new() }
+        })
+        .collect()
 }
 
 /// `HardwareMonitoring.hml` → `HardwareMonitoring`: these logs do not name the game.
@@ -463,9 +459,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn duplicate_names_are_numbered() {
-        let names = numbered_names(&["Framerate", "", "Frametime", "", "Framerate", "Framerate"]);
-        assert_eq!(names, ["Framerate", "", "Frametime", "", "Framerate (2)", "Framerate (3)"]);
+    fn repeated_names_are_left_out() {
+        let names = first_names(&["Framerate", "", "Frametime", "", "FRAMERATE", "Framerate"]);
+        assert_eq!(names, ["Framerate", "", "Frametime", "", "", ""]);
     }
 
     #[test]

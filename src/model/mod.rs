@@ -157,6 +157,10 @@ pub struct Frames {
     /// Sampled logs only: each sample's interval `Δt` in ms (finite, > 0), the time
     /// since the row before it. Empty for a per-frame trace.
     pub sample_ms: Vec<f64>,
+    /// A sampled MangoHud log's own `frametime` column in ms, every row with a value
+    /// above 0 in file order (the row that opens the log too): what MangoHud's summary
+    /// computes its figures on (`metrics.md` §11). Empty otherwise.
+    pub logged_frame_time_ms: Vec<f64>,
 }
 
 impl Frames {
@@ -253,6 +257,8 @@ impl Trace {
                 .map(|c| Column { name: c.name.clone(), kind: c.kind, values: part(&c.values) })
                 .collect(),
             sample_ms: part(&f.sample_ms),
+            // The log's own summary convention belongs to the whole log, not a slice.
+            logged_frame_time_ms: Vec::new(),
         };
         Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }
     }

@@ -473,14 +473,32 @@ def sampled_telemetry(kind, lines, samples):
 
         def cells_of(line):
             return so.csv_cells(line)
+    # Lead's decision: MangoHud's logged `frametime` is reported in ms, the unit framescope
+    # reads it in (0.6.0-0.6.8 write microseconds), like every other frame time.
+    ft_scale = mangohud_frametime_scale(lines) if kind == "mangohud" else 1.0
     per_col = [(name, []) for name, _ in cols]
     for s in samples:
         cells = cells_of(lines[s.line - 1])
         for (name, i), (_, pairs) in zip(cols, per_col):
             v = _cell(cells, i)
             if v is not None:
-                pairs.append((v, s.dt))
+                pairs.append((v * ft_scale if name.lower() == "frametime" else v, s.dt))
     return weighted_stats(per_col)
+
+
+def mangohud_frametime_scale(lines):
+    """1e-3 when the log's `frametime` is in microseconds, else 1."""
+    k, version = so.mangohud_header(lines)
+    header = so.csv_cells(lines[k])
+    i_fps = so.column_index(header, "fps")
+    i_ft = so.column_index(header, "frametime")
+    if i_ft is None:
+        return 1.0
+    rows = [so.csv_cells(line) for line in lines[k + 1:] if line.strip()]
+    fts = [v for v in (so.cell(c, i_ft) for c in rows) if v is not None and v > 0]
+    fpss = [r for r in (so.cell(c, i_fps) for c in rows) if r is not None and r > 0]
+    unit = so.mangohud_frametime_unit([h.lower() for h in header], version, fts, fpss)
+    return 0.001 if unit == "us" else 1.0
 
 
 def mangohud_rows(lines):
@@ -792,8 +810,9 @@ def self_test():
     # samples close at rows 2..4 (Δt 100, 100, 200 ms): cpu_load (20*100+30*100+60*200)/400
     check("MangoHud log: telemetry Δt-weighted over samples (cpu_load 42.5)",
           tel["cpu_load"], {"mean": 42.5, "min": 20.0, "max": 60.0})
-    check("MangoHud log: sampled frametime is telemetry (raw logged value)",
-          tel["frametime"]["max"], 10000.0)
+    # The log writes 10000 (µs, a 0.6.0–0.6.8 log): reported in ms like every frame time.
+    check("MangoHud log: sampled frametime is telemetry, in ms",
+          tel["frametime"]["max"], 10.0)
 
     # --- A per-frame MangoHud log (log_interval 0): ordinary per-frame figures ---------------
     # frametime in ms (cpu_power column: 0.8+), rows 10, 10, 30, 10 ms, elapsed steps 10, 30,
