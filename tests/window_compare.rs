@@ -67,7 +67,11 @@ fn run_value(run: &Value, section: &str, name: &str) -> Option<f64> {
 /// missing shows "—" and "not comparable"; a figure neither run has is no row.
 fn check_every_row(h: &Window, doc: &Value) {
     let mut rows = 0;
-    for (section, figures) in doc["comparison"].as_object().expect("comparison") {
+    // The window lists framescope's own figures; the peer tools' (`conventions`) are the
+    // CLI's `--convention`.
+    let sections =
+        doc["comparison"].as_object().expect("comparison").iter().filter(|(k, _)| *k != "conventions");
+    for (section, figures) in sections {
         for (name, entry) in figures.as_object().expect("a section") {
             let figure = format!("{section}.{name}");
             let side = |k: usize| run_value(&doc["runs"][k], section, name);

@@ -246,7 +246,9 @@ mod tests {
         assert!(lines.contains(&"latency,pcl_ms,"));
         assert!(lines.iter().any(|l| l.starts_with("stutters,count,")));
         assert!(lines.iter().any(|l| l.starts_with("osc,flag,")));
-        assert_eq!(lines.len(), 1 + 8 + 10 + 5 + 2 + 4 + 7 + 2);
+        // Header, run facts, summary, pacing, stutters, osc, latency, frame types, and
+        // the peer tools' figures (16 CapFrameX, 7 FrameView, 5 PresentMon, 4 MangoHud).
+        assert_eq!(lines.len(), 1 + 8 + 10 + 5 + 2 + 4 + 7 + 2 + 16 + 7 + 5 + 4);
         // The same layout when nothing could be computed.
         let empty = Run { summary: None, pacing: None, stutters: None, osc: None, latency: None, ..run };
         let text = report_csv(&empty);

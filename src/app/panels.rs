@@ -221,7 +221,8 @@ pub fn comparison_table_ui(
         ui.label(sources.1).labelled_by(name.id);
         ui.end_row();
         for row in comparison.rows() {
-            if row.baseline.is_none() && row.other.is_none() {
+            // Peer tools' figures are the CLI's `--convention`; the window lists framescope's.
+            if (row.baseline.is_none() && row.other.is_none()) || row.figure.section.is_convention() {
                 continue;
             }
             let name = ui.label(row.figure.qualified_name());

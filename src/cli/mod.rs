@@ -41,16 +41,26 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Print the figures of one or more captures (a table, or JSON with --json).
+    #[command(after_help = FIGURES_HELP)]
     Report(ReportArgs),
     /// Compare OTHER against BASELINE figure by figure (a table, or JSON with --json);
     /// optionally fail (exit 3) when figures got worse (--fail-if-worse).
+    #[command(after_help = FIGURES_HELP)]
     Compare(CompareArgs),
 }
+
+/// Where the figures are defined, for `--help`.
+const FIGURES_HELP: &str = "Every figure is defined in docs/figures.md of the framescope repository, with how \
+it differs from the CapFrameX, FrameView, PresentMon and MangoHud figure of the same name.";
 
 #[derive(Debug, Args)]
 struct ReportArgs {
     #[command(flatten)]
     analysis: AnalysisArgs,
+    /// Also print each peer tool's own figures (CapFrameX, FrameView, PresentMon,
+    /// MangoHud) in the table; the JSON always has them under `conventions`.
+    #[arg(long)]
+    conventions: bool,
     /// Capture files.
     #[arg(required = true)]
     files: Vec<PathBuf>,
@@ -72,13 +82,18 @@ struct CompareArgs {
     /// figure may get worse by at most N % of the baseline's value (with a baseline of
     /// 0, any worsening fails). A unit-less LIMIT `N` is absolute, in the figure's own
     /// unit (FPS, ms, frames, or a 0..1 fraction): stutters.count=2 allows two more
-    /// stutters. "Worse" follows metrics.md §9 (lower FPS; higher frame times,
-    /// latencies, stutters, slow/excess time, drops, oscillation); a change exactly at
+    /// stutters. "Worse" means lower FPS; higher frame times,
+    /// latencies, stutters, slow/excess time, drops, oscillation; a change exactly at
     /// the limit passes. A figure missing on either side is reported as not comparable
     /// and does not fail the gate. Regressions are printed to stderr and listed in the
     /// JSON as `regressions`. An unknown figure is a bad argument (exit 2).
     #[arg(long, value_name = "SPEC")]
     fail_if_worse: Vec<Gate>,
+    /// In the table, show this peer tool's figures (as it computes them) where
+    /// framescope's summary would be: capframex, frameview, presentmon or mangohud. The
+    /// JSON always has every tool's under `comparison.conventions`.
+    #[arg(long, value_name = "TOOL", value_parser = convention)]
+    convention: Option<compare::Section>,
     /// The reference capture.
     baseline: PathBuf,
     /// The capture compared against it.
@@ -136,6 +151,11 @@ fn parse_number(s: &str) -> Result<f64, String> {
 fn positive(s: &str) -> Result<f64, String> {
     let v = parse_number(s)?;
     if v > 0.0 { Ok(v) } else { Err(format!("must be greater than 0, got {s}")) }
+}
+
+fn convention(s: &str) -> Result<compare::Section, String> {
+    compare::Section::convention(s)
+        .ok_or_else(|| format!("'{s}' is not a peer tool; use capframex, frameview, presentmon or mangohud"))
 }
 
 /// A relative threshold: `0.2` or `20%`. A bare number of 1 or more is refused: it
@@ -219,7 +239,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
             .map_err(std::io::Error::from)
             .and_then(|()| writeln!(out))
     } else {
-        report::write_table(&report, &mut out)
+        report::write_table_with(&report, args.conventions, &mut out)
     };
     if let Err(e) = written
         && e.kind() != std::io::ErrorKind::BrokenPipe
@@ -311,7 +331,9 @@ fn compare_command(args: &CompareArgs) -> ExitCode {
             .and_then(|()| writeln!(out))
     } else {
         report::write_table(&doc.report, &mut out).and_then(|()| match &doc.comparison {
-            Some(c) => writeln!(out).and_then(|()| compare::write_comparison_table(c, &mut out)),
+            Some(c) => {
+                writeln!(out).and_then(|()| compare::write_comparison_table(c, args.convention, &mut out))
+            }
             None => writeln!(out, "\nno comparison: a file could not be reported"),
         })
     };

@@ -35,12 +35,59 @@ pub enum Section {
     /// Application and generated frames apart (`frame_types`; an addition to the
     /// contract): null for captures without generated frames.
     FrameTypes,
+    /// CapFrameX's own figures (`metrics.md` §11), `comparison.conventions.capframex`.
+    CapFrameX,
+    /// FrameView's, `comparison.conventions.frameview`.
+    FrameView,
+    /// PresentMon app's, `comparison.conventions.presentmon`.
+    PresentMon,
+    /// MangoHud's, `comparison.conventions.mangohud`.
+    MangoHud,
 }
 
 impl Section {
     /// Every section, in the order the JSON and the table list them.
-    pub const ALL: [Self; 7] =
-        [Self::Run, Self::Summary, Self::Pacing, Self::Stutters, Self::Osc, Self::Latency, Self::FrameTypes];
+    pub const ALL: [Self; 11] = [
+        Self::Run,
+        Self::Summary,
+        Self::Pacing,
+        Self::Stutters,
+        Self::Osc,
+        Self::Latency,
+        Self::FrameTypes,
+        Self::CapFrameX,
+        Self::FrameView,
+        Self::PresentMon,
+        Self::MangoHud,
+    ];
+
+    /// The peer tools' sections (`metrics.md` §11), nested under `conventions`.
+    pub const CONVENTIONS: [Self; 4] = [Self::CapFrameX, Self::FrameView, Self::PresentMon, Self::MangoHud];
+
+    /// True for a peer tool's section.
+    #[must_use]
+    pub fn is_convention(self) -> bool {
+        Self::CONVENTIONS.contains(&self)
+    }
+
+    /// The peer tool's section called `name` (`capframex`, `frameview`, `presentmon`,
+    /// `mangohud`, any case).
+    #[must_use]
+    pub fn convention(name: &str) -> Option<Self> {
+        Self::CONVENTIONS.into_iter().find(|s| s.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The tool's name for people.
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        match self {
+            Self::CapFrameX => "CapFrameX",
+            Self::FrameView => "FrameView",
+            Self::PresentMon => "PresentMon",
+            Self::MangoHud => "MangoHud",
+            other => other.name(),
+        }
+    }
 
     /// The section's key in the `comparison` object.
     #[must_use]
@@ -53,6 +100,10 @@ impl Section {
             Self::Osc => "osc",
             Self::Latency => "latency",
             Self::FrameTypes => "frame_types",
+            Self::CapFrameX => "capframex",
+            Self::FrameView => "frameview",
+            Self::PresentMon => "presentmon",
+            Self::MangoHud => "mangohud",
         }
     }
 }
@@ -143,7 +194,55 @@ pub const FIGURES: &[Figure] = &[
     // Each kind's share of the run's rate (`frame_types.<kind>.fps` in a run).
     fig(Section::FrameTypes, "application_fps", HIGHER, |r| r.frame_types.and_then(|t| t.application.fps)),
     fig(Section::FrameTypes, "generated_fps", HIGHER, |r| r.frame_types.and_then(|t| t.generated.fps)),
+    // Each peer tool's own figures (metrics.md §11).
+    fig(Section::CapFrameX, "average_fps", HIGHER, |r| cfx(r).map(|c| c.average_fps)),
+    fig(Section::CapFrameX, "min_fps", HIGHER, |r| cfx(r).map(|c| c.min_fps)),
+    fig(Section::CapFrameX, "max_fps", HIGHER, |r| cfx(r).map(|c| c.max_fps)),
+    fig(Section::CapFrameX, "p99_fps", HIGHER, |r| cfx(r).map(|c| c.p99_fps)),
+    fig(Section::CapFrameX, "p95_fps", HIGHER, |r| cfx(r).map(|c| c.p95_fps)),
+    fig(Section::CapFrameX, "median_fps", HIGHER, |r| cfx(r).map(|c| c.median_fps)),
+    fig(Section::CapFrameX, "p5_fps", HIGHER, |r| cfx(r).map(|c| c.p5_fps)),
+    fig(Section::CapFrameX, "p1_fps", HIGHER, |r| cfx(r).map(|c| c.p1_fps)),
+    fig(Section::CapFrameX, "p0_2_fps", HIGHER, |r| cfx(r).map(|c| c.p0_2_fps)),
+    fig(Section::CapFrameX, "p0_1_fps", HIGHER, |r| cfx(r).map(|c| c.p0_1_fps)),
+    fig(Section::CapFrameX, "low_1pct_avg_fps", HIGHER, |r| cfx(r).map(|c| c.low_1pct_avg_fps)),
+    fig(Section::CapFrameX, "low_0_1pct_avg_fps", HIGHER, |r| cfx(r).map(|c| c.low_0_1pct_avg_fps)),
+    fig(Section::CapFrameX, "low_1pct_integral_fps", HIGHER, |r| cfx(r).map(|c| c.low_1pct_integral_fps)),
+    fig(Section::CapFrameX, "low_0_1pct_integral_fps", HIGHER, |r| cfx(r).map(|c| c.low_0_1pct_integral_fps)),
+    fig(Section::CapFrameX, "stuttering_time_fraction", LOWER, |r| {
+        cfx(r).map(|c| c.stuttering_time_fraction)
+    }),
+    fig(Section::CapFrameX, "low_fps_time_fraction", LOWER, |r| cfx(r).map(|c| c.low_fps_time_fraction)),
+    fig(Section::FrameView, "average_fps", HIGHER, |r| fv(r).map(|c| c.average_fps)),
+    fig(Section::FrameView, "low_1pct_fps", HIGHER, |r| fv(r).map(|c| c.low_1pct_fps)),
+    fig(Section::FrameView, "low_0_1pct_fps", HIGHER, |r| fv(r).map(|c| c.low_0_1pct_fps)),
+    fig(Section::FrameView, "fps_10pct", HIGHER, |r| fv(r).map(|c| c.fps_10pct)),
+    fig(Section::FrameView, "fps_5pct", HIGHER, |r| fv(r).map(|c| c.fps_5pct)),
+    fig(Section::FrameView, "fps_1pct", HIGHER, |r| fv(r).map(|c| c.fps_1pct)),
+    fig(Section::FrameView, "fps_0_1pct", HIGHER, |r| fv(r).map(|c| c.fps_0_1pct)),
+    fig(Section::PresentMon, "average_fps", HIGHER, |r| pm(r).map(|c| c.average_fps)),
+    fig(Section::PresentMon, "p1_fps", HIGHER, |r| pm(r).map(|c| c.p1_fps)),
+    fig(Section::PresentMon, "p5_fps", HIGHER, |r| pm(r).map(|c| c.p5_fps)),
+    fig(Section::PresentMon, "min_fps", HIGHER, |r| pm(r).map(|c| c.min_fps)),
+    fig(Section::PresentMon, "max_fps", HIGHER, |r| pm(r).map(|c| c.max_fps)),
+    fig(Section::MangoHud, "average_fps", HIGHER, |r| mh(r).map(|c| c.average_fps)),
+    fig(Section::MangoHud, "low_1pct_fps", HIGHER, |r| mh(r).map(|c| c.low_1pct_fps)),
+    fig(Section::MangoHud, "low_0_1pct_fps", HIGHER, |r| mh(r).map(|c| c.low_0_1pct_fps)),
+    fig(Section::MangoHud, "p97_fps", HIGHER, |r| mh(r).map(|c| c.p97_fps)),
 ];
+
+fn cfx(r: &Run) -> Option<crate::analysis::conventions::CapFrameX> {
+    r.conventions.and_then(|c| c.capframex)
+}
+fn fv(r: &Run) -> Option<crate::analysis::conventions::FrameView> {
+    r.conventions.and_then(|c| c.frameview)
+}
+fn pm(r: &Run) -> Option<crate::analysis::conventions::PresentMon> {
+    r.conventions.and_then(|c| c.presentmon)
+}
+fn mh(r: &Run) -> Option<crate::analysis::conventions::MangoHud> {
+    r.conventions.and_then(|c| c.mangohud)
+}
 
 /// One figure compared: `delta = other − baseline`, `relative = delta / baseline`.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
@@ -271,10 +370,21 @@ impl Serialize for Comparison {
                 map.end()
             }
         }
-        let mut map = serializer.serialize_map(Some(Section::ALL.len()))?;
-        for section in Section::ALL {
+        struct Conventions<'a>(&'a [Row]);
+        impl Serialize for Conventions<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(Section::CONVENTIONS.len()))?;
+                for section in Section::CONVENTIONS {
+                    map.serialize_entry(section.name(), &SectionView(self.0, section))?;
+                }
+                map.end()
+            }
+        }
+        let mut map = serializer.serialize_map(None)?;
+        for section in Section::ALL.into_iter().filter(|s| !s.is_convention()) {
             map.serialize_entry(section.name(), &SectionView(&self.rows, section))?;
         }
+        map.serialize_entry("conventions", &Conventions(&self.rows))?;
         map.end()
     }
 }
@@ -283,13 +393,18 @@ impl Serialize for Comparison {
 /// (ASCII case-insensitive).
 pub fn find_figure(name: &str) -> Result<&'static Figure, String> {
     let name = name.trim();
-    let matches: Vec<&'static Figure> = match name.split_once('.') {
+    let name = name.strip_prefix("conventions.").unwrap_or(name);
+    let mut matches: Vec<&'static Figure> = match name.split_once('.') {
         Some((section, bare)) => FIGURES
             .iter()
             .filter(|f| f.section.name().eq_ignore_ascii_case(section) && f.name.eq_ignore_ascii_case(bare))
             .collect(),
         None => FIGURES.iter().filter(|f| f.name.eq_ignore_ascii_case(name)).collect(),
     };
+    // A bare name framescope and a peer tool share (`low_1pct_fps`) means framescope's.
+    if matches.len() > 1 && matches.iter().filter(|f| !f.section.is_convention()).count() == 1 {
+        matches.retain(|f| !f.section.is_convention());
+    }
     match matches.as_slice() {
         [one] => Ok(one),
         [] => Err(format!("unknown figure '{name}'")),
@@ -314,8 +429,14 @@ pub fn number(v: f64) -> String {
 }
 
 /// Writes the comparison as aligned text: figure, baseline, other, delta, relative %,
-/// better/worse. Figures missing on both sides are left out (and counted).
-pub fn write_comparison_table(comparison: &Comparison, out: &mut impl Write) -> std::io::Result<()> {
+/// better/worse. Figures missing on both sides are left out (and counted). With a peer
+/// tool's section (`convention`), that tool's figures stand where framescope's summary
+/// would (`metrics.md` §11); otherwise no peer figures are listed.
+pub fn write_comparison_table(
+    comparison: &Comparison,
+    convention: Option<Section>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     writeln!(out, "comparison: other against baseline")?;
     writeln!(
         out,
@@ -323,7 +444,15 @@ pub fn write_comparison_table(comparison: &Comparison, out: &mut impl Write) -> 
         "figure", "baseline", "other", "delta", "relative"
     )?;
     let mut hidden = 0;
-    for row in &comparison.rows {
+    let shown = |s: Section| match convention {
+        Some(tool) => s == tool || !(s.is_convention() || s == Section::Summary),
+        None => !s.is_convention(),
+    };
+    let listed: Vec<&Row> = comparison.rows.iter().filter(|r| shown(r.figure.section)).collect();
+    if let Some(tool) = convention {
+        writeln!(out, "  (figures as {} computes them: {}.*)", tool.title(), tool.name())?;
+    }
+    for row in listed {
         let side = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), number);
         let name = row.figure.qualified_name();
         let (delta, relative, verdict) = match (row.entry, row.missing()) {
@@ -455,7 +584,10 @@ pub(super) mod tests {
         let json = serde_json::to_value(&c).unwrap();
         assert!(json["latency"]["pcl_ms"].is_null());
         assert_eq!(json["summary"]["avg_fps"]["better"], serde_json::Value::Bool(false));
-        assert_eq!(json.as_object().unwrap().len(), Section::ALL.len());
+        // Every section, the peer tools' nested under `conventions`.
+        let core = Section::ALL.len() - Section::CONVENTIONS.len();
+        assert_eq!(json.as_object().unwrap().len(), core + 1);
+        assert_eq!(json["conventions"].as_object().unwrap().len(), Section::CONVENTIONS.len());
     }
 
     #[test]

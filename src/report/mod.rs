@@ -6,7 +6,7 @@ pub mod gate;
 mod table;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::write_table;
+pub use table::{write_table, write_table_with};
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,

@@ -5,6 +5,12 @@ use std::io::Write;
 
 /// Writes the report as aligned text.
 pub fn write_table(report: &Report, out: &mut impl Write) -> std::io::Result<()> {
+    write_table_with(report, false, out)
+}
+
+/// [`write_table`], with each peer tool's own figures (`metrics.md` §11) when
+/// `conventions` is true.
+pub fn write_table_with(report: &Report, conventions: bool, out: &mut impl Write) -> std::io::Result<()> {
     let s = &report.settings;
     writeln!(
         out,
@@ -14,7 +20,12 @@ pub fn write_table(report: &Report, out: &mut impl Write) -> std::io::Result<()>
     for entry in &report.runs {
         writeln!(out)?;
         match entry {
-            RunEntry::Run(run) => write_run(run, out)?,
+            RunEntry::Run(run) => {
+                write_run(run, out)?;
+                if conventions {
+                    write_conventions(run, out)?;
+                }
+            }
             RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", f.file, f.error.message)?,
         }
     }
@@ -140,6 +151,64 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         if !parts.is_empty() {
             writeln!(out, "  latency  {}", parts.join("   "))?;
         }
+    }
+    Ok(())
+}
+
+/// One line per peer tool: its figures for the run, named as the tool names them.
+fn write_conventions(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    let Some(c) = &r.conventions else {
+        return writeln!(
+            out,
+            "  as other tools report it: — (they define their figures on frames; a sampled log has none)"
+        );
+    };
+    writeln!(out, "  as other tools report it (each tool's own definitions; see docs/figures.md):")?;
+    let f = |v: f64| format!("{v:.2}");
+    if let Some(x) = &c.capframex {
+        writeln!(
+            out,
+            "    CapFrameX   avg {}  P1 {}  P0.1 {}  1% low (avg) {}  0.1% low (avg) {}  1% low (integral) {}  stuttering {:.2} %",
+            f(x.average_fps),
+            f(x.p1_fps),
+            f(x.p0_1_fps),
+            f(x.low_1pct_avg_fps),
+            f(x.low_0_1pct_avg_fps),
+            f(x.low_1pct_integral_fps),
+            x.stuttering_time_fraction * 100.0
+        )?;
+    }
+    if let Some(x) = &c.frameview {
+        writeln!(
+            out,
+            "    FrameView   avg {}  1% low {}  0.1% low {}  1% FPS {}  0.1% FPS {}",
+            f(x.average_fps),
+            f(x.low_1pct_fps),
+            f(x.low_0_1pct_fps),
+            f(x.fps_1pct),
+            f(x.fps_0_1pct)
+        )?;
+    }
+    if let Some(x) = &c.presentmon {
+        writeln!(
+            out,
+            "    PresentMon  avg {}  1st percentile {}  5th percentile {}  min {}  max {}",
+            f(x.average_fps),
+            f(x.p1_fps),
+            f(x.p5_fps),
+            f(x.min_fps),
+            f(x.max_fps)
+        )?;
+    }
+    if let Some(x) = &c.mangohud {
+        writeln!(
+            out,
+            "    MangoHud    avg {}  1% min {}  0.1% min {}  97% {}",
+            f(x.average_fps),
+            f(x.low_1pct_fps),
+            f(x.low_0_1pct_fps),
+            f(x.p97_fps)
+        )?;
     }
     Ok(())
 }
