@@ -62,8 +62,8 @@ fn frames() -> Vec<Frame> {
         loading += ft;
         i += 1;
     }
-    for k in 0..950 {
-        let ft = if k % 97 == 50 { 32_000 } else { 10_000 + (k as i64 * 7919) % 1_000 };
+    for k in 0..950_i64 {
+        let ft = if k % 97 == 50 { 32_000 } else { 10_000 + (k * 7919) % 1_000 };
         push(i, ft);
         i += 1;
     }
