@@ -188,11 +188,17 @@ impl ProgressLine {
         }
     }
 
-    /// Clears the line (on a terminal) once everything is done.
-    pub fn finish(&self) {
+    /// Clears the line on a terminal, so a message printed next starts on a clean line
+    /// (the next [`ProgressLine::update`] draws it again).
+    pub fn clear(&self) {
         if self.shown && self.terminal {
             eprint!("\r\x1b[2K");
         }
+    }
+
+    /// Clears the line (on a terminal) once everything is done.
+    pub fn finish(&self) {
+        self.clear();
     }
 }
 

@@ -644,6 +644,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
             FileResult::of(&loaded, entries, errors, checks)
         },
         |_, result, finished| {
+            progress.clear();
             result.print(echo);
             if result.failed() {
                 failed = true;
