@@ -36,6 +36,7 @@ use std::process::ExitCode;
     version,
     about,
     args_conflicts_with_subcommands = true,
+    after_help = FIGURES_HELP,
     after_long_help = help::FORMATS_AND_CAPTURE
 )]
 pub struct Cli {
