@@ -234,11 +234,19 @@ fn compare_gate_exit_status() {
     args.extend([OsStr::new("--fail-if-worse"), OsStr::new("avg_fps=0%,p99_ms=0")]);
     assert_eq!(compare_json(&args).0, 0);
 
-    // Not comparable: reported, does not fail.
+    // A gated figure the other run lacks fails the gate (issue 13), unless --allow-missing.
     let (code, doc, stderr) = gate("pcl_ms=1%,avg_fps=50%");
+    assert_eq!(code, 3, "{stderr}");
+    assert!(stderr.contains("latency.pcl_ms is missing in both runs"), "{stderr}");
+    assert!(stderr.contains("--allow-missing"), "{stderr}");
+    assert_eq!(doc["not_comparable"][0]["figure"], "latency.pcl_ms");
+    assert_eq!(doc["not_comparable"][0]["fails"], true);
+    let mut args = vec![a.as_os_str(), b.as_os_str(), OsStr::new("--allow-missing")];
+    args.extend([OsStr::new("--fail-if-worse"), OsStr::new("pcl_ms=1%,avg_fps=50%")]);
+    let (code, doc, stderr) = compare_json(&args);
     assert_eq!(code, 0, "{stderr}");
     assert!(stderr.contains("latency.pcl_ms is not comparable"), "{stderr}");
-    assert_eq!(doc["not_comparable"][0]["figure"], "latency.pcl_ms");
+    assert_eq!(doc["not_comparable"][0]["fails"], false);
 
     // Unknown figure: bad argument, listing the valid names.
     let run = framescope([

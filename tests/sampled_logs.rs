@@ -315,13 +315,14 @@ fn afterburner_hml_with_two_digit_line_types() {
     let names: Vec<&str> = t.frames.columns.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(
         names,
-        ["GPU temperature", "Frametime", "Framerate (2)", "CPU usage"],
-        "the first Framerate is the rate; Frametime (one frame at the polling instant) is telemetry"
+        ["GPU temperature", "Frametime", "CPU usage"],
+        "the first Framerate is the rate; Frametime (one frame at the polling instant) is telemetry; a \
+         repeated name is left out (the first occurrence wins, commit 80e89d8)"
     );
     assert!(t.frames.columns.iter().all(|c| c.kind == ColumnKind::Telemetry));
     let col = |n: &str| t.column_named(n).unwrap().values.clone();
     assert!(same(&col("Frametime"), &[11.0, 45.0]));
-    assert!(same(&col("Framerate (2)"), &[99.0, 24.0]), "the later duplicate is its own column");
+    assert!(t.column_named("Framerate (2)").is_none(), "the later duplicate is left out");
     assert!(same(&col("CPU usage"), &[f64::NAN, 13.0]), "N/A is missing");
     let msgs = all_messages(&c);
     assert!(msgs.contains("None: MSI Afterburner wrote one row every ~600 ms, not one per frame"), "{msgs}");
@@ -344,7 +345,7 @@ fn afterburner_hml_with_two_digit_line_types() {
 }
 
 /// Saved as `.csv`: 1-digit line types, CRLF, every line padded with commas, empty
-/// names, a duplicate `Frametime` after them (kept as `Frametime (2)`).
+/// names, a duplicate `Frametime` after them (left out: the first name wins).
 /// Timed lines 5–7 over 2 s: P = 2000/2 = 1000 ms. Line 5 opens, line 6 has no rate,
 /// line 7 (3rd timed line) is 40 FPS: w = 40 frames of 25 ms, duration 1000, avg 40;
 /// it ends 2·1000 ms after line 5 and starts at 1000 → shifted to 0.
@@ -366,8 +367,8 @@ fn afterburner_csv_with_one_digit_line_types_and_crlf() {
     assert!(same(&t.frames.start_ms, &[0.0]), "{:?}", t.frames.start_ms);
     assert_eq!(t.frames.line, vec![7]);
     let names: Vec<&str> = t.frames.columns.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names, ["Power", "Frametime", "Frametime (2)"]);
-    assert!(same(&t.column_named("Frametime (2)").unwrap().values, &[25.5]));
+    // A repeated name is left out: the first Frametime is the telemetry column.
+    assert_eq!(names, ["Power", "Frametime"]);
     assert!(all_messages(&c).contains("Some(6): Framerate is missing"));
     let p = framescope::analysis::Prepared::new(t, framescope::analysis::FrameTimeSource::Display);
     assert_eq!(p.source, framescope::analysis::FrameTimeSource::Presents, "a sampled log has rates only");

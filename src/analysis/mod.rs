@@ -14,6 +14,7 @@ pub mod sampled;
 pub mod stutter;
 pub mod summary;
 pub mod telemetry;
+pub mod trim;
 pub mod vsync;
 
 pub use conventions::Conventions;
@@ -27,6 +28,7 @@ pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 pub use telemetry::{Telemetry, TelemetryStats};
+pub use trim::Trim;
 pub use vsync::Vsync;
 
 use crate::model::Trace;

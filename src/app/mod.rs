@@ -66,6 +66,7 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
         ..Default::default()
     };
     let files = files.to_vec();
+    let files_for_message = files.clone();
     let failed = Arc::new(Mutex::new(false));
     let failed_in_app = Arc::clone(&failed);
     let result = eframe::run_native(
@@ -93,7 +94,9 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
         Ok(()) if !*failed.lock().unwrap_or_else(std::sync::PoisonError::into_inner) => ExitCode::SUCCESS,
         Ok(()) => ExitCode::from(1),
         Err(e) => {
-            eprintln!("error: cannot open the window: {e}");
+            // Without the windowing library's source paths, and with the way to the
+            // figures without a window.
+            eprintln!("{}", crate::cli::no_window_message(&e.to_string(), &files_for_message));
             ExitCode::from(1)
         }
     }

@@ -1,29 +1,48 @@
 //! The command line: arguments are parsed into raw form by clap, checked once into
 //! typed settings, then handed to the library. Exit status: 0 success, 1 when a file
-//! could not be read or held no frames, 2 on bad arguments, 3 when `compare
-//! --fail-if-worse` finds a regression.
+//! could not be read or held no frames (or `--strict` / `--max-skipped` failed it), 2
+//! on bad arguments, 3 when `compare --fail-if-worse` finds a regression.
+//!
+//! Files are loaded in parallel across cores (`inputs`), analysed, and reported in
+//! argument order; `report` streams each file's runs as soon as it and every file
+//! before it are done.
 
+mod help;
+mod inputs;
+mod pipeline;
 mod selector;
 
+pub use inputs::{CAPTURE_EXTENSIONS, ProgressArg};
 pub use selector::TraceSelector;
 
-use crate::analysis::{FrameTimeSource, Settings};
-use crate::ingest::{self, LoadOptions, Progress};
-use crate::model::Warning;
-use crate::report::compare::{self, CompareReport, Gate};
-use crate::report::{self, FailedRun, Report, RunEntry, SettingsJson};
+use crate::analysis::{FrameTimeSource, Settings, Trim};
+use crate::ingest::{self, LoadOptions};
+use crate::model::{Capture, Trace, Warning};
+use crate::report::compare::{self, CompareReport, Gate, GateOutcome};
+use crate::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
+use crate::report::{self, FailedRun, OtherTrace, Report, Run, RunEntry, SettingsJson};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use inputs::{Input, ProgressLine};
+use pipeline::{Checks, RowCounts};
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// framescope: analyse game frame-timing captures.
 #[derive(Debug, Parser)]
-#[command(name = "framescope", version, about, args_conflicts_with_subcommands = true)]
+#[command(
+    name = "framescope",
+    version,
+    about,
+    args_conflicts_with_subcommands = true,
+    after_help = FIGURES_HELP,
+    after_long_help = help::FORMATS_AND_CAPTURE
+)]
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Captures to open in the window.
+    /// Captures to open in the window (without a display, use `framescope report`).
     files: Vec<PathBuf>,
     /// Save a PNG of the window once the captures are loaded and analysed, then exit
     /// (exit status 1 when a capture failed to load).
@@ -40,36 +59,59 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
-    /// Print the figures of one or more captures (a table, or JSON with --json).
-    #[command(after_help = FIGURES_HELP)]
+    /// Print the figures of one or more captures: a table, JSON (--json) or one CSV line
+    /// per run (--format csv).
+    #[command(after_long_help = help::FORMATS_AND_CAPTURE, after_help = FIGURES_HELP)]
     Report(ReportArgs),
-    /// Compare OTHER against BASELINE figure by figure (a table, or JSON with --json);
-    /// optionally fail (exit 3) when figures got worse (--fail-if-worse).
-    #[command(after_help = FIGURES_HELP)]
+    /// Compare OTHER against BASELINE, or a set of runs against another (A1 A2 --vs B1
+    /// B2), figure by figure; optionally fail (exit 3) when figures got worse
+    /// (--fail-if-worse).
+    #[command(after_long_help = help::COMPARE, after_help = FIGURES_HELP)]
     Compare(CompareArgs),
 }
 
-/// Where the figures are defined, for `--help`.
+/// Where the figures are defined, for `-h`.
 const FIGURES_HELP: &str = "Every figure is defined in docs/figures.md of the framescope repository, with how \
-it differs from the CapFrameX, FrameView, PresentMon and MangoHud figure of the same name.";
+it differs from the CapFrameX, FrameView, PresentMon and MangoHud figure of the same name. --help says how to \
+record a capture with each tool.";
 
 #[derive(Debug, Args)]
 struct ReportArgs {
     #[command(flatten)]
     analysis: AnalysisArgs,
+    #[command(flatten)]
+    checks: CheckArgs,
     /// Also print each peer tool's own figures (CapFrameX, FrameView, PresentMon,
     /// MangoHud) in the table; the JSON always has them under `conventions`.
     #[arg(long)]
     conventions: bool,
-    /// Capture files.
+    /// Output: table (default), json (as --json) or csv (one line per run, one column
+    /// per figure named as the JSON keys joined with '.').
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    format: Option<FormatArg>,
+    /// A progress line on stderr: auto (when stderr is a terminal and there is more
+    /// than one file), always or never.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    progress: ProgressArg,
+    /// Capture files; a folder is walked for *.csv, *.json and *.hml files; `-` reads
+    /// standard input.
     #[arg(required = true)]
     files: Vec<PathBuf>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum FormatArg {
+    Table,
+    Json,
+    Csv,
 }
 
 #[derive(Debug, Args)]
 struct CompareArgs {
     #[command(flatten)]
     analysis: AnalysisArgs,
+    #[command(flatten)]
+    checks: CheckArgs,
     /// A PCL Stats marker log recorded with OTHER (--pcl goes with BASELINE).
     #[arg(long, value_name = "MARKERS")]
     other_pcl: Option<PathBuf>,
@@ -84,20 +126,35 @@ struct CompareArgs {
     /// unit (FPS, ms, frames, or a 0..1 fraction): stutters.count=2 allows two more
     /// stutters. "Worse" means lower FPS; higher frame times,
     /// latencies, stutters, slow/excess time, drops, oscillation; a change exactly at
-    /// the limit passes. A figure missing on either side is reported as not comparable
-    /// and does not fail the gate. Regressions are printed to stderr and listed in the
-    /// JSON as `regressions`. An unknown figure is a bad argument (exit 2).
+    /// the limit passes. With sets (--vs), only a significant change (its 95 % interval
+    /// excludes 0) can fail. A figure the other run (set) lacks fails too, unless
+    /// --allow-missing; one only the baseline lacks is noted and passes. Regressions are
+    /// printed to stderr and listed in the JSON as `regressions`. An unknown figure is a
+    /// bad argument (exit 2).
     #[arg(long, value_name = "SPEC")]
     fail_if_worse: Vec<Gate>,
+    /// With --fail-if-worse: a gated figure the other run lacks passes (with a note)
+    /// instead of failing the gate.
+    #[arg(long)]
+    allow_missing: bool,
     /// In the table, show this peer tool's figures (as it computes them) where
     /// framescope's summary would be: capframex, frameview, presentmon or mangohud. The
     /// JSON always has every tool's under `comparison.conventions`.
     #[arg(long, value_name = "TOOL", value_parser = convention)]
     convention: Option<compare::Section>,
-    /// The reference capture.
-    baseline: PathBuf,
-    /// The capture compared against it.
-    other: PathBuf,
+    /// Sets: a run whose average FPS differs from its set's median by more than this
+    /// fraction (0.05) or percentage (5%) is an outlier, left out of the set's figures.
+    #[arg(long, value_name = "R", default_value = "0.05", value_parser = fraction)]
+    outlier_limit: f64,
+    /// A progress line on stderr while the files load: auto, always or never.
+    #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
+    progress: ProgressArg,
+    /// BASELINE OTHER; or, with --vs, the baseline set A1 A2 … (files or folders).
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// The other set B1 B2 … (metrics.md §12): compare set means with 95 % intervals.
+    #[arg(long, num_args = 1.., value_name = "FILE")]
+    vs: Vec<PathBuf>,
 }
 
 /// Options shared by `report` and `compare`.
@@ -120,9 +177,18 @@ struct AnalysisArgs {
     /// data, else presents), presents or display.
     #[arg(long, value_enum, default_value_t = SourceArg::Auto)]
     frame_time: SourceArg,
-    /// Which trace of a file: default | all | PID | APP | PID:SWAPCHAIN.
+    /// Which trace of a file: default | all | PID | APP | PID:SWAPCHAIN (APP matches
+    /// the executable name in any case, with or without .exe).
     #[arg(long, default_value = "default")]
     trace: TraceSelector,
+    /// Leave out the first S seconds of every run (a loading screen): only frames that
+    /// start at least S s after the run's first frame count (metrics.md §1).
+    #[arg(long, value_name = "S", default_value_t = 0.0, value_parser = non_negative)]
+    trim_start: f64,
+    /// Leave out the last S seconds of every run: only frames that end at least S s
+    /// before the run's last frame ends count.
+    #[arg(long, value_name = "S", default_value_t = 0.0, value_parser = non_negative)]
+    trim_end: f64,
     /// A PCL Stats marker log recorded with FILE (one FILE only).
     #[arg(long, value_name = "MARKERS")]
     pcl: Option<PathBuf>,
@@ -134,6 +200,18 @@ struct AnalysisArgs {
     /// Print the JSON document instead of a table.
     #[arg(long)]
     json: bool,
+}
+
+/// Options that make a pipeline fail on doubtful input.
+#[derive(Debug, Args)]
+struct CheckArgs {
+    /// Exit 1 when any run has a warning or any row of a file was skipped.
+    #[arg(long)]
+    strict: bool,
+    /// Exit 1 when a file had more than this fraction (0.05) or percentage (5%) of its
+    /// rows skipped as malformed or without a usable frame time.
+    #[arg(long, value_name = "R", value_parser = fraction)]
+    max_skipped: Option<f64>,
 }
 
 #[derive(Debug, Clone, Copy, ValueEnum)]
@@ -179,6 +257,19 @@ fn threshold(s: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// A fraction from 0 to 1: `0.05` or `5%`.
+fn fraction(s: &str) -> Result<f64, String> {
+    let v = match s.trim().strip_suffix('%') {
+        Some(pct) => non_negative(pct)? / 100.0,
+        None => non_negative(s)?,
+    };
+    if v <= 1.0 {
+        Ok(v)
+    } else {
+        Err(format!("{s} is more than 1 (100 %); write a fraction such as 0.05 or 5%"))
+    }
+}
+
 fn non_negative(s: &str) -> Result<f64, String> {
     let v = parse_number(s)?;
     if v >= 0.0 { Ok(v) } else { Err(format!("must be 0 or more, got {s}")) }
@@ -198,6 +289,20 @@ impl AnalysisArgs {
             },
         }
     }
+
+    fn trim(&self) -> Trim {
+        Trim { start_s: self.trim_start, end_s: self.trim_end }
+    }
+
+    fn load_options(&self) -> LoadOptions {
+        LoadOptions { qpc_frequency_hz: self.qpc_frequency_hz }
+    }
+}
+
+impl CheckArgs {
+    fn checks(&self) -> Checks {
+        Checks { strict: self.strict, max_skipped: self.max_skipped }
+    }
 }
 
 /// Runs the command line and returns the process exit status.
@@ -213,41 +318,384 @@ pub fn main() -> ExitCode {
     match cli.command {
         Some(Command::Report(args)) => report_command(&args),
         Some(Command::Compare(args)) => compare_command(&args),
-        None => crate::app::run(
-            &cli.files,
-            &crate::app::WindowOptions { screenshot: cli.screenshot, markers: cli.pcl, compare: cli.compare },
-        ),
+        None => {
+            if let Some(reason) = no_display() {
+                eprintln!("{}", no_window_message(&reason, &cli.files));
+                return ExitCode::from(1);
+            }
+            crate::app::run(
+                &cli.files,
+                &crate::app::WindowOptions {
+                    screenshot: cli.screenshot,
+                    markers: cli.pcl,
+                    compare: cli.compare,
+                },
+            )
+        }
     }
+}
+
+/// Why no window can open, when that is known before trying: on Linux and the BSDs,
+/// no display server is named in the environment.
+fn no_display() -> Option<String> {
+    if !cfg!(all(unix, not(target_os = "macos"), not(target_os = "ios"), not(target_os = "android"))) {
+        return None;
+    }
+    let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
+    (!set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("WAYLAND_SOCKET"))
+        .then(|| "no display is available (neither DISPLAY nor WAYLAND_DISPLAY is set)".to_owned())
+}
+
+/// What to print when the window cannot open: the reason without the windowing
+/// library's source locations, and the command that gives the figures without a window.
+#[must_use]
+pub fn no_window_message(reason: &str, files: &[PathBuf]) -> String {
+    let reason = strip_source_locations(reason);
+    let files = if files.is_empty() {
+        "FILE...".to_owned()
+    } else {
+        files.iter().map(|f| shell_word(&f.display().to_string())).collect::<Vec<_>>().join(" ")
+    };
+    format!(
+        "error: no window can open: {reason}\n\
+         For the figures without a window, run:  framescope report {files}\n\
+         (framescope report --help lists the options; --json and --format csv suit scripts)"
+    )
+}
+
+/// Removes ` at /path/file.rs:123:` locations that windowing errors carry.
+fn strip_source_locations(message: &str) -> String {
+    let mut out = message.to_owned();
+    while let Some(at) = out.find(" at ") {
+        let rest = &out[at + 4..];
+        let Some(rs) = rest.find(".rs:") else { break };
+        let digits = rest[rs + 4..].chars().take_while(char::is_ascii_digit).count();
+        if digits == 0 || rest[..rs].contains(' ') {
+            break;
+        }
+        let mut end = at + 4 + rs + 4 + digits;
+        let colon = out[end..].starts_with(':');
+        if colon {
+            end += 1;
+        }
+        out.replace_range(at..end, if colon { ":" } else { "" });
+    }
+    out.trim().to_owned()
+}
+
+/// A file name as a shell word (quoted when it holds spaces or quotes).
+fn shell_word(s: &str) -> String {
+    if s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:\\+=,@".contains(c)) {
+        s.to_owned()
+    } else {
+        format!("'{}'", s.replace('\'', "'\\''"))
+    }
+}
+
+/// How a file's traces were picked and cut.
+enum Picked {
+    /// The whole trace `index`.
+    Whole(usize),
+    /// A trace, trimmed.
+    Trimmed(Box<Trace>),
+    /// A trace with nothing left after trimming: the message says so.
+    Empty(String),
+}
+
+/// A file read, with its picked traces; or the failed run that stands for it.
+enum Loaded {
+    Capture { name: String, capture: Box<Capture>, picked: Vec<Picked>, other_traces: Vec<OtherTrace> },
+    Failed(RunEntry, String),
+}
+
+/// What every file of a command is read with.
+struct Job<'a> {
+    selector: &'a TraceSelector,
+    opts: LoadOptions,
+    trim: Trim,
+}
+
+impl Job<'_> {
+    /// Reads a file and picks (and trims) its traces.
+    fn load(&self, input: &Input) -> Loaded {
+        let name = input.name();
+        let capture = match input.load(self.opts) {
+            Ok(c) => c,
+            Err(e) => {
+                return Loaded::Failed(
+                    RunEntry::Failed(FailedRun::from_load_error(&name, &e)),
+                    e.to_string(),
+                );
+            }
+        };
+        let indices = match self.selector.select(&capture) {
+            Ok(i) => i,
+            Err(msg) => {
+                let msg = format!("{name}: {msg}");
+                return Loaded::Failed(RunEntry::Failed(FailedRun::new(&name, msg.clone())), msg);
+            }
+        };
+        let other_traces = if *self.selector == TraceSelector::All {
+            Vec::new()
+        } else {
+            OtherTrace::of(&capture, &indices)
+        };
+        let picked = indices
+            .into_iter()
+            .map(|i| {
+                if self.trim.is_none() {
+                    return Picked::Whole(i);
+                }
+                let trace = &capture.traces[i];
+                let cut = self.trim.apply(trace);
+                if cut.is_empty() {
+                    Picked::Empty(format!(
+                        "{name}: nothing is left after trimming: {} spans {:.3} s, and --trim-start {} \
+                             --trim-end {} leave no whole frame",
+                        trace.label(),
+                        Trim::span_s(trace),
+                        self.trim.start_s,
+                        self.trim.end_s
+                    ))
+                } else {
+                    Picked::Trimmed(Box::new(cut))
+                }
+            })
+            .collect();
+        Loaded::Capture { name, capture: Box::new(capture), picked, other_traces }
+    }
+}
+
+impl Loaded {
+    /// The traces that will be analysed (for one frame-time source over a comparison).
+    fn traces(&self) -> Vec<&Trace> {
+        match self {
+            Self::Capture { capture, picked, .. } => picked
+                .iter()
+                .filter_map(|p| match p {
+                    Picked::Whole(i) => Some(&capture.traces[*i]),
+                    Picked::Trimmed(t) => Some(&**t),
+                    Picked::Empty(_) => None,
+                })
+                .collect(),
+            Self::Failed(..) => Vec::new(),
+        }
+    }
+
+    /// The file's runs (a failed entry for a failed file or a trace trimmed to nothing),
+    /// and the error messages for stderr.
+    fn runs(
+        &self,
+        settings: &Settings,
+        markers: Option<&ingest::pcl::MarkerLog>,
+    ) -> (Vec<RunEntry>, Vec<String>) {
+        match self {
+            Self::Failed(entry, msg) => (vec![entry.clone()], vec![msg.clone()]),
+            Self::Capture { name, capture, picked, other_traces } => {
+                let mut errors = Vec::new();
+                let runs = picked
+                    .iter()
+                    .map(|p| {
+                        let trace = match p {
+                            Picked::Whole(i) => &capture.traces[*i],
+                            Picked::Trimmed(t) => &**t,
+                            Picked::Empty(msg) => {
+                                errors.push(msg.clone());
+                                return RunEntry::Failed(FailedRun::new(name, msg.clone()));
+                            }
+                        };
+                        let mut run = report::run_trace(
+                            name,
+                            &capture.info,
+                            &capture.warnings,
+                            trace,
+                            settings,
+                            markers,
+                        );
+                        run.other_traces.clone_from(other_traces);
+                        RunEntry::Run(Box::new(run))
+                    })
+                    .collect();
+                (runs, errors)
+            }
+        }
+    }
+
+    /// Rows kept and skipped over the whole file.
+    fn rows(&self) -> RowCounts {
+        match self {
+            Self::Capture { capture, .. } => RowCounts::of(capture),
+            Self::Failed(..) => RowCounts::default(),
+        }
+    }
+
+    fn name(&self) -> Option<&str> {
+        match self {
+            Self::Capture { name, .. } => Some(name),
+            Self::Failed(..) => None,
+        }
+    }
+}
+
+/// What one file gave: its runs, and what to say on stderr.
+struct FileResult {
+    entries: Vec<RunEntry>,
+    /// Load errors (also in the runs).
+    errors: Vec<String>,
+    /// `--strict` / `--max-skipped` failures.
+    failures: Vec<String>,
+    /// Notes that do not fail.
+    notes: Vec<String>,
+}
+
+impl FileResult {
+    fn of(loaded: &Loaded, entries: Vec<RunEntry>, errors: Vec<String>, checks: Checks) -> Self {
+        let (failures, notes) = match loaded.name() {
+            Some(name) => {
+                let runs: Vec<&Run> = entries
+                    .iter()
+                    .filter_map(|e| match e {
+                        RunEntry::Run(r) => Some(&**r),
+                        RunEntry::Failed(_) => None,
+                    })
+                    .collect();
+                checks.check(name, loaded.rows(), &runs)
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        Self { entries, errors, failures, notes }
+    }
+
+    /// Prints to stderr: load errors when `echo_errors` (a table on a terminal already
+    /// shows them), failures and notes always.
+    fn print(&self, echo_errors: bool) {
+        if echo_errors {
+            for e in &self.errors {
+                eprintln!("error: {e}");
+            }
+        }
+        for f in &self.failures {
+            eprintln!("error: {f}");
+        }
+        for n in &self.notes {
+            eprintln!("warning: {n}");
+        }
+    }
+
+    fn failed(&self) -> bool {
+        !self.errors.is_empty() || !self.failures.is_empty()
+    }
+}
+
+/// Load errors go to stderr, except when the table on a terminal already shows them
+/// (both streams end up on one screen: the same error twice).
+fn echo_errors(table: bool) -> bool {
+    !(table && std::io::stdout().is_terminal())
 }
 
 fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
-    if a.pcl.is_some() && args.files.len() != 1 {
+    let format = match (args.format, a.json) {
+        (Some(FormatArg::Table | FormatArg::Csv), true) => {
+            eprintln!("error: --json and --format table|csv contradict each other; give one");
+            return ExitCode::from(2);
+        }
+        (Some(f), _) => f,
+        (None, true) => FormatArg::Json,
+        (None, false) => FormatArg::Table,
+    };
+    let inputs = match inputs::expand(&args.files) {
+        Ok(i) => i,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if a.pcl.is_some() && inputs.len() != 1 {
         eprintln!("error: --pcl goes with exactly one FILE");
         return ExitCode::from(2);
     }
     let settings = a.settings();
-    let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
-    let (markers, marker_error) = load_markers(a.pcl.as_deref(), opts.qpc_hz());
-    let (mut runs, failed) = build_runs(&args.files, &a.trace, &settings, opts, markers.as_ref());
-    warn_marker_error(&mut runs, marker_error.as_deref());
-    let failed = failed || marker_error.is_some();
-    let report = Report { schema: report::SCHEMA, settings: SettingsJson::from(&settings), runs };
+    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
+    let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
+    let echo = echo_errors(format == FormatArg::Table);
+    let checks = args.checks.checks();
+    let progress = ProgressLine::new(args.progress, inputs.len());
+
     let mut out = std::io::stdout().lock();
-    let written = if a.json {
-        serde_json::to_writer_pretty(&mut out, &report)
-            .map_err(std::io::Error::from)
-            .and_then(|()| writeln!(out))
-    } else {
-        report::write_table_with(&report, args.conventions, &mut out)
-    };
+    let mut written: std::io::Result<()> = Ok(());
+    let mut csv_sink = None;
+    match format {
+        FormatArg::Csv => match report::batch::CsvSink::new(std::io::stdout().lock()) {
+            Ok(sink) => csv_sink = Some(sink),
+            Err(e) => written = Err(e),
+        },
+        FormatArg::Table => written = report::write_settings(&settings_json, &mut out),
+        FormatArg::Json => {}
+    }
+    let mut all_runs = Vec::new();
+    let (mut failed, mut failed_files) = (marker_error.is_some(), 0);
+    inputs::for_each_ordered(
+        &inputs,
+        |input| {
+            let loaded = job.load(input);
+            let (mut entries, errors) = loaded.runs(&settings, markers.as_ref());
+            warn_marker_error(&mut entries, marker_error.as_deref());
+            FileResult::of(&loaded, entries, errors, checks)
+        },
+        |_, result, finished| {
+            progress.clear();
+            result.print(echo);
+            if result.failed() {
+                failed = true;
+                failed_files += 1;
+            }
+            progress.update(finished, failed_files);
+            if written.is_err() {
+                return;
+            }
+            written = match (&mut csv_sink, format) {
+                (Some(sink), _) => sink.write(&result.entries),
+                (None, FormatArg::Table) => {
+                    result.entries.iter().try_for_each(|e| report::write_entry(e, args.conventions, &mut out))
+                }
+                _ => {
+                    all_runs.extend(result.entries);
+                    Ok(())
+                }
+            };
+        },
+    );
+    progress.finish();
+    drop(csv_sink);
+    if format == FormatArg::Json && written.is_ok() {
+        let report = Report { schema: report::SCHEMA, settings: settings_json, runs: all_runs };
+        written = write_json(&report, &mut out);
+    }
+    finish(written, failed, false)
+}
+
+fn write_json(doc: &impl serde::Serialize, out: &mut impl Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, doc).map_err(std::io::Error::from).and_then(|()| writeln!(out))
+}
+
+/// The exit status once output is written: 1 when writing failed (other than a closed
+/// pipe) or a file failed, 3 when the gate failed, else 0.
+fn finish(written: std::io::Result<()>, failed: bool, gate_failed: bool) -> ExitCode {
     if let Err(e) = written
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
         eprintln!("error: cannot write the report: {e}");
         return ExitCode::from(1);
     }
-    if failed { ExitCode::from(1) } else { ExitCode::SUCCESS }
+    if failed {
+        ExitCode::from(1)
+    } else if gate_failed {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
 }
 
 /// Loads a PCL marker log when one is given; the message when it cannot be read.
@@ -276,8 +724,49 @@ fn warn_marker_error(runs: &mut [RunEntry], marker_error: Option<&str>) {
     }
 }
 
-/// `framescope compare`: exit 0, 1 (a file or marker log failed; no comparison when a
-/// capture failed), 2 (bad arguments) or 3 (the gate found a regression).
+/// The two sides of `compare`, checked.
+enum Sides {
+    /// One file per side: the plain comparison (`metrics.md` §9).
+    Single(Input, Input),
+    /// Sets of at least two runs per side (§12).
+    Sets(Vec<Input>, Vec<Input>),
+}
+
+fn sides(args: &CompareArgs) -> Result<Sides, String> {
+    let (a, b) = if args.vs.is_empty() {
+        match args.files.as_slice() {
+            [a, b] => (inputs::expand(std::slice::from_ref(a))?, inputs::expand(std::slice::from_ref(b))?),
+            _ => {
+                return Err(format!(
+                    "compare takes BASELINE OTHER (got {} files), or sets of runs: A1 A2 … --vs B1 B2 …",
+                    args.files.len()
+                ));
+            }
+        }
+    } else {
+        (inputs::expand(&args.files)?, inputs::expand(&args.vs)?)
+    };
+    if a.iter().chain(&b).filter(|i| **i == Input::Stdin).count() > 1 {
+        return Err("'-' (standard input) can be given only once".into());
+    }
+    match (a.len(), b.len()) {
+        (1, 1) => {
+            let (mut a, mut b) = (a, b);
+            match (a.pop(), b.pop()) {
+                (Some(a), Some(b)) => Ok(Sides::Single(a, b)),
+                _ => Err("compare needs a file on each side".into()),
+            }
+        }
+        (na, nb) if na >= 2 && nb >= 2 => Ok(Sides::Sets(a, b)),
+        (na, nb) => Err(format!(
+            "a set is two or more runs of one scenario: the baseline has {na} and the other side {nb}; give at \
+             least two files on each side of --vs, or one file per side"
+        )),
+    }
+}
+
+/// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no
+/// comparison when a capture failed), 2 (bad arguments) or 3 (the gate failed).
 fn compare_command(args: &CompareArgs) -> ExitCode {
     let a = &args.analysis;
     if a.trace == TraceSelector::All {
@@ -287,168 +776,273 @@ fn compare_command(args: &CompareArgs) -> ExitCode {
         );
         return ExitCode::from(2);
     }
-    let gate = Gate { rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect() };
+    let sides = match sides(args) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if matches!(sides, Sides::Sets(..)) && (a.pcl.is_some() || args.other_pcl.is_some()) {
+        eprintln!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
+        return ExitCode::from(2);
+    }
+    let gate = Gate {
+        rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
+        allow_missing: args.allow_missing,
+    };
+    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let table = !a.json;
+    let echo = echo_errors(table);
+    let checks = args.checks.checks();
+    let (inputs, baseline_count) = match &sides {
+        Sides::Single(x, y) => (vec![x.clone(), y.clone()], 1),
+        Sides::Sets(x, y) => (x.iter().chain(y).cloned().collect::<Vec<_>>(), x.len()),
+    };
+
+    // Load every file (in parallel), then analyse them all with one frame-time source
+    // (metrics.md §9).
+    let progress = ProgressLine::new(args.progress, inputs.len());
+    let mut loaded = Vec::with_capacity(inputs.len());
+    let mut failed_files = 0;
+    inputs::for_each_ordered(
+        &inputs,
+        |input| job.load(input),
+        |_, l, finished| {
+            failed_files += usize::from(matches!(l, Loaded::Failed(..)));
+            progress.update(finished, failed_files);
+            loaded.push(l);
+        },
+    );
+    progress.finish();
     let mut settings = a.settings();
-    let opts = LoadOptions { qpc_frequency_hz: a.qpc_frequency_hz };
-    let mut failed = false;
-    let mut sides = Vec::new();
-    for (path, pcl) in [(&args.baseline, &a.pcl), (&args.other, &args.other_pcl)] {
-        let (markers, marker_error) = load_markers(pcl.as_deref(), opts.qpc_hz());
-        let (loaded, file_failed) = load_files(std::slice::from_ref(path), &a.trace, opts);
-        failed |= file_failed || marker_error.is_some();
-        sides.push((loaded, markers, marker_error));
-    }
-    // One frame-time source for every compared run (metrics.md §9).
-    let all: Vec<&crate::model::Trace> = sides.iter().flat_map(|(l, ..)| selected_traces(l)).collect();
     let asked = settings.frame_time;
-    let resolved = asked.resolve_for(all.iter().copied());
-    let mut runs = Vec::new();
-    for (loaded, markers, marker_error) in &sides {
-        settings.frame_time = resolved;
-        let mut file_runs = runs_of(loaded, &settings, markers.as_ref());
-        warn_marker_error(&mut file_runs, marker_error.as_deref());
-        runs.extend(file_runs);
-    }
+    settings.frame_time = asked.resolve_for(loaded.iter().flat_map(Loaded::traces).collect::<Vec<_>>());
+    let markers: Vec<(Option<ingest::pcl::MarkerLog>, Option<String>)> = match &sides {
+        Sides::Single(..) => {
+            [&a.pcl, &args.other_pcl].iter().map(|p| load_markers(p.as_deref(), job.opts.qpc_hz())).collect()
+        }
+        Sides::Sets(..) => Vec::new(),
+    };
+    let results: Vec<FileResult> = loaded
+        .par_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
+            let (mut entries, errors) = l.runs(&settings, m);
+            warn_marker_error(&mut entries, m_err);
+            FileResult::of(l, entries, errors, checks)
+        })
+        .collect();
     settings.frame_time = asked;
+    let mut failed = markers.iter().any(|(_, e)| e.is_some());
+    for r in &results {
+        r.print(echo);
+        failed |= r.failed();
+    }
+    let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
+    let entries: Vec<(usize, RunEntry)> = results
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.entries.into_iter().map(move |e| (i, e)))
+        .collect();
+    let ok_runs: Vec<&Run> = entries
+        .iter()
+        .filter_map(|(_, e)| match e {
+            RunEntry::Run(r) => Some(&**r),
+            RunEntry::Failed(_) => None,
+        })
+        .collect();
+    let warnings: Vec<Warning> = pipeline::different_applications(&ok_runs).into_iter().collect();
+    if echo {
+        for w in &warnings {
+            eprintln!("warning: {}", w.message);
+        }
+    }
+    let compared =
+        Compared { args, gate: &gate, settings: settings_json, entries, warnings, failed, table, echo };
+    match sides {
+        Sides::Single(..) => write_single(compared),
+        Sides::Sets(..) => write_sets(compared, baseline_count),
+    }
+}
+
+/// A comparison's runs, analysed, with what its output needs.
+struct Compared<'a> {
+    args: &'a CompareArgs,
+    gate: &'a Gate,
+    settings: SettingsJson,
+    /// Every run, with the index of the file it came from.
+    entries: Vec<(usize, RunEntry)>,
+    warnings: Vec<Warning>,
+    failed: bool,
+    table: bool,
+    echo: bool,
+}
+
+/// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
+fn write_single(c: Compared<'_>) -> ExitCode {
+    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, .. } = c;
+    let mut out = std::io::stdout().lock();
+    let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let comparison = match runs.as_slice() {
         [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
         _ => None,
     };
     let outcome = comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check(c));
-    if let Some(outcome) = &outcome {
-        report_gate(outcome, gate.rules.len());
+    if let Some(o) = &outcome {
+        report_gate(o, gate.rules.len());
     }
     let doc = CompareReport {
-        report: Report { schema: report::SCHEMA, settings: SettingsJson::from(&settings), runs },
+        report: Report { schema: report::SCHEMA, settings: settings_json, runs },
         comparison,
         regressions: outcome.as_ref().map(|o| o.regressions.clone()),
         not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
+        warnings,
     };
+    let written = if table {
+        report::write_table(&doc.report, &mut out)
+            .and_then(|()| doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", w.message)))
+            .and_then(|()| match &doc.comparison {
+                Some(c) => {
+                    writeln!(out).and_then(|()| compare::write_comparison_table(c, args.convention, &mut out))
+                }
+                None => writeln!(out, "\nno comparison: a file could not be reported"),
+            })
+    } else {
+        write_json(&doc, &mut out)
+    };
+    finish(written, failed, outcome.is_some_and(|o| o.failed()))
+}
+
+/// Sets of runs (`metrics.md` §12): outliers, set means, Welch intervals.
+fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
+    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, echo } = c;
     let mut out = std::io::stdout().lock();
-    let written = if a.json {
-        serde_json::to_writer_pretty(&mut out, &doc)
-            .map_err(std::io::Error::from)
-            .and_then(|()| writeln!(out))
-    } else {
-        report::write_table(&doc.report, &mut out).and_then(|()| match &doc.comparison {
-            Some(c) => {
-                writeln!(out).and_then(|()| compare::write_comparison_table(c, args.convention, &mut out))
-            }
-            None => writeln!(out, "\nno comparison: a file could not be reported"),
-        })
+    let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
+    let set_runs = |side: Side| -> Vec<&Run> {
+        entries
+            .iter()
+            .filter(|(i, _)| side_of(*i) == side)
+            .filter_map(|(_, e)| match e {
+                RunEntry::Run(r) => Some(&**r),
+                RunEntry::Failed(_) => None,
+            })
+            .collect()
     };
-    if let Err(e) = written
-        && e.kind() != std::io::ErrorKind::BrokenPipe
-    {
-        eprintln!("error: cannot write the report: {e}");
-        return ExitCode::from(1);
+    let any_failed = entries.iter().any(|(_, e)| matches!(e, RunEntry::Failed(_)));
+    let limit = args.outlier_limit;
+    let (set_a, set_b) = (Set::new(set_runs(Side::Baseline), limit), Set::new(set_runs(Side::Other), limit));
+    let usable = !any_failed && set_a.runs.len() >= 2 && set_b.runs.len() >= 2;
+    let comparison = usable.then(|| sets::compare_sets(&set_a, &set_b));
+    let outcome =
+        comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check_rows(&c.gate_rows()));
+    if let Some(o) = &outcome {
+        report_gate(o, gate.rules.len());
     }
-    if failed {
-        ExitCode::from(1)
-    } else if outcome.is_some_and(|o| !o.regressions.is_empty()) {
-        ExitCode::from(3)
-    } else {
-        ExitCode::SUCCESS
+    let is_outlier = |run: &Run| {
+        [&set_a, &set_b]
+            .iter()
+            .any(|s| s.runs.iter().zip(&s.outlier).any(|(r, o)| *o && std::ptr::eq(*r, run)))
+    };
+    let runs: Vec<SetRun> = entries
+        .iter()
+        .map(|(i, e)| SetRun {
+            entry: e.clone(),
+            set: side_of(*i).name(),
+            outlier: matches!(e, RunEntry::Run(r) if is_outlier(r)),
+        })
+        .collect();
+    let sets_json = usable.then(|| SetsJson {
+        outlier_limit: limit,
+        baseline: sets::SetJson::of(&set_a),
+        other: sets::SetJson::of(&set_b),
+    });
+    if echo {
+        for w in set_a.warnings.iter().chain(&set_b.warnings) {
+            eprintln!("warning: {}", w.message);
+        }
     }
+    let mut doc = SetsReport {
+        schema: report::SCHEMA,
+        settings: settings_json,
+        runs,
+        comparison,
+        sets: sets_json,
+        regressions: None,
+        not_comparable: None,
+        within_noise: None,
+        warnings,
+    };
+    doc.set_gate(outcome.as_ref());
+    let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
+    finish(written, failed, outcome.is_some_and(|o| o.failed()))
 }
 
 /// Prints the gate's findings to stderr.
-fn report_gate(outcome: &compare::GateOutcome, rules: usize) {
+fn report_gate(outcome: &GateOutcome, rules: usize) {
+    let relative = |r: &compare::Regression| {
+        r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0))
+    };
     for r in &outcome.regressions {
-        let relative =
-            r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0));
         eprintln!(
-            "regression: {} got worse: {} -> {} ({relative}); limit {}",
+            "regression: {} got worse: {} -> {} ({}); limit {}",
             r.figure,
             compare::number(r.baseline),
             compare::number(r.other),
+            relative(r),
+            r.limit
+        );
+    }
+    for r in &outcome.within_noise {
+        eprintln!(
+            "note: {} got worse beyond its limit ({} -> {}, {}; limit {}) but the change is not significant \
+             (its 95 % interval includes 0); it does not fail the gate",
+            r.figure,
+            compare::number(r.baseline),
+            compare::number(r.other),
+            relative(r),
             r.limit
         );
     }
     for n in &outcome.not_comparable {
-        let side = if n.missing == "both" { "both runs" } else { n.missing };
-        eprintln!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
+        let side =
+            if n.missing == "both" { "both runs".to_owned() } else { format!("the {} run", n.missing) };
+        if n.fails {
+            eprintln!(
+                "regression: {} is missing in {side}, so the gate cannot check it (--allow-missing lets it pass)",
+                n.figure
+            );
+        } else {
+            eprintln!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
+        }
     }
     let (failed, skipped) = (outcome.regressions.len(), outcome.not_comparable.len());
+    let missing = outcome.not_comparable.iter().filter(|n| n.fails).count();
     let skipped = if skipped > 0 { format!(", {skipped} not comparable") } else { String::new() };
-    eprintln!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}");
+    let missing = if missing > 0 { format!(" ({missing} of them fail the gate)") } else { String::new() };
+    eprintln!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}{missing}");
 }
 
-/// A file given on the command line, loaded, with the traces the selector picked; or
-/// the failed run that stands for it.
-enum Loaded {
-    /// The capture and the indices of the selected traces.
-    Capture { name: String, capture: Box<crate::model::Capture>, indices: Vec<usize> },
-    /// The file could not be read, or the selector matched nothing.
-    Failed(RunEntry),
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// Loads every file and selects its traces; errors are printed and become failed runs.
-/// The flag is true when any file failed.
-fn load_files(files: &[PathBuf], selector: &TraceSelector, opts: LoadOptions) -> (Vec<Loaded>, bool) {
-    let mut out = Vec::new();
-    let mut failed = false;
-    for path in files {
-        let name = path.display().to_string();
-        let capture = match ingest::load_file(path, opts, &Progress::default()) {
-            Ok(c) => c,
-            Err(e) => {
-                eprintln!("error: {e}");
-                out.push(Loaded::Failed(RunEntry::Failed(FailedRun::from_load_error(&name, &e))));
-                failed = true;
-                continue;
-            }
-        };
-        match selector.select(&capture) {
-            Ok(indices) => out.push(Loaded::Capture { name, capture: Box::new(capture), indices }),
-            Err(msg) => {
-                eprintln!("error: {name}: {msg}");
-                out.push(Loaded::Failed(RunEntry::Failed(FailedRun::new(&name, format!("{name}: {msg}")))));
-                failed = true;
-            }
-        }
+    #[test]
+    fn window_errors_lose_their_source_locations() {
+        let winit = "winit EventLoopError: os error at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
+                     winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET \
+                     nor DISPLAY is set.";
+        let msg = no_window_message(winit, &[PathBuf::from("my run.csv")]);
+        assert!(!msg.contains(".rs:") && !msg.contains("/root"), "{msg}");
+        assert!(msg.contains("neither WAYLAND_DISPLAY"), "{msg}");
+        assert!(msg.contains("framescope report 'my run.csv'"), "{msg}");
     }
-    (out, failed)
-}
 
-/// The runs of loaded files, in order.
-fn runs_of(
-    loaded: &[Loaded],
-    settings: &Settings,
-    markers: Option<&ingest::pcl::MarkerLog>,
-) -> Vec<RunEntry> {
-    let mut runs = Vec::new();
-    for l in loaded {
-        match l {
-            Loaded::Capture { name, capture, indices } => {
-                for &i in indices {
-                    runs.push(RunEntry::Run(Box::new(report::run(name, capture, i, settings, markers))));
-                }
-            }
-            Loaded::Failed(entry) => runs.push(entry.clone()),
-        }
+    #[test]
+    fn fractions() {
+        assert_eq!(fraction("5%"), Ok(0.05));
+        assert_eq!(fraction("0.1"), Ok(0.1));
+        assert!(fraction("2").is_err() && fraction("-1").is_err());
     }
-    runs
-}
-
-/// Every selected trace of loaded files.
-fn selected_traces(loaded: &[Loaded]) -> Vec<&crate::model::Trace> {
-    loaded
-        .iter()
-        .flat_map(|l| match l {
-            Loaded::Capture { capture, indices, .. } => indices.iter().map(|&i| &capture.traces[i]).collect(),
-            Loaded::Failed(_) => Vec::new(),
-        })
-        .collect()
-}
-
-fn build_runs(
-    files: &[PathBuf],
-    selector: &TraceSelector,
-    settings: &Settings,
-    opts: LoadOptions,
-    markers: Option<&ingest::pcl::MarkerLog>,
-) -> (Vec<RunEntry>, bool) {
-    let (loaded, failed) = load_files(files, selector, opts);
-    (runs_of(&loaded, settings, markers), failed)
 }

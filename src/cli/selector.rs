@@ -12,7 +12,8 @@ pub enum TraceSelector {
     All,
     /// A process; with several swap chains, the one with most frames.
     Pid(u32),
-    /// An executable name, case-insensitive; with several traces, the one with most frames.
+    /// An executable name, case-insensitive, with or without `.exe` (`firefox` matches
+    /// `firefox.exe`); with several traces, the one with most frames.
     App(String),
     /// One process and swap chain.
     PidSwapChain(u32, String),
@@ -62,7 +63,7 @@ impl TraceSelector {
             Self::Default => capture.default_trace(),
             Self::All => return Ok((0..traces.len()).collect()),
             Self::Pid(pid) => most_frames(&|i| traces[i].meta.process_id == Some(*pid)),
-            Self::App(app) => most_frames(&|i| traces[i].meta.application.eq_ignore_ascii_case(app)),
+            Self::App(app) => most_frames(&|i| app_matches(&traces[i].meta.application, app)),
             Self::PidSwapChain(pid, sc) => most_frames(&|i| {
                 traces[i].meta.process_id == Some(*pid) && traces[i].meta.swap_chain.as_deref() == Some(sc)
             }),
@@ -73,6 +74,21 @@ impl TraceSelector {
             format!("no trace matches the selector; the file has: {}", list.join("; "))
         })
     }
+}
+
+/// True when `given` names `application`: equal in any case, or equal once a trailing
+/// `.exe` is taken off either.
+fn app_matches(application: &str, given: &str) -> bool {
+    let bare = |s: &str| {
+        let s = s.trim();
+        let n = s.len();
+        if n > 4 && s.is_char_boundary(n - 4) && s[n - 4..].eq_ignore_ascii_case(".exe") {
+            s[..n - 4].to_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    application.eq_ignore_ascii_case(given) || bare(application).eq_ignore_ascii_case(&bare(given))
 }
 
 #[cfg(test)]
@@ -88,6 +104,8 @@ mod tests {
         assert_eq!(p("game.exe"), Ok(TraceSelector::App("game.exe".into())));
         assert_eq!(p("12:0x000001F741139B80"), Ok(TraceSelector::PidSwapChain(12, "0x1F741139B80".into())));
         assert!(p("12:").is_err());
+        assert!(app_matches("firefox.exe", "firefox") && app_matches("Firefox.EXE", "FIREFOX.exe"));
+        assert!(app_matches("game", "game.exe") && !app_matches("firefox.exe", "fire"));
         assert!(p("").is_err());
     }
 }

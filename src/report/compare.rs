@@ -153,8 +153,9 @@ const fn fig(
 use Direction::{HigherIsBetter as HIGHER, LowerIsBetter as LOWER, Neutral as NEUTRAL};
 
 /// Every compared figure with its direction, in output order: the one place of the
-/// `metrics.md` §9 rule.
-pub const FIGURES: &[Figure] = &[
+/// `metrics.md` §9 rule. A `static`, so a figure has one address wherever it is
+/// found (rows and gate rules are matched with `std::ptr::eq`).
+pub static FIGURES: &[Figure] = &[
     fig(Section::Run, "frames", NEUTRAL, |r| Some(r.frames as f64)),
     fig(Section::Run, "duration_ms", NEUTRAL, |r| r.duration_ms),
     fig(Section::Run, "dropped_frames", LOWER, |r| r.dropped_frames.map(|d| d as f64)),
@@ -359,19 +360,31 @@ pub fn compare(baseline: &Run, other: &Run) -> Comparison {
 
 impl Serialize for Comparison {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        struct SectionView<'a>(&'a [Row], Section);
-        impl Serialize for SectionView<'_> {
+        let cells: Vec<(&'static Figure, Option<Entry>)> =
+            self.rows.iter().map(|r| (r.figure, r.entry)).collect();
+        BySection(&cells).serialize(serializer)
+    }
+}
+
+/// One value per figure, serialized as `comparison` is: `{section: {name: value}}`, the
+/// peer tools' sections nested under `conventions`. Figures absent from the list are
+/// left out; the sets report uses it for means and standard deviations too.
+pub struct BySection<'a, T>(pub &'a [(&'static Figure, T)]);
+
+impl<T: Serialize> Serialize for BySection<'_, T> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct SectionView<'a, T>(&'a [(&'static Figure, T)], Section);
+        impl<T: Serialize> Serialize for SectionView<'_, T> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-                let rows = self.0.iter().filter(|r| r.figure.section == self.1);
                 let mut map = serializer.serialize_map(None)?;
-                for row in rows {
-                    map.serialize_entry(row.figure.name, &row.entry)?;
+                for (figure, value) in self.0.iter().filter(|(f, _)| f.section == self.1) {
+                    map.serialize_entry(figure.name, value)?;
                 }
                 map.end()
             }
         }
-        struct Conventions<'a>(&'a [Row]);
-        impl Serialize for Conventions<'_> {
+        struct Conventions<'a, T>(&'a [(&'static Figure, T)]);
+        impl<T: Serialize> Serialize for Conventions<'_, T> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
                 let mut map = serializer.serialize_map(Some(Section::CONVENTIONS.len()))?;
                 for section in Section::CONVENTIONS {
@@ -382,9 +395,9 @@ impl Serialize for Comparison {
         }
         let mut map = serializer.serialize_map(None)?;
         for section in Section::ALL.into_iter().filter(|s| !s.is_convention()) {
-            map.serialize_entry(section.name(), &SectionView(&self.rows, section))?;
+            map.serialize_entry(section.name(), &SectionView(self.0, section))?;
         }
-        map.serialize_entry("conventions", &Conventions(&self.rows))?;
+        map.serialize_entry("conventions", &Conventions(self.0))?;
         map.end()
     }
 }
@@ -509,6 +522,7 @@ pub(super) mod tests {
             sampled: false,
             conventions: None,
             telemetry: crate::analysis::Telemetry::new(),
+            other_traces: Vec::new(),
             samples: None,
             frames: 1000,
             dropped_frames: Some(7),

@@ -21,9 +21,14 @@ pub struct CompareReport {
     /// Figures that got worse beyond their `--fail-if-worse` limit (absent without a gate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regressions: Option<Vec<Regression>>,
-    /// Gate figures missing on either side, which cannot fail the gate (absent without a gate).
+    /// Gate figures missing on either side (absent without a gate); `fails` says
+    /// whether each fails the gate.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub not_comparable: Option<Vec<NotComparable>>,
+    /// Warnings about the comparison as a whole, e.g. runs of different applications
+    /// (absent when there are none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<crate::model::Warning>,
 }
 
 /// A gate limit: how much worse a figure may get.
@@ -59,6 +64,8 @@ pub struct GateRule {
 pub struct Gate {
     /// The rules, in SPEC order.
     pub rules: Vec<GateRule>,
+    /// `--allow-missing`: a gated figure the new side lacks passes (with a note).
+    pub allow_missing: bool,
 }
 
 /// A figure that got worse beyond its limit.
@@ -78,22 +85,51 @@ pub struct Regression {
     pub limit: String,
 }
 
-/// A gated figure that one side (or both) lacks: reported, never a failure.
+/// A gated figure that one side (or both) lacks. It fails the gate when the other
+/// (new) side lacks it, unless `--allow-missing` ([`Gate::allow_missing`]); a figure
+/// only the baseline lacks is reported and passes.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct NotComparable {
     /// `section.name`.
     pub figure: String,
     /// `"baseline"`, `"other"` or `"both"`.
     pub missing: &'static str,
+    /// True when this fails the gate.
+    pub fails: bool,
 }
 
 /// What a gate found.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct GateOutcome {
-    /// Figures worse than their limit allows.
+    /// Figures worse than their limit allows (with sets: significantly so).
     pub regressions: Vec<Regression>,
     /// Gated figures missing on either side.
     pub not_comparable: Vec<NotComparable>,
+    /// Sets only (`metrics.md` §12): figures whose mean got worse beyond the limit, but
+    /// whose change is not significant; they do not fail the gate.
+    pub within_noise: Vec<Regression>,
+}
+
+impl GateOutcome {
+    /// True when the gate fails: a regression, or a gated figure missing on the new
+    /// side (without `--allow-missing`).
+    #[must_use]
+    pub fn failed(&self) -> bool {
+        !self.regressions.is_empty() || self.not_comparable.iter().any(|n| n.fails)
+    }
+}
+
+/// One gated figure's comparison, whichever kind of comparison it comes from.
+#[derive(Debug, Clone, Copy)]
+pub struct GateRow {
+    /// The figure.
+    pub figure: &'static Figure,
+    /// The comparison of the two values (set means with sets); `None` when either lacks it.
+    pub entry: Option<super::compare::Entry>,
+    /// Which side lacks the figure, if any.
+    pub missing: Option<&'static str>,
+    /// Sets: whether the change is significant; `None` for single runs.
+    pub significant: Option<bool>,
 }
 
 /// The names the gate accepts, `section.name`, comma-separated (for messages).
@@ -142,45 +178,65 @@ impl std::str::FromStr for Gate {
             let limit = if percent { Limit::Percent(value) } else { Limit::Absolute(value) };
             rules.push(GateRule { figure, limit });
         }
-        Ok(Self { rules })
+        Ok(Self { rules, allow_missing: false })
     }
 }
 
 impl Gate {
     /// Checks every rule against a comparison. A figure fails when it got worse
     /// (`metrics.md` §9) by strictly more than its limit; with a percent limit and a
-    /// baseline of 0, any worsening fails. Figures missing on either side are listed as
-    /// not comparable and never fail.
+    /// baseline of 0, any worsening fails. A figure the other run lacks fails unless
+    /// [`Gate::allow_missing`]; one only the baseline lacks is listed and passes.
     #[must_use]
     pub fn check(&self, comparison: &Comparison) -> GateOutcome {
+        let rows: Vec<GateRow> = comparison
+            .rows()
+            .iter()
+            .map(|r| GateRow { figure: r.figure, entry: r.entry, missing: r.missing(), significant: None })
+            .collect();
+        self.check_rows(&rows)
+    }
+
+    /// [`Gate::check`] over rows of any comparison. With sets (`significant` given), a
+    /// change fails only when it is significant **and** worse than its limit
+    /// (`metrics.md` §12); one beyond the limit but not significant is listed as
+    /// within noise.
+    #[must_use]
+    pub fn check_rows(&self, rows: &[GateRow]) -> GateOutcome {
         let mut outcome = GateOutcome::default();
         for rule in &self.rules {
-            let Some(row) = comparison.rows().iter().find(|r| std::ptr::eq(r.figure, rule.figure)) else {
+            let Some(row) = rows.iter().find(|r| std::ptr::eq(r.figure, rule.figure)) else {
                 continue;
             };
             let figure = rule.figure.qualified_name();
-            let (Some(entry), None) = (row.entry, row.missing()) else {
-                let missing = row.missing().unwrap_or("both");
-                outcome.not_comparable.push(NotComparable { figure, missing });
+            let (Some(entry), None) = (row.entry, row.missing) else {
+                let missing = row.missing.unwrap_or("both");
+                let fails = missing != "baseline" && !self.allow_missing;
+                outcome.not_comparable.push(NotComparable { figure, missing, fails });
                 continue;
             };
             let worse_by = entry.worse_by(rule.figure.direction);
-            let fails = worse_by > 0.0
+            let beyond = worse_by > 0.0
                 && match rule.limit {
                     Limit::Absolute(max) => worse_by > max,
                     Limit::Percent(pct) => {
                         entry.relative.is_none_or(|_| worse_by / entry.baseline.abs() > pct / 100.0)
                     }
                 };
-            if fails {
-                outcome.regressions.push(Regression {
+            if beyond {
+                let regression = Regression {
                     figure,
                     baseline: entry.baseline,
                     other: entry.other,
                     delta: entry.delta,
                     relative: entry.relative,
                     limit: rule.limit.to_string(),
-                });
+                };
+                if row.significant == Some(false) {
+                    outcome.within_noise.push(regression);
+                } else {
+                    outcome.regressions.push(regression);
+                }
             }
         }
         outcome
@@ -205,7 +261,14 @@ mod tests {
         let names: Vec<&str> = out.regressions.iter().map(|r| r.figure.as_str()).collect();
         assert_eq!(names, ["summary.avg_fps"]);
         assert_eq!(out.regressions[0].limit, "5%");
-        assert_eq!(out.not_comparable, [NotComparable { figure: "latency.pcl_ms".into(), missing: "both" }]);
+        assert_eq!(
+            out.not_comparable,
+            [NotComparable { figure: "latency.pcl_ms".into(), missing: "both", fails: true }]
+        );
+        assert!(out.failed());
+        // --allow-missing: listed, passes.
+        let lenient = Gate { allow_missing: true, ..gate.clone() };
+        assert!(!lenient.check(&c).not_comparable[0].fails);
         // Absolute limits, and any worsening from a baseline of 0 under a percent limit.
         let mut worse = run(1.0);
         worse.pacing = worse.pacing.map(|p| Pacing { slow_time_fraction: 0.1, ..p });

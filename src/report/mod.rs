@@ -1,12 +1,15 @@
 //! The `framescope report` document (`cli-report.md`): one JSON shape, also printed as
 //! a readable table. Built from loaded captures and analysis; never reads files.
 
+pub mod batch;
 pub mod compare;
 pub mod gate;
+pub mod sets;
+pub mod stats;
 mod table;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::{write_table, write_table_with};
+pub use table::{write_entry, write_settings, write_table, write_table_with};
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
@@ -64,6 +67,46 @@ impl From<&Settings> for SettingsJson {
             trim_start_s: 0.0,
             trim_end_s: 0.0,
         }
+    }
+}
+
+impl SettingsJson {
+    /// The settings with the trim every run was cut with (`metrics.md` §1).
+    #[must_use]
+    pub fn with_trim(self, trim: crate::analysis::Trim) -> Self {
+        Self { trim_start_s: trim.start_s, trim_end_s: trim.end_s, ..self }
+    }
+}
+
+/// A trace of the file that is not reported (another process or swap chain).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct OtherTrace {
+    /// Executable name.
+    pub application: String,
+    /// Process id.
+    pub process_id: Option<u32>,
+    /// Normalised swap-chain address.
+    pub swap_chain: Option<String>,
+    /// Kept frames (samples, for a sampled log).
+    pub frames: usize,
+}
+
+impl OtherTrace {
+    /// The other traces of a capture than `shown`, in file order.
+    #[must_use]
+    pub fn of(capture: &Capture, shown: &[usize]) -> Vec<Self> {
+        capture
+            .traces
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !shown.contains(i))
+            .map(|(_, t)| Self {
+                application: t.meta.application.clone(),
+                process_id: t.meta.process_id,
+                swap_chain: t.meta.swap_chain.clone(),
+                frames: t.len(),
+            })
+            .collect()
     }
 }
 
@@ -135,6 +178,10 @@ pub struct Run {
     pub conventions: Option<Conventions>,
     /// Every telemetry column's mean, min and max.
     pub telemetry: Telemetry,
+    /// The file's traces that are not reported (an addition to the contract; absent
+    /// when there are none, or with `--trace all`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_traces: Vec<OtherTrace>,
 }
 
 /// A file that could not be reported.
@@ -271,6 +318,7 @@ pub fn run_prepared(
         telemetry: crate::analysis::telemetry::of(trace, |i| {
             trace.frames.sample_ms.get(i).copied().unwrap_or(1.0)
         }),
+        other_traces: Vec::new(),
     }
 }
 

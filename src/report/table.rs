@@ -1,6 +1,6 @@
 //! The readable form of a report, for a terminal.
 
-use super::{Report, Run, RunEntry};
+use super::{Report, Run, RunEntry, SettingsJson};
 use std::io::Write;
 
 /// Writes the report as aligned text.
@@ -11,25 +11,73 @@ pub fn write_table(report: &Report, out: &mut impl Write) -> std::io::Result<()>
 /// [`write_table`], with each peer tool's own figures (`metrics.md` §11) when
 /// `conventions` is true.
 pub fn write_table_with(report: &Report, conventions: bool, out: &mut impl Write) -> std::io::Result<()> {
-    let s = &report.settings;
-    writeln!(
-        out,
-        "settings: target {} FPS, stutter threshold {}, floor {} ms, frame time: {}",
-        s.target_fps, s.stutter_threshold, s.stutter_floor_ms, s.frame_time
-    )?;
+    write_settings(&report.settings, out)?;
     for entry in &report.runs {
-        writeln!(out)?;
-        match entry {
-            RunEntry::Run(run) => {
-                write_run(run, out)?;
-                if conventions {
-                    write_conventions(run, out)?;
-                }
-            }
-            RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", f.file, f.error.message)?,
-        }
+        write_entry(entry, conventions, out)?;
     }
     Ok(())
+}
+
+/// The table's first line: the settings every run uses.
+pub fn write_settings(s: &SettingsJson, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(
+        out,
+        "settings: target {} FPS, stutter threshold {}, floor {} ms, frame time: {}{}",
+        s.target_fps,
+        s.stutter_threshold,
+        s.stutter_floor_ms,
+        s.frame_time,
+        trim_note(s)
+    )
+}
+
+/// One run (or failed file) of the table, after a blank line.
+pub fn write_entry(entry: &RunEntry, conventions: bool, out: &mut impl Write) -> std::io::Result<()> {
+    writeln!(out)?;
+    match entry {
+        RunEntry::Run(run) => {
+            write_run(run, out)?;
+            if conventions {
+                write_conventions(run, out)?;
+            }
+            Ok(())
+        }
+        RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", f.file, f.error.message),
+    }
+}
+
+/// `, trimmed: first 3 s, last 2 s` when runs are trimmed (`metrics.md` §1), else empty.
+pub(super) fn trim_note(s: &SettingsJson) -> String {
+    let part = |which: &str, v: f64| (v > 0.0).then(|| format!("{which} {v} s"));
+    let parts: Vec<String> =
+        [part("first", s.trim_start_s), part("last", s.trim_end_s)].into_iter().flatten().collect();
+    if parts.is_empty() { String::new() } else { format!(", trimmed: {} left out", parts.join(", ")) }
+}
+
+/// Says which other traces the file holds and how to see them.
+fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    const LISTED: usize = 3;
+    let n = r.other_traces.len();
+    if n == 0 {
+        return Ok(());
+    }
+    let list: Vec<String> = r
+        .other_traces
+        .iter()
+        .take(LISTED)
+        .map(|t| {
+            let id = match (t.process_id, &t.swap_chain) {
+                (Some(p), Some(sc)) => format!(" (PID {p}, {sc})"),
+                (Some(p), None) => format!(" (PID {p})"),
+                _ => String::new(),
+            };
+            format!("{}{id} {} frames", t.application, t.frames)
+        })
+        .collect();
+    let more = if n > LISTED { format!("; … {} more", n - LISTED) } else { String::new() };
+    let traces = if n == 1 { "trace" } else { "traces" };
+    writeln!(out, "  the file also holds {n} other {traces}: {}{more}", list.join("; "))?;
+    writeln!(out, "  (see every trace with --trace all, or pick one with --trace PID, APP or PID:SWAPCHAIN)")
 }
 
 fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
@@ -38,6 +86,7 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {s}"));
     let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {s}"));
     writeln!(out, "  {}{pid}{sc}{rt}", r.application)?;
+    write_other_traces(r, out)?;
     if !r.present_modes.is_empty() {
         writeln!(out, "  present mode: {}", r.present_modes.join(", "))?;
     }

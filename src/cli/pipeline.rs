@@ -1,0 +1,201 @@
+//! What makes the command line safe in a pipeline: `--strict` (any warning or skipped
+//! row fails), `--max-skipped R` (too large a share of skipped rows fails), and the
+//! different-applications warning of `compare`.
+
+use crate::model::{Capture, Warning};
+use crate::report::Run;
+
+/// Rows of one file: kept as frames (samples) and skipped with a warning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RowCounts {
+    /// Rows kept, over every trace of the file.
+    pub kept: u64,
+    /// Rows skipped (malformed, no usable frame time, …).
+    pub skipped: u64,
+}
+
+impl RowCounts {
+    /// The rows of a capture: kept entries of every trace, and the rows its warnings
+    /// say were skipped.
+    #[must_use]
+    pub fn of(capture: &Capture) -> Self {
+        let kept = capture.traces.iter().map(|t| t.len() as u64).sum();
+        let warnings = capture.warnings.iter().chain(capture.traces.iter().flat_map(|t| &t.warnings));
+        Self { kept, skipped: warnings.map(skipped_rows).sum() }
+    }
+
+    /// Skipped rows as a fraction of the rows read (0 for an empty file).
+    #[must_use]
+    pub fn skipped_fraction(&self) -> f64 {
+        let total = self.kept + self.skipped;
+        if total == 0 { 0.0 } else { self.skipped as f64 / total as f64 }
+    }
+}
+
+/// How many rows a warning says were skipped: loaders end a skipped row's warning with
+/// "skipped" (`…; skipped`, `…; row skipped`, `… were skipped (…)`), and a grouped
+/// warning starts with the count (`7 rows have …; skipped (lines …)`). Other warnings
+/// (and a PCL marker log's, which are not capture rows) count 0.
+#[must_use]
+pub fn skipped_rows(w: &Warning) -> u64 {
+    let m = w.message.as_str();
+    if m.starts_with("PCL marker log") || !m.contains("skipped") {
+        return 0;
+    }
+    let digits: String = m.chars().take_while(char::is_ascii_digit).collect();
+    match digits.parse::<u64>() {
+        Ok(n) if m[digits.len()..].starts_with(' ') => n,
+        _ => 1,
+    }
+}
+
+/// The checks `--strict` and `--max-skipped` ask for.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Checks {
+    /// `--strict`: any warning or skipped row fails.
+    pub strict: bool,
+    /// `--max-skipped R`: a file with more than this fraction of its rows skipped fails.
+    pub max_skipped: Option<f64>,
+}
+
+/// A file's share of skipped rows from which a note is printed even without
+/// `--strict` or `--max-skipped`.
+const NOTE_SKIPPED: f64 = 0.1;
+
+impl Checks {
+    /// The failures of one file (messages for stderr; empty when it passes), and notes
+    /// that do not fail. `runs` are the file's reported runs.
+    #[must_use]
+    pub fn check(&self, file: &str, rows: RowCounts, runs: &[&Run]) -> (Vec<String>, Vec<String>) {
+        let (mut failures, mut notes) = (Vec::new(), Vec::new());
+        let total = rows.kept + rows.skipped;
+        let share = rows.skipped_fraction();
+        let skipped = format!("{} of {total} rows skipped ({:.1} %)", rows.skipped, share * 100.0);
+        if self.strict {
+            let warnings: Vec<&Warning> = runs.iter().flat_map(|r| &r.warnings).collect();
+            if let Some(first) = warnings.first() {
+                let at = first.line.map_or_else(String::new, |l| format!("line {l}: "));
+                failures.push(format!(
+                    "--strict: {file}: {} warning{} (first: {at}{}){}",
+                    warnings.len(),
+                    if warnings.len() == 1 { "" } else { "s" },
+                    first.message,
+                    if rows.skipped > 0 { format!("; {skipped}") } else { String::new() }
+                ));
+            } else if rows.skipped > 0 {
+                failures.push(format!("--strict: {file}: {skipped}"));
+            }
+        }
+        if let Some(max) = self.max_skipped
+            && share > max
+        {
+            failures.push(format!(
+                "--max-skipped {}: {file}: {skipped}, more than {:.1} %",
+                crate::report::compare::number(max),
+                max * 100.0
+            ));
+        }
+        if failures.is_empty() && share >= NOTE_SKIPPED && self.max_skipped.is_none() {
+            notes.push(format!(
+                "{file}: {skipped}; the figures use the rest (--max-skipped R or --strict make this fail)"
+            ));
+        }
+        (failures, notes)
+    }
+}
+
+/// The key an application name compares by: lower case, without `.exe`, a CapFrameX
+/// run suffix (` (run 2)`) or anything but letters and digits.
+fn app_key(name: &str) -> String {
+    let name = name.trim();
+    let name = match name.rfind(" (run ") {
+        Some(i) if name.ends_with(')') => &name[..i],
+        _ => name,
+    };
+    let lower = name.to_ascii_lowercase();
+    let bare = lower.strip_suffix(".exe").unwrap_or(&lower);
+    bare.chars().filter(char::is_ascii_alphanumeric).collect()
+}
+
+/// True when the run's format names its application (rather than the file name
+/// standing for it, as for MangoHud, NVIDIA App and Afterburner logs).
+fn names_application(run: &Run) -> bool {
+    let stem = std::path::Path::new(&run.file).file_stem().map(|s| s.to_string_lossy().into_owned());
+    stem.as_deref() != Some(run.application.as_str()) && run.application != super::inputs::STDIN_NAME
+}
+
+/// A warning when compared runs are of different applications. Two runs that name
+/// their application differ when the names do (case, `.exe` aside). A log that does
+/// not record its application (its file name stands for it) differs from a named one
+/// when its file name does not mention that application; two such logs are never
+/// called different (repeated runs have different file names).
+#[must_use]
+pub fn different_applications(runs: &[&Run]) -> Option<Warning> {
+    let mut named: Vec<(&str, String)> = Vec::new();
+    for r in runs.iter().filter(|r| names_application(r)) {
+        let key = app_key(&r.application);
+        if !named.iter().any(|(_, k)| *k == key) {
+            named.push((r.application.as_str(), key));
+        }
+    }
+    if named.len() > 1 {
+        let list: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
+        return Some(Warning::file(format!(
+            "the compared runs are of different applications ({}); a comparison is meant for runs of one \
+             game and scene",
+            list.join(", ")
+        )));
+    }
+    let (app, key) = named.first()?;
+    let unnamed: Vec<&&Run> = runs
+        .iter()
+        .filter(|r| !names_application(r) && !app_key(&r.application).contains(key.as_str()))
+        .collect();
+    let first = unnamed.first()?;
+    Some(Warning::file(format!(
+        "the compared runs may be of different applications: {app} and {} (a {} log does not record its \
+         application, and its file name does not mention {app})",
+        first.file, first.format
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn skipped_rows_are_read_from_the_loaders_warnings() {
+        let w = |m: &str| skipped_rows(&Warning::at(3, m));
+        assert_eq!(w("row has 6 fields, header has 21; skipped"), 1);
+        assert_eq!(w("frame time is missing; row skipped"), 1);
+        assert_eq!(w("7 rows have a frame time of 0 or less; skipped (lines 10, 11, 12, 13, 14, …)"), 7);
+        assert_eq!(w("12 frames have no usable frame time and were skipped (first: frame 3)"), 12);
+        assert_eq!(w("3 sample lines have no usable date and time (dd-mm-yyyy HH:MM:SS); skipped"), 3);
+        assert_eq!(w("PCL marker log: not a marker line; skipped"), 0);
+        assert_eq!(w("Dropped is 2; read as displayed"), 0);
+        assert_eq!(w("timestamps go back in time (or are not numbers) here"), 0);
+    }
+
+    #[test]
+    fn checks_fail_on_warnings_and_skipped_shares() {
+        let rows = RowCounts { kept: 10, skipped: 90 };
+        let strict = Checks { strict: true, max_skipped: None };
+        let (fail, _) = strict.check("a.csv", rows, &[]);
+        assert_eq!(fail.len(), 1);
+        assert!(fail[0].contains("90 of 100 rows skipped (90.0 %)"), "{}", fail[0]);
+        let max = Checks { strict: false, max_skipped: Some(0.5) };
+        assert_eq!(max.check("a.csv", rows, &[]).0.len(), 1);
+        assert!(max.check("a.csv", RowCounts { kept: 60, skipped: 40 }, &[]).0.is_empty());
+        // Without options: no failure, a note from 10 % on.
+        let (fail, notes) = Checks::default().check("a.csv", rows, &[]);
+        assert!(fail.is_empty() && notes.len() == 1);
+        assert!(Checks::default().check("a.csv", RowCounts { kept: 95, skipped: 5 }, &[]).1.is_empty());
+    }
+
+    #[test]
+    fn application_keys() {
+        assert_eq!(app_key("Firefox.EXE"), "firefox");
+        assert_eq!(app_key("Judgment.exe (run 2)"), "judgment");
+        assert_eq!(app_key("r5apex_dx12.exe"), "r5apexdx12");
+    }
+}
