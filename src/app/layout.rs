@@ -373,6 +373,22 @@ impl App {
         let comparing = self.comparing();
         let mut commands: Vec<(usize, timeline::Command)> = Vec::new();
         let mut hovered = false;
+        // Compared runs share the frame rows' scales unless the user fits each.
+        let shared = (comparing && self.shared_scale).then(|| {
+            shown
+                .iter()
+                .filter_map(|&i| self.runs[i].tracks())
+                .fold((0.0_f64, 0.0_f64), |(p, d), t| (p.max(t.scale_ms), d.max(t.display_scale_ms)))
+        });
+        self.legend_ui(ui);
+        if comparing {
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut self.shared_scale, "Same vertical scale for every run").on_hover_text(
+                    "On: the frame rows of all compared runs share one ms scale, so equal heights mean equal \
+                     frame times. Off: each run is scaled to its own frame times.",
+                );
+            });
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
             let top = ui.cursor().min;
             for (slot, &i) in shown.iter().enumerate() {
@@ -407,6 +423,7 @@ impl App {
                     selected_frame: self.selected_frame.filter(|(r, _)| *r == i).map(|(_, f)| f),
                     cursor_ms: if comparing { self.cursor_ms.map(|t| t + s) } else { None },
                     compact: comparing,
+                    scales: shared,
                 };
                 let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
                 hovered |= out.iter().any(|c| matches!(c, timeline::Command::Cursor(_)));
@@ -424,6 +441,12 @@ impl App {
 }
 
 impl App {
+    /// The timeline's legend (generated frames when a shown run has them).
+    fn legend_ui(&self, ui: &mut egui::Ui) {
+        let generated = self.shown().into_iter().any(|i| self.runs[i].tracks().is_some_and(|t| t.generated));
+        panels::timeline_legend_ui(ui, generated);
+    }
+
     /// The figures' frame-time source in words, for a run (or the comparison) whose
     /// runs have generated frames when `generated`.
     fn source_text(&self, run: &crate::report::Run, generated: bool) -> String {

@@ -130,6 +130,8 @@ pub struct App {
     compare_when_loaded: Option<usize>,
     /// The baseline run of the comparison.
     baseline: usize,
+    /// Compared runs share the frame rows' vertical scales.
+    shared_scale: bool,
     show_help: bool,
     timeline_rect: Option<egui::Rect>,
     shot: Option<PendingShot>,
@@ -167,6 +169,7 @@ impl App {
             compare: false,
             compare_when_loaded: None,
             baseline: 0,
+            shared_scale: true,
             show_help: false,
             timeline_rect: None,
             shot: None,

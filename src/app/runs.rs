@@ -197,8 +197,10 @@ impl OpenRun {
         let trace = self.trace;
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace).
-        let prepared =
-            self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| Arc::clone(&a.prepared));
+        let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
+        let prepared = previous.map(|a| Arc::clone(&a.prepared));
+        // The budget's shares are reused when the target is the same.
+        let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();
@@ -206,7 +208,7 @@ impl OpenRun {
             move || {
                 let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
                 let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
-                analysis::analyze(&source, &capture.traces[trace], settings, prepared, markers)
+                analysis::analyze(&source, &capture.traces[trace], settings, prepared, shares, markers)
             },
             move || r(),
         );

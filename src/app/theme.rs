@@ -59,17 +59,13 @@ pub const WORSE: Color32 = Color32::from_rgb(235, 90, 80);
 /// Telemetry lines.
 pub const TELEMETRY: Color32 = Color32::from_rgb(120, 200, 140);
 
-/// The colour of a frame time against the target budget.
-#[must_use]
-pub fn budget_colour(frame_time_ms: f64, budget_ms: f64) -> Color32 {
-    if frame_time_ms > 2.0 * budget_ms {
-        FAR_OVER_BUDGET
-    } else if frame_time_ms > budget_ms {
-        OVER_BUDGET
-    } else {
-        WITHIN_BUDGET
-    }
-}
+/// A zoomed-out column's whisker, from its typical frame up to its slowest (faint:
+/// the mark at its end, in the slowest frame's colour, carries the verdict).
+pub const WHISKER: Color32 = Color32::from_rgba_unmultiplied_const(200, 200, 210, 24);
+/// The faint lines of the rows' vertical axes.
+pub const AXIS_GRID: Color32 = Color32::from_rgb(44, 44, 52);
+/// The values of the rows' vertical axes.
+pub const AXIS_TEXT: Color32 = Color32::from_rgb(150, 150, 160);
 
 /// The colour of a generated frame (frame generation) whose rendered frame would be
 /// `colour`: the same hue, much lighter, so both kinds read against the target.
