@@ -279,167 +279,160 @@ fn paint(
     rect: Rect,
     track: Rect,
 ) {
-    let t = input.tracks;
     let ruler =
         Rect::from_min_max(pos2(track.left(), rect.top()), pos2(rect.right(), rect.top() + RULER_HEIGHT));
     rows::ruler(p, frame, ruler);
     let mut y = rect.top() + RULER_HEIGHT;
     let frames_top = y;
     let mut frames_bottom = y;
-    let key_font = FontId::proportional(10.0);
     for (k, (row, h)) in rows_of(input).into_iter().enumerate() {
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
         p.rect_filled(band, 0.0, theme::ROW_BACKGROUND[k % 2]);
-        let area = Rect::from_min_max(pos2(track.left(), y + 1.0), pos2(track.right(), y + h - 1.0));
         // Labels stay inside the label column: at most two lines, cut with "…" (the
         // whole label shows on hover), clear of the axis values on the right.
         let labels =
             p.with_clip_rect(Rect::from_min_max(pos2(rect.left(), y), pos2(track.left() - 1.0, y + h)));
         let axis_room = if has_axis(row) { AXIS_WIDTH } else { 0.0 };
-        let label_bottom = draw_label(
-            &labels,
-            &row_label(input, row),
-            pos2(rect.left() + 6.0, y + 3.0),
-            LABEL_WIDTH - 10.0 - axis_room,
-        );
-        let f = &input.trace.frames;
+        let left = rect.left() + 6.0;
+        let label_bottom =
+            draw_label(&labels, &row_label(input, row), pos2(left, y + 3.0), LABEL_WIDTH - 10.0 - axis_room);
+        let ctx = RowPaint {
+            p,
+            labels,
+            area: Rect::from_min_max(pos2(track.left(), y + 1.0), pos2(track.right(), y + h - 1.0)),
+            left,
+            label_bottom,
+            frame,
+            input,
+        };
         if let Some(series) = series_of(input, row, frame.budget) {
-            let stats = cache.stats(series.key, series.index, series.values, series.shares);
-            let generated = row == Row::FrameTime && t.generated;
-            rows::axis(p, &labels, area, (0.0, series.scale), "ms");
-            rows::duration_bars(p, frame, area, series.values, stats, series.scale, generated);
-            if row == Row::FrameTime {
-                rows::target_line(p, frame, area, series.scale, input.target_fps);
-            } else {
-                let ty = rows::y_of(area, frame.budget.budget_ms, series.scale);
-                p.line_segment(
-                    [pos2(area.left(), ty), pos2(area.right(), ty)],
-                    Stroke::new(1.0, theme::TARGET_LINE.gamma_multiply(0.6)),
-                );
-            }
-            if generated {
-                let mut x = rect.left() + 6.0;
-                let ky = label_bottom + 3.0;
-                x += rows::key_entry(&labels, pos2(x, ky), theme::WITHIN_BUDGET, "application", &key_font)
-                    + 6.0;
-                rows::key_entry(
-                    &labels,
-                    pos2(x, ky),
-                    theme::generated(theme::WITHIN_BUDGET),
-                    "generated",
-                    &key_font,
-                );
-            }
-            // Dropped frames under whichever row draws display intervals.
-            if (row == Row::FrameTime && displays(input)) || row == Row::Display {
-                let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
-                let counts = lod::counts(&frame.columns, &t.dropped);
-                rows::density_marks(p, frame, marks, &counts, theme::DROPPED);
-            }
+            ctx.duration(cache, row, &series);
             frames_bottom = y + h;
-            y += h;
-            continue;
-        }
-        match row {
-            Row::Stutters => {
-                if let Some(a) = input.analyzed {
-                    let covered =
-                        lod::covered(&frame.columns, &a.marks.oscillating, &a.marks.oscillating_prefix);
-                    rows::density_shade(p, frame, area, &covered, theme::OSCILLATING);
-                    // Stutters inside oscillating stretches may be false positives
-                    // (metrics.md §5): faint and short, under the others.
-                    let (clear, oscillating) = &a.marks.stutters_by_osc;
-                    let low = Rect::from_min_max(pos2(area.left(), area.center().y), area.max);
-                    rows::density_ticks(
-                        p,
-                        frame,
-                        low,
-                        &lod::counts(&frame.columns, oscillating),
-                        theme::STUTTER_IN_OSC,
-                    );
-                    rows::density_ticks(p, frame, area, &lod::counts(&frame.columns, clear), theme::STUTTER);
-                }
+        } else {
+            match row {
+                Row::Stutters => ctx.stutters(),
+                Row::Health => ctx.health(),
+                Row::Latency => ctx.latency(cache),
+                Row::Telemetry(i) => ctx.telemetry(cache, i),
+                _ => {}
             }
-            Row::Health => {
-                if let Some(a) = input.analyzed {
-                    for (lane, (name, spikes)) in a.marks.spikes.iter().enumerate() {
-                        let top = area.top() + HEALTH_HEADER + LANE * lane as f32;
-                        let lane_rect =
-                            Rect::from_min_max(pos2(area.left(), top), pos2(area.right(), top + LANE - 2.0));
-                        rows::density_ticks(
-                            p,
-                            frame,
-                            lane_rect,
-                            &lod::counts(&frame.columns, spikes),
-                            theme::SPIKE,
-                        );
-                        let lane_labels = labels.with_clip_rect(Rect::from_min_max(
-                            pos2(rect.left(), top - 1.0),
-                            pos2(track.left() - 2.0, top + LANE),
-                        ));
-                        draw_line(
-                            &lane_labels,
-                            name,
-                            pos2(rect.left() + 14.0, top - 1.0),
-                            LABEL_WIDTH - 20.0,
-                            10.0,
-                        );
-                    }
-                }
-            }
-            Row::Latency => {
-                if let Some(stack) = latency_stack(input) {
-                    let kind = if input.analyzed.is_some_and(|a| a.pcl.is_some()) { 4 } else { 3 };
-                    let typicals: Vec<Vec<f64>> = stack
-                        .segments
-                        .iter()
-                        .enumerate()
-                        .map(|(k, seg)| cache.typicals((kind + 4, k), &seg.median, &seg.values).to_vec())
-                        .collect();
-                    let refs: Vec<&[f64]> = typicals.iter().map(Vec::as_slice).collect();
-                    let totals = cache.stats((kind, 0), &stack.index, &stack.total, None);
-                    rows::axis(p, &labels, area, (0.0, stack.scale_ms), "ms");
-                    rows::latency(p, frame, area, stack, totals, &refs);
-                    // The colour key, in the label column.
-                    for (k, seg) in stack.segments.iter().enumerate() {
-                        let at = pos2(rect.left() + 6.0, label_bottom + 2.0 + 13.0 * k as f32);
-                        rows::key_entry(
-                            &labels,
-                            at,
-                            theme::STAGES[k % theme::STAGES.len()],
-                            seg.name,
-                            &key_font,
-                        );
-                    }
-                }
-            }
-            Row::Telemetry(i) => {
-                let tt = &t.telemetry[i];
-                let values = &f.columns[tt.column].values;
-                let stats = cache.stats((5, i), &tt.index, values, None);
-                rows::axis(p, &labels, area, tt.axis, tt.unit);
-                rows::telemetry(p, frame, area, values, stats, tt.axis);
-                let range = format!(
-                    "{} – {}{}",
-                    rows::number_text(tt.min),
-                    rows::number_text(tt.max),
-                    unit_suffix(tt.unit)
-                );
-                draw_line(
-                    &labels,
-                    &range,
-                    pos2(rect.left() + 6.0, label_bottom + 1.0),
-                    LABEL_WIDTH - 12.0 - AXIS_WIDTH,
-                    10.0,
-                );
-            }
-            _ => {}
         }
         y += h;
     }
     let frame_rows = Rect::from_min_max(pos2(track.left(), frames_top), pos2(track.right(), frames_bottom));
     rows::vsync(p, frame, frame_rows);
     overlays(p, input, frame, track);
+}
+
+/// What painting one row needs: the painters (the label column's clipped), the data
+/// area, where labels start and where the row's label ended.
+struct RowPaint<'a> {
+    p: &'a egui::Painter,
+    labels: egui::Painter,
+    area: Rect,
+    left: f32,
+    label_bottom: f32,
+    frame: &'a rows::Frame<'a>,
+    input: &'a Input<'a>,
+}
+
+impl RowPaint<'_> {
+    /// A frame-duration row: axis, bars, the target line; the kinds of frames under
+    /// the frame row of a capture with generated frames; dropped frames under display
+    /// intervals.
+    fn duration(&self, cache: &mut lod::ColumnCache, row: Row, series: &Series<'_>) {
+        let (p, area, frame, t) = (self.p, self.area, self.frame, self.input.tracks);
+        let stats = cache.stats(series.key, series.index, series.values, series.shares);
+        let generated = row == Row::FrameTime && t.generated;
+        rows::axis(p, &self.labels, area, (0.0, series.scale), "ms");
+        rows::duration_bars(p, frame, area, series.values, stats, series.scale, generated);
+        if row == Row::FrameTime {
+            rows::target_line(p, frame, area, series.scale, self.input.target_fps);
+        } else {
+            let ty = rows::y_of(area, frame.budget.budget_ms, series.scale);
+            let stroke = Stroke::new(1.0, theme::TARGET_LINE.gamma_multiply(0.6));
+            p.line_segment([pos2(area.left(), ty), pos2(area.right(), ty)], stroke);
+        }
+        if generated {
+            let font = FontId::proportional(10.0);
+            let at = pos2(self.left, self.label_bottom + 3.0);
+            let w = rows::key_entry(&self.labels, at, theme::WITHIN_BUDGET, "application", &font);
+            let light = theme::generated(theme::WITHIN_BUDGET);
+            rows::key_entry(&self.labels, at + vec2(w + 6.0, 0.0), light, "generated", &font);
+        }
+        // Dropped frames under whichever row draws display intervals.
+        if (row == Row::FrameTime && displays(self.input)) || row == Row::Display {
+            let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
+            rows::density_marks(p, frame, marks, &lod::counts(&frame.columns, &t.dropped), theme::DROPPED);
+        }
+    }
+
+    fn stutters(&self) {
+        let (p, area, frame) = (self.p, self.area, self.frame);
+        let Some(a) = self.input.analyzed else { return };
+        let covered = lod::covered(&frame.columns, &a.marks.oscillating, &a.marks.oscillating_prefix);
+        rows::density_shade(p, frame, area, &covered, theme::OSCILLATING);
+        // Stutters inside oscillating stretches may be false positives (metrics.md
+        // §5): faint and short, under the others.
+        let (clear, oscillating) = &a.marks.stutters_by_osc;
+        let low = Rect::from_min_max(pos2(area.left(), area.center().y), area.max);
+        let faint = lod::counts(&frame.columns, oscillating);
+        rows::density_ticks(p, frame, low, &faint, theme::STUTTER_IN_OSC);
+        rows::density_ticks(p, frame, area, &lod::counts(&frame.columns, clear), theme::STUTTER);
+    }
+
+    fn health(&self) {
+        let (p, area, frame) = (self.p, self.area, self.frame);
+        let Some(a) = self.input.analyzed else { return };
+        for (lane, (name, spikes)) in a.marks.spikes.iter().enumerate() {
+            let top = area.top() + HEALTH_HEADER + LANE * lane as f32;
+            let lane_rect = Rect::from_min_max(pos2(area.left(), top), pos2(area.right(), top + LANE - 2.0));
+            rows::density_ticks(p, frame, lane_rect, &lod::counts(&frame.columns, spikes), theme::SPIKE);
+            let clip = Rect::from_min_max(pos2(self.left, top - 1.0), pos2(area.left() - 2.0, top + LANE));
+            draw_line(
+                &self.labels.with_clip_rect(clip),
+                name,
+                pos2(self.left + 8.0, top - 1.0),
+                LABEL_WIDTH - 20.0,
+                10.0,
+            );
+        }
+    }
+
+    fn latency(&self, cache: &mut lod::ColumnCache) {
+        let (p, area, frame) = (self.p, self.area, self.frame);
+        let Some(stack) = latency_stack(self.input) else { return };
+        let kind = if self.input.analyzed.is_some_and(|a| a.pcl.is_some()) { 4 } else { 3 };
+        let typicals: Vec<Vec<f64>> = stack
+            .segments
+            .iter()
+            .enumerate()
+            .map(|(k, seg)| cache.typicals((kind + 4, k), &seg.median, &seg.values).to_vec())
+            .collect();
+        let refs: Vec<&[f64]> = typicals.iter().map(Vec::as_slice).collect();
+        let totals = cache.stats((kind, 0), &stack.index, &stack.total, None);
+        rows::axis(p, &self.labels, area, (0.0, stack.scale_ms), "ms");
+        rows::latency(p, frame, area, stack, totals, &refs);
+        // The colour key, in the label column.
+        let font = FontId::proportional(10.0);
+        for (k, seg) in stack.segments.iter().enumerate() {
+            let at = pos2(self.left, self.label_bottom + 2.0 + 13.0 * k as f32);
+            rows::key_entry(&self.labels, at, theme::STAGES[k % theme::STAGES.len()], seg.name, &font);
+        }
+    }
+
+    fn telemetry(&self, cache: &mut lod::ColumnCache, i: usize) {
+        let (p, area, frame) = (self.p, self.area, self.frame);
+        let tt = &self.input.tracks.telemetry[i];
+        let values = &self.input.trace.frames.columns[tt.column].values;
+        let stats = cache.stats((5, i), &tt.index, values, None);
+        rows::axis(p, &self.labels, area, tt.axis, tt.unit);
+        rows::telemetry(p, frame, area, values, stats, tt.axis);
+        let (lo, hi) = (rows::number_text(tt.min), rows::number_text(tt.max));
+        let range = format!("{lo} – {hi}{}", unit_suffix(tt.unit));
+        let at = pos2(self.left, self.label_bottom + 1.0);
+        draw_line(&self.labels, &range, at, LABEL_WIDTH - 12.0 - AXIS_WIDTH, 10.0);
+    }
 }
 
 /// " unit", or nothing.
