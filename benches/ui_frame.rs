@@ -55,13 +55,13 @@ fn capture_csv(n: usize) -> String {
         let power = 180.0 + 25.0 * (s / 90.0).sin() + 3.0 * jitter;
         let clock = 1800.0 + 100.0 * (s / 300.0).sin();
         let temp = 72.0 + 3.0 * (s / 600.0).sin();
-        let util = 90.0 + 4.0 * jitter;
+        let gpu_load = 90.0 + 4.0 * jitter;
         let cpu_util = 40.0 + 8.0 * (s / 45.0).sin() + 2.0 * jitter;
         let _ = writeln!(
             out,
             "synthetic.exe,4242,0x1F741139B80,DXGI,0,512,1,Hardware: Independent Flip,Application,{s:.6},\
              {ft:.4},{ft:.4},0.300,1.200,{until},{:.4},1.000,{:.4},{:.4},{power:.1},{clock:.0},{temp:.1},\
-             {util:.1},{cpu_util:.2}",
+             {gpu_load:.1},{cpu_util:.2}",
             ft - 1.0,
             ft - 2.0,
             ft - 2.0,

@@ -14,8 +14,13 @@ use std::sync::Arc;
 pub struct OpenRun {
     /// Unique among the runs of this session (never reused, unlike an index).
     pub id: u64,
-    /// Shown name (the path as given, or the sample's name).
+    /// The path as given, or the sample's name.
     pub name: String,
+    /// What the window calls the run (legends, headings, export names): the file name
+    /// until the user renames it.
+    pub label: String,
+    /// Among the compared runs when comparing (the baseline always is).
+    pub compared: bool,
     /// The file, when it came from disk.
     pub path: Option<PathBuf>,
     /// The loaded capture (never changed once loaded).
@@ -53,8 +58,11 @@ impl OpenRun {
     pub fn new(name: String, path: Option<PathBuf>, capture: Capture) -> Self {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let trace = capture.default_trace().unwrap_or(0);
+        let label = super::layout::short_name(&name);
         Self {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            label,
+            compared: true,
             name,
             path,
             capture: Arc::new(capture),

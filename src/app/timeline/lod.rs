@@ -102,6 +102,7 @@ pub struct ColumnCache {
     pub columns: Vec<Range<usize>>,
     stats: HashMap<RowKey, Vec<ColumnStat>>,
     typicals: HashMap<(u8, usize), Vec<f64>>,
+    counts: HashMap<(usize, usize), Vec<u32>>,
     scratch: Vec<f64>,
 }
 
@@ -113,7 +114,23 @@ impl ColumnCache {
             self.columns = columns();
             self.stats.clear();
             self.typicals.clear();
+            self.counts.clear();
         }
+    }
+
+    /// How many of `marks` (ascending frame indices) fall under each column ([`counts`],
+    /// kept: a binary search per column in a long list of marks misses the CPU cache).
+    pub fn counts(&mut self, marks: &[u32]) -> &[u32] {
+        let columns = &self.columns;
+        self.counts.entry((marks.as_ptr() as usize, marks.len())).or_insert_with(|| counts(columns, marks))
+    }
+
+    /// Every column's frames inside the `runs` ([`covered`], kept like [`Self::counts`]).
+    pub fn covered(&mut self, runs: &[(u32, u32)], prefix: &[u64]) -> &[u32] {
+        let columns = &self.columns;
+        self.counts
+            .entry((runs.as_ptr() as usize, usize::MAX))
+            .or_insert_with(|| covered(columns, runs, prefix))
     }
 
     /// Every column's typical value of one series (a latency stage).

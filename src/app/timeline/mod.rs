@@ -21,6 +21,7 @@ use crate::analysis::FrameTimeSource;
 use crate::model::Trace;
 use eframe::egui::{self, FontId, Key, Rect, Sense, Stroke, pos2, vec2};
 use lod::{Budget, BudgetShares, SeriesIndex};
+pub use rows::fps_text;
 use std::sync::{Arc, Mutex};
 pub use view::TimeView;
 
@@ -73,9 +74,43 @@ pub struct Input<'a> {
     pub cursor_ms: Option<f64>,
     /// Leave out the telemetry rows (compared runs stack several timelines).
     pub compact: bool,
-    /// The frame rows' vertical scales (present and display intervals, ms) shared by
-    /// compared runs; `None`: the run's own.
-    pub scales: Option<(f64, f64)>,
+    /// Vertical scales shared by compared runs; `None`: the run's own.
+    pub scales: Option<Scales>,
+}
+
+/// The vertical scales (ms) of the frame-duration and latency rows, shared by compared
+/// runs so that equal heights mean equal times.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Scales {
+    /// Present intervals (and the GPU row).
+    pub presents_ms: f64,
+    /// Display intervals.
+    pub display_ms: f64,
+    /// The latency row's stacks.
+    pub latency_ms: f64,
+}
+
+impl Scales {
+    /// The scales of one run's rows.
+    #[must_use]
+    pub fn of(tracks: &Tracks, analyzed: Option<&Analyzed>) -> Self {
+        let latency = analyzed.and_then(|a| a.pcl.as_ref()).or(tracks.latency.as_ref());
+        Self {
+            presents_ms: tracks.scale_ms,
+            display_ms: tracks.display_scale_ms,
+            latency_ms: latency.map_or(0.0, |s| s.scale_ms),
+        }
+    }
+
+    /// The larger of two scales, row by row.
+    #[must_use]
+    pub fn max(self, other: Self) -> Self {
+        Self {
+            presents_ms: self.presents_ms.max(other.presents_ms),
+            display_ms: self.display_ms.max(other.display_ms),
+            latency_ms: self.latency_ms.max(other.latency_ms),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -137,7 +172,7 @@ pub fn desired_height(input: &Input<'_>) -> f32 {
 /// comparing, else the run's own, tall enough that the target line stays in view.
 fn scales(input: &Input<'_>, budget: Budget) -> (f64, f64) {
     let t = input.tracks;
-    let (p, d) = input.scales.unwrap_or((t.scale_ms, t.display_scale_ms));
+    let (p, d) = input.scales.map_or((t.scale_ms, t.display_scale_ms), |s| (s.presents_ms, s.display_ms));
     (round_up(p.max(budget.budget_ms * 1.5)), round_up(d.max(budget.budget_ms * 1.5)))
 }
 
@@ -310,8 +345,8 @@ fn paint(
             frames_bottom = y + h;
         } else {
             match row {
-                Row::Stutters => ctx.stutters(),
-                Row::Health => ctx.health(),
+                Row::Stutters => ctx.stutters(cache),
+                Row::Health => ctx.health(cache),
                 Row::Latency => ctx.latency(cache),
                 Row::Telemetry(i) => ctx.telemetry(cache, i),
                 _ => {}
@@ -363,31 +398,30 @@ impl RowPaint<'_> {
         // Dropped frames under whichever row draws display intervals.
         if (row == Row::FrameTime && displays(self.input)) || row == Row::Display {
             let marks = Rect::from_min_max(pos2(area.left(), area.bottom() - 5.0), area.max);
-            rows::density_marks(p, frame, marks, &lod::counts(&frame.columns, &t.dropped), theme::DROPPED);
+            rows::density_marks(p, frame, marks, cache.counts(&t.dropped), theme::DROPPED);
         }
     }
 
-    fn stutters(&self) {
+    fn stutters(&self, cache: &mut lod::ColumnCache) {
         let (p, area, frame) = (self.p, self.area, self.frame);
         let Some(a) = self.input.analyzed else { return };
-        let covered = lod::covered(&frame.columns, &a.marks.oscillating, &a.marks.oscillating_prefix);
-        rows::density_shade(p, frame, area, &covered, theme::OSCILLATING);
+        let covered = cache.covered(&a.marks.oscillating, &a.marks.oscillating_prefix);
+        rows::density_shade(p, frame, area, covered, theme::OSCILLATING);
         // Stutters inside oscillating stretches may be false positives (metrics.md
         // §5): faint and short, under the others.
         let (clear, oscillating) = &a.marks.stutters_by_osc;
         let low = Rect::from_min_max(pos2(area.left(), area.center().y), area.max);
-        let faint = lod::counts(&frame.columns, oscillating);
-        rows::density_ticks(p, frame, low, &faint, theme::STUTTER_IN_OSC);
-        rows::density_ticks(p, frame, area, &lod::counts(&frame.columns, clear), theme::STUTTER);
+        rows::density_ticks(p, frame, low, cache.counts(oscillating), theme::STUTTER_IN_OSC);
+        rows::density_ticks(p, frame, area, cache.counts(clear), theme::STUTTER);
     }
 
-    fn health(&self) {
+    fn health(&self, cache: &mut lod::ColumnCache) {
         let (p, area, frame) = (self.p, self.area, self.frame);
         let Some(a) = self.input.analyzed else { return };
         for (lane, (name, spikes)) in a.marks.spikes.iter().enumerate() {
             let top = area.top() + HEALTH_HEADER + LANE * lane as f32;
             let lane_rect = Rect::from_min_max(pos2(area.left(), top), pos2(area.right(), top + LANE - 2.0));
-            rows::density_ticks(p, frame, lane_rect, &lod::counts(&frame.columns, spikes), theme::SPIKE);
+            rows::density_ticks(p, frame, lane_rect, cache.counts(spikes), theme::SPIKE);
             let clip = Rect::from_min_max(pos2(self.left, top - 1.0), pos2(area.left() - 2.0, top + LANE));
             draw_line(
                 &self.labels.with_clip_rect(clip),
@@ -411,8 +445,9 @@ impl RowPaint<'_> {
             .collect();
         let refs: Vec<&[f64]> = typicals.iter().map(Vec::as_slice).collect();
         let totals = cache.stats((kind, 0), &stack.index, &stack.total, None);
-        rows::axis(p, &self.labels, area, (0.0, stack.scale_ms), "ms");
-        rows::latency(p, frame, area, stack, totals, &refs);
+        let scale = round_up(self.input.scales.map_or(stack.scale_ms, |s| s.latency_ms.max(stack.scale_ms)));
+        rows::axis(p, &self.labels, area, (0.0, scale), "ms");
+        rows::latency(p, frame, area, stack, totals, &refs, scale);
         // The colour key, in the label column.
         let font = FontId::proportional(10.0);
         for (k, seg) in stack.segments.iter().enumerate() {

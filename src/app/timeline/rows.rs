@@ -311,8 +311,8 @@ pub fn latency(
     stack: &Stack,
     totals: &[ColumnStat],
     typicals: &[&[f64]],
+    scale: f64,
 ) {
-    let scale = stack.scale_ms;
     for (c, s) in totals.iter().enumerate() {
         let Some(i) = s.max.map(|i| i as usize) else { continue };
         let max = stack.total[i];
