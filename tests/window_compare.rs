@@ -52,8 +52,7 @@ fn name_and_unit(qualified: &str) -> (&'static str, Unit) {
     FIGURE_NAMES
         .iter()
         .find(|(q, _, _)| *q == qualified)
-        .map(|&(_, name, unit)| (name, unit))
-        .unwrap_or_else(|| panic!("{qualified} has no name in the window"))
+        .map_or_else(|| panic!("{qualified} has no name in the window"), |&(_, name, unit)| (name, unit))
 }
 
 /// A value as the table shows it: FPS with two decimals, whole rates and counts whole,
