@@ -232,8 +232,9 @@ impl App {
     }
 
     pub(super) fn side_ui(&mut self, ui: &mut egui::Ui) {
-        egui::ScrollArea::vertical().auto_shrink([false, false]).show(ui, |ui| {
-            // Nothing in the panel may widen it (the timeline would jump).
+        // Scrolling both ways: content wider than the panel (a long file name, a frame's
+        // columns) scrolls instead of widening the panel, so the timeline never jumps.
+        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
             ui.set_max_width(ui.available_width());
             self.errors_ui(ui);
             let mut close = None;
@@ -429,11 +430,15 @@ impl App {
                 .collect();
             let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =
                 runs.iter().map(|(n, c, d)| (n.as_str(), *c, *d)).collect();
-            egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_overlay_ui(ui, &refs, target));
+            egui::ScrollArea::both()
+                .auto_shrink([false, false])
+                .show(ui, |ui| super::charts::charts_overlay_ui(ui, &refs, target));
             return;
         }
         if let Some(a) = self.runs.get(self.selected).and_then(|r| r.analyzed()) {
-            egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_ui(ui, &a.charts, target));
+            egui::ScrollArea::both()
+                .auto_shrink([false, false])
+                .show(ui, |ui| super::charts::charts_ui(ui, &a.charts, target));
         }
     }
 

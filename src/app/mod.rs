@@ -619,14 +619,18 @@ impl App {
         // Side panels start at a share of the window (a small window keeps room for the
         // timeline), can be dragged from 180 px to half the window, and hidden from the
         // View menu. Comparing starts the left one wider, for the comparison table.
-        let width = ui.available_width();
+        // The window's width (not the root Ui's, which a first sizing pass may shrink).
+        let width = ui.ctx().content_rect().width().max(ui.available_width()).max(800.0);
         if self.show_runs_panel {
             let (id, share) = if self.comparing() { ("runs_compare", 0.32) } else { ("runs", 0.23) };
             egui::Panel::left(id)
                 .resizable(true)
                 .default_size((width * share).clamp(200.0, 460.0))
                 .size_range(180.0..=(width * 0.5).max(200.0))
-                .show(ui, |ui| self.side_ui(ui));
+                .show(ui, |ui| {
+                    ui.set_min_width(ui.available_width());
+                    self.side_ui(ui);
+                });
         }
         // The runs list may have changed a compared trace or the baseline.
         self.refresh_compare_source();
@@ -635,7 +639,11 @@ impl App {
                 .resizable(true)
                 .default_size((width * 0.25).clamp(220.0, 380.0))
                 .size_range(180.0..=(width * 0.5).max(200.0))
-                .show(ui, |ui| self.charts_ui(ui));
+                .show(ui, |ui| {
+                    // A panel with little to show keeps its width (it would shrink to it).
+                    ui.set_min_width(ui.available_width());
+                    self.charts_ui(ui);
+                });
         }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         panels::help_ui(&ctx, &mut self.show_help);

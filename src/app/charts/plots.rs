@@ -92,24 +92,27 @@ pub(super) enum Mark {
 /// A legend under a plot: one entry per series, wrapped, so it never covers a curve.
 pub(super) fn legend_row(ui: &mut egui::Ui, entries: &[(Color32, Mark, String)]) {
     ui.horizontal_wrapped(|ui| {
-        ui.spacing_mut().item_spacing.x = 4.0;
+        ui.spacing_mut().item_spacing.x = 10.0;
         for (colour, mark, text) in entries {
-            // One group per entry: a line break never parts a sample from its name.
-            ui.horizontal(|ui| legend_entry(ui, *colour, *mark, text));
-            ui.add_space(6.0);
+            legend_entry(ui, *colour, *mark, text);
         }
     });
 }
 
-/// A legend entry: a sample of the series' mark and its name.
+/// A legend entry: a sample of the series' mark and its name, as one widget (a line
+/// break never parts them).
 fn legend_entry(ui: &mut egui::Ui, colour: Color32, mark: Mark, text: &str) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(16.0, 10.0), egui::Sense::hover());
+    let font = egui::TextStyle::Small.resolve(ui.style());
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), font, ui.visuals().text_color());
+    let size = egui::vec2(20.0 + galley.size().x, galley.size().y.max(10.0));
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, text));
     let p = ui.painter();
     let y = rect.center().y;
     let stroke = egui::Stroke::new(2.0, colour);
     match mark {
         Mark::Line => {
-            p.line_segment([egui::pos2(rect.left(), y), egui::pos2(rect.right(), y)], stroke);
+            p.line_segment([egui::pos2(rect.left(), y), egui::pos2(rect.left() + 16.0, y)], stroke);
         }
         Mark::Dashed => {
             for k in 0..3 {
@@ -118,10 +121,12 @@ fn legend_entry(ui: &mut egui::Ui, colour: Color32, mark: Mark, text: &str) {
             }
         }
         Mark::Box => {
-            p.rect_filled(rect.shrink2(egui::vec2(3.0, 1.0)), 1.0, colour);
+            let r = egui::Rect::from_min_size(egui::pos2(rect.left() + 3.0, y - 4.0), egui::vec2(10.0, 8.0));
+            p.rect_filled(r, 1.0, colour);
         }
     }
-    ui.label(egui::RichText::new(text).small());
+    let text_colour = ui.visuals().text_color();
+    p.galley(egui::pos2(rect.left() + 20.0, rect.top()), galley, text_colour);
 }
 
 /// The runs' legend entries, in their colours.
