@@ -430,15 +430,11 @@ impl App {
                 .collect();
             let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =
                 runs.iter().map(|(n, c, d)| (n.as_str(), *c, *d)).collect();
-            egui::ScrollArea::both()
-                .auto_shrink([false, false])
-                .show(ui, |ui| super::charts::charts_overlay_ui(ui, &refs, target));
+            egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_overlay_ui(ui, &refs, target));
             return;
         }
         if let Some(a) = self.runs.get(self.selected).and_then(|r| r.analyzed()) {
-            egui::ScrollArea::both()
-                .auto_shrink([false, false])
-                .show(ui, |ui| super::charts::charts_ui(ui, &a.charts, target));
+            egui::ScrollArea::vertical().show(ui, |ui| super::charts::charts_ui(ui, &a.charts, target));
         }
     }
 

@@ -75,7 +75,14 @@ fn base_plot<'a>(
         Look::Single => Plot::new(id_salt),
         Look::Overlay => Plot::new(("overlay", id_salt)),
     };
-    plot.height(height).allow_scroll(false).show_y(false).x_axis_label(x).y_axis_label(y).include_y(0.0)
+    plot.height(height)
+        .allow_scroll(false)
+        .show_y(false)
+        .x_axis_label(x)
+        .y_axis_label(y)
+        .include_y(0.0)
+        .x_grid_spacer(|input| label_marks(&input, 90.0))
+        .y_grid_spacer(|input| label_marks(&input, 40.0))
 }
 
 /// How a legend entry's sample is drawn.
@@ -215,7 +222,6 @@ pub(super) fn pacing_plot(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, targe
         .include_x(0.0)
         .include_x(view_max)
         .include_y(100.0)
-        .x_grid_spacer(|input| fps_marks(input.bounds))
         .label_formatter(move |pos| pacing_label(runs, look, hover_x(pos)))
         .show(ui, move |p| {
             for (i, (s, e)) in LIMITS.into_iter().enumerate() {
@@ -262,24 +268,36 @@ pub(super) fn pacing_plot(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, targe
     legend_row(ui, &entries);
 }
 
-/// Round target rates on the pacing chart's x axis: steps of 10, 20, 50, 100, 200 FPS
-/// (whatever the plot's width, the axis keeps several labelled ticks).
-fn fps_marks((lo, hi): (f64, f64)) -> Vec<egui_plot::GridMark> {
-    let span = (hi - lo).max(1.0);
-    let step =
-        [10.0, 20.0, 50.0, 100.0, 200.0, 500.0].into_iter().find(|s| span / s <= 6.0).unwrap_or(1000.0);
+/// Grid marks whose major steps are far enough apart on screen for egui_plot to label
+/// every one (it leaves out labels closer than 60 points, which left an x axis with a
+/// single "0"): round steps of 1, 2 or 5 · 10^k at least `points` apart (90 on the x
+/// axis, 40 on the y axis, whose labels are only one line high), with minor
+/// lines at a fifth of a step. `base_step_size` is the size of 8 points (the default
+/// smallest grid spacing) in plot units.
+fn label_marks(input: &egui_plot::GridInput, points: f64) -> Vec<egui_plot::GridMark> {
+    let units_per_point = input.base_step_size / 8.0;
+    axis_marks(input.bounds, units_per_point * points)
+}
+
+/// Round steps of at least `min_step` over `(lo, hi)`, majors and fifths.
+fn axis_marks((lo, hi): (f64, f64), min_step: f64) -> Vec<egui_plot::GridMark> {
+    if !(min_step.is_finite() && min_step > 0.0 && hi > lo) {
+        return Vec::new();
+    }
+    let decade = 10_f64.powf(min_step.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&s| s >= min_step)
+        .unwrap_or(10.0 * decade);
+    let minor = step / 5.0;
     let mut marks = Vec::new();
-    let mut v = (lo / step).floor() * step;
-    while v <= hi && marks.len() < 100 {
-        marks.push(egui_plot::GridMark { value: v, step_size: step });
-        // Minor lines at a fifth of the step.
-        for k in 1..5 {
-            let m = v + step * f64::from(k) / 5.0;
-            if m <= hi {
-                marks.push(egui_plot::GridMark { value: m, step_size: step / 5.0 });
-            }
-        }
-        v += step;
+    let mut k = (lo / minor).floor();
+    while k * minor <= hi && marks.len() < 500 {
+        let value = k * minor;
+        let major = (value / step - (value / step).round()).abs() < 1e-6;
+        marks.push(egui_plot::GridMark { value, step_size: if major { step } else { minor } });
+        k += 1.0;
     }
     marks
 }
@@ -433,13 +451,16 @@ mod tests {
     }
 
     #[test]
-    fn the_fps_axis_keeps_several_ticks() {
-        for (lo, hi) in [(0.0, 1000.0), (0.0, 100.0), (-10.0, 250.0), (0.0, 30.0)] {
-            let marks = fps_marks((lo, hi));
-            let step = marks.iter().map(|m| m.step_size).fold(0.0, f64::max);
-            let major =
-                marks.iter().filter(|m| m.step_size >= step && m.value >= lo && m.value <= hi).count();
-            assert!((3..=12).contains(&major), "{lo}..{hi}: {major}");
-        }
+    fn every_major_tick_is_far_enough_apart_to_be_labelled() {
+        // 330 points showing 0–600 FPS: 100 FPS is 55 points (unlabelled), 200 is 110.
+        let marks = axis_marks((0.0, 600.0), 600.0 / 330.0 * 90.0);
+        let majors: Vec<f64> = marks.iter().filter(|m| m.step_size > 100.0).map(|m| m.value).collect();
+        assert_eq!(majors, [0.0, 200.0, 400.0, 600.0]);
+        assert!(marks.iter().any(|m| close(m.value, 40.0) && close(m.step_size, 40.0)), "minor lines");
+        // A narrow range: 0.1 ms steps.
+        let majors =
+            axis_marks((8.0, 8.5), 0.5 / 300.0 * 90.0).iter().filter(|m| close(m.step_size, 0.2)).count();
+        assert_eq!(majors, 3, "8.0, 8.2, 8.4");
+        assert!(axis_marks((1.0, 0.0), 1.0).is_empty());
     }
 }
