@@ -325,3 +325,38 @@ fn every_character_the_window_writes_is_in_its_font() {
         .collect();
     assert!(missing.is_empty(), "characters the default font lacks (drawn as boxes): {missing:?}");
 }
+
+#[test]
+fn the_sample_pair_beside_an_open_capture_is_compared_on_its_own() {
+    let mut h = window(&[]);
+    h.get_by_role_and_label(Role::Button, "Sample pair").click();
+    settle(&mut h);
+    assert!(app(&h).comparing());
+    assert_eq!(app(&h).run_labels().len(), 3, "the open capture stays open");
+    // The pair's first run is the baseline, and only the pair is compared.
+    assert_eq!(app(&h).baseline_name(), Some("sample: synthetic-run-a.csv"));
+    let headings: Vec<String> =
+        labels(&h).into_iter().filter(|l| l.ends_with(" — baseline") || l.ends_with(" — compared")).collect();
+    assert_eq!(
+        headings,
+        ["sample: synthetic-run-a.csv — baseline", "sample: synthetic-run-b.csv — compared"]
+    );
+    assert_eq!(
+        labelled(&h, "Average FPS").len(),
+        5,
+        "one comparison table: {:?}",
+        labelled(&h, "Average FPS")
+    );
+}
+
+#[test]
+fn recent_files_are_remembered_with_absolute_paths() {
+    // A path relative to the test's folder, as a user types it on the command line.
+    let relative = PathBuf::from(SAMPLE);
+    assert!(relative.is_relative() && relative.exists());
+    let h = window(std::slice::from_ref(&relative));
+    let recent = &app(&h).persisted().recent;
+    assert_eq!(recent.len(), 1);
+    assert!(recent[0].is_absolute(), "{:?}", recent[0]);
+    assert_eq!(recent[0], std::path::absolute(&relative).unwrap());
+}

@@ -234,8 +234,10 @@ impl App {
     pub(super) fn side_ui(&mut self, ui: &mut egui::Ui) {
         // Scrolling both ways: content wider than the panel (a long file name, a frame's
         // columns) scrolls instead of widening the panel, so the timeline never jumps.
+        let width = ui.available_width();
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
-            ui.set_max_width(ui.available_width());
+            // Wrap and fill to the panel's width, not the scrolled content's.
+            ui.set_max_width(width);
             self.errors_ui(ui);
             let mut close = None;
             let mut picked = None;
@@ -244,12 +246,14 @@ impl App {
             let shown = self.shown();
             for (i, run) in self.runs.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
+                    if ui.small_button("x").on_hover_text("Close this capture").clicked() {
+                        close = Some(i);
+                    }
+                    // A long name is cut to the panel (the whole path shows on hover).
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
                     let radio = ui.radio(self.selected == i, run.label.as_str());
                     if radio.on_hover_text(format!("Show this run's figures\n{}", run.name)).clicked() {
                         picked = Some(i);
-                    }
-                    if ui.small_button("x").on_hover_text("Close this capture").clicked() {
-                        close = Some(i);
                     }
                 });
                 ui.indent(("run", run.id), |ui| {
@@ -499,7 +503,8 @@ impl App {
                     view: timeline::TimeView { start_ms: self.view.start_ms + s, span_ms: self.view.span_ms },
                     selection: self.selection.map(|(a, b)| (a + s, b + s)),
                     selected_frame: self.selected_frame.filter(|(r, _)| *r == i).map(|(_, f)| f),
-                    cursor_ms: if comparing { self.cursor_ms.map(|t| t + s) } else { None },
+                    // The pointer's time, across every row (and every compared run).
+                    cursor_ms: self.cursor_ms.map(|t| t + s),
                     compact: comparing,
                     scales: shared,
                 };

@@ -42,15 +42,16 @@ pub const STAGES: [Color32; 4] = [
     Color32::from_rgb(200, 200, 120),
 ];
 /// The linked cursor across compared timelines.
-pub const CURSOR: Color32 = Color32::from_rgb(235, 235, 240);
-/// One colour per compared run, baseline first.
+pub const CURSOR: Color32 = Color32::from_rgba_unmultiplied_const(235, 235, 240, 150);
+/// One colour per compared run, baseline first (none of them the charts' target
+/// orange, so a run's curve never reads as the target line).
 pub const RUNS: [Color32; 6] = [
     Color32::from_rgb(90, 160, 240),
-    Color32::from_rgb(240, 140, 60),
+    Color32::from_rgb(240, 110, 170),
     Color32::from_rgb(110, 200, 110),
-    Color32::from_rgb(220, 90, 200),
-    Color32::from_rgb(230, 210, 80),
+    Color32::from_rgb(170, 130, 245),
     Color32::from_rgb(120, 220, 220),
+    Color32::from_rgb(200, 200, 200),
 ];
 /// A figure that got better than the baseline.
 pub const BETTER: Color32 = Color32::from_rgb(90, 200, 110);

@@ -70,7 +70,7 @@ pub struct Input<'a> {
     pub selection: Option<(f64, f64)>,
     /// Selected frame.
     pub selected_frame: Option<usize>,
-    /// A time (ms) to mark with a vertical line: the linked cursor of compared runs.
+    /// A time (ms) to mark with a vertical line: the pointer's, linked across compared runs.
     pub cursor_ms: Option<f64>,
     /// Leave out the telemetry rows (compared runs stack several timelines).
     pub compact: bool,
@@ -867,7 +867,7 @@ fn keys(ui: &egui::Ui, view: &mut TimeView, width: f32) -> Vec<Command> {
 
 /// The keyboard and mouse help, as (keys, action) rows (key names in words: the
 /// default font has no arrow glyphs).
-pub const HELP: [(&str, &str); 11] = [
+pub const HELP: [(&str, &str); 12] = [
     ("Mouse wheel", "zoom around the cursor"),
     ("Drag", "pan"),
     ("Shift + drag, or drag on the ruler", "select a time range"),
@@ -879,4 +879,5 @@ pub const HELP: [(&str, &str); 11] = [
     ("+ / - or Up / Down arrow", "zoom in / out"),
     ("Esc", "clear the selection and the selected frame"),
     ("H or F1", "this help"),
+    ("Hover a row's name", "what its colours and marks mean (also the legend above)"),
 ];
