@@ -275,7 +275,7 @@ fn unusable_nvidia_app_logs_fail_clearly() {
 // ---------------------------------------------------------------------------------
 
 /// The `.hml` shape: 2-digit line types, space-padded names and values, a duplicate
-/// `Framerate` (the first is the rate), LF. Timed sample lines 6–11, 18:55:13 to
+/// `Framerate` (the first is the rate, the second left out), LF. Timed sample lines 6–11, 18:55:13 to
 /// 18:55:16: polling period P = 3000 ms / (6 − 1) = 600 ms.
 /// * line 6: opens the log; line 7 (2nd timed line): 100 FPS, ends 600 ms after line 6;
 /// * line 8: Framerate N/A, line 10: Framerate 0: no samples (still polling instants);
@@ -316,8 +316,8 @@ fn afterburner_hml_with_two_digit_line_types() {
     assert_eq!(
         names,
         ["GPU temperature", "Frametime", "CPU usage"],
-        "the first Framerate is the rate; Frametime (one frame at the polling instant) is telemetry; a \
-         repeated name is left out (the first occurrence wins, commit 80e89d8)"
+        "the first Framerate is the rate, a repeated one is left out; Frametime (one frame at the \
+         polling instant) is telemetry"
     );
     assert!(t.frames.columns.iter().all(|c| c.kind == ColumnKind::Telemetry));
     let col = |n: &str| t.column_named(n).unwrap().values.clone();
@@ -345,7 +345,7 @@ fn afterburner_hml_with_two_digit_line_types() {
 }
 
 /// Saved as `.csv`: 1-digit line types, CRLF, every line padded with commas, empty
-/// names, a duplicate `Frametime` after them (left out: the first name wins).
+/// names, a duplicate `Frametime` after them (left out: the first of a name wins).
 /// Timed lines 5–7 over 2 s: P = 2000/2 = 1000 ms. Line 5 opens, line 6 has no rate,
 /// line 7 (3rd timed line) is 40 FPS: w = 40 frames of 25 ms, duration 1000, avg 40;
 /// it ends 2·1000 ms after line 5 and starts at 1000 → shifted to 0.
@@ -367,8 +367,9 @@ fn afterburner_csv_with_one_digit_line_types_and_crlf() {
     assert!(same(&t.frames.start_ms, &[0.0]), "{:?}", t.frames.start_ms);
     assert_eq!(t.frames.line, vec![7]);
     let names: Vec<&str> = t.frames.columns.iter().map(|c| c.name.as_str()).collect();
-    // A repeated name is left out: the first Frametime is the telemetry column.
+    // The repeated Frametime is left out: the first of a name wins, as in CSV captures.
     assert_eq!(names, ["Power", "Frametime"]);
+    assert!(same(&t.column_named("Frametime").unwrap().values, &[25.0]));
     assert!(all_messages(&c).contains("Some(6): Framerate is missing"));
     let p = framescope::analysis::Prepared::new(t, framescope::analysis::FrameTimeSource::Display);
     assert_eq!(p.source, framescope::analysis::FrameTimeSource::Presents, "a sampled log has rates only");

@@ -324,9 +324,15 @@ fn hovering_a_row_label_shows_the_whole_label() {
     // The first row (frame time) starts under the ruler; its label is two lines.
     h.hover_at(Pos2::new(rect.left() + 20.0, rect.top() + 60.0));
     h.run_steps(4);
-    let tip =
-        h.query_all_by_role(Role::Label).filter_map(|n| n.value()).find(|v| v.starts_with("Frame time: "));
-    assert_eq!(tip.as_deref(), Some("Frame time: presents (target 16.67 ms)"));
+    let tip = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .find(|v| v.starts_with("Frame time: "))
+        .expect("the frame row's label on hover");
+    let mut lines = tip.lines();
+    assert_eq!(lines.next(), Some("Frame time: presents (target 16.67 ms)"));
+    // Then what the bars, whiskers and colours mean.
+    assert!(lines.next().is_some_and(|l| l.contains("typical") && l.contains("slowest")), "{tip}");
 }
 
 /// Naraka with XeSS frame generation (PresentMon 2.5 capture, 2.4+ layout).

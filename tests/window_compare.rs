@@ -10,6 +10,7 @@ mod common;
 use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
+use framescope::app::{FIGURE_NAMES, Unit};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -37,20 +38,66 @@ fn cli_compare(baseline: &Path, other: &Path) -> Value {
     serde_json::from_str(&run.stdout).expect("compare JSON")
 }
 
-/// A figure as the table shows it: as many decimals as its size needs.
-fn shown(v: f64) -> String {
-    if v.abs() >= 100.0 {
-        format!("{v:.1}")
-    } else if v.abs() >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.4}")
+/// `v` with `d` decimals, never "-0.00".
+fn fixed(v: f64, d: usize) -> String {
+    let text = format!("{v:.d$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.chars().all(|c| c == '0' || c == '.') => rest.to_owned(),
+        _ => text,
     }
 }
 
-/// A delta as the table shows it: signed when positive.
-fn signed(v: f64) -> String {
-    if v > 0.0 { format!("+{}", shown(v)) } else { shown(v) }
+/// A figure's name in the table and how its values are written.
+fn name_and_unit(qualified: &str) -> (&'static str, Unit) {
+    FIGURE_NAMES
+        .iter()
+        .find(|(q, _, _)| *q == qualified)
+        .map_or_else(|| panic!("{qualified} has no name in the window"), |&(_, name, unit)| (name, unit))
+}
+
+/// A value as the table shows it: FPS with two decimals, whole rates and counts whole,
+/// ms with two decimals, durations in seconds, fractions in %.
+fn shown(v: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Fps | Unit::Ratio => fixed(v, 2),
+        Unit::WholeFps | Unit::Count => fixed(v, 0),
+        Unit::Ms => format!("{} ms", fixed(v, 2)),
+        Unit::Seconds => format!("{} s", fixed(v / 1000.0, 2)),
+        Unit::Fraction => format!("{} %", fixed(v * 100.0, 2)),
+    }
+}
+
+/// A delta as the table shows it: "+" when it shows as more than zero; a fraction's in
+/// percentage points.
+fn signed(v: f64, unit: Unit) -> String {
+    let text = if unit == Unit::Fraction { format!("{} pp", fixed(v * 100.0, 2)) } else { shown(v, unit) };
+    let number = text.split(' ').next().unwrap_or_default().to_owned();
+    if v > 0.0 && number.parse::<f64>().unwrap() != 0.0 { format!("+{text}") } else { text }
+}
+
+/// A relative change: "+1.2 %".
+fn change(r: f64) -> String {
+    let text = fixed(r * 100.0, 1);
+    if text.starts_with('-') || text.parse::<f64>().unwrap() == 0.0 {
+        format!("{text} %")
+    } else {
+        format!("+{text} %")
+    }
+}
+
+/// The verdict column for a compared figure, with the default ±1 % noise band:
+/// frames and duration have none ("—"); an unchanged figure is "same"; a change within
+/// the band "noise".
+fn verdict(figure: &str, entry: &Value, band: f64) -> &'static str {
+    if figure == "run.frames" || figure == "run.duration_ms" {
+        return "—";
+    }
+    match (entry["better"].as_bool(), entry["relative"].as_f64()) {
+        (None, _) => "same",
+        (Some(_), Some(r)) if r.abs() <= band => "noise",
+        (Some(true), _) => "better",
+        (Some(false), _) => "worse",
+    }
 }
 
 /// A figure's value in a run of the JSON document.
@@ -63,9 +110,10 @@ fn run_value(run: &Value, section: &str, name: &str) -> Option<f64> {
 }
 
 /// Checks every row of the comparison table against the CLI's comparison: a figure
-/// either run has is a row of four cells (baseline, other, delta, change); one side
-/// missing shows "—" and "not comparable"; a figure neither run has is no row.
-fn check_every_row(h: &Window, doc: &Value) {
+/// either run has is a row of five cells (baseline, other, delta, change, verdict)
+/// under its name; one side missing shows "—" and "not comparable"; a figure neither
+/// run has is no row. `band` is the noise band set in the window.
+fn check_every_row(h: &Window, doc: &Value, band: f64) {
     let mut rows = 0;
     // The window lists framescope's own figures; the peer tools' (`conventions`) are the
     // CLI's `--convention`.
@@ -74,23 +122,28 @@ fn check_every_row(h: &Window, doc: &Value) {
     for (section, figures) in sections {
         for (name, entry) in figures.as_object().expect("a section") {
             let figure = format!("{section}.{name}");
+            let (title, unit) = name_and_unit(&figure);
             let side = |k: usize| run_value(&doc["runs"][k], section, name);
             let want: Vec<String> = if entry.is_null() {
                 match (side(0), side(1)) {
                     (None, None) => Vec::new(),
                     (b, o) => {
-                        let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), shown);
-                        vec![cell(b), cell(o), "not comparable".into(), "—".into()]
+                        let cell = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| shown(v, unit));
+                        vec![cell(b), cell(o), "not comparable".into(), "—".into(), "—".into()]
                     }
                 }
             } else {
                 let f = |k: &str| entry[k].as_f64().unwrap_or_else(|| panic!("{figure}.{k}: {entry}"));
-                let change = entry["relative"]
-                    .as_f64()
-                    .map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
-                vec![shown(f("baseline")), shown(f("other")), signed(f("delta")), change]
+                let rel = entry["relative"].as_f64().map_or_else(|| "—".to_owned(), change);
+                vec![
+                    shown(f("baseline"), unit),
+                    shown(f("other"), unit),
+                    signed(f("delta"), unit),
+                    rel,
+                    verdict(&figure, entry, band).to_owned(),
+                ]
             };
-            assert_eq!(labelled(h, &figure), want, "{figure}: {entry}");
+            assert_eq!(labelled(h, title), want, "{figure} ({title}): {entry}");
             rows += usize::from(!want.is_empty());
         }
     }
@@ -101,17 +154,17 @@ fn check_every_row(h: &Window, doc: &Value) {
 fn every_row_of_the_table_is_the_clis_and_follows_the_baseline() {
     let files = [common::repo_file(A), common::repo_file(B)];
     let mut h = compared(&files);
-    check_every_row(&h, &cli_compare(&files[0], &files[1]));
+    check_every_row(&h, &cli_compare(&files[0], &files[1]), 0.01);
     // B is the worse run: its average FPS delta is negative with A as baseline.
-    assert!(labelled(&h, "summary.avg_fps")[2].starts_with('-'));
+    assert!(labelled(&h, "Average FPS")[2].starts_with('-'));
 
     // Make B the baseline by clicking its "baseline" radio: every row follows.
     let radios: Vec<_> = h.query_all_by_label("baseline").collect();
     assert_eq!(radios.len(), 2, "one baseline choice per run");
     radios[1].click();
     settle(&mut h);
-    assert!(labelled(&h, "summary.avg_fps")[2].starts_with('+'));
-    check_every_row(&h, &cli_compare(&files[1], &files[0]));
+    assert!(labelled(&h, "Average FPS")[2].starts_with('+'));
+    check_every_row(&h, &cli_compare(&files[1], &files[0]), 0.01);
 }
 
 #[test]
@@ -159,7 +212,7 @@ fn a_frame_clicked_while_comparing_shows_its_details() {
     let at = labels[heading..].iter().position(|v| v == "Frame").expect("the Frame row") + heading;
     assert_eq!(labels[at + 1], "7");
     // The comparison table is still there.
-    assert_eq!(labelled(&h, "summary.avg_fps").len(), 4);
+    assert_eq!(labelled(&h, "Average FPS").len(), 5);
 }
 
 #[test]
@@ -177,11 +230,11 @@ fn compared_runs_share_one_frame_time_source() {
     assert_eq!(doc["runs"][0]["frame_time"], "display");
     assert_eq!(doc["runs"][1]["frame_time"], "display");
     assert_eq!(labelled(&h, "Frame time"), ["display (auto — frame generation in a compared run)"]);
-    assert_eq!(labelled(&h, "run.frame_time"), ["display", "display"]);
-    check_every_row(&h, &doc);
+    assert_eq!(labelled(&h, "Frame-time source"), ["display", "display"]);
+    check_every_row(&h, &doc, 0.01);
     // The frame-generation rows: Naraka has them, the sample not.
-    let app_fps = labelled(&h, "frame_types.application_fps");
-    assert_eq!(app_fps[1..], ["—", "not comparable", "—"], "{app_fps:?}");
+    let app_fps = labelled(&h, "Application FPS");
+    assert_eq!(app_fps[1..], ["—", "not comparable", "—", "—"], "{app_fps:?}");
 
     // Against a log without display data (MangoHud), auto is presents for both.
     let mango = dir.join("mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run1.csv");
@@ -189,6 +242,6 @@ fn compared_runs_share_one_frame_time_source() {
     let doc = cli_compare(&naraka, &mango);
     assert_eq!(doc["runs"][0]["frame_time"], "presents");
     assert_eq!(labelled(&h, "Frame time"), ["presents (auto — a compared run has no display data)"]);
-    assert_eq!(labelled(&h, "run.frame_time"), ["presents", "presents"]);
-    check_every_row(&h, &doc);
+    assert_eq!(labelled(&h, "Frame-time source"), ["presents", "presents"]);
+    check_every_row(&h, &doc, 0.01);
 }

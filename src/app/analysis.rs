@@ -3,7 +3,7 @@
 //! ([`Analyzed`], rebuilt when a threshold or the frame-time source changes).
 
 use super::charts::ChartData;
-use super::timeline::lod::MaxIndex;
+use super::timeline::lod::{Budget, BudgetShares, MedianIndex, SeriesIndex};
 use crate::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, percentile};
 use crate::ingest::pcl::MarkerLog;
 use crate::model::{ColumnKind, FileInfo, Trace, Warning};
@@ -46,6 +46,8 @@ pub struct Segment {
     pub name: &'static str,
     /// Value per frame (ms, NaN = missing).
     pub values: Vec<f64>,
+    /// Its typical value per range (the stack of a zoomed-out column).
+    pub median: MedianIndex,
 }
 
 /// Stacked per-frame segments (latency stages), with what the LOD needs.
@@ -55,7 +57,7 @@ pub struct Stack {
     /// Sum of the segments per frame (NaN when the frame has none).
     pub total: Vec<f64>,
     /// Index over `total`.
-    pub index: MaxIndex,
+    pub index: SeriesIndex,
     /// A scale that shows the body of the totals (p99 · 1.6).
     pub scale_ms: f64,
     /// What the row is called.
@@ -67,22 +69,41 @@ impl Stack {
         let mut sorted: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
         sorted.sort_unstable_by(f64::total_cmp);
         let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
-        Self { index: MaxIndex::new(&total), segments, total, scale_ms, label }
+        Self { index: SeriesIndex::new(&total), segments, total, scale_ms, label }
     }
+}
+
+/// A telemetry column the timeline draws, with its scale.
+pub struct TelemetryTrack {
+    /// The column's name as the file writes it.
+    pub name: String,
+    /// Its index among the trace's columns.
+    pub column: usize,
+    /// Typical and highest value per range.
+    pub index: SeriesIndex,
+    /// The smallest and largest value.
+    pub min: f64,
+    /// See `min`.
+    pub max: f64,
+    /// The unit its name says (°C, W, MHz, %, …), or "".
+    pub unit: &'static str,
+    /// The row's vertical axis: bottom and top values (round numbers around min and
+    /// max, at least a tenth of the values' size apart, so that 75 → 76 °C is no cliff).
+    pub axis: (f64, f64),
 }
 
 /// Level-of-detail data of one trace: what the timeline rows read.
 pub struct Tracks {
     /// Frame times.
-    pub frame_time: MaxIndex,
+    pub frame_time: SeriesIndex,
     /// Display intervals (NaN for dropped frames) and their index.
-    pub display: Option<(Vec<f64>, MaxIndex)>,
+    pub display: Option<(Vec<f64>, SeriesIndex)>,
     /// A GPU duration column (name, column index) and its index.
-    pub gpu: Option<(String, usize, MaxIndex)>,
+    pub gpu: Option<(String, usize, SeriesIndex)>,
     /// Latency stages from the capture's own columns.
     pub latency: Option<Stack>,
-    /// Telemetry columns with varying values: (name, column index, index, min, max).
-    pub telemetry: Vec<(String, usize, MaxIndex, f64, f64)>,
+    /// Telemetry columns with varying values.
+    pub telemetry: Vec<TelemetryTrack>,
     /// Dropped frames, ascending.
     pub dropped: Vec<u32>,
     /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
@@ -100,6 +121,14 @@ pub struct Tracks {
 const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
 const MAX_TELEMETRY_ROWS: usize = 4;
 
+/// The GPU duration column the timeline draws: the first of [`GPU_KINDS`] with a value.
+fn gpu_column(trace: &Trace) -> Option<usize> {
+    let f = &trace.frames;
+    GPU_KINDS
+        .iter()
+        .find_map(|&k| f.columns.iter().position(|c| c.kind == k && c.values.iter().any(|v| v.is_finite())))
+}
+
 impl Tracks {
     /// Builds the tracks of a trace (O(n)).
     #[must_use]
@@ -107,13 +136,11 @@ impl Tracks {
         let f = &trace.frames;
         let display = f.display_ms.iter().any(|v| v.is_finite()).then(|| {
             let d = f.display_ms.clone();
-            let index = MaxIndex::new(&d);
+            let index = SeriesIndex::new(&d);
             (d, index)
         });
-        let gpu = GPU_KINDS.iter().find_map(|&k| {
-            let i = f.columns.iter().position(|c| c.kind == k && c.values.iter().any(|v| v.is_finite()))?;
-            Some((f.columns[i].name.clone(), i, MaxIndex::new(&f.columns[i].values)))
-        });
+        let gpu =
+            gpu_column(trace).map(|i| (f.columns[i].name.clone(), i, SeriesIndex::new(&f.columns[i].values)));
         let telemetry = f
             .columns
             .iter()
@@ -125,7 +152,15 @@ impl Tracks {
                     .iter()
                     .filter(|v| v.is_finite())
                     .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
-                (hi > lo).then(|| (c.name.clone(), i, MaxIndex::new(&c.values), lo, hi))
+                (hi > lo).then(|| TelemetryTrack {
+                    name: c.name.clone(),
+                    column: i,
+                    index: SeriesIndex::new(&c.values),
+                    min: lo,
+                    max: hi,
+                    unit: telemetry_unit(&c.name),
+                    axis: telemetry_axis(lo, hi),
+                })
             })
             .take(MAX_TELEMETRY_ROWS)
             .collect();
@@ -133,7 +168,7 @@ impl Tracks {
         let display_scale_ms = display.as_ref().map_or(scale_ms, |(d, _)| body_scale(d));
         let latency = latency_stack(trace);
         Self {
-            frame_time: MaxIndex::new(&f.frame_time_ms),
+            frame_time: SeriesIndex::new(&f.frame_time_ms),
             display,
             gpu,
             latency,
@@ -147,11 +182,81 @@ impl Tracks {
     }
 }
 
+/// The unit a telemetry column's name says, for its axis and hover values.
+#[must_use]
+pub fn telemetry_unit(name: &str) -> &'static str {
+    let n = name.to_ascii_lowercase();
+    let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
+    if has(&["limited"]) {
+        // PresentMon's throttling flags: 0 or 1.
+        ""
+    } else if has(&["(mb)", "mbytes"]) {
+        "MB"
+    } else if has(&["temperature", "temp", "celsius", "°c"]) {
+        "°C"
+    } else if has(&["utilization", "util", "load", "usage", "%", "percent"]) {
+        "%"
+    } else if has(&["power", "watt"]) {
+        "W"
+    } else if has(&["voltage", "volt"]) {
+        "V"
+    } else if has(&["frequency", "clock", "clk", "mhz"]) {
+        "MHz"
+    } else if has(&["fan", "rpm"]) {
+        "RPM"
+    } else if has(&["bandwidth"]) {
+        "B/s"
+    } else if has(&["size", "memory", "vram"]) {
+        "B"
+    } else {
+        ""
+    }
+}
+
+/// A telemetry row's axis: round bounds around `[lo, hi]` that are at least a tenth of
+/// the values' size apart (so that 75 → 76 °C is a small step, not a cliff), from 0
+/// when the values are near it.
+#[must_use]
+pub fn telemetry_axis(lo: f64, hi: f64) -> (f64, f64) {
+    let size = lo.abs().max(hi.abs());
+    let span = (hi - lo).max(0.1 * size).max(1e-9);
+    let centre = f64::midpoint(lo, hi);
+    let (mut a, mut b) = (centre - span * 0.6, centre + span * 0.6);
+    a = a.min(lo);
+    b = b.max(hi);
+    if lo >= 0.0 && a < 0.0 {
+        a = 0.0;
+    }
+    if lo >= 0.0 && a < 0.25 * b {
+        a = 0.0;
+    }
+    let step = nice_step((b - a) / 2.0);
+    ((a / step).floor() * step, (b / step).ceil() * step)
+}
+
+/// The smallest step of the form {1, 2, 5} · 10^k not below `raw`.
+#[must_use]
+pub fn nice_step(raw: f64) -> f64 {
+    if !(raw.is_finite() && raw > 0.0) {
+        return 1.0;
+    }
+    let decade = 10_f64.powi(raw.log10().floor() as i32);
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&w| w >= raw * 0.999_999)
+        .unwrap_or(10.0 * decade)
+}
+
 /// p99 · 1.6 of the finite positive values (at least 1 ms).
 fn body_scale(values: &[f64]) -> f64 {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
     sorted.sort_unstable_by(f64::total_cmp);
     (percentile(&sorted, 0.99) * 1.6).max(1.0)
+}
+
+fn segment(name: &'static str, values: Vec<f64>) -> Segment {
+    Segment { name, median: MedianIndex::new(&values), values }
 }
 
 /// CPU work until Present(), Present() to GPU done, GPU done to display — from
@@ -186,7 +291,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         }
         total[i] = parts.iter().sum();
     }
-    let segments = segments.into_iter().map(|(name, values)| Segment { name, values }).collect();
+    let segments = segments.into_iter().map(|(name, values)| segment(name, values)).collect();
     Some(Stack::new("Latency\nCPU · GPU · display", segments, total))
 }
 
@@ -222,11 +327,7 @@ fn pcl_stack(trace: &Trace, pcl: &PclLatency) -> Option<Stack> {
         return None;
     }
     let [i2fs, fs2p, p2d] = seg;
-    let segments = vec![
-        Segment { name: "I2FS", values: i2fs },
-        Segment { name: "FS2P", values: fs2p },
-        Segment { name: "P2D", values: p2d },
-    ];
+    let segments = vec![segment("I2FS", i2fs), segment("FS2P", fs2p), segment("P2D", p2d)];
     Some(Stack::new("PC latency\nI2FS · FS2P · P2D", segments, total))
 }
 
@@ -240,6 +341,8 @@ pub struct Marks {
     pub stutters_by_osc: (Vec<u32>, Vec<u32>),
     /// Runs of oscillating frames, `[first, last]`.
     pub oscillating: Vec<(u32, u32)>,
+    /// Frames in `oscillating[..j]` for every j ([`super::timeline::lod::run_prefix`]).
+    pub oscillating_prefix: Vec<u64>,
     /// Per action, its spike frames.
     pub spikes: Vec<(String, Vec<u32>)>,
 }
@@ -260,6 +363,34 @@ pub struct Analyzed {
     pub pcl: Option<Stack>,
     /// The marker log version the figures were computed with.
     pub markers_version: u32,
+    /// Time over the target budget per range, for the frame-duration rows.
+    pub shares: Arc<RowShares>,
+}
+
+/// [`BudgetShares`] of every series a frame-duration row draws, for the budget of the
+/// figures' target (they depend on nothing else, so a new analysis with the same
+/// target reuses them).
+pub struct RowShares {
+    /// The budget.
+    pub budget: Budget,
+    /// Present intervals.
+    pub presents: BudgetShares,
+    /// Display intervals, when the trace has them.
+    pub display: Option<BudgetShares>,
+    /// The GPU column the timeline draws, when there is one.
+    pub gpu: Option<BudgetShares>,
+}
+
+impl RowShares {
+    /// The shares of `trace`'s series against `budget` (O(n)).
+    #[must_use]
+    pub fn new(trace: &Trace, budget: Budget) -> Self {
+        let f = &trace.frames;
+        let display =
+            f.display_ms.iter().any(|v| v.is_finite()).then(|| BudgetShares::new(&f.display_ms, budget));
+        let gpu = gpu_column(trace).map(|i| BudgetShares::new(&f.columns[i].values, budget));
+        Self { budget, presents: BudgetShares::new(&f.frame_time_ms, budget), display, gpu }
+    }
 }
 
 /// What identifies a file to the report.
@@ -280,8 +411,12 @@ pub fn analyze(
     trace: &Trace,
     settings: Settings,
     prepared: Option<Arc<Prepared>>,
+    shares: Option<Arc<RowShares>>,
     markers: Option<(u32, &MarkerLog)>,
 ) -> Analyzed {
+    let budget = Budget::of_fps(settings.target_fps);
+    let shares =
+        shares.filter(|s| s.budget == budget).unwrap_or_else(|| Arc::new(RowShares::new(trace, budget)));
     let wanted = settings.frame_time.resolve(trace);
     let prepared = prepared
         .filter(|p| p.source == wanted)
@@ -304,12 +439,22 @@ pub fn analyze(
         marks.oscillating = runs_of(&o.oscillating, frames);
     }
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
+    marks.oscillating_prefix = super::timeline::lod::run_prefix(&marks.oscillating);
     // A sampled log's entries are averages over intervals, not frame times: charting
     // them as frames would mislead (metrics.md §10).
     let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
     let curve = crate::analysis::SlowTimeCurve::new(charted);
     let charts = ChartData::new(charted, curve.as_ref());
-    Analyzed { settings, run, prepared, marks, charts, pcl, markers_version: markers.map_or(0, |(v, _)| v) }
+    Analyzed {
+        settings,
+        run,
+        prepared,
+        marks,
+        charts,
+        pcl,
+        markers_version: markers.map_or(0, |(v, _)| v),
+        shares,
+    }
 }
 
 /// Runs of `true` in a per-series mask, as trace frame ranges.

@@ -21,11 +21,40 @@ pub fn show<T>(dialog: impl FnOnce() -> Option<T>) -> Result<T, String> {
     dialog().ok_or_else(|| why_nothing(started.elapsed()).to_owned())
 }
 
+/// Where a file is saved, and whether it is the fallback folder's (no dialog).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SaveTarget {
+    /// The file.
+    pub path: PathBuf,
+    /// True when no dialog could be shown and the file goes to the fallback folder.
+    pub fallback: bool,
+}
+
 /// Asks where to save a file named `default_name`; refuses a file that is one of the
 /// open `inputs` (captures are never written to, even when the user points at one).
-pub fn save_to(default_name: &str, inputs: &[&Path]) -> Result<PathBuf, String> {
-    let path = show(|| rfd::FileDialog::new().set_file_name(default_name).save_file())?;
-    refuse_inputs(path, inputs)
+/// When no dialog can be shown at all, the file goes to `fallback_dir` under a name
+/// that is not taken yet, so exports work on a desktop without a file-dialog portal.
+pub fn save_to(default_name: &str, inputs: &[&Path], fallback_dir: &Path) -> Result<SaveTarget, String> {
+    match show(|| rfd::FileDialog::new().set_file_name(default_name).save_file()) {
+        Ok(path) => refuse_inputs(path, inputs).map(|path| SaveTarget { path, fallback: false }),
+        Err(why) if why == UNAVAILABLE => {
+            Ok(SaveTarget { path: unused_name(fallback_dir, default_name), fallback: true })
+        }
+        Err(why) => Err(why),
+    }
+}
+
+/// `dir/name`, or `dir/stem-2.ext`, `-3`, … for the first that does not exist yet.
+#[must_use]
+pub fn unused_name(dir: &Path, name: &str) -> PathBuf {
+    let first = dir.join(name);
+    if !first.exists() {
+        return first;
+    }
+    let p = Path::new(name);
+    let stem = p.file_stem().map_or_else(|| name.to_owned(), |s| s.to_string_lossy().into_owned());
+    let ext = p.extension().map(|e| format!(".{}", e.to_string_lossy())).unwrap_or_default();
+    (2..10_000).map(|k| dir.join(format!("{stem}-{k}{ext}"))).find(|c| !c.exists()).unwrap_or(first)
 }
 
 /// `path`, unless it is the same file as one of `inputs`.
@@ -57,6 +86,20 @@ mod tests {
         assert_eq!(why_nothing(Duration::from_secs(2)), "no file chosen");
         assert_eq!(show(|| Some(7)), Ok(7));
         assert_eq!(show(|| None::<u8>), Err(UNAVAILABLE.to_owned()));
+    }
+
+    #[test]
+    fn the_fallback_folder_never_overwrites() {
+        let dir = std::env::temp_dir().join(format!("framescope-fallback-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(unused_name(&dir, "r.json"), dir.join("r.json"));
+        std::fs::write(dir.join("r.json"), "x").unwrap();
+        assert_eq!(unused_name(&dir, "r.json"), dir.join("r-2.json"));
+        std::fs::write(dir.join("r-2.json"), "x").unwrap();
+        assert_eq!(unused_name(&dir, "r.json"), dir.join("r-3.json"));
+        std::fs::write(dir.join("frames"), "x").unwrap();
+        assert_eq!(unused_name(&dir, "frames"), dir.join("frames-2"));
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

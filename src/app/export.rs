@@ -29,18 +29,20 @@ pub fn report_json(run: &Run, settings: &Settings) -> String {
 }
 
 /// The same figures as CSV: a header `section,figure,value` and one row per figure.
-/// Identity rows come first (section `run`), then `summary`, `pacing`, `stutters`
+/// Identity rows come first (section `run`: the run's `name` as the window calls it,
+/// then file, format, application, …), then `summary`, `pacing`, `stutters`
 /// (count and time fraction), `osc`, `latency` and `frame_types` (application and
 /// generated FPS). A section that cannot be computed
 /// keeps its rows with empty values, so the layout never changes; `null` values are
 /// empty cells.
 #[must_use]
-pub fn report_csv(run: &Run) -> String {
+pub fn report_csv(run: &Run, name: &str) -> String {
     let mut out = String::from("section,figure,value\r\n");
     let mut row = |section: &str, figure: &str, value: Option<String>| {
         let value = value.unwrap_or_default();
         let _ = write!(out, "{},{},{}\r\n", quote(section), quote(figure), quote(&value));
     };
+    row("run", "name", Some(name.to_owned()));
     row("run", "file", Some(run.file.clone()));
     row("run", "format", Some(run.format.to_owned()));
     row("run", "application", Some(run.application.clone()));
@@ -232,9 +234,10 @@ mod tests {
     #[test]
     fn csv_report_has_one_row_per_figure() {
         let run = run(&Settings::default());
-        let text = report_csv(&run);
+        let text = report_csv(&run, "DLSS on, run 2");
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines[0], "section,figure,value");
+        assert_eq!(lines[1], "run,name,\"DLSS on, run 2\"");
         let avg = run.summary.as_ref().unwrap().avg_fps;
         assert!(lines.contains(&format!("summary,avg_fps,{avg}").as_str()));
         assert!(lines.contains(&"run,application,game.exe"));
@@ -248,10 +251,10 @@ mod tests {
         assert!(lines.iter().any(|l| l.starts_with("osc,flag,")));
         // Header, run facts, summary, pacing, stutters, osc, latency, frame types, and
         // the peer tools' figures (16 CapFrameX, 7 FrameView, 5 PresentMon, 4 MangoHud).
-        assert_eq!(lines.len(), 1 + 8 + 10 + 5 + 2 + 4 + 7 + 2 + 16 + 7 + 5 + 4);
+        assert_eq!(lines.len(), 1 + 9 + 10 + 5 + 2 + 4 + 7 + 2 + 16 + 7 + 5 + 4);
         // The same layout when nothing could be computed.
         let empty = Run { summary: None, pacing: None, stutters: None, osc: None, latency: None, ..run };
-        let text = report_csv(&empty);
+        let text = report_csv(&empty, "DLSS on, run 2");
         assert_eq!(text.lines().count(), lines.len());
         assert!(text.contains("summary,avg_fps,\r\n"));
     }
@@ -263,7 +266,7 @@ mod tests {
         assert_eq!(quote("say \"hi\""), "\"say \"\"hi\"\"\"");
         assert_eq!(quote("two\nlines"), "\"two\nlines\"");
         let run = Run { file: "C:\\caps\\a,b.csv".to_owned(), ..run(&Settings::default()) };
-        assert!(report_csv(&run).contains("run,file,\"C:\\caps\\a,b.csv\"\r\n"));
+        assert!(report_csv(&run, "a").contains("run,file,\"C:\\caps\\a,b.csv\"\r\n"));
     }
 
     fn frames_csv(t: &Trace, range: std::ops::Range<usize>) -> String {

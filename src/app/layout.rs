@@ -20,7 +20,10 @@ impl App {
             }
             if ui
                 .button("Sample pair")
-                .on_hover_text("Open two runs of a synthetic scene and compare them")
+                .on_hover_text(
+                    "Open two runs of a synthetic scene and compare the two of them (captures already \
+                     open stay open, outside the comparison)",
+                )
                 .clicked()
             {
                 self.open_sample_pair(ui.ctx());
@@ -28,8 +31,9 @@ impl App {
             for p in &self.pending {
                 ui.separator();
                 let bar = egui::ProgressBar::new(p.progress.fraction()).desired_width(180.0);
-                ui.add(bar.text(format!("loading {}", p.name)));
-                if ui.button("Cancel").clicked() {
+                ui.add(bar.text(format!("loading {}", super::layout::short_name(&p.name))))
+                    .on_hover_text(&p.name);
+                if ui.button("Cancel").on_hover_text("Stop loading this file").clicked() {
                     p.progress.cancel();
                 }
             }
@@ -93,6 +97,11 @@ impl App {
             ui.close();
         }
         ui.separator();
+        ui.checkbox(&mut self.show_runs_panel, "Runs and figures panel")
+            .on_hover_text("The panel on the left; hide it for a wider timeline");
+        ui.checkbox(&mut self.show_charts_panel, "Charts panel")
+            .on_hover_text("The panel on the right; hide it for a wider timeline");
+        ui.separator();
         if ui.button("Keyboard and mouse (H)").clicked() {
             self.show_help = !self.show_help;
             ui.close();
@@ -115,52 +124,107 @@ impl App {
         }
     }
 
+    /// The refresh rates of the shown runs (set by the user, else detected), rounded to
+    /// 0.01 Hz and deduplicated: the target presets "display 59.94 Hz".
+    fn display_rates(&self) -> Vec<f64> {
+        let mut rates: Vec<f64> = self
+            .shown()
+            .into_iter()
+            .filter_map(|i| {
+                let r = &self.runs[i];
+                r.refresh_hz.or_else(|| r.analyzed().and_then(|a| a.run.vsync).map(|v| v.refresh_hz))
+            })
+            .map(|hz| (hz * 100.0).round() / 100.0)
+            .filter(|hz| (1.0..=1000.0).contains(hz))
+            .collect();
+        rates.sort_by(f64::total_cmp);
+        rates.dedup();
+        rates
+    }
+
     pub(super) fn settings_ui(&mut self, ui: &mut egui::Ui) {
         let before = self.persisted.clone();
+        let rates = self.display_rates();
         ui.horizontal_wrapped(|ui| {
-            let label = ui.label("Target FPS");
+            let label = ui.label("Target FPS").on_hover_text(panels::TARGET_HELP);
             let current = self.persisted.target_fps;
+            let is = |t: f64| (current - t).abs() < 1e-9;
+            let shown = match rates.iter().find(|&&hz| is(hz)) {
+                Some(hz) => format!("display {hz:.2} Hz"),
+                None => super::timeline::fps_text(current),
+            };
             egui::ComboBox::from_id_salt("target_fps")
-                .selected_text(format!("{current}"))
+                .selected_text(shown)
                 .show_ui(ui, |ui| {
+                    for &hz in &rates {
+                        let text = format!("display {hz:.2} Hz");
+                        let item = ui.selectable_label(is(hz), text).on_hover_text(
+                            "The refresh rate of the display the capture ran on (detected from its display \
+                             intervals, or set by you): a run locked to it is on target",
+                        );
+                        if item.clicked() {
+                            self.persisted.target_fps = hz;
+                        }
+                    }
                     for t in panels::TARGETS {
-                        if ui.selectable_label((current - t).abs() < 1e-9, format!("{t}")).clicked() {
+                        if ui.selectable_label(is(t), format!("{t}")).clicked() {
                             self.persisted.target_fps = t;
                         }
                     }
                 })
                 .response
-                .labelled_by(label.id);
+                .labelled_by(label.id)
+                .on_hover_text(panels::TARGET_HELP);
             ui.add(
                 egui::DragValue::new(&mut self.persisted.target_fps)
                     .range(1.0..=1000.0)
                     .speed(1.0)
                     .suffix(" FPS"),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text(panels::TARGET_HELP);
             ui.separator();
-            let label = ui.label("Stutter threshold");
+            let label = ui.label("Stutter threshold").on_hover_text(panels::THRESHOLD_HELP);
             let mut pct = self.persisted.stutter_threshold * 100.0;
             if ui
                 .add(egui::DragValue::new(&mut pct).range(0.0..=500.0).speed(1.0).suffix(" %"))
                 .labelled_by(label.id)
+                .on_hover_text(panels::THRESHOLD_HELP)
                 .changed()
             {
                 self.persisted.stutter_threshold = pct / 100.0;
             }
-            let label = ui.label("floor");
+            let label = ui.label("floor").on_hover_text(panels::FLOOR_HELP);
             ui.add(
                 egui::DragValue::new(&mut self.persisted.stutter_floor_ms)
                     .range(0.0..=100.0)
                     .speed(0.1)
                     .suffix(" ms"),
             )
-            .labelled_by(label.id);
+            .labelled_by(label.id)
+            .on_hover_text(panels::FLOOR_HELP);
             ui.separator();
             ui.label("Frame time").on_hover_text(panels::SOURCE_HELP);
-            ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Auto, "auto");
-            ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Presents, "presents");
-            ui.radio_value(&mut self.persisted.frame_time, FrameTimeSource::Display, "display");
+            let sources = [
+                (
+                    FrameTimeSource::Auto,
+                    "auto",
+                    "Display intervals for a capture with generated frames, else present intervals",
+                ),
+                (
+                    FrameTimeSource::Presents,
+                    "presents",
+                    "From one Present() call to the next: what the game submitted",
+                ),
+                (
+                    FrameTimeSource::Display,
+                    "display",
+                    "From one frame reaching the screen to the next: what the player saw",
+                ),
+            ];
+            for (value, text, help) in sources {
+                ui.radio_value(&mut self.persisted.frame_time, value, text).on_hover_text(help);
+            }
         });
         if self.persisted != before {
             self.settings_dirty = true;
@@ -168,7 +232,12 @@ impl App {
     }
 
     pub(super) fn side_ui(&mut self, ui: &mut egui::Ui) {
-        egui::ScrollArea::vertical().show(ui, |ui| {
+        // Scrolling both ways: content wider than the panel (a long file name, a frame's
+        // columns) scrolls instead of widening the panel, so the timeline never jumps.
+        let width = ui.available_width();
+        egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
+            // Wrap and fill to the panel's width, not the scrolled content's.
+            ui.set_max_width(width);
             self.errors_ui(ui);
             let mut close = None;
             let mut picked = None;
@@ -177,54 +246,79 @@ impl App {
             let shown = self.shown();
             for (i, run) in self.runs.iter_mut().enumerate() {
                 ui.horizontal(|ui| {
-                    let short = std::path::Path::new(&run.name)
-                        .file_name()
-                        .map_or_else(|| run.name.clone(), |n| n.to_string_lossy().into_owned());
-                    if ui.radio(self.selected == i, short).on_hover_text(&run.name).clicked() {
-                        picked = Some(i);
-                    }
                     if ui.small_button("x").on_hover_text("Close this capture").clicked() {
                         close = Some(i);
                     }
-                });
-                if comparing {
-                    ui.horizontal(|ui| {
-                        ui.radio_value(&mut baseline, i, "baseline");
-                        let label = ui.label("offset");
-                        ui.add(egui::DragValue::new(&mut run.offset_ms).speed(10.0).suffix(" ms"))
-                            .labelled_by(label.id)
-                            .on_hover_text(
-                                "Move this run on the shared time axis to line up the same moment",
-                            );
-                    });
-                }
-                if shown.contains(&i) {
-                    refresh_ui(ui, run);
-                }
-                let traces = &run.capture.traces;
-                if traces.len() > 1 {
-                    let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
-                    let before = run.trace;
-                    ui.horizontal(|ui| {
-                        let name = ui.label("Trace");
-                        egui::ComboBox::from_id_salt(("trace", i))
-                            .selected_text(label(&traces[run.trace]))
-                            .width(260.0)
-                            .show_ui(ui, |ui| {
-                                for (k, t) in traces.iter().enumerate() {
-                                    ui.selectable_value(&mut run.trace, k, label(t));
-                                }
-                            })
-                            .response
-                            .labelled_by(name.id);
-                    });
-                    if run.trace != before {
+                    // A long name is cut to the panel (the whole path shows on hover).
+                    ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
+                    let radio = ui.radio(self.selected == i, run.label.as_str());
+                    if radio.on_hover_text(format!("Show this run's figures\n{}", run.name)).clicked() {
                         picked = Some(i);
                     }
-                }
+                });
+                ui.indent(("run", run.id), |ui| {
+                    ui.horizontal(|ui| {
+                        let label = ui.label("Name").on_hover_text(RENAME_HELP);
+                        ui.add(egui::TextEdit::singleline(&mut run.label).desired_width(f32::INFINITY))
+                            .labelled_by(label.id)
+                            .on_hover_text(RENAME_HELP);
+                    });
+                    if comparing {
+                        ui.horizontal_wrapped(|ui| {
+                            let mut compared = run.compared || baseline == i;
+                            let check = ui
+                                .add_enabled(baseline != i, egui::Checkbox::new(&mut compared, "compared"))
+                                .on_hover_text("Include this run in the comparison")
+                                .on_disabled_hover_text("The baseline is always compared");
+                            if check.changed() {
+                                run.compared = compared;
+                            }
+                            ui.radio_value(&mut baseline, i, "baseline").on_hover_text(
+                                "The run every other run is compared against (deltas are other − baseline)",
+                            );
+                            let label = ui.label("offset");
+                            ui.add(egui::DragValue::new(&mut run.offset_ms).speed(10.0).suffix(" ms"))
+                                .labelled_by(label.id)
+                                .on_hover_text(
+                                    "Move this run on the shared time axis to line up the same moment",
+                                );
+                        });
+                    }
+                    if shown.contains(&i) {
+                        refresh_ui(ui, run);
+                    }
+                    let traces = &run.capture.traces;
+                    if traces.len() > 1 {
+                        let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
+                        let before = run.trace;
+                        ui.horizontal(|ui| {
+                            let name = ui.label("Trace").on_hover_text(
+                                "The process and swap chain shown: a capture can record several",
+                            );
+                            egui::ComboBox::from_id_salt(("trace", i))
+                                .selected_text(label(&traces[run.trace]))
+                                .width(ui.available_width().min(260.0))
+                                .truncate()
+                                .show_ui(ui, |ui| {
+                                    for (k, t) in traces.iter().enumerate() {
+                                        ui.selectable_value(&mut run.trace, k, label(t));
+                                    }
+                                })
+                                .response
+                                .labelled_by(name.id);
+                        });
+                        if run.trace != before {
+                            picked = Some(i);
+                        }
+                    }
+                    warnings_ui(ui, run);
+                });
             }
             if baseline != self.baseline {
                 self.baseline = baseline;
+                if let Some(r) = self.runs.get_mut(baseline) {
+                    r.compared = true;
+                }
             }
             if let Some(i) = picked {
                 self.selected = i;
@@ -311,18 +405,6 @@ impl App {
             }
         }
         self.selected_frame_ui(ui);
-        let warnings = run.capture.warnings.len() + trace.warnings.len();
-        if warnings > 0 {
-            ui.separator();
-            let title = if warnings == 1 { "1 warning".to_owned() } else { format!("{warnings} warnings") };
-            ui.collapsing(title, |ui| {
-                for w in run.capture.warnings.iter().chain(&trace.warnings).take(50) {
-                    ui.label(
-                        w.line.map_or_else(|| w.message.clone(), |l| format!("line {l}: {}", w.message)),
-                    );
-                }
-            });
-        }
     }
 
     /// Every column of the clicked frame (of any shown run), with its verdicts.
@@ -331,7 +413,7 @@ impl App {
             && let Some(run) = self.runs.get(r)
         {
             ui.separator();
-            ui.heading(format!("Frame of {}", short_name(&run.name)));
+            ui.heading(format!("Frame of {}", run.label));
             let marks = run.analyzed().map(|a| &a.marks);
             panels::frame_details_ui(ui, &run.capture.traces[run.trace], marks, i);
         }
@@ -347,7 +429,7 @@ impl App {
                 .filter_map(|(slot, &i)| {
                     let run = &self.runs[i];
                     let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
-                    run.analyzed().map(|a| (legend_name(slot, &run.name), colour, &a.charts))
+                    run.analyzed().map(|a| (legend_name(slot, &run.label), colour, &a.charts))
                 })
                 .collect();
             let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =
@@ -373,6 +455,22 @@ impl App {
         let comparing = self.comparing();
         let mut commands: Vec<(usize, timeline::Command)> = Vec::new();
         let mut hovered = false;
+        // Compared runs share the frame rows' scales unless the user fits each.
+        let shared = (comparing && self.shared_scale).then(|| {
+            shown.iter().fold(timeline::Scales::default(), |acc, &i| {
+                let r = &self.runs[i];
+                r.tracks().map_or(acc, |t| acc.max(timeline::Scales::of(t, r.analyzed())))
+            })
+        });
+        self.legend_ui(ui);
+        if comparing {
+            ui.horizontal(|ui| {
+                ui.checkbox(&mut self.shared_scale, "Same vertical scale for every run").on_hover_text(
+                    "On: the frame, GPU, display and latency rows of all compared runs share one ms \
+                     scale each, so equal heights mean equal times. Off: each run is scaled to its own.",
+                );
+            });
+        }
         egui::ScrollArea::vertical().show(ui, |ui| {
             let top = ui.cursor().min;
             for (slot, &i) in shown.iter().enumerate() {
@@ -381,7 +479,7 @@ impl App {
                 if comparing {
                     let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
                     let role = if slot == 0 { "baseline" } else { "compared" };
-                    ui.colored_label(colour, format!("{} — {role}", short_name(&run.name)));
+                    ui.colored_label(colour, format!("{} — {role}", run.label));
                 }
                 let Some(tracks) = run.tracks() else {
                     ui.spinner();
@@ -405,8 +503,10 @@ impl App {
                     view: timeline::TimeView { start_ms: self.view.start_ms + s, span_ms: self.view.span_ms },
                     selection: self.selection.map(|(a, b)| (a + s, b + s)),
                     selected_frame: self.selected_frame.filter(|(r, _)| *r == i).map(|(_, f)| f),
-                    cursor_ms: if comparing { self.cursor_ms.map(|t| t + s) } else { None },
+                    // The pointer's time, across every row (and every compared run).
+                    cursor_ms: self.cursor_ms.map(|t| t + s),
                     compact: comparing,
+                    scales: shared,
                 };
                 let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
                 hovered |= out.iter().any(|c| matches!(c, timeline::Command::Cursor(_)));
@@ -424,10 +524,48 @@ impl App {
 }
 
 impl App {
+    /// The timeline's legend (generated frames when a shown run has them).
+    fn legend_ui(&self, ui: &mut egui::Ui) {
+        let generated = self.shown().into_iter().any(|i| self.runs[i].tracks().is_some_and(|t| t.generated));
+        panels::timeline_legend_ui(ui, generated);
+    }
+
     /// The figures' frame-time source in words, for a run (or the comparison) whose
     /// runs have generated frames when `generated`.
     fn source_text(&self, run: &crate::report::Run, generated: bool) -> String {
         panels::source_text(run.frame_time, self.persisted.frame_time, generated, self.comparing())
+    }
+}
+
+/// What the Name field does.
+const RENAME_HELP: &str = "What the window calls this run: its legends, headings and export file names";
+
+/// A run's load warnings, always in view: the first three, then the rest folded.
+fn warnings_ui(ui: &mut egui::Ui, run: &super::runs::OpenRun) {
+    let trace = &run.capture.traces[run.trace];
+    let all: Vec<&crate::model::Warning> = run.capture.warnings.iter().chain(&trace.warnings).collect();
+    if all.is_empty() {
+        return;
+    }
+    let text = |w: &crate::model::Warning| {
+        w.line.map_or_else(|| w.message.clone(), |l| format!("line {l}: {}", w.message))
+    };
+    let title = if all.len() == 1 { "1 warning".to_owned() } else { format!("{} warnings", all.len()) };
+    ui.label(RichText::new(title).color(ui.visuals().warn_fg_color)).on_hover_text(
+        "Problems found while reading the file; the rows they name were skipped or read as described",
+    );
+    for w in all.iter().take(3) {
+        ui.add(egui::Label::new(RichText::new(text(w)).small()).wrap());
+    }
+    if all.len() > 3 {
+        egui::CollapsingHeader::new(format!("{} more", all.len() - 3)).id_salt(("warnings", run.id)).show(
+            ui,
+            |ui| {
+                for w in all.iter().skip(3).take(200) {
+                    ui.add(egui::Label::new(RichText::new(text(w)).small()).wrap());
+                }
+            },
+        );
     }
 }
 
@@ -495,6 +633,22 @@ impl App {
     /// Every figure of every compared run beside the baseline's, with delta and
     /// relative change, coloured better or worse (`metrics.md` §9).
     fn comparison_ui(&mut self, ui: &mut egui::Ui) {
+        ui.heading(if self.selection.is_some() { "Comparison of the selection" } else { "Comparison" });
+        let mut band = self.persisted.noise_band * 100.0;
+        ui.horizontal_wrapped(|ui| {
+            let help = "Run-to-run noise: a figure that changed by no more than this share of the baseline's \
+                        value is neither better nor worse (grey, \"noise\"). Two runs of the same scene often \
+                        differ by about 1 %.";
+            let label = ui.label("Noise band ±").on_hover_text(help);
+            ui.add(egui::DragValue::new(&mut band).range(0.0..=50.0).speed(0.1).max_decimals(1).suffix(" %"))
+                .labelled_by(label.id)
+                .on_hover_text(help);
+            ui.label(RichText::new("changes within it are grey").small().weak());
+        });
+        if (band / 100.0 - self.persisted.noise_band).abs() > 1e-12 {
+            self.persisted.noise_band = band / 100.0;
+            self.settings_dirty = true;
+        }
         let shown = self.shown();
         let runs: Vec<Option<&crate::report::Run>> = shown
             .iter()
@@ -509,7 +663,6 @@ impl App {
                 }
             })
             .collect();
-        ui.heading(if self.selection.is_some() { "Comparison of the selection" } else { "Comparison" });
         let Some(Some(baseline)) = runs.first() else {
             ui.spinner();
             return;
@@ -527,16 +680,25 @@ impl App {
             let label = ui.label("Frame time").on_hover_text(panels::SOURCE_HELP);
             ui.label(RichText::new(source).strong()).labelled_by(label.id);
         });
+        let baseline_label = self.runs[shown[0]].label.clone();
         for (slot, &i) in shown.iter().enumerate().skip(1) {
             let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
-            ui.colored_label(colour, format!("{} vs baseline", short_name(&self.runs[i].name)));
+            ui.colored_label(colour, format!("{} vs {baseline_label} (baseline)", self.runs[i].label));
             let Some(Some(other)) = runs.get(slot) else {
                 ui.spinner();
                 continue;
             };
             let comparison = crate::report::compare::compare(baseline, other);
             let sources = (baseline.frame_time, other.frame_time);
-            panels::comparison_table_ui(ui, &comparison, sources, ("comparison", i));
+            egui::ScrollArea::horizontal().id_salt(("comparison_scroll", i)).show(ui, |ui| {
+                panels::comparison_table_ui(
+                    ui,
+                    &comparison,
+                    sources,
+                    self.persisted.noise_band,
+                    ("comparison", i),
+                );
+            });
         }
     }
 }

@@ -24,6 +24,7 @@ use crate::analysis::{FrameTimeSource, Settings};
 use eframe::egui;
 pub use loader::Source as CaptureSource;
 use loader::{Pending, Source};
+pub use panels::{FIGURE_NAMES, Unit};
 use runs::OpenRun;
 pub use settings::Persisted;
 use std::path::PathBuf;
@@ -133,6 +134,11 @@ pub struct App {
     compare_when_loaded: Option<usize>,
     /// The baseline run of the comparison.
     baseline: usize,
+    /// Compared runs share the frame rows' vertical scales.
+    shared_scale: bool,
+    /// The side panels are shown (View menu).
+    show_runs_panel: bool,
+    show_charts_panel: bool,
     show_help: bool,
     timeline_rect: Option<egui::Rect>,
     shot: Option<PendingShot>,
@@ -170,6 +176,9 @@ impl App {
             compare: false,
             compare_when_loaded: None,
             baseline: 0,
+            shared_scale: true,
+            show_runs_panel: true,
+            show_charts_panel: true,
             show_help: false,
             timeline_rect: None,
             shot: None,
@@ -194,9 +203,13 @@ impl App {
         }
     }
 
-    /// Opens the synthetic A/B pair and compares them once both are loaded.
+    /// Opens the synthetic A/B pair and compares them once both are loaded — the two of
+    /// them only: captures already open stay open but leave the comparison.
     pub fn open_sample_pair(&mut self, ctx: &egui::Context) {
-        self.compare_when_loaded = Some(self.runs.len());
+        for run in &mut self.runs {
+            run.compared = false;
+        }
+        self.compare_when_loaded = Some(self.runs.len() + self.pending.len());
         for (name, bytes) in PAIR {
             self.open(Source::Embedded(name, bytes), ctx);
         }
@@ -339,17 +352,26 @@ impl App {
         self.selection.map(|(a, b)| (a + s, b + s))
     }
 
-    /// Compares the open runs side by side, `baseline` first.
+    /// Compares the open runs side by side (those marked compared), `baseline` first.
     pub fn set_compare(&mut self, on: bool, baseline: usize) {
-        self.compare = on && self.runs.len() > 1;
         self.baseline = baseline.min(self.runs.len().saturating_sub(1));
+        if let Some(r) = self.runs.get_mut(self.baseline) {
+            r.compared = true;
+        }
+        // Ticking Compare with fewer than two compared runs compares them all.
+        if on && self.runs.iter().filter(|r| r.compared).count() < 2 {
+            for r in &mut self.runs {
+                r.compared = true;
+            }
+        }
+        self.compare = on && self.runs.len() > 1;
         self.view_fitted = false;
     }
 
     /// True when runs are compared side by side.
     #[must_use]
     pub fn comparing(&self) -> bool {
-        self.compare && self.runs.len() > 1
+        self.compare && self.runs.iter().filter(|r| r.compared).count() > 1
     }
 
     /// The offset (ms) between a run's own time and the aligned axis.
@@ -361,7 +383,7 @@ impl App {
     fn shown(&self) -> Vec<usize> {
         if self.comparing() {
             let mut order = vec![self.baseline];
-            order.extend((0..self.runs.len()).filter(|&i| i != self.baseline));
+            order.extend((0..self.runs.len()).filter(|&i| i != self.baseline && self.runs[i].compared));
             order
         } else if self.selected < self.runs.len() {
             vec![self.selected]
@@ -374,6 +396,12 @@ impl App {
     #[must_use]
     pub fn run_names(&self) -> Vec<String> {
         self.runs.iter().map(|r| r.name.clone()).collect()
+    }
+
+    /// What the window calls each open run (the file name, or the name the user gave).
+    #[must_use]
+    pub fn run_labels(&self) -> Vec<String> {
+        self.runs.iter().map(|r| r.label.clone()).collect()
     }
 
     /// Error messages shown in the window.
@@ -513,7 +541,9 @@ impl App {
                 }
                 Some(Ok(capture)) => {
                     if let Some(path) = &p.path {
-                        self.persisted.remember(path);
+                        // Absolute, so that Open recent works from any folder.
+                        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+                        self.persisted.remember(&absolute);
                         self.save_settings();
                     }
                     self.runs.push(OpenRun::new(p.name, p.path, capture));
@@ -521,6 +551,10 @@ impl App {
                     self.view_fitted = false;
                     self.selection = None;
                     self.selected_frame = None;
+                }
+                // A load the user cancelled is no error.
+                Some(Err(e)) if matches!(e.kind, crate::ingest::LoadErrorKind::Cancelled) => {
+                    self.status = Some(format!("loading {} cancelled", p.name));
                 }
                 Some(Err(e)) => self.errors.push(e.to_string()),
             }
@@ -585,18 +619,35 @@ impl App {
         self.finish_screenshot(&ctx);
         egui::Panel::top("toolbar").show(ui, |ui| self.toolbar_ui(ui));
         egui::Panel::top("settings").show(ui, |ui| self.settings_ui(ui));
-        egui::Panel::left("runs")
-            .resizable(true)
-            .default_size(320.0)
-            .size_range(240.0..=520.0)
-            .show(ui, |ui| self.side_ui(ui));
+        // Side panels start at a share of the window (a small window keeps room for the
+        // timeline), can be dragged from 180 px to half the window, and hidden from the
+        // View menu. Comparing starts the left one wider, for the comparison table.
+        // The window's width (not the root Ui's, which a first sizing pass may shrink).
+        let width = ui.ctx().content_rect().width().max(ui.available_width()).max(800.0);
+        if self.show_runs_panel {
+            let (id, share) = if self.comparing() { ("runs_compare", 0.32) } else { ("runs", 0.23) };
+            egui::Panel::left(id)
+                .resizable(true)
+                .default_size((width * share).clamp(200.0, 460.0))
+                .size_range(180.0..=(width * 0.5).max(200.0))
+                .show(ui, |ui| {
+                    ui.set_min_width(ui.available_width());
+                    self.side_ui(ui);
+                });
+        }
         // The runs list may have changed a compared trace or the baseline.
         self.refresh_compare_source();
-        egui::Panel::right("charts")
-            .resizable(true)
-            .default_size(360.0)
-            .size_range(280.0..=640.0)
-            .show(ui, |ui| self.charts_ui(ui));
+        if self.show_charts_panel {
+            egui::Panel::right("charts")
+                .resizable(true)
+                .default_size((width * 0.25).clamp(220.0, 380.0))
+                .size_range(180.0..=(width * 0.5).max(200.0))
+                .show(ui, |ui| {
+                    // A panel with little to show keeps its width (it would shrink to it).
+                    ui.set_min_width(ui.available_width());
+                    self.charts_ui(ui);
+                });
+        }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         panels::help_ui(&ctx, &mut self.show_help);
         if self.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {

@@ -130,10 +130,16 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
         ui.label(RichText::new(source).strong()).labelled_by(label.id);
     });
     frame_generation_ui(ui, run, id);
-    egui::Grid::new(id).num_columns(2).striped(true).show(ui, |ui| {
+    // Values wrap rather than run past the panel (which would widen it).
+    let value_width = (ui.available_width() - 140.0).max(80.0);
+    egui::Grid::new(id).num_columns(2).striped(true).max_col_width(value_width.max(130.0)).show(ui, |ui| {
         for (name, value) in figure_rows(run) {
-            let label = ui.label(name);
-            ui.label(RichText::new(value).strong()).labelled_by(label.id);
+            let help = figure_help(name);
+            let label = ui.label(name).on_hover_text(help);
+            // Long values (the refresh rate's) wrap inside the panel.
+            ui.add(egui::Label::new(RichText::new(value).strong()).wrap())
+                .labelled_by(label.id)
+                .on_hover_text(help);
             ui.end_row();
         }
     });
@@ -199,24 +205,196 @@ fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
     });
 }
 
-/// A comparison as a table: figure, baseline, other, delta, relative change; the
-/// change coloured better or worse (`metrics.md` §9). The first row gives both runs'
-/// frame-time source (`sources`). Figures neither run has are left
-/// out; a figure only one run has shows "—" for the other.
+/// How a compared figure is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    /// Frames per second, two decimals.
+    Fps,
+    /// A whole rate (Steady, Mostly steady, Typical FPS).
+    WholeFps,
+    /// Milliseconds.
+    Ms,
+    /// A duration given in ms, written in seconds.
+    Seconds,
+    /// A 0..1 fraction, written in % (its delta in percentage points).
+    Fraction,
+    /// A count, written whole.
+    Count,
+    /// A plain ratio.
+    Ratio,
+}
+
+/// The comparison's figures by `section.name`: what the window calls them and how
+/// their values are written. A figure missing here is shown under its JSON name.
+pub const FIGURE_NAMES: &[(&str, &str, Unit)] = &[
+    ("run.frames", "Frames", Unit::Count),
+    ("run.duration_ms", "Duration", Unit::Seconds),
+    ("run.dropped_frames", "Dropped frames", Unit::Count),
+    ("summary.avg_fps", "Average FPS", Unit::Fps),
+    ("summary.min_fps", "Min FPS", Unit::Fps),
+    ("summary.max_fps", "Max FPS", Unit::Fps),
+    ("summary.p50_ms", "p50 frame time", Unit::Ms),
+    ("summary.p90_ms", "p90 frame time", Unit::Ms),
+    ("summary.p95_ms", "p95 frame time", Unit::Ms),
+    ("summary.p99_ms", "p99 frame time", Unit::Ms),
+    ("summary.p99_9_ms", "p99.9 frame time", Unit::Ms),
+    ("summary.low_1pct_fps", "1% low FPS", Unit::Fps),
+    ("summary.low_0_1pct_fps", "0.1% low FPS", Unit::Fps),
+    ("pacing.steady_fps", "Steady FPS", Unit::WholeFps),
+    ("pacing.mostly_steady_fps", "Mostly steady FPS", Unit::WholeFps),
+    ("pacing.typical_fps", "Typical FPS", Unit::WholeFps),
+    ("pacing.slow_time_fraction", "Slow time at target", Unit::Fraction),
+    ("pacing.excess_time_fraction", "Excess time at target", Unit::Fraction),
+    ("stutters.count", "Stutters", Unit::Count),
+    ("stutters.time_fraction", "Stutter time", Unit::Fraction),
+    ("osc.oscillating_frames", "Oscillating frames", Unit::Count),
+    ("osc.p90_iqr_ms", "OSC: P90 of the IQR", Unit::Ms),
+    ("osc.p90_iqr_ratio", "OSC: P90 of q3 / q1", Unit::Ratio),
+    ("latency.pcl_ms", "PC latency (PCL)", Unit::Ms),
+    ("latency.i2fs_ms", "Input to frame start (I2FS)", Unit::Ms),
+    ("latency.fs2p_ms", "Frame start to present (FS2P)", Unit::Ms),
+    ("latency.p2d_ms", "Present to display (P2D)", Unit::Ms),
+    ("latency.pc_latency_column_mean_ms", "MsPCLatency mean", Unit::Ms),
+    ("latency.display_latency_mean_ms", "Display latency mean", Unit::Ms),
+    ("latency.click_to_photon_mean_ms", "Click to photon mean", Unit::Ms),
+    ("frame_types.application_fps", "Application FPS", Unit::Fps),
+    ("frame_types.generated_fps", "Generated FPS", Unit::Fps),
+];
+
+/// A figure's name and unit in the comparison table.
+#[must_use]
+pub fn figure_name(qualified: &str) -> (String, Unit) {
+    FIGURE_NAMES
+        .iter()
+        .find(|(q, _, _)| *q == qualified)
+        .map_or_else(|| (qualified.to_owned(), Unit::Ratio), |&(_, name, unit)| (name.to_owned(), unit))
+}
+
+/// `v` with `decimals` decimals, never "-0.00".
+fn fixed(v: f64, decimals: usize) -> String {
+    let text = format!("{v:.decimals$}");
+    match text.strip_prefix('-') {
+        Some(rest) if rest.parse::<f64>().is_ok_and(|x| x == 0.0) => rest.to_owned(),
+        _ => text,
+    }
+}
+
+/// A compared value as the table writes it.
+#[must_use]
+pub fn format_value(v: f64, unit: Unit) -> String {
+    match unit {
+        Unit::Fps | Unit::Ratio => fixed(v, 2),
+        Unit::WholeFps | Unit::Count => fixed(v, 0),
+        Unit::Ms => format!("{} ms", fixed(v, 2)),
+        Unit::Seconds => format!("{} s", fixed(v / 1000.0, 2)),
+        Unit::Fraction => format!("{} %", fixed(v * 100.0, 2)),
+    }
+}
+
+/// A delta as the table writes it: signed when not zero; a fraction's in percentage
+/// points.
+#[must_use]
+pub fn format_delta(v: f64, unit: Unit) -> String {
+    let text = match unit {
+        Unit::Fraction => format!("{} pp", fixed(v * 100.0, 2)),
+        _ => format_value(v, unit),
+    };
+    let zero = text.split(' ').next().and_then(|n| n.parse::<f64>().ok()).is_some_and(|n| n == 0.0);
+    if v > 0.0 && !zero { format!("+{text}") } else { text }
+}
+
+/// A relative change, "+1.2 %"; "—" when unknown.
+#[must_use]
+pub fn format_change(relative: Option<f64>) -> String {
+    relative.map_or_else(
+        || "—".to_owned(),
+        |r| {
+            let text = fixed(r * 100.0, 1);
+            if text.starts_with('-') || text.parse::<f64>().is_ok_and(|x| x == 0.0) {
+                format!("{text} %")
+            } else {
+                format!("+{text} %")
+            }
+        },
+    )
+}
+
+/// What a compared figure's change amounts to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Better than the baseline by more than the noise band.
+    Better,
+    /// Worse than the baseline by more than the noise band.
+    Worse,
+    /// Changed by no more than the noise band.
+    Noise,
+    /// Exactly the same.
+    Same,
+    /// A count with no better or worse (frames, duration).
+    Neutral,
+}
+
+impl Verdict {
+    /// How the table's verdict column writes it.
+    #[must_use]
+    pub fn text(self) -> &'static str {
+        match self {
+            Self::Better => "better",
+            Self::Worse => "worse",
+            Self::Noise => "noise",
+            Self::Same => "same",
+            Self::Neutral => "—",
+        }
+    }
+}
+
+/// The verdict on a compared figure, with changes of at most `band` (a fraction of the
+/// baseline) counting as noise; with a baseline of 0 any change counts.
+#[must_use]
+pub fn verdict(
+    entry: &crate::report::compare::Entry,
+    direction: crate::report::compare::Direction,
+    band: f64,
+) -> Verdict {
+    if direction == crate::report::compare::Direction::Neutral {
+        return Verdict::Neutral;
+    }
+    match (entry.better, entry.relative) {
+        (None, _) => Verdict::Same,
+        (Some(_), Some(r)) if r.abs() <= band => Verdict::Noise,
+        (Some(true), _) => Verdict::Better,
+        (Some(false), _) => Verdict::Worse,
+    }
+}
+
+/// A comparison as a table: figure, baseline, other, delta, relative change and a
+/// verdict — better or worse (`metrics.md` §9) coloured, changes within `band` (a
+/// fraction) neutral as noise. The first row gives both runs' frame-time source
+/// (`sources`). Figures neither run has are left out; a figure only one run has shows
+/// "—" for the other.
 pub fn comparison_table_ui(
     ui: &mut egui::Ui,
     comparison: &Comparison,
     sources: (&str, &str),
+    band: f64,
     id: impl std::hash::Hash + std::fmt::Debug,
 ) {
-    let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), format_figure);
-    egui::Grid::new(id).num_columns(5).striped(true).show(ui, |ui| {
-        for header in ["Figure", "Baseline", "Other", "Delta", "Change"] {
-            ui.label(RichText::new(header).strong());
+    let neutral = ui.visuals().weak_text_color();
+    egui::Grid::new(id).num_columns(6).striped(true).min_col_width(10.0).show(ui, |ui| {
+        let headers = [
+            ("Figure", "Hover a figure for what it means"),
+            ("Baseline", "The baseline run's value"),
+            ("Other", "This run's value"),
+            ("Delta", "Other − baseline, in the figure's unit (percentage points for shares of time)"),
+            ("Change", "Delta relative to the baseline"),
+            ("", "better / worse than the baseline; noise: within the noise band"),
+        ];
+        for (header, help) in headers {
+            ui.label(RichText::new(header).strong()).on_hover_text(help);
         }
         ui.end_row();
         // The frame-time source each run was analysed with (one for all, metrics.md §9).
-        let name = ui.label("run.frame_time").on_hover_text(SOURCE_HELP);
+        let name = ui.label("Frame-time source").on_hover_text(SOURCE_HELP);
         ui.label(sources.0).labelled_by(name.id);
         ui.label(sources.1).labelled_by(name.id);
         ui.end_row();
@@ -225,20 +403,33 @@ pub fn comparison_table_ui(
             if (row.baseline.is_none() && row.other.is_none()) || row.figure.section.is_convention() {
                 continue;
             }
-            let name = ui.label(row.figure.qualified_name());
+            let (title, unit) = figure_name(&row.figure.qualified_name());
+            let name = ui.label(&title).on_hover_text(figure_help(&title));
+            let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format_value(v, unit));
             ui.label(value(row.baseline)).labelled_by(name.id);
             ui.label(value(row.other)).labelled_by(name.id);
             if let Some(e) = &row.entry {
-                let colour = match e.better {
-                    Some(true) => theme::BETTER,
-                    Some(false) => theme::WORSE,
-                    None => ui.visuals().text_color(),
+                let v = verdict(e, row.figure.direction, band);
+                let colour = match v {
+                    Verdict::Better => theme::BETTER,
+                    Verdict::Worse => theme::WORSE,
+                    Verdict::Noise => neutral,
+                    Verdict::Same | Verdict::Neutral => ui.visuals().text_color(),
                 };
-                ui.colored_label(colour, format_signed(e.delta)).labelled_by(name.id);
-                let rel = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
-                ui.colored_label(colour, rel).labelled_by(name.id);
+                ui.colored_label(colour, format_delta(e.delta, unit)).labelled_by(name.id);
+                ui.colored_label(colour, format_change(e.relative)).labelled_by(name.id);
+                let help = match v {
+                    Verdict::Noise => format!("Within the ±{} % noise band", fixed(band * 100.0, 1)),
+                    Verdict::Neutral => "Neither better nor worse: context".to_owned(),
+                    _ => String::new(),
+                };
+                let cell = ui.colored_label(colour, v.text()).labelled_by(name.id);
+                if !help.is_empty() {
+                    cell.on_hover_text(help);
+                }
             } else {
                 ui.label("not comparable").labelled_by(name.id);
+                ui.label("—").labelled_by(name.id);
                 ui.label("—").labelled_by(name.id);
             }
             ui.end_row();
@@ -246,23 +437,110 @@ pub fn comparison_table_ui(
     });
 }
 
-/// A figure with as many decimals as its size needs.
-fn format_figure(v: f64) -> String {
-    if v.abs() >= 100.0 {
-        format!("{v:.1}")
-    } else if v.abs() >= 1.0 {
-        format!("{v:.2}")
-    } else {
-        format!("{v:.4}")
+/// What a figure means, in a sentence, by the name the window gives it.
+#[must_use]
+pub fn figure_help(name: &str) -> &'static str {
+    match name {
+        "Average FPS" => {
+            "Frames per second over the whole run: frames ÷ total time (time-weighted, not the mean of per-frame FPS)."
+        }
+        "Steady FPS" => {
+            "The highest rate the run holds almost all the time: under 1 % of its time in frames slower than that rate's budget and under 0.1 % excess time (SuperTuxKart's benchmark)."
+        }
+        "Mostly steady FPS" => {
+            "The highest rate with under 12 % of the time in frames slower than its budget and under 2 % excess time (SuperTuxKart)."
+        }
+        "Typical FPS" => {
+            "The highest rate with under 50 % of the time in frames slower than its budget and under 10 % excess time: the rate the run holds about half of the time (SuperTuxKart)."
+        }
+        "Slow time at target" => {
+            "The share of the run's time spent in frames slower than the target frame time (1000 / target FPS)."
+        }
+        "Excess time at target" => {
+            "The share of the run's time by which frames overran the target frame time."
+        }
+        "1% low FPS" => {
+            "The average FPS of the slowest 1 % of frames: 1000 × k ÷ their total time, k = 1 % of the frames (not the 99th percentile)."
+        }
+        "0.1% low FPS" => {
+            "The average FPS of the slowest 0.1 % of frames: 1000 × k ÷ their total time, k = 0.1 % of the frames."
+        }
+        "Min / max FPS" => "1000 ÷ the slowest and 1000 ÷ the fastest single frame time.",
+        "Min FPS" => "1000 ÷ the slowest single frame time.",
+        "Max FPS" => "1000 ÷ the fastest single frame time.",
+        "Stutters" => {
+            "Frames slower than the median of the 19 frames around them by more than both the threshold and the floor (Nsight Systems' rule); with the share of the time they take."
+        }
+        "Stutter time" => "The share of the run's time spent in stutter frames.",
+        "Oscillation" => {
+            "OSC: frame times swinging between fast and slow, flagged when the 90th percentile of the 19-frame interquartile range is over the floor and of q3 / q1 over 1.2; stutters there may be false positives."
+        }
+        "Oscillating frames" => {
+            "Frames whose 19-frame interquartile range is over the floor and whose q3 / q1 ratio is over 1.2."
+        }
+        "OSC: P90 of the IQR" => {
+            "The 90th percentile of the 19-frame interquartile range of frame times (OSC needs it over the floor)."
+        }
+        "OSC: P90 of q3 / q1" => {
+            "The 90th percentile of the 19-frame q3 / q1 ratio of frame times (OSC needs it over 1.2)."
+        }
+        "p50 frame time" => "Half of the frames are faster than this (the median frame time).",
+        "p90 frame time" => "90 % of the frames are faster than this.",
+        "p95 frame time" => "95 % of the frames are faster than this.",
+        "p99 frame time" => {
+            "99 % of the frames are faster than this (1000 ÷ it is what some tools call the 1 % FPS)."
+        }
+        "p99.9 frame time" => "99.9 % of the frames are faster than this.",
+        "PC latency (PCL)" => {
+            "NVIDIA PC latency from the attached marker log: input to frame start + frame start to present + present to display, each averaged."
+        }
+        "Input to frame start (I2FS)" => {
+            "From an input to the start of the frame that used it (PCL Stats), averaged."
+        }
+        "Frame start to present (FS2P)" => {
+            "From a frame's simulation start to its Present() call (PCL Stats), averaged over displayed frames."
+        }
+        "Present to display (P2D)" => {
+            "From Present() to the frame reaching the screen, averaged over displayed frames."
+        }
+        "MsPCLatency mean" => {
+            "The mean of the capture's own MsPCLatency column (PC latency measured by the capture tool)."
+        }
+        "Display latency mean" => {
+            "The mean time from a frame's start to it reaching the screen, over displayed frames."
+        }
+        "Click to photon mean" => {
+            "The mean time from a mouse click to the frame that shows it reaching the screen."
+        }
+        "Render latency mean" => "The NVIDIA App's render latency, time-weighted over the samples.",
+        "Refresh" => {
+            "The display's refresh rate: detected from the display intervals (with how sure the detection is), or set by you for this capture; it places the VSYNC markers."
+        }
+        "Frames" => "The frames of the analysed series, and how many never reached the screen (dropped).",
+        "Dropped frames" => "Frames that never reached the screen.",
+        "Duration" => "The sum of the analysed frame times.",
+        "Application FPS" => {
+            "Frames the game rendered itself per second of the run; the game responds at this rate."
+        }
+        "Generated FPS" => "Frames made by frame generation per second of the run.",
+        "Pacing" | "Frame health" => {
+            "Needs per-frame data: a sampled log holds averages over intervals, not frame times."
+        }
+        _ => "",
     }
 }
 
-fn format_signed(v: f64) -> String {
-    let text = format_figure(v);
-    if v > 0.0 { format!("+{text}") } else { text }
-}
+/// What the target FPS is, for its tooltips.
+pub const TARGET_HELP: &str = "The frame rate you want the game to hold. Frames slower than 1000 / target ms \
+    are slow: the slow- and excess-time figures count them, and the timeline colours them (within 0.5 % \
+    still counts as on target there). Pick \"display … Hz\" to judge a run against its display's refresh.";
+/// What the stutter threshold is, for its tooltips.
+pub const THRESHOLD_HELP: &str = "A frame is a stutter when it is slower than the median of the 19 frames \
+    around it by more than this share of that median (and by more than the floor). Nsight Systems uses 20 %.";
+/// What the stutter floor is, for its tooltips.
+pub const FLOOR_HELP: &str = "A frame is a stutter only when it is also this many ms slower than the median \
+    of the 19 frames around it, so tiny wobbles of fast frames do not count. Also the oscillation floor.";
 
-/// Every column of one frame.
 /// Every column of one frame, with its stutter and health verdicts when the figures
 /// are ready.
 pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>, i: usize) {
@@ -270,69 +548,194 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
     if i >= trace.len() {
         return;
     }
-    egui::Grid::new("frame_details").num_columns(2).striped(true).show(ui, |ui| {
-        let mut row = |name: &str, value: String| {
-            ui.label(name);
-            ui.label(value);
-            ui.end_row();
-        };
-        row(if f.is_sampled() { "Sample" } else { "Frame" }, i.to_string());
-        row("File line", f.line[i].to_string());
-        if let Some(m) = marks {
-            let idx = i as u32;
-            let stutter = m.stutters.binary_search(&idx).is_ok();
-            row("Stutter", if stutter { "yes" } else { "no" }.into());
-            // Runs are ascending and disjoint: the first run not ending before `idx`.
-            let k = m.oscillating.partition_point(|&(_, b)| b < idx);
-            let oscillating = m.oscillating.get(k).is_some_and(|&(a, _)| a <= idx);
+    let value_width = (ui.available_width() - 140.0).max(80.0);
+    egui::Grid::new("frame_details").num_columns(2).striped(true).max_col_width(value_width.max(130.0)).show(
+        ui,
+        |ui| {
+            let mut row = |name: &str, value: String| {
+                ui.add(egui::Label::new(name).wrap());
+                ui.add(egui::Label::new(value).wrap());
+                ui.end_row();
+            };
+            row(if f.is_sampled() { "Sample" } else { "Frame" }, i.to_string());
+            row("File line", f.line[i].to_string());
+            if let Some(m) = marks {
+                let idx = i as u32;
+                let stutter = m.stutters.binary_search(&idx).is_ok();
+                row("Stutter", if stutter { "yes" } else { "no" }.into());
+                // Runs are ascending and disjoint: the first run not ending before `idx`.
+                let k = m.oscillating.partition_point(|&(_, b)| b < idx);
+                let oscillating = m.oscillating.get(k).is_some_and(|&(a, _)| a <= idx);
+                row(
+                    "Oscillating",
+                    if oscillating { "yes (a stutter here may be a false positive)" } else { "no" }.into(),
+                );
+                let spiked: Vec<&str> = m
+                    .spikes
+                    .iter()
+                    .filter(|(_, s)| s.binary_search(&idx).is_ok())
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                let before: Vec<&str> = m
+                    .spikes
+                    .iter()
+                    .filter(|(_, s)| idx > 0 && s.binary_search(&(idx - 1)).is_ok())
+                    .map(|(n, _)| n.as_str())
+                    .collect();
+                row("Spiked", if spiked.is_empty() { "—".into() } else { spiked.join(", ") });
+                row(
+                    "Spiked the frame before",
+                    if before.is_empty() { "—".into() } else { before.join(", ") },
+                );
+            }
+            row("Start", format!("{:.3} ms", f.start_ms[i]));
+            row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
+            if f.is_sampled() {
+                row(
+                    "Sample interval",
+                    format!("{:.3} ms ({:.2} FPS average)", f.span_ms(i), 1000.0 / f.frame_time_ms[i]),
+                );
+            }
             row(
-                "Oscillating",
-                if oscillating { "yes (a stutter here may be a false positive)" } else { "no" }.into(),
+                "Display",
+                if f.display_ms[i].is_finite() { format!("{:.3} ms", f.display_ms[i]) } else { "—".into() },
             );
-            let spiked: Vec<&str> = m
-                .spikes
-                .iter()
-                .filter(|(_, s)| s.binary_search(&idx).is_ok())
-                .map(|(n, _)| n.as_str())
-                .collect();
-            let before: Vec<&str> = m
-                .spikes
-                .iter()
-                .filter(|(_, s)| idx > 0 && s.binary_search(&(idx - 1)).is_ok())
-                .map(|(n, _)| n.as_str())
-                .collect();
-            row("Spiked", if spiked.is_empty() { "—".into() } else { spiked.join(", ") });
-            row("Spiked the frame before", if before.is_empty() { "—".into() } else { before.join(", ") });
+            row("Dropped", if f.dropped[i] { "yes" } else { "no" }.into());
+            if let Some(m) = f.present_mode.get(i).and_then(|&m| trace.meta.present_modes.get(usize::from(m)))
+            {
+                row("Present mode", m.clone());
+            }
+            if let Some(t) = f.frame_type.get(i) {
+                row("Frame type", t.name().into());
+            }
+            for c in &f.columns {
+                let v = c.values[i];
+                row(&c.name, if v.is_finite() { format!("{v}") } else { "—".into() });
+            }
+        },
+    );
+}
+
+/// How a legend entry's swatch is drawn.
+#[derive(Clone, Copy)]
+enum Swatch {
+    /// A filled square.
+    Fill(egui::Color32),
+    /// A bar with a whisker and a mark above it, in these colours.
+    Column(egui::Color32, egui::Color32),
+    /// A horizontal line.
+    HLine(egui::Color32),
+    /// A vertical line.
+    VLine(egui::Color32),
+    /// A short tick from the bottom.
+    Tick(egui::Color32),
+}
+
+fn swatch(ui: &mut egui::Ui, kind: Swatch) {
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
+    let p = ui.painter();
+    let c = rect.center();
+    match kind {
+        Swatch::Fill(colour) => {
+            p.rect_filled(rect.shrink(1.0), 1.0, colour);
         }
-        row("Start", format!("{:.3} ms", f.start_ms[i]));
-        row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
-        if f.is_sampled() {
-            row(
-                "Sample interval",
-                format!("{:.3} ms ({:.2} FPS average)", f.span_ms(i), 1000.0 / f.frame_time_ms[i]),
+        Swatch::Column(bar, whisker) => {
+            let x = c.x - 1.5;
+            p.rect_filled(
+                egui::Rect::from_min_max(egui::pos2(x, c.y), egui::pos2(x + 3.0, rect.bottom())),
+                0.0,
+                bar,
+            );
+            p.rect_filled(
+                egui::Rect::from_min_max(egui::pos2(x + 1.0, rect.top() + 1.0), egui::pos2(x + 2.0, c.y)),
+                0.0,
+                theme::WHISKER,
+            );
+            p.rect_filled(
+                egui::Rect::from_min_max(egui::pos2(x, rect.top()), egui::pos2(x + 3.0, rect.top() + 2.0)),
+                0.0,
+                whisker,
             );
         }
-        row(
-            "Display",
-            if f.display_ms[i].is_finite() { format!("{:.3} ms", f.display_ms[i]) } else { "—".into() },
-        );
-        row("Dropped", if f.dropped[i] { "yes" } else { "no" }.into());
-        if let Some(m) = f.present_mode.get(i).and_then(|&m| trace.meta.present_modes.get(usize::from(m))) {
-            row("Present mode", m.clone());
+        Swatch::HLine(colour) => {
+            p.line_segment(
+                [egui::pos2(rect.left(), c.y), egui::pos2(rect.right(), c.y)],
+                egui::Stroke::new(1.5, colour),
+            );
         }
-        if let Some(t) = f.frame_type.get(i) {
-            row("Frame type", t.name().into());
+        Swatch::VLine(colour) => {
+            p.line_segment(
+                [egui::pos2(c.x, rect.top()), egui::pos2(c.x, rect.bottom())],
+                egui::Stroke::new(1.5, colour),
+            );
         }
-        for c in &f.columns {
-            let v = c.values[i];
-            row(&c.name, if v.is_finite() { format!("{v}") } else { "—".into() });
+        Swatch::Tick(colour) => {
+            p.rect_filled(
+                egui::Rect::from_min_max(egui::pos2(c.x - 1.0, c.y), egui::pos2(c.x + 1.0, rect.bottom())),
+                0.0,
+                colour,
+            );
+        }
+    }
+}
+
+/// What the timeline's colours and marks mean, as a wrapped strip of swatches, each
+/// explained on hover; `generated` adds the generated-frame entry.
+pub fn timeline_legend_ui(ui: &mut egui::Ui, generated: bool) {
+    let entries: Vec<(Swatch, &str, &str)> = [
+        (
+            Swatch::Fill(theme::WITHIN_BUDGET),
+            "within target (±0.5 %)",
+            "A frame no slower than the target frame time, or at most 0.5 % slower: a 59.94 Hz \
+             display's 16.68 ms counts as on target at 60 FPS. (The figures use the exact target.)",
+        ),
+        (Swatch::Fill(theme::OVER_BUDGET), "over target", "A frame slower than the target frame time (+0.5 %)."),
+        (Swatch::Fill(theme::FAR_OVER_BUDGET), "over 2× target", "A frame slower than twice the target frame time."),
+        (
+            Swatch::Column(theme::WITHIN_BUDGET, theme::FAR_OVER_BUDGET),
+            "bar: typical frame · whisker: slowest",
+            "Zoomed out, a pixel column holds many frames: its bar is their typical (median) frame time, \
+             coloured by the share of the column's time in frames within, over and far over the target; \
+             the faint whisker and its mark reach the slowest frame. Zoom in on a whisker to find the frame.",
+        ),
+        (Swatch::HLine(theme::TARGET_LINE), "target", "The target frame time (1000 / target FPS)."),
+        (Swatch::Tick(theme::DROPPED), "dropped", "Frames that never reached the screen (under the display intervals)."),
+        (
+            Swatch::Tick(theme::STUTTER),
+            "stutter",
+            "A frame more than the threshold and the floor slower than the median of the 19 frames around \
+             it (Nsight's rule). Zoomed out, taller where more of a column's frames stutter.",
+        ),
+        (Swatch::Fill(theme::OSCILLATING), "oscillating", "Stretches where frame times swing between fast and slow (OSC); stutters inside them are drawn faint, as possible false positives."),
+        (Swatch::Tick(theme::SPIKE), "health spike", "A per-frame action (CPU busy, GPU busy, time in Present(), …) that spiked on that frame, by the stutter rule."),
+        (Swatch::VLine(theme::VSYNC), "VSYNC", "Vertical blanks of the display's refresh rate (detected, or set for the capture), drawn when far enough apart."),
+    ]
+    .into_iter()
+    .collect();
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 4.0;
+        ui.label(RichText::new("Legend").small().strong()).on_hover_text("Hover an entry, or a row's name, for what it means.");
+        if generated {
+            ui.add_space(6.0);
+            swatch(ui, Swatch::Fill(theme::generated(theme::WITHIN_BUDGET)));
+            ui.label(RichText::new("generated frame").small()).on_hover_text(
+                "A frame made by frame generation (XeSS-FG, DLSS-FG, AFMF): the lighter variant of its colour, \
+                 visible when zoomed in to single frames.",
+            );
+        }
+        for (kind, text, help) in entries {
+            ui.add_space(6.0);
+            swatch(ui, kind);
+            ui.label(RichText::new(text).small()).on_hover_text(help);
         }
     });
 }
 
 /// The keyboard and mouse help window.
 pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
-    egui::Window::new("Keyboard and mouse").open(open).resizable(false).show(ctx, |ui| {
+    let centre = ctx.content_rect().center();
+    let window = egui::Window::new("Keyboard and mouse").open(open).resizable(false);
+    window.default_pos(centre - egui::vec2(200.0, 160.0)).show(ctx, |ui| {
         egui::Grid::new("help").num_columns(2).show(ui, |ui| {
             for (keys, action) in timeline::HELP {
                 ui.label(RichText::new(keys).strong());

@@ -14,8 +14,13 @@ use std::sync::Arc;
 pub struct OpenRun {
     /// Unique among the runs of this session (never reused, unlike an index).
     pub id: u64,
-    /// Shown name (the path as given, or the sample's name).
+    /// The path as given, or the sample's name.
     pub name: String,
+    /// What the window calls the run (legends, headings, export names): the file name
+    /// until the user renames it.
+    pub label: String,
+    /// Among the compared runs when comparing (the baseline always is).
+    pub compared: bool,
     /// The file, when it came from disk.
     pub path: Option<PathBuf>,
     /// The loaded capture (never changed once loaded).
@@ -53,8 +58,11 @@ impl OpenRun {
     pub fn new(name: String, path: Option<PathBuf>, capture: Capture) -> Self {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let trace = capture.default_trace().unwrap_or(0);
+        let label = super::layout::short_name(&name);
         Self {
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            label,
+            compared: true,
             name,
             path,
             capture: Arc::new(capture),
@@ -197,8 +205,10 @@ impl OpenRun {
         let trace = self.trace;
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace).
-        let prepared =
-            self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| Arc::clone(&a.prepared));
+        let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
+        let prepared = previous.map(|a| Arc::clone(&a.prepared));
+        // The budget's shares are reused when the target is the same.
+        let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();
@@ -206,7 +216,7 @@ impl OpenRun {
             move || {
                 let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
                 let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
-                analysis::analyze(&source, &capture.traces[trace], settings, prepared, markers)
+                analysis::analyze(&source, &capture.traces[trace], settings, prepared, shares, markers)
             },
             move || r(),
         );

@@ -24,15 +24,20 @@ impl App {
         };
         let sel = selection.is_some();
         let inputs: Vec<&std::path::Path> = self.runs.iter().filter_map(|r| r.path.as_deref()).collect();
-        let name = |ext: &str| export::default_name(&path, &trace.meta.application, sel, ext);
+        let fallback = self.export_dir();
+        // Named after the run as the window names it (the user may have renamed it).
+        let named = std::path::PathBuf::from(run.label.replace(['/', '\\'], "_"));
+        let stem_source = if run.label.trim().is_empty() { path.as_path() } else { named.as_path() };
+        let name = |ext: &str| export::default_name(stem_source, &trace.meta.application, sel, ext);
         let mut saved = None;
         if let Some(report) = &report {
             if ui.button(if sel { "Selection report (JSON)…" } else { "Report (JSON)…" }).clicked() {
-                saved =
-                    Some(save_text(&name("json"), &inputs, &export::report_json(report, &report_settings)));
+                let text = export::report_json(report, &report_settings);
+                saved = Some(save_text(&name("json"), &inputs, &fallback, &text));
             }
             if ui.button(if sel { "Selection report (CSV)…" } else { "Report (CSV)…" }).clicked() {
-                saved = Some(save_text(&name("csv"), &inputs, &export::report_csv(report)));
+                let text = export::report_csv(report, &run.label);
+                saved = Some(save_text(&name("csv"), &inputs, &fallback, &text));
             }
         }
         let exporting = self.export_job.is_some();
@@ -42,8 +47,10 @@ impl App {
                 s.partition_point(|&t| t < a.min(b))..s.partition_point(|&t| t < a.max(b))
             });
             let default = format!("{}-frames.csv", name("").trim_end_matches('.'));
-            match dialog::save_to(&default, &inputs) {
-                Ok(p) => {
+            match dialog::save_to(&default, &inputs, &fallback) {
+                Ok(target) => {
+                    let p = target.path;
+                    let note = if target.fallback { NO_DIALOG } else { "" };
                     // A million rows take a second or more: written off the UI thread.
                     let (capture, index) = (Arc::clone(&run.capture), run.trace);
                     let repaint = Arc::clone(&self.repaint);
@@ -54,7 +61,7 @@ impl App {
                                 export::write_frames_csv(&capture.traces[index], range, &mut out)
                             };
                             write()
-                                .map(|()| p.display().to_string())
+                                .map(|()| format!("{note}{}", p.display()))
                                 .map_err(|e| format!("{}: {e}", p.display()))
                         },
                         move || repaint(),
@@ -66,11 +73,13 @@ impl App {
             }
         }
         if ui.button("Timeline (PNG)…").clicked() {
-            match dialog::save_to(&name("png"), &inputs) {
-                Ok(p) => self.request_png(ui.ctx(), p, true),
+            match dialog::save_to(&name("png"), &inputs, &fallback) {
+                Ok(target) => self.request_png(ui.ctx(), target.path, true),
                 Err(why) => saved = Some(Err(why)),
             }
         }
+        ui.separator();
+        self.export_dir_ui(ui);
         if let Some(result) = saved {
             self.status = Some(match result {
                 Ok(p) => format!("saved {p}"),
@@ -141,8 +150,50 @@ impl App {
     }
 }
 
-fn save_text(default_name: &str, inputs: &[&std::path::Path], text: &str) -> Result<String, String> {
-    let path = dialog::save_to(default_name, inputs)?;
-    std::fs::write(&path, text).map_err(|e| e.to_string())?;
-    Ok(path.display().to_string())
+/// Said before the path of a file saved to the fallback folder.
+const NO_DIALOG: &str = "(no file dialog on this desktop) ";
+
+fn save_text(
+    default_name: &str,
+    inputs: &[&std::path::Path],
+    fallback: &std::path::Path,
+    text: &str,
+) -> Result<String, String> {
+    let target = dialog::save_to(default_name, inputs, fallback)?;
+    let path = target.path;
+    std::fs::write(&path, text).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(format!("{}{}", if target.fallback { NO_DIALOG } else { "" }, path.display()))
+}
+
+impl App {
+    /// Where exports go when no file dialog can be shown: the folder the user set, else
+    /// the shown capture's folder, else the current folder.
+    pub(super) fn export_dir(&self) -> std::path::PathBuf {
+        if self.persisted.export_dir.is_absolute() {
+            return self.persisted.export_dir.clone();
+        }
+        let capture_dir = self
+            .runs
+            .get(self.selected)
+            .and_then(|r| r.path.as_deref())
+            .and_then(|p| std::path::absolute(p).ok())
+            .and_then(|p| p.parent().map(std::path::Path::to_path_buf));
+        capture_dir.or_else(|| std::env::current_dir().ok()).unwrap_or_else(std::env::temp_dir)
+    }
+
+    /// The fallback folder, editable (kept when it is an absolute path).
+    fn export_dir_ui(&mut self, ui: &mut egui::Ui) {
+        let help = "Where exports are saved when this desktop cannot show a file dialog (no \
+                    xdg-desktop-portal or zenity); empty: beside the capture";
+        let label = ui.label("Without a file dialog, save to").on_hover_text(help);
+        let mut text = self.export_dir().display().to_string();
+        let edit = ui.add(egui::TextEdit::singleline(&mut text).desired_width(320.0)).labelled_by(label.id);
+        if edit.on_hover_text(help).changed() {
+            let dir = std::path::PathBuf::from(text.trim());
+            if dir.is_absolute() || text.trim().is_empty() {
+                self.persisted.export_dir = dir;
+                self.settings_dirty = true;
+            }
+        }
+    }
 }

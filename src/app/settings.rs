@@ -27,6 +27,11 @@ pub struct Persisted {
     pub frame_time: FrameTimeSource,
     /// Recently opened captures, most recent first, at most 10, no duplicates.
     pub recent: Vec<PathBuf>,
+    /// Comparison: a relative change of at most this (0.01 = ±1 %) is noise, neither
+    /// better nor worse.
+    pub noise_band: f64,
+    /// Where exports go when no file dialog can be shown (empty: beside the capture).
+    pub export_dir: PathBuf,
 }
 
 impl Default for Persisted {
@@ -38,6 +43,8 @@ impl Default for Persisted {
             stutter_floor_ms: s.stutter_floor_ms,
             frame_time: s.frame_time,
             recent: Vec::new(),
+            noise_band: 0.01,
+            export_dir: PathBuf::new(),
         }
     }
 }
@@ -89,9 +96,15 @@ impl Persisted {
         let d = Self::default();
         let in_range = |v: f64, lo: f64, hi: f64| v.is_finite() && (lo..=hi).contains(&v);
         let recent: Vec<PathBuf> = match obj.get("recent") {
-            Some(Value::Array(items)) => {
-                items.iter().filter_map(Value::as_str).filter(|s| !s.is_empty()).map(PathBuf::from).collect()
-            }
+            // Only absolute paths: older versions stored relative ones, which open the
+            // wrong file (or none) from another folder.
+            Some(Value::Array(items)) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .filter(|s| !s.is_empty())
+                .map(PathBuf::from)
+                .filter(|p| p.is_absolute())
+                .collect(),
             _ => Vec::new(),
         };
         let mut p = Self {
@@ -106,6 +119,8 @@ impl Persisted {
                 .unwrap_or(d.stutter_floor_ms),
             frame_time: field(obj, "frame_time").unwrap_or(d.frame_time),
             recent: Vec::new(),
+            noise_band: field(obj, "noise_band").filter(|&v| in_range(v, 0.0, 1.0)).unwrap_or(d.noise_band),
+            export_dir: field::<PathBuf>(obj, "export_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -184,6 +199,8 @@ mod tests {
             stutter_floor_ms: 2.5,
             frame_time: FrameTimeSource::Display,
             recent: Vec::new(),
+            noise_band: 0.025,
+            export_dir: PathBuf::from("/exports"),
         };
         p.remember(Path::new("/captures/b.csv"));
         p.remember(Path::new("/captures/a.csv"));
@@ -216,8 +233,9 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("settings.json");
         let text = r#"{"target_fps": -5, "stutter_threshold": "NaN", "stutter_floor_ms": 2.5,
-                       "frame_time": "display", "refresh_hz": 5000, "recent": ["x.csv", 3, "", "x.csv", "y.csv"],
-                       "unknown": 1}"#;
+                       "frame_time": "display", "refresh_hz": 5000,
+                       "recent": ["/c/x.csv", 3, "", "/c/x.csv", "/c/y.csv", "relative.csv"],
+                       "noise_band": 7, "unknown": 1}"#;
         std::fs::write(&path, text).unwrap();
         let p = Persisted::load_from(&path);
         let d = Persisted::default();
@@ -225,7 +243,9 @@ mod tests {
         assert!((p.stutter_threshold - d.stutter_threshold).abs() < f64::EPSILON);
         assert!((p.stutter_floor_ms - 2.5).abs() < f64::EPSILON);
         assert_eq!(p.frame_time, FrameTimeSource::Display);
-        assert_eq!(p.recent, [PathBuf::from("x.csv"), PathBuf::from("y.csv")]);
+        // Relative paths (older versions wrote them) are dropped.
+        assert_eq!(p.recent, [PathBuf::from("/c/x.csv"), PathBuf::from("/c/y.csv")]);
+        assert!((p.noise_band - d.noise_band).abs() < f64::EPSILON);
         std::fs::write(
             &path,
             r#"{"target_fps": 0.5, "stutter_floor_ms": -1, "refresh_hz": null, "frame_time": "sideways"}"#,

@@ -42,15 +42,16 @@ pub const STAGES: [Color32; 4] = [
     Color32::from_rgb(200, 200, 120),
 ];
 /// The linked cursor across compared timelines.
-pub const CURSOR: Color32 = Color32::from_rgb(235, 235, 240);
-/// One colour per compared run, baseline first.
+pub const CURSOR: Color32 = Color32::from_rgba_unmultiplied_const(235, 235, 240, 150);
+/// One colour per compared run, baseline first (none of them the charts' target
+/// orange, so a run's curve never reads as the target line).
 pub const RUNS: [Color32; 6] = [
     Color32::from_rgb(90, 160, 240),
-    Color32::from_rgb(240, 140, 60),
+    Color32::from_rgb(240, 110, 170),
     Color32::from_rgb(110, 200, 110),
-    Color32::from_rgb(220, 90, 200),
-    Color32::from_rgb(230, 210, 80),
+    Color32::from_rgb(170, 130, 245),
     Color32::from_rgb(120, 220, 220),
+    Color32::from_rgb(200, 200, 200),
 ];
 /// A figure that got better than the baseline.
 pub const BETTER: Color32 = Color32::from_rgb(90, 200, 110);
@@ -59,17 +60,13 @@ pub const WORSE: Color32 = Color32::from_rgb(235, 90, 80);
 /// Telemetry lines.
 pub const TELEMETRY: Color32 = Color32::from_rgb(120, 200, 140);
 
-/// The colour of a frame time against the target budget.
-#[must_use]
-pub fn budget_colour(frame_time_ms: f64, budget_ms: f64) -> Color32 {
-    if frame_time_ms > 2.0 * budget_ms {
-        FAR_OVER_BUDGET
-    } else if frame_time_ms > budget_ms {
-        OVER_BUDGET
-    } else {
-        WITHIN_BUDGET
-    }
-}
+/// A zoomed-out column's whisker, from its typical frame up to its slowest (faint:
+/// the mark at its end, in the slowest frame's colour, carries the verdict).
+pub const WHISKER: Color32 = Color32::from_rgba_unmultiplied_const(200, 200, 210, 24);
+/// The faint lines of the rows' vertical axes.
+pub const AXIS_GRID: Color32 = Color32::from_rgb(44, 44, 52);
+/// The values of the rows' vertical axes.
+pub const AXIS_TEXT: Color32 = Color32::from_rgb(150, 150, 160);
 
 /// The colour of a generated frame (frame generation) whose rendered frame would be
 /// `colour`: the same hue, much lighter, so both kinds read against the target.

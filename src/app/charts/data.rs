@@ -107,10 +107,38 @@ impl ChartData {
         sorted.first().map(|&min| (min, percentile(sorted, 0.999)))
     }
 
+    /// The percentile curve's frame time at percentile `p` (in %), interpolated between
+    /// its samples; `None` outside 0..=100 or without frames.
+    #[must_use]
+    pub(super) fn percentile_at(&self, p: f64) -> Option<f64> {
+        interpolate(&self.percentile_ms, p)
+    }
+
+    /// S(F) and E(F) in % at target rate `fps`, interpolated on the chart's grid.
+    #[must_use]
+    pub(super) fn pacing_at(&self, fps: f64) -> Option<(f64, f64)> {
+        Some((interpolate(&self.slow_pct, fps)?, interpolate(&self.excess_pct, fps)?))
+    }
+
     /// This run's frames counted on `grid`: O(bins · log frames).
     pub(super) fn rebin(&self, grid: BinGrid) -> Histogram {
         Histogram::on_grid(&self.sorted_ms.0, grid)
     }
+}
+
+/// The y of an x-ascending polyline at `x` (linear between samples); `None` outside it.
+fn interpolate(points: &[PlotPoint], x: f64) -> Option<f64> {
+    let (first, last) = (points.first()?, points.last()?);
+    if !(first.x..=last.x).contains(&x) {
+        return None;
+    }
+    let k = points.partition_point(|p| p.x < x);
+    let b = points[k.min(points.len() - 1)];
+    if k == 0 || b.x <= x {
+        return Some(b.y);
+    }
+    let a = points[k - 1];
+    Some(a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x))
 }
 
 /// Percentiles sampled, in millionths (0..=1_000_000): steps of 1 % up to 90, then ten
@@ -188,6 +216,18 @@ impl Histogram {
         }
         let overflow = (sorted.len() - below) as u64;
         Self { start_ms: grid.start_ms, bin_ms: grid.bin_ms, counts, overflow }
+    }
+
+    /// The bin holding `ms`: its edges and count; `None` outside the bins.
+    #[must_use]
+    pub(super) fn bin_at(&self, ms: f64) -> Option<(f64, f64, u64)> {
+        if self.bin_ms.is_nan() || self.bin_ms <= 0.0 || ms < self.start_ms {
+            return None;
+        }
+        let i = ((ms - self.start_ms) / self.bin_ms).floor() as usize;
+        let count = *self.counts.get(i)?;
+        let lo = self.start_ms + i as f64 * self.bin_ms;
+        Some((lo, lo + self.bin_ms, count))
     }
 
     /// Upper edge of the last regular bin: the overflow bin holds frames at or past it.
@@ -304,6 +344,28 @@ mod tests {
         let (h, rebinned) = (&data[0].histogram, data[0].rebin(own));
         assert_eq!((&h.counts, h.overflow), (&rebinned.counts, rebinned.overflow));
         assert!(BinGrid::shared([&ChartData::new(&[], None)]).is_none());
+    }
+
+    #[test]
+    fn curves_read_at_any_x() {
+        let ft = series(10_000);
+        let data = prepared(&ft);
+        let mut sorted = ft.clone();
+        sorted.sort_unstable_by(f64::total_cmp);
+        // On a sample exactly; between samples linearly; outside nothing.
+        let p90 = data.percentile_at(90.0).unwrap_or_default();
+        assert!(close(p90, percentile(&sorted, 0.9)), "{p90}");
+        let between = data.percentile_at(34.5).unwrap_or_default();
+        let (a, b) = (percentile(&sorted, 0.34), percentile(&sorted, 0.35));
+        assert!(between >= a && between <= b, "{a} {between} {b}");
+        assert_eq!(data.percentile_at(100.5), None);
+        let (s60, e60) = data.pacing_at(60.0).unwrap_or_default();
+        let at = |c: &[PlotPoint]| c.iter().find(|p| close(p.x, 60.0)).map_or(f64::NAN, |p| p.y);
+        assert!(close(s60, at(&data.slow_pct)) && close(e60, at(&data.excess_pct)));
+        let h = &data.histogram;
+        let (lo, hi, n) = h.bin_at(h.start_ms + 2.5 * h.bin_ms).unwrap_or_default();
+        assert!(close(lo, h.start_ms + 2.0 * h.bin_ms) && close(hi - lo, h.bin_ms) && n == h.counts[2]);
+        assert_eq!(h.bin_at(h.start_ms - 1.0), None);
     }
 
     #[test]

@@ -63,7 +63,8 @@ fn draw_charts(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f64)
     histogram_plot(ui, runs, look, target, height);
 }
 
-/// A third of the height left for the charts (minus their titles), at least 120 px.
+/// A third of the height left for the charts (minus their titles and legends), at
+/// least 120 px.
 /// Inside a vertical scroll area the `Ui` is unbounded, so the visible height is used.
 fn plot_height(ui: &egui::Ui) -> f32 {
     let avail = [ui.available_height(), ui.clip_rect().height()]
@@ -71,7 +72,10 @@ fn plot_height(ui: &egui::Ui) -> f32 {
         .find(|h| h.is_finite())
         .unwrap_or(3.0 * FALLBACK_PLOT_HEIGHT);
     let title = ui.text_style_height(&egui::TextStyle::Body) + 2.0 * ui.spacing().item_spacing.y;
-    ((avail - 3.0 * title) / 3.0).max(MIN_PLOT_HEIGHT)
+    // Each plot has a title (two lines for the pacing chart's) and a legend under it
+    // (two lines in a narrow panel); the histogram a caption.
+    let small = ui.text_style_height(&egui::TextStyle::Small) + ui.spacing().item_spacing.y;
+    ((avail - 4.0 * title - 7.0 * small) / 3.0).max(MIN_PLOT_HEIGHT)
 }
 
 /// Series and helpers the tests of this module and its children share.

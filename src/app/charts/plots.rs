@@ -7,7 +7,7 @@ use super::data::{BinGrid, ChartData, Histogram, MAX_FPS};
 use eframe::egui;
 use egui::{Align2, Color32};
 use egui_plot::{
-    Bar, BarChart, HLine, HoverPosition, Legend, Line, LineStyle, Plot, PlotPoint, PlotPoints, Text, VLine,
+    Bar, BarChart, HLine, HoverPosition, Line, LineStyle, Plot, PlotPoint, PlotPoints, Text, VLine,
 };
 use std::borrow::Cow;
 
@@ -60,9 +60,10 @@ impl Run<'_> {
 }
 
 /// What the three plots share: fixed height, no scroll capture (so the panel around
-/// them scrolls), a legend, and axis titles with units. The overlay plots have their
-/// own ids (zoom and hidden runs are remembered apart from the one-run plots) and list
-/// the runs in the order given.
+/// them scrolls), axis titles with units, a vertical cursor line only (hover reads the
+/// curves at the cursor's x, not its height). Their legends are drawn under them
+/// ([`legend_row`]), never over the curves. The overlay plots have their own ids (zoom
+/// is remembered apart from the one-run plots).
 fn base_plot<'a>(
     id_salt: &str,
     look: Look,
@@ -70,14 +71,78 @@ fn base_plot<'a>(
     x: impl Into<egui::WidgetText>,
     y: impl Into<egui::WidgetText>,
 ) -> Plot<'a> {
-    let (plot, legend) = match look {
-        Look::Single => (Plot::new(id_salt), Legend::default()),
-        Look::Overlay => (Plot::new(("overlay", id_salt)), Legend::default().follow_insertion_order(true)),
+    let plot = match look {
+        Look::Single => Plot::new(id_salt),
+        Look::Overlay => Plot::new(("overlay", id_salt)),
     };
-    plot.height(height).allow_scroll(false).legend(legend).x_axis_label(x).y_axis_label(y).include_y(0.0)
+    plot.height(height)
+        .allow_scroll(false)
+        .show_y(false)
+        .x_axis_label(x)
+        .y_axis_label(y)
+        .include_y(0.0)
+        .x_grid_spacer(|input| label_marks(&input, 90.0))
+        .y_grid_spacer(|input| label_marks(&input, 40.0))
 }
 
-/// Frame time by percentile, with the target frame time as a horizontal line.
+/// How a legend entry's sample is drawn.
+#[derive(Clone, Copy)]
+pub(super) enum Mark {
+    /// A solid line.
+    Line,
+    /// A dashed line.
+    Dashed,
+    /// A filled box (bars).
+    Box,
+}
+
+/// A legend under a plot: one entry per series, wrapped, so it never covers a curve.
+pub(super) fn legend_row(ui: &mut egui::Ui, entries: &[(Color32, Mark, String)]) {
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 10.0;
+        for (colour, mark, text) in entries {
+            legend_entry(ui, *colour, *mark, text);
+        }
+    });
+}
+
+/// A legend entry: a sample of the series' mark and its name, as one widget (a line
+/// break never parts them).
+fn legend_entry(ui: &mut egui::Ui, colour: Color32, mark: Mark, text: &str) {
+    let font = egui::TextStyle::Small.resolve(ui.style());
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), font, ui.visuals().text_color());
+    let size = egui::vec2(20.0 + galley.size().x, galley.size().y.max(10.0));
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, text));
+    let p = ui.painter();
+    let y = rect.center().y;
+    let stroke = egui::Stroke::new(2.0, colour);
+    match mark {
+        Mark::Line => {
+            p.line_segment([egui::pos2(rect.left(), y), egui::pos2(rect.left() + 16.0, y)], stroke);
+        }
+        Mark::Dashed => {
+            for k in 0..3 {
+                let x = rect.left() + k as f32 * 6.0;
+                p.line_segment([egui::pos2(x, y), egui::pos2(x + 3.5, y)], stroke);
+            }
+        }
+        Mark::Box => {
+            let r = egui::Rect::from_min_size(egui::pos2(rect.left() + 3.0, y - 4.0), egui::vec2(10.0, 8.0));
+            p.rect_filled(r, 1.0, colour);
+        }
+    }
+    let text_colour = ui.visuals().text_color();
+    p.galley(egui::pos2(rect.left() + 20.0, rect.top()), galley, text_colour);
+}
+
+/// The runs' legend entries, in their colours.
+fn run_entries(runs: &[Run<'_>]) -> Vec<(Color32, Mark, String)> {
+    runs.iter().map(|r| (r.color, Mark::Line, r.name.to_owned())).collect()
+}
+
+/// Frame time by percentile, with the target frame time as a horizontal line; hover
+/// reads every run's curve at the cursor's percentile.
 pub(super) fn percentile_plot(
     ui: &mut egui::Ui,
     runs: &[Run<'_>],
@@ -88,16 +153,7 @@ pub(super) fn percentile_plot(
     base_plot("charts_percentile", look, height, "percentile of frames (%)", "frame time (ms)")
         .include_x(0.0)
         .include_x(100.0)
-        .label_formatter(move |pos| {
-            Some(match *pos {
-                HoverPosition::NearDataPoint { plot_name, position, .. } if look == Look::Overlay => {
-                    format!("{plot_name}\nP{:.4}: {:.2} ms", position.x, position.y)
-                }
-                HoverPosition::NearDataPoint { position, .. } | HoverPosition::Elsewhere { position } => {
-                    format!("P{:.4}: {:.2} ms", position.x, position.y)
-                }
-            })
-        })
+        .label_formatter(move |pos| percentile_label(runs, look, hover_x(pos)))
         .show(ui, move |p| {
             for run in runs {
                 p.line(run.line(look, "frame time", FRAME_COLOR, &run.data.percentile_ms));
@@ -108,42 +164,65 @@ pub(super) fn percentile_plot(
                 p.hline(HLine::new(name, budget).id("target").color(TARGET_COLOR));
             }
         });
+    let mut entries = match look {
+        Look::Single => vec![(FRAME_COLOR, Mark::Line, "frame time".to_owned())],
+        Look::Overlay => run_entries(runs),
+    };
+    if let Some(fps) = target {
+        entries.push((TARGET_COLOR, Mark::Line, format!("target {:.2} ms", 1000.0 / fps)));
+    }
+    legend_row(ui, &entries);
 }
 
-/// The hover text of a pacing curve point. In the overlay S and E of a run share its
-/// name, so the point's value tells which curve it is on.
-fn pacing_label(runs: &[Run<'_>], look: Look, plot_name: &str, position: PlotPoint, index: usize) -> String {
-    let value = format!("{:.0} FPS: {:.3} %", position.x, position.y);
-    let run = runs.iter().find(|r| look == Look::Overlay && r.name == plot_name);
-    let Some(run) = run else { return format!("{plot_name}\n{value}") };
-    let on = |curve: &[PlotPoint]| curve.get(index).is_some_and(|p| p.y.total_cmp(&position.y).is_eq());
-    let curve = match (on(&run.data.slow_pct), on(&run.data.excess_pct)) {
-        (true, true) => "S = E",
-        (true, false) => "S",
-        _ => "E",
-    };
-    format!("{plot_name}: {curve}\n{value}")
+/// The x under the cursor, whatever it is near.
+fn hover_x(pos: &HoverPosition<'_>) -> f64 {
+    match *pos {
+        HoverPosition::NearDataPoint { position, .. } | HoverPosition::Elsewhere { position } => position.x,
+    }
+}
+
+/// The percentile curves at percentile `x`: "P34.5: 6.02 ms", one line per run.
+fn percentile_label(runs: &[Run<'_>], look: Look, x: f64) -> Option<String> {
+    let lines: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let v = r.data.percentile_at(x)?;
+            Some(match look {
+                Look::Single => format!("{v:.2} ms"),
+                Look::Overlay => format!("{}: {v:.2} ms", r.name),
+            })
+        })
+        .collect();
+    (!lines.is_empty()).then(|| format!("P{x:.1}\n{}", lines.join("\n")))
+}
+
+/// The pacing curves at target rate `x`: S and E of every run.
+fn pacing_label(runs: &[Run<'_>], look: Look, x: f64) -> Option<String> {
+    let lines: Vec<String> = runs
+        .iter()
+        .filter_map(|r| {
+            let (s, e) = r.data.pacing_at(x)?;
+            let values = format!("slow time S {s:.2} %, excess time E {e:.2} %");
+            Some(match look {
+                Look::Single => values,
+                Look::Overlay => format!("{}: {values}", r.name),
+            })
+        })
+        .collect();
+    (!lines.is_empty()).then(|| format!("at {x:.0} FPS\n{}", lines.join("\n")))
 }
 
 /// S(F) and E(F) against target FPS, with the SuperTuxKart limits as guides and the
-/// target FPS as a vertical line.
+/// target FPS as a vertical line; hover reads the curves at the cursor's rate.
 pub(super) fn pacing_plot(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target: Option<f64>, height: f32) {
     // Show the curves up to where S(F) is 100 % for every run, or a little past the target.
     let fps_view_max = runs.iter().map(|r| r.data.fps_view_max).fold(0.0, f64::max);
     let view_max = target.map_or(fps_view_max, |f| fps_view_max.max(1.25 * f)).min(MAX_FPS);
     base_plot("charts_pacing", look, height, "target rate F (FPS)", "share of run time (%)")
         .include_x(0.0)
+        .include_x(view_max)
         .include_y(100.0)
-        .label_formatter(move |pos| {
-            Some(match *pos {
-                HoverPosition::NearDataPoint { plot_name, position, index } => {
-                    pacing_label(runs, look, plot_name, position, index)
-                }
-                HoverPosition::Elsewhere { position } => {
-                    format!("{:.0} FPS: {:.3} %", position.x, position.y)
-                }
-            })
-        })
+        .label_formatter(move |pos| pacing_label(runs, look, hover_x(pos)))
         .show(ui, move |p| {
             for (i, (s, e)) in LIMITS.into_iter().enumerate() {
                 let name = "limits: steady, mostly steady, typical";
@@ -170,6 +249,57 @@ pub(super) fn pacing_plot(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, targe
                 );
             }
         });
+    let mut entries = match look {
+        Look::Single => vec![
+            (SLOW_COLOR, Mark::Line, "slow time S".to_owned()),
+            (EXCESS_COLOR, Mark::Line, "excess time E".to_owned()),
+        ],
+        Look::Overlay => {
+            let mut e = run_entries(runs);
+            e.push((GUIDE_COLOR, Mark::Line, "S solid".to_owned()));
+            e.push((GUIDE_COLOR, Mark::Dashed, "E dashed".to_owned()));
+            e
+        }
+    };
+    entries.push((GUIDE_COLOR, Mark::Dashed, "limits of steady, mostly steady, typical".to_owned()));
+    if let Some(fps) = target {
+        entries.push((TARGET_COLOR, Mark::Line, format!("target {fps} FPS")));
+    }
+    legend_row(ui, &entries);
+}
+
+/// Grid marks whose major steps are far enough apart on screen for egui_plot to label
+/// every one (it leaves out labels closer than 60 points, which left an x axis with a
+/// single "0"): round steps of 1, 2 or 5 · 10^k at least `points` apart (90 on the x
+/// axis, 40 on the y axis, whose labels are only one line high), with minor
+/// lines at a fifth of a step. `base_step_size` is the size of 8 points (the default
+/// smallest grid spacing) in plot units.
+fn label_marks(input: &egui_plot::GridInput, points: f64) -> Vec<egui_plot::GridMark> {
+    let units_per_point = input.base_step_size / 8.0;
+    axis_marks(input.bounds, units_per_point * points)
+}
+
+/// Round steps of at least `min_step` over `(lo, hi)`, majors and fifths.
+fn axis_marks((lo, hi): (f64, f64), min_step: f64) -> Vec<egui_plot::GridMark> {
+    if !(min_step.is_finite() && min_step > 0.0 && hi > lo) {
+        return Vec::new();
+    }
+    let decade = 10_f64.powf(min_step.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * decade)
+        .find(|&s| s >= min_step)
+        .unwrap_or(10.0 * decade);
+    let minor = step / 5.0;
+    let mut marks = Vec::new();
+    let mut k = (lo / minor).floor();
+    while k * minor <= hi && marks.len() < 500 {
+        let value = k * minor;
+        let major = (value / step - (value / step).round()).abs() < 1e-6;
+        marks.push(egui_plot::GridMark { value, step_size: if major { step } else { minor } });
+        k += 1.0;
+    }
+    marks
 }
 
 /// The one-run histogram: a bar per non-empty bin.
@@ -227,28 +357,12 @@ pub(super) fn histogram_plot(
     let Some(first) = hists.first() else { return };
     let (w, edge) = (first.bin_ms, first.end_ms());
     let width = (w * 1e6).round() / 1e6;
-    let x_title = if look == Look::Overlay && hists.iter().any(|h| h.overflow > 0) {
-        format!("frame time (ms), bins of {width} ms; bars on the right: frames ≥ {edge:.1} ms")
-    } else {
-        format!("frame time (ms), bins of {width} ms")
-    };
-    base_plot("charts_histogram", look, height, x_title, "frames")
-        .label_formatter(move |pos| {
-            Some(match *pos {
-                // Step-line vertices: the left edge of a bin at odd indices, the right
-                // edge at even ones; the ends down to 0 are no bin.
-                HoverPosition::NearDataPoint { plot_name, position, index }
-                    if look == Look::Overlay && position.y >= 0.5 =>
-                {
-                    let lo = if index % 2 == 1 { position.x } else { position.x - w };
-                    format!("{plot_name}\n{lo:.2}–{:.2} ms: {} frames", lo + w, position.y)
-                }
-                HoverPosition::NearDataPoint { position, .. } | HoverPosition::Elsewhere { position } => {
-                    format!("{:.2} ms", position.x)
-                }
-            })
-        })
-        .show(ui, move |p| {
+    let counts: Vec<(String, Histogram)> =
+        runs.iter().zip(&hists).map(|(r, h)| (r.name.to_owned(), h.as_ref().clone())).collect();
+    let any_overflow = hists.iter().any(|h| h.overflow > 0);
+    base_plot("charts_histogram", look, height, "frame time (ms)", "frames")
+        .label_formatter(move |pos| histogram_label(&counts, look, hover_x(pos)))
+        .show(ui, |p| {
             for (i, (run, h)) in runs.iter().zip(&hists).enumerate() {
                 match look {
                     Look::Single => p.bar_chart(histogram_bars(h)),
@@ -273,6 +387,39 @@ pub(super) fn histogram_plot(
                 p.vline(VLine::new(name, budget).id("target").color(TARGET_COLOR));
             }
         });
+    let mut entries = match look {
+        Look::Single => vec![(FRAME_COLOR, Mark::Box, "frames".to_owned())],
+        Look::Overlay => run_entries(runs),
+    };
+    if any_overflow {
+        let colour = if look == Look::Single { OVERFLOW_COLOR } else { GUIDE_COLOR };
+        entries.push((colour, Mark::Box, format!("right: frames ≥ {edge:.1} ms")));
+    }
+    if let Some(fps) = target {
+        entries.push((TARGET_COLOR, Mark::Line, format!("target {:.2} ms", 1000.0 / fps)));
+    }
+    legend_row(ui, &entries);
+    ui.label(egui::RichText::new(format!("bins of {width} ms")).small().weak());
+}
+
+/// The bin under frame time `x` in every run: "8.50–9.00 ms: 1234 frames".
+fn histogram_label(hists: &[(String, Histogram)], look: Look, x: f64) -> Option<String> {
+    let mut head = None;
+    let lines: Vec<String> = hists
+        .iter()
+        .filter_map(|(name, h)| {
+            let (lo, hi, n) =
+                h.bin_at(x).or_else(|| (x >= h.end_ms()).then(|| (h.end_ms(), f64::INFINITY, h.overflow)))?;
+            head.get_or_insert_with(|| {
+                if hi.is_finite() { format!("{lo:.2}–{hi:.2} ms") } else { format!("≥ {lo:.2} ms") }
+            });
+            Some(match look {
+                Look::Single => format!("{n} frames"),
+                Look::Overlay => format!("{name}: {n} frames"),
+            })
+        })
+        .collect();
+    Some(format!("{}\n{}", head?, lines.join("\n")))
 }
 
 #[cfg(test)]
@@ -281,23 +428,39 @@ mod tests {
     use super::*;
 
     #[test]
-    fn pacing_hover_names_the_curve() {
+    fn hover_reads_the_curves_at_the_cursor() {
         let ft = series(10_000);
         let data = prepared(&ft);
         let runs = [Run { name: "A", color: FRAME_COLOR, data: &data }];
-        let at = |curve: &[PlotPoint], f: f64| {
-            let i = curve.iter().position(|p| close(p.x, f)).unwrap_or_else(|| unreachable!());
-            (curve[i], i)
-        };
-        let (s, i) = at(&data.slow_pct, 60.0);
-        let (e, j) = at(&data.excess_pct, 60.0);
-        assert!(s.y > e.y && e.y > 0.0, "S {} E {}", s.y, e.y);
-        assert!(pacing_label(&runs, Look::Overlay, "A", s, i).starts_with("A: S\n60 FPS"));
-        assert!(pacing_label(&runs, Look::Overlay, "A", e, j).starts_with("A: E\n60 FPS"));
-        let (zero, k) = at(&data.slow_pct, 10.0);
-        assert!(pacing_label(&runs, Look::Overlay, "A", zero, k).starts_with("A: S = E\n"));
-        assert!(
-            pacing_label(&runs, Look::Single, "slow time S(F)", s, i).starts_with("slow time S(F)\n60 FPS")
-        );
+        // The percentile curve's value, not the cursor's height.
+        let at = data.percentile_at(34.5).unwrap_or_default();
+        assert_eq!(percentile_label(&runs, Look::Single, 34.5), Some(format!("P34.5\n{at:.2} ms")));
+        assert_eq!(percentile_label(&runs, Look::Overlay, 34.5), Some(format!("P34.5\nA: {at:.2} ms")));
+        assert_eq!(percentile_label(&runs, Look::Single, 120.0), None);
+        let (s, e) = data.pacing_at(60.0).unwrap_or_default();
+        assert!(s > e && e > 0.0, "S {s} E {e}");
+        let text = pacing_label(&runs, Look::Overlay, 60.0).unwrap_or_default();
+        assert_eq!(text, format!("at 60 FPS\nA: slow time S {s:.2} %, excess time E {e:.2} %"));
+        let h = data.histogram.clone();
+        let x = h.start_ms + 0.5 * h.bin_ms;
+        let text = histogram_label(&[("A".to_owned(), h.clone())], Look::Single, x).unwrap_or_default();
+        assert!(text.ends_with(&format!("\n{} frames", h.counts[0])), "{text}");
+        let past = histogram_label(&[("A".to_owned(), h.clone())], Look::Single, h.end_ms() + 1.0);
+        assert_eq!(past, Some(format!("≥ {:.2} ms\n{} frames", h.end_ms(), h.overflow)));
+        assert!(close(h.end_ms(), h.start_ms + h.counts.len() as f64 * h.bin_ms));
+    }
+
+    #[test]
+    fn every_major_tick_is_far_enough_apart_to_be_labelled() {
+        // 330 points showing 0–600 FPS: 100 FPS is 55 points (unlabelled), 200 is 110.
+        let marks = axis_marks((0.0, 600.0), 600.0 / 330.0 * 90.0);
+        let majors: Vec<f64> = marks.iter().filter(|m| m.step_size > 100.0).map(|m| m.value).collect();
+        assert_eq!(majors, [0.0, 200.0, 400.0, 600.0]);
+        assert!(marks.iter().any(|m| close(m.value, 40.0) && close(m.step_size, 40.0)), "minor lines");
+        // A narrow range: 0.1 ms steps.
+        let majors =
+            axis_marks((8.0, 8.5), 0.5 / 300.0 * 90.0).iter().filter(|m| close(m.step_size, 0.2)).count();
+        assert_eq!(majors, 3, "8.0, 8.2, 8.4");
+        assert!(axis_marks((1.0, 0.0), 1.0).is_empty());
     }
 }
