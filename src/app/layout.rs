@@ -15,7 +15,13 @@ impl App {
             let mut compare = self.compare;
             let toggle =
                 ui.add_enabled(self.runs.len() > 1, egui::Checkbox::new(&mut compare, "Compare runs"));
-            if toggle.on_disabled_hover_text("Open two or more captures to compare them").changed() {
+            let toggle = toggle
+                .on_hover_text(
+                    "Stack the runs' timelines on one time axis, overlay their charts and compare every \
+                     figure against a baseline",
+                )
+                .on_disabled_hover_text("Open two or more captures to compare them");
+            if toggle.changed() {
                 self.set_compare(compare, self.baseline);
             }
             if ui
