@@ -57,7 +57,8 @@ fn capture(n: usize) -> Capture {
         until.push(if dropped { f64::NAN } else { 9.0 + jitter });
         t += ft;
     }
-    let column = |name: &str, kind, values| Column { name: name.into(), kind, values };
+    let column =
+        |name: &str, kind, values: Vec<f64>| Column { name: name.into(), kind, values: values.into() };
     frames.columns = vec![
         column("MsCPUBusy", ColumnKind::CpuBusy, cpu),
         column("MsGPUBusy", ColumnKind::GpuBusy, gpu),

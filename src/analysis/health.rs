@@ -51,7 +51,7 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
                 .frame
                 .iter()
                 .map(|&f| {
-                    let v = c.values[f as usize];
+                    let v = c.values.at(f as usize);
                     if v == 0.0 && generated(f as usize) { f64::NAN } else { v }
                 })
                 .collect();
@@ -143,7 +143,7 @@ mod tests {
                 columns: vec![Column {
                     name: "MsCPUBusy".into(),
                     kind: ColumnKind::CpuBusy,
-                    values: busy.clone(),
+                    values: busy.clone().into(),
                 }],
                 ..Frames::default()
             },

@@ -122,10 +122,13 @@ fn anchor(trace: &Trace) -> Option<f64> {
     let latency = trace.column(ColumnKind::DisplayLatency);
     let until = trace.column(ColumnKind::UntilDisplayed);
     (0..trace.len()).filter(|&i| !f.dropped[i]).find_map(|i| {
-        if let Some(v) = latency.map(|c| c.values[i]).filter(|v| v.is_finite()) {
+        if let Some(v) = latency.map(|c| c.values.at(i)).filter(|v| v.is_finite()) {
             return Some(f.start_ms[i] + v);
         }
-        until.map(|c| c.values[i]).filter(|v| v.is_finite()).map(|v| f.start_ms[i] + f.frame_time_ms[i] + v)
+        until
+            .map(|c| c.values.at(i))
+            .filter(|v| v.is_finite())
+            .map(|v| f.start_ms[i] + f.frame_time_ms[i] + v)
     })
 }
 

@@ -124,7 +124,7 @@ impl Tracks {
                     .values
                     .iter()
                     .filter(|v| v.is_finite())
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
                 (hi > lo).then(|| (c.name.clone(), i, MaxIndex::new(&c.values), lo, hi))
             })
             .take(MAX_TELEMETRY_ROWS)
@@ -166,7 +166,9 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         return None;
     }
     let n = trace.len();
-    let at = |c: Option<&Vec<f64>>, i: usize| c.map_or(0.0, |v| if v[i].is_finite() { v[i] } else { 0.0 });
+    let at = |c: Option<&crate::model::Values>, i: usize| {
+        c.map_or(0.0, |v| if v.at(i).is_finite() { v.at(i) } else { 0.0 })
+    };
     let mut segments = [
         ("CPU until Present", vec![f64::NAN; n]),
         ("Present to GPU done", vec![f64::NAN; n]),
@@ -175,7 +177,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
     let mut total = vec![f64::NAN; n];
     for i in 0..n {
         let (c, r) = (at(cpu, i), at(render, i));
-        let to_display = match (until.map(|u| u[i]), display_latency.map(|d| d[i])) {
+        let to_display = match (until.map(|u| u.at(i)), display_latency.map(|d| d.at(i))) {
             (Some(u), _) if u.is_finite() => u - r,
             (_, Some(d)) if d.is_finite() => d - c - r,
             _ => continue,

@@ -42,6 +42,182 @@ impl Row {
     }
 }
 
+/// The fields of one data row, however it was split.
+pub trait Fields {
+    /// Number of fields.
+    fn len(&self) -> usize;
+    /// Field `i`, if the row has it.
+    fn get(&self, i: usize) -> Option<&[u8]>;
+    /// True when the row was too long to keep (see [`Row::is_oversized`]).
+    fn is_oversized(&self) -> bool;
+    /// The row as [`Row`], when it is one (MangoHud's reader wants it).
+    fn as_row(&self) -> Option<&Row> {
+        None
+    }
+}
+
+impl Fields for Row {
+    fn len(&self) -> usize {
+        Row::len(self)
+    }
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        Row::get(self, i)
+    }
+    fn is_oversized(&self) -> bool {
+        Row::is_oversized(self)
+    }
+    fn as_row(&self) -> Option<&Row> {
+        Some(self)
+    }
+}
+
+/// Lines longer than this are split by [`Records`] (the exact rules for oversized
+/// rows) rather than by the block splitter.
+const FAST_ROW_BYTES: usize = 1 << 18;
+/// Rows with more fields than this are split by [`Records`] too.
+const FAST_ROW_FIELDS: usize = 1 << 15;
+
+/// One row of a [`Block`]: where its bytes are and where its field ends are.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+    /// Index of the row's first field end in [`Block::ends`].
+    first: u32,
+    /// Number of fields; [`SLOW`] when the row is to be split by [`Records`].
+    fields: u32,
+}
+
+const SLOW: u32 = u32::MAX;
+
+/// Whole lines of a quote-free CSV, split into rows and fields without copying: the
+/// bytes are read once into the block, rows are found with `memchr`, fields by
+/// their commas. Line numbers count every line (blank ones too).
+#[derive(Debug, Default)]
+pub struct Block {
+    data: Vec<u8>,
+    rows: Vec<Span>,
+    ends: Vec<u32>,
+    lines: Vec<u64>,
+}
+
+/// A row of a [`Block`].
+#[derive(Debug, Clone, Copy)]
+pub struct BlockRow<'a> {
+    data: &'a [u8],
+    span: Span,
+    ends: &'a [u32],
+}
+
+impl Fields for BlockRow<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.span.fields as usize
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        if i >= self.span.fields as usize {
+            return None;
+        }
+        let start = if i == 0 { self.span.start } else { self.ends[i - 1] + 1 };
+        self.data.get(start as usize..self.ends[i] as usize)
+    }
+    fn is_oversized(&self) -> bool {
+        false
+    }
+}
+
+/// A row of a block: split in place, or (a very long line) by [`Records`].
+pub enum BlockItem<'a> {
+    /// Split in place.
+    Fast(BlockRow<'a>),
+    /// The line's bytes, to split with [`Records`].
+    Slow(&'a [u8]),
+}
+
+impl Block {
+    /// Number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when the block holds no row.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Row `k` and the line it is on.
+    #[must_use]
+    pub fn row(&self, k: usize) -> (BlockItem<'_>, u64) {
+        let span = self.rows[k];
+        let line = self.lines[k];
+        if span.fields == SLOW {
+            return (BlockItem::Slow(&self.data[span.start as usize..span.end as usize]), line);
+        }
+        let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
+        (BlockItem::Fast(BlockRow { data: &self.data, span, ends }), line)
+    }
+
+    /// Splits `data` (whole lines: it ends with `\n` or at the end of the input; no
+    /// quote and no lone `\r` in it), whose first byte is on line `first_line`.
+    /// Returns the line after the last.
+    pub fn fill(&mut self, data: Vec<u8>, first_line: u64) -> u64 {
+        self.data = data;
+        self.rows.clear();
+        self.ends.clear();
+        self.lines.clear();
+        let data = &self.data;
+        let mut line = first_line;
+        let mut pos = 0usize;
+        while pos < data.len() {
+            let nl = memchr::memchr(b'\n', &data[pos..]).map_or(data.len(), |k| pos + k);
+            let mut end = nl;
+            if end > pos && data[end - 1] == b'\r' {
+                end -= 1;
+            }
+            if end > pos {
+                let first = self.ends.len() as u32;
+                let mut fields = SLOW;
+                if end - pos <= FAST_ROW_BYTES {
+                    for k in memchr::memchr_iter(b',', &data[pos..end]) {
+                        self.ends.push((pos + k) as u32);
+                    }
+                    self.ends.push(end as u32);
+                    let n = self.ends.len() - first as usize;
+                    if n <= FAST_ROW_FIELDS {
+                        fields = n as u32;
+                    } else {
+                        self.ends.truncate(first as usize);
+                    }
+                }
+                let end = if fields == SLOW { (nl + 1).min(data.len()) } else { end };
+                self.rows.push(Span { start: pos as u32, end: end as u32, first, fields });
+                self.lines.push(line);
+            }
+            line += 1;
+            pos = nl + 1;
+        }
+        line
+    }
+
+    /// Gives the block's buffer back for reuse.
+    pub fn take_data(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.data)
+    }
+}
+
+/// True when `data` can be split by [`Block::fill`]: no quote (fields may hold
+/// commas or line breaks) and no lone `\r` (a classic-Mac line end).
+#[must_use]
+pub fn splits_plainly(data: &[u8]) -> bool {
+    if memchr::memchr(b'"', data).is_some() {
+        return false;
+    }
+    memchr::memchr_iter(b'\r', data).all(|k| data.get(k + 1) == Some(&b'\n'))
+}
+
 /// Counts line breaks: `\r\n`, `\n` and a lone `\r` each end one line.
 #[derive(Debug, Clone, Copy, Default)]
 struct LineCounter {
