@@ -62,6 +62,71 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
 }
 
 /// Frame-health figures.
+/// An action column kept for re-flagging as thresholds move: only the frames whose
+/// value is above its rolling median (no other frame can spike at any threshold or
+/// floor ≥ 0), with that value and median. A constant column keeps none.
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    /// Header name as the file writes it.
+    pub name: String,
+    /// Positions in the series, ascending.
+    pub frames: Vec<u32>,
+    /// The value at each.
+    pub values: Vec<f64>,
+    /// The rolling median there.
+    pub median: Vec<f64>,
+}
+
+impl Candidates {
+    /// The candidates of a full action.
+    #[must_use]
+    pub fn of_action(a: &Action) -> Self {
+        Self::of_values(a.name.clone(), &a.values, &a.median)
+    }
+
+    fn of_values(name: String, values: &[f64], median: &[f64]) -> Self {
+        let mut c = Self { name, ..Self::default() };
+        for (k, (&v, &m)) in values.iter().zip(median).enumerate() {
+            if v - m > 0.0 {
+                c.frames.push(k as u32);
+                c.values.push(v);
+                c.median.push(m);
+            }
+        }
+        c
+    }
+}
+
+/// The action columns of a trace over the series, as [`Candidates`]: the same
+/// columns as [`actions`], without keeping every value and median. A column stored as
+/// one value throughout (and 0 for generated frames, which is no value) never
+/// spikes, so its rolling median is never computed.
+#[must_use]
+pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
+    trace
+        .frames
+        .columns
+        .par_iter()
+        .filter(|c| ACTION_KINDS.contains(&c.kind))
+        .map(|c| {
+            if c.values.constant().is_some() || c.values.all_missing() {
+                return Candidates { name: c.name.clone(), ..Candidates::default() };
+            }
+            let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
+            let values: Vec<f64> = series
+                .frame
+                .iter()
+                .map(|&f| {
+                    let v = c.values.at(f as usize);
+                    if v == 0.0 && generated(f as usize) { f64::NAN } else { v }
+                })
+                .collect();
+            let median = rolling_median_present(&values);
+            Candidates::of_values(c.name.clone(), &values, &median)
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Health {
     /// Action names, in header order.
@@ -78,11 +143,21 @@ impl Health {
     /// Flags spikes with the stutter rule and explains `stutters`.
     #[must_use]
     pub fn of(actions: &[Action], stutters: &[usize], threshold: f64, floor_ms: f64) -> Self {
+        let candidates: Vec<Candidates> = actions.iter().map(Candidates::of_action).collect();
+        Self::of_candidates(&candidates, stutters, threshold, floor_ms)
+    }
+
+    /// [`Health::of`] from the actions' candidates. A floor below 0 counts as 0 (no
+    /// setting allows one).
+    #[must_use]
+    pub fn of_candidates(actions: &[Candidates], stutters: &[usize], threshold: f64, floor_ms: f64) -> Self {
+        let floor_ms = floor_ms.max(0.0);
         let spikes: BTreeMap<String, Vec<usize>> = actions
-            .iter()
+            .par_iter()
             .map(|a| {
-                let frames = (0..a.values.len())
-                    .filter(|&i| spikes(a.values[i], a.median[i], threshold, floor_ms))
+                let frames = (0..a.frames.len())
+                    .filter(|&k| spikes(a.values[k], a.median[k], threshold, floor_ms))
+                    .map(|k| a.frames[k] as usize)
                     .collect();
                 (a.name.clone(), frames)
             })

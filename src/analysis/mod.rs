@@ -18,7 +18,7 @@ pub mod vsync;
 
 pub use conventions::Conventions;
 pub use framegen::FrameTypes;
-pub use health::{Action, Health};
+pub use health::{Action, Candidates, Health};
 pub use latency::Latency;
 pub use pacing::{Pacing, SlowTimeCurve};
 pub use pcl::PclLatency;
@@ -203,8 +203,19 @@ pub struct Prepared {
     pub summary: Option<Summary>,
     /// The 19-frame rolling statistics of the series.
     pub rolling: Rolling,
-    /// Action columns over the series, with their rolling medians.
-    pub actions: Vec<Action>,
+    /// Action columns over the series: the frames above their rolling median, with
+    /// value and median (what re-flagging at any threshold needs).
+    pub actions: Vec<health::Candidates>,
+    /// P90 of the rolling IQR and Q3/Q1 ratio (the oscillation rule's figures that
+    /// do not depend on the floor).
+    osc_p90: Option<(f64, f64)>,
+    /// The refresh grid detected from the display intervals (`None` when none is
+    /// found); a refresh rate the user sets replaces it.
+    vsync: Option<Vsync>,
+    /// Application and generated frames apart.
+    pub frame_types: Option<FrameTypes>,
+    /// Each popular tool's figures.
+    pub conventions: Option<Conventions>,
     /// Steady / Mostly Steady / Typical FPS.
     headline: Option<(u32, u32, u32)>,
     curve: Option<SlowTimeCurve>,
@@ -240,31 +251,67 @@ impl Prepared {
         let source = source.resolve(trace);
         let series = Series::of(trace, source);
         let ft = &series.frame_time_ms;
-        let ((summary, headline, curve), (rolling, actions)) = rayon::join(
-            || {
-                let mut sorted = ft.clone();
-                sorted.par_sort_unstable_by(f64::total_cmp);
-                let total: f64 = ft.iter().sum();
-                (
-                    Summary::from_sorted(&sorted, total),
-                    pacing::headline_fps_sorted(&sorted),
-                    SlowTimeCurve::from_sorted(&sorted, total),
-                )
-            },
-            || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),
-        );
-        let latency = Latency::from_columns(trace);
+        // One sort serves the summary, the pacing figures, the slow-time curve and
+        // every tool's conventions; the rolling statistics, the action candidates, the
+        // refresh grid, the frame types and the latency run beside it.
+        let ((summary, headline, curve, conventions), ((rolling, osc_p90), (actions, (vsync, rest)))) =
+            rayon::join(
+                || {
+                    let mut sorted = ft.clone();
+                    sorted.par_sort_unstable_by(f64::total_cmp);
+                    let total: f64 = ft.iter().sum();
+                    let summary = Summary::from_sorted(&sorted, total);
+                    let headline = pacing::headline_fps_sorted(&sorted);
+                    let conventions = Conventions::of_sorted(ft, &sorted);
+                    (summary, headline, SlowTimeCurve::from_sorted_vec(sorted, total), conventions)
+                },
+                || {
+                    rayon::join(
+                        || {
+                            let rolling = Rolling::of(ft);
+                            let p90 = Oscillation::p90(&rolling);
+                            (rolling, p90)
+                        },
+                        || {
+                            rayon::join(
+                                || health::candidates(trace, &series),
+                                || {
+                                    rayon::join(
+                                        || Vsync::of(trace, None),
+                                        || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
+                                    )
+                                },
+                            )
+                        },
+                    )
+                },
+            );
+        let (frame_types, latency) = rest;
         Self {
             source,
             series,
             summary,
             rolling,
             actions,
+            osc_p90,
+            vsync,
+            frame_types,
+            conventions,
             headline,
             curve,
             latency,
             sampled: None,
             sampled_trace: false,
+        }
+    }
+
+    /// The refresh grid: the user's rate when set (`metrics.md` §8), else the one
+    /// detected when the analysis was prepared.
+    #[must_use]
+    pub fn vsync(&self, trace: &Trace, user_hz: Option<f64>) -> Option<Vsync> {
+        match user_hz.filter(|h| h.is_finite() && *h > 0.0) {
+            Some(hz) => Vsync::of(trace, Some(hz)),
+            None => self.vsync,
         }
     }
 
@@ -279,6 +326,10 @@ impl Prepared {
             summary: figures.map(|f| f.1),
             rolling: Rolling::default(),
             actions: Vec::new(),
+            osc_p90: None,
+            vsync: None,
+            frame_types: None,
+            conventions: None,
             headline: None,
             curve: None,
             latency: sampled::latency(trace),
@@ -315,13 +366,19 @@ impl Prepared {
         };
         let (threshold, floor) = (settings.stutter_threshold, settings.stutter_floor_ms);
         let stutters = Stutters::of(&self.series.frame_time_ms, &self.rolling, threshold, floor);
-        let health = Health::of(&self.actions, &stutters.frames, threshold, floor);
+        let health = Health::of_candidates(&self.actions, &stutters.frames, threshold, floor);
         Figures {
             pacing,
-            osc: Oscillation::of(&self.rolling, floor),
+            osc: self.osc_p90.and_then(|p90| Oscillation::with_p90(&self.rolling, floor, p90)),
             stutters: Some(stutters),
             health: Some(health),
         }
+    }
+
+    /// The slow-time curve (it holds the series sorted ascending).
+    #[must_use]
+    pub fn curve(&self) -> Option<&SlowTimeCurve> {
+        self.curve.as_ref()
     }
 
     /// The slow-time curve alone, for callers that keep it after the rest is dropped.

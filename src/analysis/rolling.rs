@@ -57,20 +57,20 @@ fn map_windows<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T
         .into_par_iter()
         .map(|c| {
             let (first, last) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            let mut window: Vec<f64> = Vec::with_capacity(2 * HALF_WINDOW + 1);
+            let mut window = Window::default();
             let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
             let mut out = Vec::with_capacity(last - first);
             for i in first..last {
                 let (want_lo, want_hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
                 while hi < want_hi {
-                    insert_sorted(&mut window, values[hi]);
+                    window.insert(values[hi]);
                     hi += 1;
                 }
                 while lo < want_lo {
-                    remove_sorted(&mut window, values[lo]);
+                    window.remove(values[lo]);
                     lo += 1;
                 }
-                out.push(f(&window));
+                out.push(f(window.sorted()));
             }
             out
         })
@@ -78,20 +78,50 @@ fn map_windows<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T
     chunks.into_iter().flatten().collect()
 }
 
-fn insert_sorted(window: &mut Vec<f64>, v: f64) {
-    if !v.is_nan() {
-        let at = window.partition_point(|&x| x < v);
-        window.insert(at, v);
+/// The sorted present values of one window, in a fixed array: inserting and removing
+/// shift at most 19 values in place (an insertion-sort step), with no allocation or
+/// call per frame.
+struct Window {
+    /// One more than a window: a step inserts before it removes.
+    values: [f64; 2 * HALF_WINDOW + 2],
+    len: usize,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Self { values: [0.0; 2 * HALF_WINDOW + 2], len: 0 }
     }
 }
 
-fn remove_sorted(window: &mut Vec<f64>, v: f64) {
-    if !v.is_nan() {
-        let at = window.partition_point(|&x| x < v);
-        let equal = window.get(at).and_then(|x| x.partial_cmp(&v)) == Some(std::cmp::Ordering::Equal);
-        if equal {
-            window.remove(at);
+impl Window {
+    fn sorted(&self) -> &[f64] {
+        &self.values[..self.len]
+    }
+
+    /// Inserts `v` after any equal values (NaN is left out).
+    #[inline]
+    fn insert(&mut self, v: f64) {
+        if v.is_nan() || self.len == self.values.len() {
+            return;
         }
+        let mut k = self.len;
+        while k > 0 && self.values[k - 1] > v {
+            self.values[k] = self.values[k - 1];
+            k -= 1;
+        }
+        self.values[k] = v;
+        self.len += 1;
+    }
+
+    /// Removes one value equal to `v` (NaN is never there).
+    #[inline]
+    fn remove(&mut self, v: f64) {
+        if v.is_nan() {
+            return;
+        }
+        let Some(at) = self.sorted().iter().position(|&x| x == v) else { return };
+        self.values.copy_within(at + 1..self.len, at);
+        self.len -= 1;
     }
 }
 

@@ -1,7 +1,6 @@
 //! The stutter row (Nsight Systems' rule, `metrics.md` §4) and oscillation (§5).
 
 use super::rolling::Rolling;
-use super::summary::percentile;
 use serde::Serialize;
 
 /// The relative IQR ratio above which a window oscillates.
@@ -65,19 +64,52 @@ impl Oscillation {
     /// Computes the flag and mask from the rolling quartiles; `None` when empty.
     #[must_use]
     pub fn of(rolling: &Rolling, floor_ms: f64) -> Option<Self> {
+        Self::with_p90(rolling, floor_ms, Self::p90(rolling)?)
+    }
+
+    /// P90 of the per-frame IQR and of the Q3/Q1 ratio: they do not depend on the
+    /// floor, so a slider move reuses them (two O(n) selections, no sort).
+    #[must_use]
+    pub fn p90(rolling: &Rolling) -> Option<(f64, f64)> {
         if rolling.q1.is_empty() {
             return None;
         }
+        let p90 = |mut v: Vec<f64>| {
+            // The two order statistics the linear-interpolated P90 reads, as a full
+            // sort would place them.
+            let n = v.len();
+            let h = (n - 1) as f64 * 0.9;
+            let lo = h.floor() as usize;
+            let (_, &mut at, upper) = v.select_nth_unstable_by(lo, f64::total_cmp);
+            let next = upper.iter().copied().min_by(f64::total_cmp);
+            let frac = h - lo as f64;
+            match next {
+                Some(next) if frac > 0.0 => at + frac * (next - at),
+                _ => at,
+            }
+        };
         let iqr: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 - q1).collect();
         let ratio: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 / q1).collect();
-        let oscillating: Vec<bool> =
-            iqr.iter().zip(&ratio).map(|(&d, &r)| d > floor_ms && r > OSC_RATIO).collect();
-        let p90 = |v: &[f64]| {
-            let mut s = v.to_vec();
-            s.sort_unstable_by(f64::total_cmp);
-            percentile(&s, 0.9)
-        };
-        let (p90_iqr_ms, p90_iqr_ratio) = (p90(&iqr), p90(&ratio));
+        let (a, b) = rayon::join(|| p90(iqr), || p90(ratio));
+        Some((a, b))
+    }
+
+    /// [`Oscillation::of`] with the P90s already known ([`Oscillation::p90`]).
+    #[must_use]
+    pub fn with_p90(
+        rolling: &Rolling,
+        floor_ms: f64,
+        (p90_iqr_ms, p90_iqr_ratio): (f64, f64),
+    ) -> Option<Self> {
+        if rolling.q1.is_empty() {
+            return None;
+        }
+        let oscillating: Vec<bool> = rolling
+            .q3
+            .iter()
+            .zip(&rolling.q1)
+            .map(|(q3, q1)| q3 - q1 > floor_ms && q3 / q1 > OSC_RATIO)
+            .collect();
         Some(Self {
             flag: p90_iqr_ms > floor_ms && p90_iqr_ratio > OSC_RATIO,
             p90_iqr_ms,

@@ -256,8 +256,8 @@ pub struct Analyzed {
     pub prepared: Arc<Prepared>,
     /// Per-frame marks for the timeline.
     pub marks: Marks,
-    /// The charts.
-    pub charts: ChartData,
+    /// The charts (settings-independent: shared while the prepared analysis is).
+    pub charts: Arc<ChartData>,
     /// The PC-latency breakdown, when a PCL marker log is attached.
     pub pcl: Option<Stack>,
     /// The marker log version the figures were computed with.
@@ -274,20 +274,22 @@ pub struct Source<'a> {
     pub warnings: &'a [Warning],
 }
 
-/// Analyses a trace; reuses `prepared` (made earlier for the same trace) when it was
-/// made for the source `settings` resolve to.
+/// Analyses a trace; reuses `prepared` and its charts (made earlier for the same
+/// trace) when it was made for the source `settings` resolve to: a slider move then
+/// costs the settings-dependent figures alone (no sort, no copy of the series).
 #[must_use]
 pub fn analyze(
     source: &Source<'_>,
     trace: &Trace,
     settings: Settings,
-    prepared: Option<Arc<Prepared>>,
+    prepared: Option<(Arc<Prepared>, Arc<ChartData>)>,
     markers: Option<(u32, &MarkerLog)>,
 ) -> Analyzed {
     let wanted = settings.frame_time.resolve(trace);
-    let prepared = prepared
-        .filter(|p| p.source == wanted)
-        .unwrap_or_else(|| Arc::new(Prepared::new(trace, settings.frame_time)));
+    let (prepared, charts) = match prepared.filter(|(p, _)| p.source == wanted) {
+        Some((p, c)) => (p, Some(c)),
+        None => (Arc::new(Prepared::new(trace, settings.frame_time)), None),
+    };
     let log = markers.map(|(_, log)| log);
     let run =
         report::run_prepared(source.name, source.info, source.warnings, trace, &settings, log, &prepared);
@@ -308,9 +310,15 @@ pub fn analyze(
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
     // A sampled log's entries are averages over intervals, not frame times: charting
     // them as frames would mislead (metrics.md §10).
-    let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
-    let curve = crate::analysis::SlowTimeCurve::new(charted);
-    let charts = ChartData::new(charted, curve.as_ref());
+    let charts = charts.unwrap_or_else(|| {
+        let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
+        Arc::new(match prepared.curve() {
+            Some(curve) if !prepared.is_sampled() => {
+                ChartData::from_sorted(curve.ascending_ms(), Some(curve))
+            }
+            _ => ChartData::new(charted, crate::analysis::SlowTimeCurve::new(charted).as_ref()),
+        })
+    });
     Analyzed { settings, run, prepared, marks, charts, pcl, markers_version: markers.map_or(0, |(v, _)| v) }
 }
 

@@ -347,7 +347,7 @@ impl App {
                 .filter_map(|(slot, &i)| {
                     let run = &self.runs[i];
                     let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
-                    run.analyzed().map(|a| (legend_name(slot, &run.name), colour, &a.charts))
+                    run.analyzed().map(|a| (legend_name(slot, &run.name), colour, a.charts.as_ref()))
                 })
                 .collect();
             let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =

@@ -197,8 +197,11 @@ impl OpenRun {
         let trace = self.trace;
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace).
-        let prepared =
-            self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| Arc::clone(&a.prepared));
+        let prepared = self
+            .analyzed
+            .as_ref()
+            .filter(|(t, _)| *t == trace)
+            .map(|(_, a)| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();

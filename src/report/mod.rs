@@ -257,9 +257,9 @@ pub fn run_prepared(
         latency: Some(latency),
         // Sampled logs: no display times to detect a grid from, no frame types
         // (`metrics.md` §10).
-        vsync: if prepared.is_sampled() { None } else { Vsync::of(trace, settings.refresh_hz) },
-        frame_types: if prepared.is_sampled() { None } else { FrameTypes::of(trace, &prepared.series) },
-        conventions: if prepared.is_sampled() { None } else { Conventions::of(&series.frame_time_ms) },
+        vsync: if prepared.is_sampled() { None } else { prepared.vsync(trace, settings.refresh_hz) },
+        frame_types: if prepared.is_sampled() { None } else { prepared.frame_types.clone() },
+        conventions: if prepared.is_sampled() { None } else { prepared.conventions },
         // Every frame of the trace, dropped ones too (as FrameView's summary averages);
         // a sampled log weights each sample by its interval (metrics.md §10).
         telemetry: crate::analysis::telemetry::of(trace, |i| {

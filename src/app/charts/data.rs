@@ -67,6 +67,12 @@ impl ChartData {
     pub fn new(frame_time_ms: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
         let mut sorted = frame_time_ms.to_vec();
         sorted.sort_unstable_by(f64::total_cmp);
+        Self::from_sorted(&sorted, curve)
+    }
+
+    /// [`ChartData::new`] of frame times already sorted ascending.
+    #[must_use]
+    pub fn from_sorted(sorted: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
         let percentile_ms = if sorted.is_empty() {
             Vec::new()
         } else {
@@ -92,6 +98,7 @@ impl ChartData {
             if fastest_ms > 0.0 { (1.5 * 1000.0 / fastest_ms).clamp(10.0, MAX_FPS) } else { MAX_FPS };
         let histogram = Histogram::new(&sorted);
         let sorted_ms = SortedMs(sorted.into());
+
         Self { percentile_ms, slow_pct, excess_pct, fps_view_max, histogram, sorted_ms }
     }
 
