@@ -2,7 +2,9 @@
 
 use super::layout::{DroppedRule, FrameTimeRule, Layout, TimeRole, TimeUnit};
 use super::records::Fields;
-use super::values::{Cell, parse_cell, parse_date_time_ms, parse_or_nan};
+#[cfg(test)]
+use super::records::decimal_step;
+use super::values::{Cell, parse_date_time_ms};
 use crate::model::{Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
 
 /// The most traces one file may hold; rows naming further traces are skipped (a
@@ -260,20 +262,20 @@ impl TraceBuilder {
     pub fn push<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64) {
         let field = |i: usize| record.get(i).unwrap_or(b"");
         let frame_time = match layout.frame_time {
-            FrameTimeRule::Column(i) => parse_cell(field(i)),
-            FrameTimeRule::FromFps(i) => match parse_cell(field(i)) {
+            FrameTimeRule::Column(i) => record.cell(i),
+            FrameTimeRule::FromFps(i) => match record.cell(i) {
                 Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
                 Cell::Number(_) => Cell::Number(0.0),
                 other => other,
             },
-            FrameTimeRule::Sum(b, w) => match (parse_cell(field(b)), parse_cell(field(w))) {
+            FrameTimeRule::Sum(b, w) => match (record.cell(b), record.cell(w)) {
                 (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
                 (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
                 _ => Cell::Missing,
             },
         };
         let dropped = match layout.dropped {
-            DroppedRule::Column(i) => match parse_cell(field(i)) {
+            DroppedRule::Column(i) => match record.cell(i) {
                 Cell::Number(1.0) => true,
                 Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
                 Cell::Number(_) => {
@@ -281,8 +283,8 @@ impl TraceBuilder {
                     false
                 }
             },
-            DroppedRule::MissingDisplay(i) => parse_cell(field(i)) == Cell::Missing,
-            DroppedRule::ZeroDisplay(i) => parse_cell(field(i)) == Cell::Number(0.0),
+            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
+            DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
             DroppedRule::Unknown => false,
         };
         // A displayed frame without a present interval (the 2.1–2.3 layouts write
@@ -323,7 +325,8 @@ impl TraceBuilder {
         f.frame_time_ms.push(ft);
         f.dropped.push(dropped);
         f.line.push(line);
-        let display = layout.display.map_or(f64::NAN, |i| parse_or_nan(field(i)));
+        let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
+        let display = layout.display.map_or(f64::NAN, |i| number(record.cell(i)));
         let interval = if dropped {
             f64::NAN
         } else if layout.display_shifted {
@@ -359,14 +362,13 @@ impl TraceBuilder {
             let raw = if t.unit == TimeUnit::DateTime {
                 parse_date_time_ms(&String::from_utf8_lossy(field(t.index))).unwrap_or(f64::NAN)
             } else {
-                let cell = field(t.index);
-                self.time_step_raw = self.time_step_raw.max(decimal_step(cell));
-                parse_or_nan(cell)
+                self.time_step_raw = self.time_step_raw.max(record.step(t.index));
+                number(record.cell(t.index))
             };
             self.raw_time.push(raw);
         }
         for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
-            let value = match parse_cell(field(spec.index)) {
+            let value = match record.cell(spec.index) {
                 Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
@@ -532,19 +534,6 @@ impl TraceBuilder {
         }
         self.frames.columns = kept;
         Trace { meta: self.meta, frames: self.frames, warnings }
-    }
-}
-
-/// The step a decimal cell is written with: `10.01` → 0.01, `123` → 1, `1e-3` → 0
-/// (exponent notation says nothing about rounding).
-fn decimal_step(cell: &[u8]) -> f64 {
-    let b = super::values::trim(cell);
-    if b.iter().any(|c| matches!(c, b'e' | b'E')) {
-        return 0.0;
-    }
-    match b.iter().position(|&c| c == b'.') {
-        Some(dot) => 10f64.powi(-((b.len() - dot - 1).min(300) as i32)),
-        None => 1.0,
     }
 }
 

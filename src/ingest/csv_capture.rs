@@ -5,14 +5,16 @@ use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, DroppedRule, Layout, TimeUnit};
 use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
-use super::records::{Block, BlockItem, Fields, Records, Row, splits_plainly};
+use super::records::{Block, BlockItem, Fields, Plan, Records, Row, splits_plainly};
 use super::sampled::sampled_warning;
 use super::values::{normalize_swap_chain, trim};
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::mpsc;
 
 /// The identity of a trace: application, process id, swap chain.
@@ -59,7 +61,7 @@ pub fn load<R: BufRead + Send>(
         rows.mango = Some(MangoRows::new(&layout, &pre.header, pre.version));
     }
     // MangoHud's reader looks at every row as a `Row`: it keeps to the csv_core splitter.
-    let plain = layout.format != Format::MangoHud;
+    let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
     let first_line = pre.header_line + 1;
     // Two stages on two threads: one splits the bytes into rows, the other turns rows
     // into frames. Quote-free input is read in blocks of whole lines and split in
@@ -68,7 +70,7 @@ pub fn load<R: BufRead + Send>(
     let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Batch>>(BATCHES_IN_FLIGHT);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|scope| {
-        scope.spawn(move || split_input(reader, first_line, plain, &full_tx, &empty_rx));
+        scope.spawn(move || split_input(reader, first_line, plan.as_ref(), &full_tx, &empty_rx));
         // Every way out of this loop drops `full_rx` and `empty_tx`, which stops the
         // splitter at its next batch.
         let (full_rx, empty_tx) = (full_rx, empty_tx);
@@ -112,8 +114,8 @@ const BATCH_ROWS: usize = 4096;
 /// Batches the splitter may be ahead by (bounds the memory in flight).
 const BATCHES_IN_FLIGHT: usize = 4;
 
-/// Bytes read per block of whole lines.
-const BLOCK_BYTES: usize = 2 << 20;
+/// Bytes read at a time, split into blocks of whole lines.
+const READ_BYTES: usize = 8 << 20;
 
 /// Rows split from the input, with the line each starts on.
 #[derive(Default)]
@@ -137,24 +139,18 @@ enum Batch {
 fn split_input<R: BufRead>(
     mut reader: R,
     first_line: u64,
-    plain: bool,
+    plan: Option<&Arc<Plan>>,
     full: &mpsc::SyncSender<std::io::Result<Batch>>,
     empty: &mpsc::Receiver<Batch>,
 ) {
     let mut line = first_line;
-    let mut carry: Vec<u8> = Vec::new();
+    let mut buf: Vec<u8> = Vec::new();
     let mut eof = false;
-    while plain {
-        let mut block = match empty.try_recv() {
-            Ok(Batch::Block(block)) => block,
-            _ => Block::default(),
-        };
-        let mut buf = block.take_data();
-        buf.clear();
-        buf.append(&mut carry);
+    let mut pool: Vec<Block> = Vec::new();
+    while let Some(plan) = plan {
         let mut filled = buf.len();
-        buf.resize(filled.max(BLOCK_BYTES), 0);
-        while filled < BLOCK_BYTES && !eof {
+        buf.resize(filled.max(READ_BYTES), 0);
+        while filled < READ_BYTES && !eof {
             match reader.read(&mut buf[filled..]) {
                 Ok(0) => eof = true,
                 Ok(n) => filled += n,
@@ -168,22 +164,68 @@ fn split_input<R: BufRead>(
         buf.truncate(filled);
         let cut = if eof { Some(buf.len()) } else { memchr::memrchr(b'\n', &buf).map(|k| k + 1) };
         let Some(cut) = cut.filter(|&cut| splits_plainly(&buf[..cut])) else {
-            // Not plain (or one line fills the block): csv_core from here on.
-            carry = buf;
+            // Not plain (or one line fills the buffer): csv_core from here on.
             break;
         };
-        carry.extend_from_slice(&buf[cut..]);
-        buf.truncate(cut);
-        line = block.fill(buf, line);
-        if !block.is_empty() && full.send(Ok(Batch::Block(block))).is_err() {
-            return;
+        // Parts of whole lines, split and parsed in parallel; each counts its lines
+        // from 0 and is moved on by the lines before it (a prefix sum).
+        while let Ok(batch) = empty.try_recv() {
+            if let Batch::Block(block) = batch {
+                pool.push(block);
+            }
         }
-        if eof && carry.is_empty() {
+        let parts = line_parts(&buf[..cut], rayon::current_num_threads().max(1) * 2);
+        let blocks: Vec<Block> = parts.iter().map(|_| pool.pop().unwrap_or_default()).collect();
+        let mut done: Vec<(Block, u64)> = blocks
+            .into_par_iter()
+            .zip(parts.par_iter())
+            .map(|(mut block, range)| {
+                let mut data = block.take_data();
+                data.clear();
+                data.extend_from_slice(&buf[range.clone()]);
+                let lines = block.fill(data, 0);
+                block.parse(plan);
+                (block, lines)
+            })
+            .collect();
+        for (block, lines) in &mut done {
+            block.shift_lines(line);
+            line += *lines;
+        }
+        for (block, _) in done {
+            if !block.is_empty() && full.send(Ok(Batch::Block(block))).is_err() {
+                return;
+            }
+        }
+        buf.drain(..cut);
+        if eof && buf.is_empty() {
             return;
         }
     }
-    let rest = std::io::Read::chain(std::io::Cursor::new(carry), reader);
+    let rest = std::io::Read::chain(std::io::Cursor::new(buf), reader);
     split_rows(Records::new(rest, line), full, empty);
+}
+
+/// Splits `data` (whole lines) into about `n` ranges that end at line ends.
+fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::with_capacity(n);
+    let mut start = 0;
+    for k in 1..=n {
+        if start >= data.len() {
+            break;
+        }
+        let target = (data.len() * k / n).max(start);
+        let end = if k == n {
+            data.len()
+        } else {
+            memchr::memchr(b'\n', &data[target..]).map_or(data.len(), |p| target + p + 1)
+        };
+        if end > start {
+            parts.push(start..end);
+            start = end;
+        }
+    }
+    parts
 }
 
 /// The csv_core splitting stage: fills batches (reusing those sent back) until the
@@ -225,6 +267,27 @@ fn split_rows<R: BufRead>(
             return;
         }
     }
+}
+
+/// The fields the splitting stage parses ahead: frame time, dropped, display, time
+/// (and its decimal step) and every numeric column.
+fn parse_plan(layout: &Layout) -> Plan {
+    let mut fields = Vec::new();
+    match layout.frame_time {
+        layout::FrameTimeRule::Column(i) | layout::FrameTimeRule::FromFps(i) => fields.push(i),
+        layout::FrameTimeRule::Sum(b, w) => fields.extend([b, w]),
+    }
+    match layout.dropped {
+        DroppedRule::Column(i) | DroppedRule::MissingDisplay(i) | DroppedRule::ZeroDisplay(i) => {
+            fields.push(i)
+        }
+        DroppedRule::Unknown => {}
+    }
+    fields.extend(layout.display);
+    let time = layout.time.filter(|t| t.unit != TimeUnit::DateTime).map(|t| t.index);
+    fields.extend(time);
+    fields.extend(layout.numeric.iter().map(|c| c.index));
+    Plan::new(fields, time)
 }
 
 fn file_stem(path: &Path) -> String {

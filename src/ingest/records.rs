@@ -4,6 +4,7 @@
 //! here, so line numbers count `\n`, `\r\n` and lone `\r` line ends alike and stay
 //! right across blank lines and quoted fields that span lines.
 
+use super::values::{Cell, parse_cell};
 use std::io::BufRead;
 
 /// The longest row kept, in bytes; longer rows are read through and reported.
@@ -54,6 +55,89 @@ pub trait Fields {
     fn as_row(&self) -> Option<&Row> {
         None
     }
+    /// Field `i` parsed as a numeric cell (an absent field is empty: missing).
+    #[inline]
+    fn cell(&self, i: usize) -> Cell {
+        parse_cell(self.get(i).unwrap_or(b""))
+    }
+    /// The decimal step field `i` is written with ([`decimal_step`]).
+    #[inline]
+    fn step(&self, i: usize) -> f64 {
+        decimal_step(self.get(i).unwrap_or(b""))
+    }
+}
+
+/// The step a decimal cell is written with: `10.01` → 0.01, `123` → 1, `1e-3` → 0
+/// (exponent notation says nothing about rounding).
+#[must_use]
+pub fn decimal_step(cell: &[u8]) -> f64 {
+    let b = cell.trim_ascii();
+    if b.iter().any(|c| matches!(c, b'e' | b'E')) {
+        return 0.0;
+    }
+    match b.iter().position(|&c| c == b'.') {
+        Some(dot) => 10f64.powi(-((b.len() - dot - 1).min(300) as i32)),
+        None => 1.0,
+    }
+}
+
+/// Which fields the splitting stage parses ahead (in parallel, per block), so that
+/// the stage that builds traces only reads numbers: the frame-time, dropped, display
+/// and time columns and every numeric column. The time column's decimal step too.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Per field index: its slot, or [`NO_SLOT`].
+    slot: Vec<u32>,
+    /// The field of each slot.
+    fields: Vec<usize>,
+    /// The field whose decimal step is kept.
+    step_field: Option<usize>,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl Plan {
+    /// A plan for `fields` (repeats ignored) and the decimal step of `step_field`.
+    #[must_use]
+    pub fn new(fields: impl IntoIterator<Item = usize>, step_field: Option<usize>) -> Self {
+        let mut plan = Self { step_field, ..Self::default() };
+        for f in fields {
+            if plan.slot.len() <= f {
+                plan.slot.resize(f + 1, NO_SLOT);
+            }
+            if plan.slot[f] == NO_SLOT {
+                plan.slot[f] = plan.fields.len() as u32;
+                plan.fields.push(f);
+            }
+        }
+        plan
+    }
+
+    fn width(&self) -> usize {
+        self.fields.len() + usize::from(self.step_field.is_some())
+    }
+}
+
+/// A parsed cell kept as an `f64`: a number is itself; missing and invalid cells are
+/// NaNs with payloads of their own (parsing never yields a NaN).
+const MISSING_BITS: u64 = 0x7FF8_0000_0000_0A11;
+const INVALID_BITS: u64 = 0x7FF8_0000_0000_0BAD;
+
+fn encode_cell(c: Cell) -> f64 {
+    match c {
+        Cell::Number(v) => v,
+        Cell::Missing => f64::from_bits(MISSING_BITS),
+        Cell::Invalid => f64::from_bits(INVALID_BITS),
+    }
+}
+
+#[inline]
+fn decode_cell(v: f64) -> Cell {
+    match v.to_bits() {
+        MISSING_BITS => Cell::Missing,
+        INVALID_BITS => Cell::Invalid,
+        _ => Cell::Number(v),
+    }
 }
 
 impl Fields for Row {
@@ -99,6 +183,9 @@ pub struct Block {
     rows: Vec<Span>,
     ends: Vec<u32>,
     lines: Vec<u64>,
+    /// Per row, the planned fields parsed ([`Plan`]), then the time column's step.
+    cells: Vec<f64>,
+    plan: std::sync::Arc<Plan>,
 }
 
 /// A row of a [`Block`].
@@ -107,6 +194,8 @@ pub struct BlockRow<'a> {
     data: &'a [u8],
     span: Span,
     ends: &'a [u32],
+    cells: &'a [f64],
+    plan: &'a Plan,
 }
 
 impl Fields for BlockRow<'_> {
@@ -124,6 +213,20 @@ impl Fields for BlockRow<'_> {
     }
     fn is_oversized(&self) -> bool {
         false
+    }
+    #[inline]
+    fn cell(&self, i: usize) -> Cell {
+        match self.plan.slot.get(i) {
+            Some(&s) if s != NO_SLOT => decode_cell(self.cells[s as usize]),
+            _ => parse_cell(self.get(i).unwrap_or(b"")),
+        }
+    }
+    #[inline]
+    fn step(&self, i: usize) -> f64 {
+        match self.plan.step_field {
+            Some(f) if f == i => self.cells[self.plan.fields.len()],
+            _ => decimal_step(self.get(i).unwrap_or(b"")),
+        }
     }
 }
 
@@ -157,7 +260,38 @@ impl Block {
             return (BlockItem::Slow(&self.data[span.start as usize..span.end as usize]), line);
         }
         let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
-        (BlockItem::Fast(BlockRow { data: &self.data, span, ends }), line)
+        let w = self.plan.width();
+        let cells = self.cells.get(k * w..(k + 1) * w).unwrap_or(&[]);
+        (BlockItem::Fast(BlockRow { data: &self.data, span, ends, cells, plan: &self.plan }), line)
+    }
+
+    /// Parses the planned fields of every row ahead ([`Plan`]).
+    pub fn parse(&mut self, plan: &std::sync::Arc<Plan>) {
+        self.plan = std::sync::Arc::clone(plan);
+        self.cells.clear();
+        let w = plan.width();
+        self.cells.reserve(self.rows.len() * w);
+        for k in 0..self.rows.len() {
+            let span = self.rows[k];
+            if span.fields == SLOW {
+                self.cells.extend(std::iter::repeat_n(f64::NAN, w));
+                continue;
+            }
+            let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
+            let row = BlockRow { data: &self.data, span, ends, cells: &[], plan: &Plan::default() };
+            for &f in &plan.fields {
+                self.cells.push(encode_cell(row.cell(f)));
+            }
+            if let Some(f) = plan.step_field {
+                self.cells.push(row.step(f));
+            }
+        }
+    }
+
+    /// Moves every line number on by `offset` (blocks are split in parallel, each
+    /// counting its lines from 0).
+    pub fn shift_lines(&mut self, offset: u64) {
+        self.lines.iter_mut().for_each(|l| *l += offset);
     }
 
     /// Splits `data` (whole lines: it ends with `\n` or at the end of the input; no
