@@ -40,7 +40,8 @@ impl Pacing {
 #[must_use]
 pub fn whole_microseconds(frame_time_ms: f64) -> u64 {
     let us = frame_time_ms * 1000.0;
-    if us.is_finite() && us > 0.0 { (us + 1e-6).floor() as u64 } else { 0 }
+    // For a positive value the cast truncates, which is the floor (and no libm call).
+    if us.is_finite() && us > 0.0 { (us + 1e-6) as u64 } else { 0 }
 }
 
 /// Steady, Mostly Steady and Typical FPS exactly as `Profiler::computeStableFPS()`:

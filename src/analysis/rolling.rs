@@ -119,7 +119,10 @@ impl Window {
         if v.is_nan() {
             return;
         }
-        let Some(at) = self.sorted().iter().position(|&x| x == v) else { return };
+        let Some(at) = self.sorted().iter().position(|&x| x.total_cmp(&v).is_eq() || (x == 0.0 && v == 0.0))
+        else {
+            return;
+        };
         self.values.copy_within(at + 1..self.len, at);
         self.len -= 1;
     }

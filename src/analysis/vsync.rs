@@ -86,7 +86,7 @@ fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
     let hits = intervals
         .iter()
         .filter(|&&d| {
-            let k = (d / period_ms).round().max(1.0);
+            let k = round_positive(d / period_ms).max(1.0);
             (d - k * period_ms).abs() <= tol
         })
         .count();
@@ -108,7 +108,7 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
     let tol = tolerance_ms(period);
     let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {
-        let k = (d / period).round().max(1.0);
+        let k = round_positive(d / period).max(1.0);
         if (d - k * period).abs() <= tol { (sd + d, sk + k) } else { (sd, sk) }
     });
     let refined = if sum_k > 0.0 { sum_d / sum_k } else { period };
@@ -132,9 +132,40 @@ fn anchor(trace: &Trace) -> Option<f64> {
     })
 }
 
+/// `x.round()` for `x ≥ 0` without a libm call (half away from zero, as `round`):
+/// `x − ⌊x⌋` is exact below 2^52.
+#[inline]
+fn round_positive(x: f64) -> f64 {
+    if x.is_nan() || x >= 4.5e15 {
+        return x.round();
+    }
+    let i = x as u64 as f64;
+    if x - i >= 0.5 { i + 1.0 } else { i }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn rounding_matches_round() {
+        for x in [
+            0.0,
+            0.499_999_999_999_999_94,
+            0.5,
+            1.5,
+            2.5,
+            2.499_999_9,
+            7.0,
+            1e15 + 0.5,
+            3.3e9,
+            1e300,
+            f64::MIN_POSITIVE,
+        ] {
+            assert_eq!(round_positive(x).to_bits(), x.round().to_bits(), "{x}");
+        }
+        assert!(round_positive(f64::NAN).is_nan());
+    }
 
     #[test]
     fn detects_60_hz_from_mixed_multiples() {

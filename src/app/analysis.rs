@@ -111,7 +111,7 @@ impl Tracks {
             (d, index)
         });
         let gpu = GPU_KINDS.iter().find_map(|&k| {
-            let i = f.columns.iter().position(|c| c.kind == k && c.values.iter().any(|v| v.is_finite()))?;
+            let i = f.columns.iter().position(|c| c.kind == k && c.values.iter().any(f64::is_finite))?;
             Some((f.columns[i].name.clone(), i, MaxIndex::new(&f.columns[i].values)))
         });
         let telemetry = f
@@ -175,7 +175,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         ("GPU done to display", vec![f64::NAN; n]),
     ];
     let mut total = vec![f64::NAN; n];
-    for i in 0..n {
+    for (i, sum) in total.iter_mut().enumerate() {
         let (c, r) = (at(cpu, i), at(render, i));
         let to_display = match (until.map(|u| u.at(i)), display_latency.map(|d| d.at(i))) {
             (Some(u), _) if u.is_finite() => u - r,
@@ -186,7 +186,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         for (seg, v) in segments.iter_mut().zip(parts) {
             seg.1[i] = v;
         }
-        total[i] = parts.iter().sum();
+        *sum = parts.iter().sum();
     }
     let segments = segments.into_iter().map(|(name, values)| Segment { name, values }).collect();
     Some(Stack::new("Latency\nCPU · GPU · display", segments, total))

@@ -310,16 +310,12 @@ impl TraceBuilder {
         self.last_kept = Some(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
-            let text = super::values::trim(field(i));
-            let idx = match &self.last_mode {
-                Some((last, idx)) if last.as_slice() == text => *idx,
-                _ => {
-                    let idx = self.mode_index(&String::from_utf8_lossy(text));
-                    self.last_mode = Some((text.to_vec(), idx));
-                    idx
-                }
-            };
+            let idx = self.mode_of(super::values::trim(field(i)));
             self.frames.present_mode.push(idx);
+        }
+        if let Some(i) = layout.frame_type {
+            let t = self.type_of(field(i));
+            self.frames.frame_type.push(t);
         }
         let f = &mut self.frames;
         f.frame_time_ms.push(ft);
@@ -335,18 +331,6 @@ impl TraceBuilder {
             display
         };
         f.display_ms.push(interval);
-        if let Some(i) = layout.frame_type {
-            let text = field(i);
-            let t = match &self.last_type {
-                Some((last, t)) if last.as_slice() == text => *t,
-                _ => {
-                    let t = FrameType::parse(&String::from_utf8_lossy(text));
-                    self.last_type = Some((text.to_vec(), t));
-                    t
-                }
-            };
-            f.frame_type.push(t);
-        }
         if let Some(i) = layout.join_id {
             f.join_id.push(super::values::parse_id(field(i)));
         }
@@ -367,20 +351,48 @@ impl TraceBuilder {
             };
             self.raw_time.push(raw);
         }
+        self.push_columns(record, layout, line, dropped);
+    }
+
+    /// The present mode of a cell (rows repeat the last one: no lookup then).
+    fn mode_of(&mut self, text: &[u8]) -> u16 {
+        if let Some((last, idx)) = &self.last_mode
+            && super::values::same_bytes(last, text)
+        {
+            return *idx;
+        }
+        let idx = self.mode_index(&String::from_utf8_lossy(text));
+        self.last_mode = Some((text.to_vec(), idx));
+        idx
+    }
+
+    /// The frame type of a cell (rows repeat the last one: no parsing then).
+    fn type_of(&mut self, text: &[u8]) -> FrameType {
+        if let Some((last, t)) = &self.last_type
+            && super::values::same_bytes(last, text)
+        {
+            return *t;
+        }
+        let t = FrameType::parse(&String::from_utf8_lossy(text));
+        self.last_type = Some((text.to_vec(), t));
+        t
+    }
+
+    /// Adds a kept row's optional numeric columns.
+    fn push_columns<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64, dropped: bool) {
         for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
             let value = match record.cell(spec.index) {
                 Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
                 Cell::Invalid => {
-                    let at = match self.invalid.iter().position(|(c, _)| *c == k) {
-                        Some(at) => at,
-                        None => {
-                            self.invalid.push((k, InvalidCells::default()));
-                            self.invalid.len() - 1
-                        }
+                    let at = if let Some(at) = self.invalid.iter().position(|(c, _)| *c == k) {
+                        at
+                    } else {
+                        self.invalid.push((k, InvalidCells::default()));
+                        self.invalid.len() - 1
                     };
-                    self.invalid[at].1.note(line, field(spec.index));
+                    self.invalid[at].1.note(line, record.get(spec.index).unwrap_or(b""));
                     f64::NAN
                 }
             };

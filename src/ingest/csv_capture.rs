@@ -7,7 +7,7 @@ use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
 use super::records::{Block, BlockItem, Fields, Plan, Records, Row, splits_plainly};
 use super::sampled::sampled_warning;
-use super::values::{normalize_swap_chain, trim};
+use super::values::{normalize_swap_chain, same_bytes, trim};
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
 use rayon::prelude::*;
@@ -279,7 +279,7 @@ fn parse_plan(layout: &Layout) -> Plan {
     }
     match layout.dropped {
         DroppedRule::Column(i) | DroppedRule::MissingDisplay(i) | DroppedRule::ZeroDisplay(i) => {
-            fields.push(i)
+            fields.push(i);
         }
         DroppedRule::Unknown => {}
     }
@@ -389,7 +389,7 @@ impl<'a> RowReader<'a> {
         let cols = [layout.application, layout.process_id, layout.swap_chain];
         let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
         if let Some(idx) = self.last_index
-            && cols.iter().zip(&self.last_key).all(|(c, k)| raw(*c) == k.as_slice())
+            && cols.iter().zip(&self.last_key).all(|(c, k)| same_bytes(raw(*c), k))
         {
             return Ok(idx);
         }

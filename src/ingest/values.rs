@@ -17,9 +17,23 @@ pub fn trim(bytes: &[u8]) -> &[u8] {
     bytes.trim_ascii()
 }
 
+/// `a == b` for the short fields rows repeat (no call into `memcmp`).
+#[inline]
+#[must_use]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// Parses a numeric cell. Values may be padded with spaces (`" 52"`).
 #[must_use]
 pub fn parse_cell(bytes: &[u8]) -> Cell {
+    // Most cells are plain decimals without padding: no trimming or `NA` checks.
+    if let Some(&c) = bytes.first()
+        && (c.is_ascii_digit() || c == b'-')
+        && let Some(v) = parse_plain_decimal(bytes)
+    {
+        return Cell::Number(v);
+    }
     let b = trim(bytes);
     if b.is_empty() || b.eq_ignore_ascii_case(b"NA") || b.eq_ignore_ascii_case(b"N/A") {
         return Cell::Missing;
@@ -203,7 +217,8 @@ mod tests {
             let decimals = (x % 12) as usize;
             let whole = (x >> 8) % 1_000_000;
             let frac = (x >> 28) % 10u64.pow(decimals as u32);
-            cases.push(format!("{}{whole}.{frac:0decimals$}", if x % 5 == 0 { "-" } else { "" }));
+            let sign = if x.is_multiple_of(5) { "-" } else { "" };
+            cases.push(format!("{sign}{whole}.{frac:0decimals$}"));
         }
         for c in &cases {
             let want = c.parse::<f64>().ok();

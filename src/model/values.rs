@@ -18,7 +18,7 @@ fn encode(v: f64) -> Option<i32> {
     // `v · 10⁴` lies within an ulp of the integer it stands for: truncation (one
     // instruction, unlike `round`) gives it or its neighbour towards zero.
     let x = v * SCALE;
-    if !(x.abs() < 2_147_483_000.0) {
+    if x.is_nan() || x.abs() >= 2_147_483_000.0 {
         return None;
     }
     let t = x as i32;
@@ -250,20 +250,19 @@ impl ValuesBuilder {
             Store::Scaled(_) | Store::Dense(_) => (f64::NAN, 0),
         };
         self.store = match std::mem::take(&mut self.store) {
-            Store::Missing(_) | Store::Constant(..) => match (encode(fill), encode(v)) {
-                (Some(f), Some(m)) => {
+            Store::Missing(_) | Store::Constant(..) => {
+                if let (Some(f), Some(m)) = (encode(fill), encode(v)) {
                     let mut s = Vec::with_capacity(n + 1);
                     s.resize(n, f);
                     s.push(m);
                     Store::Scaled(s)
-                }
-                _ => {
+                } else {
                     let mut d = Vec::with_capacity(n + 1);
                     d.resize(n, fill);
                     d.push(v);
                     Store::Dense(d)
                 }
-            },
+            }
             Store::Scaled(s) => {
                 let mut d: Vec<f64> = Vec::with_capacity(s.len() + s.len() / 2 + 1);
                 d.extend(s.iter().map(|&m| decode(m)));
@@ -382,7 +381,7 @@ mod tests {
             vec![1.0, 2.0, 1e12, 0.1 + 0.2],
             vec![-0.0, 1.0],
             vec![0.8, 0.8, f64::NAN, 0.8],
-            vec![214_748.3647, 214_748.3648],
+            vec![214_748.364_7, 214_748.364_8],
             vec![f64::NAN, 5.0],
         ];
         for c in cases {

@@ -258,7 +258,7 @@ pub fn run_prepared(
         // Sampled logs: no display times to detect a grid from, no frame types
         // (`metrics.md` §10).
         vsync: if prepared.is_sampled() { None } else { prepared.vsync(trace, settings.refresh_hz) },
-        frame_types: if prepared.is_sampled() { None } else { prepared.frame_types.clone() },
+        frame_types: if prepared.is_sampled() { None } else { prepared.frame_types },
         conventions: if prepared.is_sampled() { None } else { prepared.conventions },
         // Every frame of the trace, dropped ones too (as FrameView's summary averages);
         // a sampled log weights each sample by its interval (metrics.md §10).

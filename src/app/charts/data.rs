@@ -77,7 +77,7 @@ impl ChartData {
             Vec::new()
         } else {
             percentile_grid()
-                .map(|k| PlotPoint::new(f64::from(k) / 1e4, percentile(&sorted, f64::from(k) / 1e6)))
+                .map(|k| PlotPoint::new(f64::from(k) / 1e4, percentile(sorted, f64::from(k) / 1e6)))
                 .collect()
         };
         let (slow_pct, excess_pct) = curve
@@ -93,10 +93,10 @@ impl ChartData {
         // 1.5 × the rate of the fastest 0.1 % of frames: past it S(F) is 100 %. The
         // 0.1th percentile, not the minimum, so one stray tiny interval cannot squash
         // the interesting range into the left edge.
-        let fastest_ms = percentile(&sorted, 0.001);
+        let fastest_ms = percentile(sorted, 0.001);
         let fps_view_max =
             if fastest_ms > 0.0 { (1.5 * 1000.0 / fastest_ms).clamp(10.0, MAX_FPS) } else { MAX_FPS };
-        let histogram = Histogram::new(&sorted);
+        let histogram = Histogram::new(sorted);
         let sorted_ms = SortedMs(sorted.into());
 
         Self { percentile_ms, slow_pct, excess_pct, fps_view_max, histogram, sorted_ms }
