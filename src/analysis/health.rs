@@ -2,7 +2,7 @@
 //! which actions explain each stutter.
 
 use super::Series;
-use super::rolling::rolling_median_present;
+use super::rolling::{HALF_WINDOW, rolling_median_present};
 use super::stutter::spikes;
 use crate::model::{ColumnKind, Trace};
 use rayon::prelude::*;
@@ -113,19 +113,41 @@ pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
                 return Candidates { name: c.name.clone(), ..Candidates::default() };
             }
             let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
-            let values: Vec<f64> = series
-                .frame
-                .iter()
-                .map(|&f| {
-                    let v = c.values.at(f as usize);
-                    if v == 0.0 && generated(f as usize) { f64::NAN } else { v }
+            let value = |k: usize| {
+                let f = series.frame[k] as usize;
+                let v = c.values.at(f);
+                if v == 0.0 && generated(f) { f64::NAN } else { v }
+            };
+            // In chunks with a halo of half a window: the medians are those of the whole
+            // series, without holding its values and medians at once.
+            let n = series.frame.len();
+            let parts: Vec<Candidates> = (0..n.div_ceil(CHUNK))
+                .into_par_iter()
+                .map(|p| {
+                    let (first, last) = (p * CHUNK, ((p + 1) * CHUNK).min(n));
+                    let (lo, hi) = (first.saturating_sub(HALF_WINDOW), (last + HALF_WINDOW).min(n));
+                    let values: Vec<f64> = (lo..hi).map(value).collect();
+                    let median = rolling_median_present(&values);
+                    let inner = first - lo..last - lo;
+                    let mut part =
+                        Candidates::of_values(String::new(), &values[inner.clone()], &median[inner]);
+                    part.frames.iter_mut().for_each(|k| *k += first as u32);
+                    part
                 })
                 .collect();
-            let median = rolling_median_present(&values);
-            Candidates::of_values(c.name.clone(), &values, &median)
+            let mut all = Candidates { name: c.name.clone(), ..Candidates::default() };
+            for part in parts {
+                all.frames.extend(part.frames);
+                all.values.extend(part.values);
+                all.median.extend(part.median);
+            }
+            all
         })
         .collect()
 }
+
+/// Frames per chunk of [`candidates`].
+const CHUNK: usize = 1 << 16;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Health {
@@ -237,6 +259,59 @@ mod tests {
     /// In-present is missing on frame 9 (never spikes) and 40 ms on frame 9's
     /// neighbour 11. A stutter on frame 11 is explained by GPU busy (frame 10, the
     /// frame before) and in-present (frame 11 itself).
+    /// Candidates computed in chunks are those of the whole series, across chunk
+    /// boundaries, with missing values and a constant column.
+    #[test]
+    fn chunked_candidates_match_the_whole_series() {
+        use crate::model::{Column, ColumnKind, Frames, TraceMeta};
+        let n = 2 * CHUNK + 123;
+        let mut x: u32 = 9;
+        let busy: Vec<f64> = (0..n)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                if i % 41 == 0 { f64::NAN } else { f64::from(x % 97) / 8.0 }
+            })
+            .collect();
+        let trace = Trace {
+            meta: TraceMeta {
+                application: "g".into(),
+                process_id: None,
+                swap_chain: None,
+                runtime: None,
+                present_modes: vec![],
+            },
+            frames: Frames {
+                frame_time_ms: vec![5.0; n],
+                display_ms: vec![5.0; n],
+                dropped: vec![false; n],
+                columns: vec![
+                    Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() },
+                    Column {
+                        name: "MsGPUWait".into(),
+                        kind: ColumnKind::GpuWait,
+                        values: vec![0.1; n].into(),
+                    },
+                ],
+                ..Frames::default()
+            },
+            warnings: vec![],
+        };
+        let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
+        let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
+        let chunked = candidates(&trace, &series);
+        assert_eq!(whole.len(), chunked.len());
+        for (a, b) in whole.iter().zip(&chunked) {
+            assert_eq!(a.name, b.name);
+            assert_eq!(a.frames, b.frames);
+            assert_eq!(a.values, b.values);
+            assert_eq!(a.median, b.median);
+        }
+        assert!(chunked[1].frames.is_empty(), "a constant column has no candidate");
+        assert!(!chunked[0].frames.is_empty());
+    }
+
     #[test]
     fn spikes_and_causes_by_hand() {
         let mut gpu = vec![5.0; 25];

@@ -111,8 +111,9 @@ fn headline_fps_iter(
 /// the sorted series and the sums of its slowest frames.
 #[derive(Debug, Clone)]
 pub struct SlowTimeCurve {
-    /// The frame times, ascending (shared with the summary and the conventions).
-    ascending_ms: Vec<f64>,
+    /// The frame times, ascending (shared with the summary, the conventions and the
+    /// window's charts).
+    ascending_ms: std::sync::Arc<[f64]>,
     /// `slowest_ms[k]`: the sum of the `k` slowest frame times, added slowest first.
     slowest_ms: Vec<f64>,
     total_ms: f64,
@@ -143,13 +144,19 @@ impl SlowTimeCurve {
             acc += v;
             slowest_ms.push(acc);
         }
-        (total_ms > 0.0).then_some(Self { ascending_ms, slowest_ms, total_ms })
+        (total_ms > 0.0).then(|| Self { ascending_ms: ascending_ms.into(), slowest_ms, total_ms })
     }
 
     /// The series, ascending.
     #[must_use]
     pub fn ascending_ms(&self) -> &[f64] {
         &self.ascending_ms
+    }
+
+    /// The series, ascending, shared (no copy).
+    #[must_use]
+    pub fn ascending_shared(&self) -> std::sync::Arc<[f64]> {
+        std::sync::Arc::clone(&self.ascending_ms)
     }
 
     /// (slow-time fraction, excess-time fraction) at `fps`.

@@ -313,9 +313,7 @@ pub fn analyze(
     let charts = charts.unwrap_or_else(|| {
         let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
         Arc::new(match prepared.curve() {
-            Some(curve) if !prepared.is_sampled() => {
-                ChartData::from_sorted(curve.ascending_ms(), Some(curve))
-            }
+            Some(curve) if !prepared.is_sampled() => ChartData::from_curve(curve),
             _ => ChartData::new(charted, crate::analysis::SlowTimeCurve::new(charted).as_ref()),
         })
     });

@@ -102,6 +102,7 @@ pub fn load<R: BufRead + Send>(
             if progress.is_cancelled() {
                 return Err(err(None, LoadErrorKind::Cancelled));
             }
+            rows.feed_preview(progress);
             let _ = empty_tx.send(batch);
         }
         Ok(())
@@ -308,6 +309,8 @@ struct RowReader<'a> {
     saw_system: bool,
     /// MangoHud: every timed row, to read the log as samples if it is sampled.
     mango: Option<MangoRows>,
+    /// The trace the load preview shows, and how many of its frames it has.
+    previewed: Option<(usize, usize)>,
     /// Optional columns kept so far, summed over traces (bounded by
     /// [`MAX_TRACE_COLUMNS`]), and the traces that keep none because of it.
     trace_columns: usize,
@@ -330,7 +333,23 @@ impl<'a> RowReader<'a> {
             mango: None,
             trace_columns: 0,
             traces_without_columns: 0,
+            previewed: None,
         }
+    }
+
+    /// Hands the frame times read since the last call to the load preview (of the
+    /// trace with the most frames).
+    fn feed_preview(&mut self, progress: &Progress) {
+        let Some((biggest, b)) = self.builders.iter().enumerate().max_by_key(|(_, b)| b.len()) else {
+            return;
+        };
+        let (restart, from) = match self.previewed {
+            Some((index, fed)) if index == biggest => (false, fed),
+            _ => (true, 0),
+        };
+        let times = b.frame_times();
+        progress.extend_preview(restart, times.get(from..).unwrap_or(&[]));
+        self.previewed = Some((biggest, times.len()));
     }
 
     fn row<F: Fields>(&mut self, record: &F, line: u64, info: &mut FileInfo) {

@@ -70,9 +70,20 @@ impl ChartData {
         Self::from_sorted(&sorted, curve)
     }
 
+    /// [`ChartData::new`] from a slow-time curve, sharing its sorted series.
+    #[must_use]
+    pub fn from_curve(curve: &SlowTimeCurve) -> Self {
+        Self::from_shared(&curve.ascending_shared(), Some(curve))
+    }
+
     /// [`ChartData::new`] of frame times already sorted ascending.
     #[must_use]
     pub fn from_sorted(sorted: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
+        Self::from_shared(&sorted.into(), curve)
+    }
+
+    fn from_shared(shared: &Arc<[f64]>, curve: Option<&SlowTimeCurve>) -> Self {
+        let sorted: &[f64] = shared;
         let percentile_ms = if sorted.is_empty() {
             Vec::new()
         } else {
@@ -97,7 +108,7 @@ impl ChartData {
         let fps_view_max =
             if fastest_ms > 0.0 { (1.5 * 1000.0 / fastest_ms).clamp(10.0, MAX_FPS) } else { MAX_FPS };
         let histogram = Histogram::new(sorted);
-        let sorted_ms = SortedMs(sorted.into());
+        let sorted_ms = SortedMs(Arc::clone(shared));
 
         Self { percentile_ms, slow_pct, excess_pct, fps_view_max, histogram, sorted_ms }
     }
