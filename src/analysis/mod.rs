@@ -22,7 +22,7 @@ pub use health::{Action, Candidates, Health};
 pub use latency::Latency;
 pub use pacing::{Pacing, SlowTimeCurve};
 pub use pcl::PclLatency;
-pub use rolling::Rolling;
+pub use rolling::{Rolling, RollingStats};
 pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
@@ -201,14 +201,12 @@ pub struct Prepared {
     pub series: Series,
     /// Summary figures (`None` when the series is empty).
     pub summary: Option<Summary>,
-    /// The 19-frame rolling statistics of the series.
-    pub rolling: Rolling,
+    /// The 19-frame rolling statistics of the series (median, IQR, ratio flags and
+    /// their P90s).
+    pub rolling: RollingStats,
     /// Action columns over the series: the frames above their rolling median, with
     /// value and median (what re-flagging at any threshold needs).
     pub actions: Vec<health::Candidates>,
-    /// P90 of the rolling IQR and Q3/Q1 ratio (the oscillation rule's figures that
-    /// do not depend on the floor).
-    osc_p90: Option<(f64, f64)>,
     /// The refresh grid detected from the display intervals (`None` when none is
     /// found); a refresh rate the user sets replaces it.
     vsync: Option<Vsync>,
@@ -254,38 +252,33 @@ impl Prepared {
         // One sort serves the summary, the pacing figures, the slow-time curve and
         // every tool's conventions; the rolling statistics, the action candidates, the
         // refresh grid, the frame types and the latency run beside it.
-        let ((summary, headline, curve, conventions), ((rolling, osc_p90), (actions, (vsync, rest)))) =
-            rayon::join(
-                || {
-                    let mut sorted = ft.clone();
-                    sorted.par_sort_unstable_by(f64::total_cmp);
-                    let total: f64 = ft.iter().sum();
-                    let summary = Summary::from_sorted(&sorted, total);
-                    let headline = pacing::headline_fps_sorted(&sorted);
-                    let conventions = Conventions::of_sorted(ft, &sorted);
-                    (summary, headline, SlowTimeCurve::from_sorted_vec(sorted, total), conventions)
-                },
-                || {
-                    rayon::join(
-                        || {
-                            let rolling = Rolling::of(ft);
-                            let p90 = Oscillation::p90(&rolling);
-                            (rolling, p90)
-                        },
-                        || {
-                            rayon::join(
-                                || health::candidates(trace, &series),
-                                || {
-                                    rayon::join(
-                                        || Vsync::of(trace, None),
-                                        || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
-                                    )
-                                },
-                            )
-                        },
-                    )
-                },
-            );
+        let ((summary, headline, curve, conventions), (rolling, (actions, (vsync, rest)))) = rayon::join(
+            || {
+                let mut sorted = ft.clone();
+                sorted.par_sort_unstable_by(f64::total_cmp);
+                let total: f64 = ft.iter().sum();
+                let summary = Summary::from_sorted(&sorted, total);
+                let headline = pacing::headline_fps_sorted(&sorted);
+                let conventions = Conventions::of_sorted(ft, &sorted);
+                (summary, headline, SlowTimeCurve::from_sorted_vec(sorted, total), conventions)
+            },
+            || {
+                rayon::join(
+                    || RollingStats::of(ft),
+                    || {
+                        rayon::join(
+                            || health::candidates(trace, &series),
+                            || {
+                                rayon::join(
+                                    || Vsync::of(trace, None),
+                                    || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
+                                )
+                            },
+                        )
+                    },
+                )
+            },
+        );
         let (frame_types, latency) = rest;
         Self {
             source,
@@ -293,7 +286,6 @@ impl Prepared {
             summary,
             rolling,
             actions,
-            osc_p90,
             vsync,
             frame_types,
             conventions,
@@ -324,9 +316,8 @@ impl Prepared {
             source: FrameTimeSource::Presents,
             series,
             summary: figures.map(|f| f.1),
-            rolling: Rolling::default(),
+            rolling: RollingStats::default(),
             actions: Vec::new(),
-            osc_p90: None,
             vsync: None,
             frame_types: None,
             conventions: None,
@@ -365,11 +356,12 @@ impl Prepared {
             _ => None,
         };
         let (threshold, floor) = (settings.stutter_threshold, settings.stutter_floor_ms);
-        let stutters = Stutters::of(&self.series.frame_time_ms, &self.rolling, threshold, floor);
+        let stutters =
+            Stutters::with_median(&self.series.frame_time_ms, &self.rolling.median, threshold, floor);
         let health = Health::of_candidates(&self.actions, &stutters.frames, threshold, floor);
         Figures {
             pacing,
-            osc: self.osc_p90.and_then(|p90| Oscillation::with_p90(&self.rolling, floor, p90)),
+            osc: Oscillation::from_stats(&self.rolling, floor),
             stutters: Some(stutters),
             health: Some(health),
         }

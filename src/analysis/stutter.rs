@@ -1,6 +1,6 @@
 //! The stutter row (Nsight Systems' rule, `metrics.md` §4) and oscillation (§5).
 
-use super::rolling::Rolling;
+use super::rolling::{Rolling, RollingStats, p90_of};
 use serde::Serialize;
 
 /// The relative IQR ratio above which a window oscillates.
@@ -33,8 +33,14 @@ impl Stutters {
     /// Flags every frame of `frame_time_ms` against its rolling median.
     #[must_use]
     pub fn of(frame_time_ms: &[f64], rolling: &Rolling, threshold: f64, floor_ms: f64) -> Self {
+        Self::with_median(frame_time_ms, &rolling.median, threshold, floor_ms)
+    }
+
+    /// [`Stutters::of`] from the rolling medians alone.
+    #[must_use]
+    pub fn with_median(frame_time_ms: &[f64], median: &[f64], threshold: f64, floor_ms: f64) -> Self {
         let frames: Vec<usize> = (0..frame_time_ms.len())
-            .filter(|&i| spikes(frame_time_ms[i], rolling.median[i], threshold, floor_ms))
+            .filter(|&i| spikes(frame_time_ms[i], median[i], threshold, floor_ms))
             .collect();
         let total: f64 = frame_time_ms.iter().sum();
         // An empty f64 sum is -0.0; fold from +0.0 so "no stutter" prints as 0.
@@ -64,52 +70,23 @@ impl Oscillation {
     /// Computes the flag and mask from the rolling quartiles; `None` when empty.
     #[must_use]
     pub fn of(rolling: &Rolling, floor_ms: f64) -> Option<Self> {
-        Self::with_p90(rolling, floor_ms, Self::p90(rolling)?)
-    }
-
-    /// P90 of the per-frame IQR and of the Q3/Q1 ratio: they do not depend on the
-    /// floor, so a slider move reuses them (two O(n) selections, no sort).
-    #[must_use]
-    pub fn p90(rolling: &Rolling) -> Option<(f64, f64)> {
         if rolling.q1.is_empty() {
             return None;
         }
-        let p90 = |mut v: Vec<f64>| {
-            // The two order statistics the linear-interpolated P90 reads, as a full
-            // sort would place them.
-            let n = v.len();
-            let h = (n - 1) as f64 * 0.9;
-            let lo = h.floor() as usize;
-            let (_, &mut at, upper) = v.select_nth_unstable_by(lo, f64::total_cmp);
-            let next = upper.iter().copied().min_by(f64::total_cmp);
-            let frac = h - lo as f64;
-            match next {
-                Some(next) if frac > 0.0 => at + frac * (next - at),
-                _ => at,
-            }
-        };
         let iqr: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 - q1).collect();
         let ratio: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 / q1).collect();
-        let (a, b) = rayon::join(|| p90(iqr), || p90(ratio));
-        Some((a, b))
+        let ratio_high = ratio.iter().map(|&r| r > OSC_RATIO).collect();
+        let p90 = Some((p90_of(iqr.clone()), p90_of(ratio)));
+        Self::from_stats(&RollingStats { median: Vec::new(), iqr, ratio_high, p90 }, floor_ms)
     }
 
-    /// [`Oscillation::of`] with the P90s already known ([`Oscillation::p90`]).
+    /// [`Oscillation::of`] from the compact rolling statistics (the P90s are kept
+    /// there: a floor change re-flags frames without sorting anything).
     #[must_use]
-    pub fn with_p90(
-        rolling: &Rolling,
-        floor_ms: f64,
-        (p90_iqr_ms, p90_iqr_ratio): (f64, f64),
-    ) -> Option<Self> {
-        if rolling.q1.is_empty() {
-            return None;
-        }
-        let oscillating: Vec<bool> = rolling
-            .q3
-            .iter()
-            .zip(&rolling.q1)
-            .map(|(q3, q1)| q3 - q1 > floor_ms && q3 / q1 > OSC_RATIO)
-            .collect();
+    pub fn from_stats(stats: &RollingStats, floor_ms: f64) -> Option<Self> {
+        let (p90_iqr_ms, p90_iqr_ratio) = stats.p90?;
+        let oscillating: Vec<bool> =
+            stats.iqr.iter().zip(&stats.ratio_high).map(|(&d, &high)| d > floor_ms && high).collect();
         Some(Self {
             flag: p90_iqr_ms > floor_ms && p90_iqr_ratio > OSC_RATIO,
             p90_iqr_ms,
