@@ -383,6 +383,7 @@ impl Prepared {
     #[must_use]
     pub fn slow_time_curve(&self, rates_fps: &[f64]) -> Vec<(f64, f64, f64)> {
         self.curve.as_ref().map_or_else(Vec::new, |c| {
+            c.sums();
             rates_fps
                 .iter()
                 .map(|&f| {

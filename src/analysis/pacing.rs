@@ -114,8 +114,10 @@ pub struct SlowTimeCurve {
     /// The frame times, ascending (shared with the summary, the conventions and the
     /// window's charts).
     ascending_ms: std::sync::Arc<[f64]>,
-    /// `slowest_ms[k]`: the sum of the `k` slowest frame times, added slowest first.
-    slowest_ms: Vec<f64>,
+    /// `slowest_ms[k]`: the sum of the `k` slowest frame times, added slowest first;
+    /// built on the first [`SlowTimeCurve::sums`] (a report asks for one target and
+    /// sums only its slow frames; charts ask for many).
+    slowest_ms: std::sync::OnceLock<Vec<f64>>,
     total_ms: f64,
 }
 
@@ -137,20 +139,32 @@ impl SlowTimeCurve {
     /// [`SlowTimeCurve::from_sorted`], keeping the sorted series without a copy.
     #[must_use]
     pub fn from_sorted_vec(ascending_ms: Vec<f64>, total_ms: f64) -> Option<Self> {
-        let mut slowest_ms = Vec::with_capacity(ascending_ms.len() + 1);
-        let mut acc = 0.0;
-        slowest_ms.push(acc);
-        for &v in ascending_ms.iter().rev() {
-            acc += v;
-            slowest_ms.push(acc);
-        }
-        (total_ms > 0.0).then(|| Self { ascending_ms: ascending_ms.into(), slowest_ms, total_ms })
+        (total_ms > 0.0).then(|| Self {
+            ascending_ms: ascending_ms.into(),
+            slowest_ms: std::sync::OnceLock::new(),
+            total_ms,
+        })
     }
 
     /// The series, ascending.
     #[must_use]
     pub fn ascending_ms(&self) -> &[f64] {
         &self.ascending_ms
+    }
+
+    /// Builds the running sums of the slowest frames, so that every later
+    /// [`SlowTimeCurve::at`] is a binary search (for callers that ask for many rates).
+    pub fn sums(&self) {
+        self.slowest_ms.get_or_init(|| {
+            let mut sums = Vec::with_capacity(self.ascending_ms.len() + 1);
+            let mut acc = 0.0;
+            sums.push(acc);
+            for &v in self.ascending_ms.iter().rev() {
+                acc += v;
+                sums.push(acc);
+            }
+            sums
+        });
     }
 
     /// The series, ascending, shared (no copy).
@@ -164,7 +178,11 @@ impl SlowTimeCurve {
     pub fn at(&self, fps: f64) -> (f64, f64) {
         let budget = 1000.0 / fps;
         let slow = self.ascending_ms.len() - self.ascending_ms.partition_point(|&v| v <= budget);
-        let spent = self.slowest_ms[slow];
+        let spent = match self.slowest_ms.get() {
+            Some(sums) => sums[slow],
+            // The same additions in the same order as the sums would hold.
+            None => self.ascending_ms.iter().rev().take(slow).fold(0.0, |acc, &v| acc + v),
+        };
         let excess = spent - slow as f64 * budget;
         (spent / self.total_ms, excess.max(0.0) / self.total_ms)
     }

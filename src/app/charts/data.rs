@@ -73,12 +73,16 @@ impl ChartData {
     /// [`ChartData::new`] from a slow-time curve, sharing its sorted series.
     #[must_use]
     pub fn from_curve(curve: &SlowTimeCurve) -> Self {
+        curve.sums();
         Self::from_shared(&curve.ascending_shared(), Some(curve))
     }
 
     /// [`ChartData::new`] of frame times already sorted ascending.
     #[must_use]
     pub fn from_sorted(sorted: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
+        if let Some(c) = curve {
+            c.sums();
+        }
         Self::from_shared(&sorted.into(), curve)
     }
 
