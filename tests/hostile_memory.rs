@@ -249,7 +249,7 @@ fn hostile_files_load_or_fail_within_the_memory_bound() {
     // 6. A quoted capture (the csv_core path) whose every row names a new present mode.
     let mut s = String::from("Application,ProcessID,PresentMode,MsBetweenPresents\n");
     let mut i = 0u64;
-    while s.len() < 20_000_000 {
+    while s.len() < 10_000_000 {
         let _ = writeln!(s, "\"game.exe\",1,\"mode {i}\",16.6");
         i += 1;
     }

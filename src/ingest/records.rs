@@ -216,15 +216,15 @@ impl Fields for BlockRow<'_> {
     }
     #[inline]
     fn cell(&self, i: usize) -> Cell {
-        match self.plan.slot.get(i) {
-            Some(&s) if s != NO_SLOT => decode_cell(self.cells[s as usize]),
-            _ => parse_cell(self.get(i).unwrap_or(b"")),
+        match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
+            Some(&v) => decode_cell(v),
+            None => parse_cell(self.get(i).unwrap_or(b"")),
         }
     }
     #[inline]
     fn step(&self, i: usize) -> f64 {
-        match self.plan.step_field {
-            Some(f) if f == i => self.cells[self.plan.fields.len()],
+        match (self.plan.step_field, self.cells.get(self.plan.fields.len())) {
+            (Some(f), Some(&step)) if f == i => step,
             _ => decimal_step(self.get(i).unwrap_or(b"")),
         }
     }
@@ -265,11 +265,16 @@ impl Block {
         (BlockItem::Fast(BlockRow { data: &self.data, span, ends, cells, plan: &self.plan }), line)
     }
 
-    /// Parses the planned fields of every row ahead ([`Plan`]).
+    /// Parses the planned fields of every row ahead ([`Plan`]) — unless that would
+    /// take more than twice the block's bytes (thousands of mostly empty columns): the
+    /// builder then parses the cells it reads itself.
     pub fn parse(&mut self, plan: &std::sync::Arc<Plan>) {
         self.plan = std::sync::Arc::clone(plan);
         self.cells.clear();
         let w = plan.width();
+        if self.rows.len() * w * 8 > 2 * self.data.len() + 4096 {
+            return;
+        }
         self.cells.reserve(self.rows.len() * w);
         for k in 0..self.rows.len() {
             let span = self.rows[k];
