@@ -2,6 +2,7 @@
 //! intervals or set by the user, and an anchor so markers sit at `anchor + k·period`.
 
 use crate::model::{ColumnKind, Trace};
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// Refresh rates tried when detecting, in Hz.
@@ -83,14 +84,25 @@ fn score(intervals: &[f64], period_ms: f64) -> f64 {
 /// Share of `intervals` that are a whole number (≥ 1) of `period_ms`.
 fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
     let tol = tolerance_ms(period_ms);
+    let inv = 1.0 / period_ms;
     let hits = intervals
         .iter()
         .filter(|&&d| {
-            let k = round_positive(d / period_ms).max(1.0);
+            let k = periods(d, period_ms, inv).max(1.0);
             (d - k * period_ms).abs() <= tol
         })
         .count();
     hits as f64 / intervals.len() as f64
+}
+
+/// `(d / period).round()` for `d ≥ 0`, by a multiplication with `inv = 1 / period`:
+/// the product is within a few ulps of the quotient, so it rounds the same way unless
+/// it lies next to a half-integer, where the exact division decides.
+#[inline]
+fn periods(d: f64, period: f64, inv: f64) -> f64 {
+    let q = d * inv;
+    let r = round_positive(q);
+    if ((q - r).abs() - 0.5).abs() <= 1e-9 * q.max(1.0) { round_positive(d / period) } else { r }
 }
 
 /// The dominant refresh period and its confidence (see [`MIN_CONFIDENCE`]). Multiples of a period also fit
@@ -103,7 +115,7 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
         return None;
     }
     let scored: Vec<(f64, f64)> =
-        CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(intervals, 1000.0 / hz))).collect();
+        CANDIDATE_HZ.par_iter().map(|&hz| (1000.0 / hz, score(intervals, 1000.0 / hz))).collect();
     let best = scored.iter().map(|s| s.1).fold(0.0, f64::max);
     let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
     let tol = tolerance_ms(period);
@@ -146,6 +158,26 @@ fn round_positive(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counting periods by multiplication agrees with dividing, half-periods included.
+    #[test]
+    fn periods_match_division() {
+        let mut x: u64 = 5;
+        for &hz in &CANDIDATE_HZ {
+            let p = 1000.0 / hz;
+            for k in 0..20_000u32 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let d = match k % 3 {
+                    0 => (x % 100_000) as f64 / 1000.0,
+                    1 => p * (f64::from(k % 9) + 0.5),
+                    _ => p * f64::from(k % 9) + (x % 7) as f64 * 1e-12,
+                };
+                assert_eq!(periods(d, p, 1.0 / p).to_bits(), (d / p).round().to_bits(), "{d} / {p}");
+            }
+        }
+    }
 
     #[test]
     fn rounding_matches_round() {
