@@ -241,16 +241,14 @@ impl CapFrameX {
 /// 2.5× that average. Low-FPS frames are the others under 25 FPS.
 fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
     let window = (mean(ft).sqrt() * 10.0).round_ties_even().max(1.0) as usize;
-    let capped: Vec<f64> = ft
-        .iter()
-        .enumerate()
-        .map(|(i, &t)| if i > 0 && t > 3.0 * ft[i - 1] { ft[i - 1] } else { t })
-        .collect();
+    // Each frame time capped at its predecessor when more than 3 × it, worked out
+    // where it is needed (no copy of the series).
+    let capped = |i: usize| if i > 0 && ft[i] > 3.0 * ft[i - 1] { ft[i - 1] } else { ft[i] };
     let (mut stutter_ms, mut low_ms, mut sum) = (0.0, 0.0, 0.0);
     for (i, &t) in ft.iter().enumerate() {
-        sum += capped[i];
+        sum += capped(i);
         if i >= window {
-            sum -= capped[i - window];
+            sum -= capped(i - window);
         }
         let average = sum / (i + 1).min(window) as f64;
         if t > 2.5 * average {

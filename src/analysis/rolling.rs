@@ -123,9 +123,11 @@ impl RollingStats {
                 });
             });
         let ratio_high = ratio.iter().map(|&r| r > super::stutter::OSC_RATIO).collect();
+        // The ratios go first (selected in place, then dropped), so that at most one
+        // extra column is alive at a time.
         let p90 = (n > 0).then(|| {
-            let d = p90_of(iqr.clone());
-            (d, p90_of(ratio))
+            let r = p90_of(ratio);
+            (p90_of(iqr.clone()), r)
         });
         Self { median, iqr, ratio_high, p90 }
     }
