@@ -85,18 +85,18 @@ fn windows(values: &[f64], first: usize, last: usize, mut f: impl FnMut(usize, &
     }
 }
 
-/// The rolling statistics the figures read, kept compactly (17 bytes a frame instead
-/// of 24): each window's median, its IQR (`Q3 − Q1`) and whether `Q3 / Q1` exceeds the
-/// oscillation ratio, with the P90s of IQR and ratio (which no setting changes).
-/// Written in place, chunk by chunk in parallel: no per-frame copies on the way.
+/// The rolling statistics the figures read, kept compactly: each window's median; the
+/// windows whose `Q3 / Q1` exceeds the oscillation ratio (only they can oscillate, at
+/// any floor), with their IQR (`Q3 − Q1`); and the P90s of IQR and ratio (which no
+/// setting changes). Written in place, chunk by chunk in parallel.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RollingStats {
     /// Median of each window.
     pub median: Vec<f64>,
-    /// `Q3 − Q1` of each window.
-    pub iqr: Vec<f64>,
-    /// `Q3 / Q1 > OSC_RATIO` for each window.
-    pub ratio_high: Vec<bool>,
+    /// The windows with `Q3 / Q1 > OSC_RATIO`, ascending.
+    pub high: Vec<u32>,
+    /// `Q3 − Q1` of each of those windows.
+    pub high_iqr: Vec<f64>,
     /// P90 of the IQRs and of the ratios (`None` for an empty series).
     pub p90: Option<(f64, f64)>,
 }
@@ -122,14 +122,16 @@ impl RollingStats {
                     r[k] = q3 / q1;
                 });
             });
-        let ratio_high = ratio.iter().map(|&r| r > super::stutter::OSC_RATIO).collect();
-        // The ratios go first (selected in place, then dropped), so that at most one
-        // extra column is alive at a time.
-        let p90 = (n > 0).then(|| {
-            let r = p90_of(ratio);
-            (p90_of(iqr.clone()), r)
-        });
-        Self { median, iqr, ratio_high, p90 }
+        let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
+        for (k, (&r, &d)) in ratio.iter().zip(&iqr).enumerate() {
+            if r > super::stutter::OSC_RATIO {
+                high.push(k as u32);
+                high_iqr.push(d);
+            }
+        }
+        // Each column is selected in place, then dropped.
+        let p90 = (n > 0).then(|| (p90_of(iqr), p90_of(ratio)));
+        Self { median, high, high_iqr, p90 }
     }
 }
 
@@ -236,9 +238,12 @@ mod tests {
         let compact = RollingStats::of(&values);
         assert_eq!(compact.median, full.median);
         let iqr: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a - b).collect();
-        assert_eq!(compact.iqr, iqr);
-        let high: Vec<bool> = full.q3.iter().zip(&full.q1).map(|(a, b)| a / b > 1.2).collect();
-        assert_eq!(compact.ratio_high, high);
+        let high: Vec<u32> =
+            (0..values.len()).filter(|&i| full.q3[i] / full.q1[i] > 1.2).map(|i| i as u32).collect();
+        assert!(!high.is_empty());
+        assert_eq!(compact.high, high);
+        let high_iqr: Vec<f64> = high.iter().map(|&i| iqr[i as usize]).collect();
+        assert_eq!(compact.high_iqr, high_iqr);
         let p90 = |v: Vec<f64>| {
             let mut s = v;
             s.sort_unstable_by(f64::total_cmp);

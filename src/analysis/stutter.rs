@@ -75,9 +75,11 @@ impl Oscillation {
         }
         let iqr: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 - q1).collect();
         let ratio: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 / q1).collect();
-        let ratio_high = ratio.iter().map(|&r| r > OSC_RATIO).collect();
-        let p90 = Some((p90_of(iqr.clone()), p90_of(ratio)));
-        Self::from_stats(&RollingStats { median: Vec::new(), iqr, ratio_high, p90 }, floor_ms)
+        let high: Vec<u32> = (0..ratio.len()).filter(|&k| ratio[k] > OSC_RATIO).map(|k| k as u32).collect();
+        let high_iqr = high.iter().map(|&k| iqr[k as usize]).collect();
+        let median = vec![0.0; iqr.len()];
+        let p90 = Some((p90_of(iqr), p90_of(ratio)));
+        Self::from_stats(&RollingStats { median, high, high_iqr, p90 }, floor_ms)
     }
 
     /// [`Oscillation::of`] from the compact rolling statistics (the P90s are kept
@@ -85,8 +87,10 @@ impl Oscillation {
     #[must_use]
     pub fn from_stats(stats: &RollingStats, floor_ms: f64) -> Option<Self> {
         let (p90_iqr_ms, p90_iqr_ratio) = stats.p90?;
-        let oscillating: Vec<bool> =
-            stats.iqr.iter().zip(&stats.ratio_high).map(|(&d, &high)| d > floor_ms && high).collect();
+        let mut oscillating = vec![false; stats.median.len()];
+        for (&k, &d) in stats.high.iter().zip(&stats.high_iqr) {
+            oscillating[k as usize] = d > floor_ms;
+        }
         Some(Self {
             flag: p90_iqr_ms > floor_ms && p90_iqr_ratio > OSC_RATIO,
             p90_iqr_ms,
