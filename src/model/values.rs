@@ -30,6 +30,68 @@ fn decode(i: i32) -> f64 {
     if i == MISSING_I32 { f64::NAN } else { f64::from(i) / SCALE }
 }
 
+/// Whole numbers (timestamps, counters) in blocks of [`Ints::BLOCK`]: each block an
+/// `i64` base, each value an `i32` from it ([`MISSING_I32`]: missing).
+#[derive(Debug, Clone, Default)]
+struct Ints {
+    bases: Vec<i64>,
+    offsets: Vec<i32>,
+}
+
+impl Ints {
+    const BLOCK: usize = 256;
+
+    /// `v` as a whole number an `f64` holds exactly; `None` otherwise (NaN too).
+    fn whole(v: f64) -> Option<i64> {
+        if v.is_nan() || v.abs() >= 9.0e15 {
+            return None;
+        }
+        let i = v as i64;
+        ((i as f64).to_bits() == v.to_bits()).then_some(i)
+    }
+
+    /// Adds `v`; false (nothing added) when it does not fit.
+    fn push(&mut self, v: f64) -> bool {
+        let whole = Self::whole(v);
+        if whole.is_none() && !v.is_nan() {
+            return false;
+        }
+        let new_block = self.offsets.len().is_multiple_of(Self::BLOCK);
+        if new_block {
+            // The block's base is its first number (unset while it has none).
+            self.bases.push(i64::MIN);
+        }
+        let Some(i) = whole else {
+            self.offsets.push(MISSING_I32);
+            return true;
+        };
+        if let Some(base) = self.bases.last_mut()
+            && *base == i64::MIN
+        {
+            *base = i;
+        }
+        let base = self.bases.last().copied().unwrap_or(i);
+        if let Some(d) = i.checked_sub(base).and_then(|d| i32::try_from(d).ok()).filter(|&d| d != MISSING_I32)
+        {
+            self.offsets.push(d);
+            true
+        } else {
+            if new_block {
+                self.bases.pop();
+            }
+            false
+        }
+    }
+
+    #[inline]
+    fn at(&self, i: usize) -> f64 {
+        match self.offsets.get(i) {
+            Some(&MISSING_I32) | None => f64::NAN,
+            Some(&d) => (self.bases[i / Self::BLOCK] + i64::from(d)) as f64,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 enum Store {
     /// Every value missing.
@@ -38,6 +100,8 @@ enum Store {
     Constant(f64, usize),
     /// Decimals with up to four places; [`MISSING_I32`] for a missing value.
     Scaled(Vec<i32>),
+    /// Whole numbers too large for `Scaled` (timestamps).
+    Ints(Ints),
     /// Anything else.
     Dense(Vec<f64>),
 }
@@ -107,6 +171,7 @@ impl Values {
             Store::Missing(_) => true,
             Store::Constant(c, n) => c.is_nan() || *n == 0,
             Store::Scaled(v) => v.iter().all(|&m| m == MISSING_I32),
+            Store::Ints(v) => v.offsets.iter().all(|&m| m == MISSING_I32),
             Store::Dense(v) => v.iter().all(|x| x.is_nan()),
         }
     }
@@ -136,6 +201,7 @@ impl Values {
             Store::Missing(_) => Store::Missing(r.len()),
             Store::Constant(c, _) => Store::Constant(*c, r.len()),
             Store::Scaled(v) => Store::Scaled(v[r].to_vec()),
+            Store::Ints(_) => Store::Dense(r.map(|i| self.at(i)).collect()),
             Store::Dense(v) => Store::Dense(v[r].to_vec()),
         };
         Self { store, dense: OnceLock::new() }
@@ -147,6 +213,7 @@ impl Values {
         let own = match &self.store {
             Store::Missing(_) | Store::Constant(..) => 0,
             Store::Scaled(v) => v.len() * 4,
+            Store::Ints(v) => v.offsets.len() * 4 + v.bases.len() * 8,
             Store::Dense(v) => v.len() * 8,
         };
         own + self.dense.get().map_or(0, |v| v.len() * 8)
@@ -229,6 +296,11 @@ impl ValuesBuilder {
                 Some(m) => s.push(m),
                 None => self.spill(v),
             },
+            Store::Ints(ints) => {
+                if !ints.push(v) {
+                    self.spill(v);
+                }
+            }
             Store::Dense(d) => d.push(v),
             Store::Missing(_) | Store::Constant(..) => self.spill(v),
         }
@@ -247,7 +319,7 @@ impl ValuesBuilder {
         let (fill, n) = match &self.store {
             Store::Missing(n) => (f64::NAN, *n),
             Store::Constant(c, n) => (*c, *n),
-            Store::Scaled(_) | Store::Dense(_) => (f64::NAN, 0),
+            Store::Scaled(_) | Store::Ints(_) | Store::Dense(_) => (f64::NAN, 0),
         };
         self.store = match std::mem::take(&mut self.store) {
             Store::Missing(_) | Store::Constant(..) => {
@@ -257,16 +329,28 @@ impl ValuesBuilder {
                     s.push(m);
                     Store::Scaled(s)
                 } else {
-                    let mut d = Vec::with_capacity(n + 1);
-                    d.resize(n, fill);
-                    d.push(v);
-                    Store::Dense(d)
+                    let mut ints = Ints::default();
+                    if std::iter::repeat_n(fill, n).chain([v]).all(|x| ints.push(x)) {
+                        Store::Ints(ints)
+                    } else {
+                        let mut d = Vec::with_capacity(n + 1);
+                        d.resize(n, fill);
+                        d.push(v);
+                        Store::Dense(d)
+                    }
                 }
             }
             Store::Scaled(s) => {
                 let mut d: Vec<f64> = Vec::with_capacity(s.len() + s.len() / 2 + 1);
                 d.extend(s.iter().map(|&m| decode(m)));
                 drop(s);
+                d.push(v);
+                Store::Dense(d)
+            }
+            Store::Ints(ints) => {
+                let mut d: Vec<f64> = Vec::with_capacity(ints.offsets.len() + ints.offsets.len() / 2 + 1);
+                d.extend((0..ints.offsets.len()).map(|i| ints.at(i)));
+                drop(ints);
                 d.push(v);
                 Store::Dense(d)
             }
@@ -296,6 +380,7 @@ impl ValuesBuilder {
             Store::Missing(_) => false,
             Store::Constant(c, _) => !c.is_nan(),
             Store::Scaled(v) => v.iter().any(|&m| m != MISSING_I32),
+            Store::Ints(v) => v.offsets.iter().any(|&m| m != MISSING_I32),
             Store::Dense(v) => v.iter().any(|x| !x.is_nan()),
         }
     }
@@ -331,6 +416,11 @@ impl ValuesBuilder {
                 v.shrink_to_fit();
                 Store::Dense(v)
             }
+            Store::Ints(mut v) => {
+                v.offsets.shrink_to_fit();
+                v.bases.shrink_to_fit();
+                Store::Ints(v)
+            }
             other => other,
         };
         Values { store, dense: OnceLock::new() }
@@ -342,6 +432,7 @@ impl Store {
         match self {
             Self::Missing(n) | Self::Constant(_, n) => *n,
             Self::Scaled(v) => v.len(),
+            Self::Ints(v) => v.offsets.len(),
             Self::Dense(v) => v.len(),
         }
     }
@@ -358,6 +449,7 @@ impl Store {
                 }
             }
             Self::Scaled(v) => v.get(i).map_or(f64::NAN, |&m| decode(m)),
+            Self::Ints(v) => v.at(i),
             Self::Dense(v) => v.get(i).copied().unwrap_or(f64::NAN),
         }
     }
@@ -383,6 +475,12 @@ mod tests {
             vec![0.8, 0.8, f64::NAN, 0.8],
             vec![214_748.364_7, 214_748.364_8],
             vec![f64::NAN, 5.0],
+            (0..600).map(|i| if i % 7 == 0 { f64::NAN } else { 1e12 + f64::from(i) * 70_001.0 }).collect(),
+            vec![1e12, 2e12, 3e12],
+            vec![1e12, 1e12 + 1.0, -0.0],
+            vec![1e12, 1e12 + 1.0, 1e12 + 0.5],
+            vec![9e15, 1.0],
+            [vec![f64::NAN; 300], (0..300).map(|i| 5e11 + f64::from(i)).collect()].concat(),
         ];
         for c in cases {
             let v = Values::from(c.clone());
@@ -401,6 +499,8 @@ mod tests {
         assert!(matches!(Values::from(vec![6.5123, f64::NAN]).store, Store::Scaled(_)));
         assert!(matches!(Values::from(vec![0.1 + 0.2]).store, Store::Constant(..)));
         assert!(matches!(Values::from(vec![1.0, 0.1 + 0.2]).store, Store::Dense(_)));
+        let qpc: Vec<f64> = (0..1000).map(|i| 1e12 + f64::from(i) * 70_001.0).collect();
+        assert!(matches!(Values::from(qpc).store, Store::Ints(_)));
         assert!(Values::from(vec![f64::NAN; 3]).all_missing());
     }
 }
