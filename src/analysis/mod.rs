@@ -177,6 +177,14 @@ impl Series {
         self.frame_time_ms.len()
     }
 
+    /// The trace frame of series position `k`. A series that keeps every frame of its
+    /// trace may hold no `frame` list at all ([`Prepared`] drops it to save memory):
+    /// position and frame are then the same.
+    #[must_use]
+    pub fn frame_of(&self, k: usize) -> Option<u32> {
+        if self.frame.is_empty() { (k < self.len()).then_some(k as u32) } else { self.frame.get(k).copied() }
+    }
+
     /// True when the series is empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -197,7 +205,8 @@ impl Series {
 pub struct Prepared {
     /// The source the series was taken with (`Auto` resolved for the trace).
     pub source: FrameTimeSource,
-    /// The analysed series.
+    /// The analysed series. When it keeps every frame of the trace, its `frame` list
+    /// is empty (read positions with [`Series::frame_of`]).
     pub series: Series,
     /// Summary figures (`None` when the series is empty).
     pub summary: Option<Summary>,
@@ -250,36 +259,27 @@ impl Prepared {
         let series = Series::of(trace, source);
         let ft = &series.frame_time_ms;
         // One sort serves the summary, the pacing figures, the slow-time curve and
-        // every tool's conventions; the rolling statistics, the action candidates, the
-        // refresh grid, the frame types and the latency run beside it.
-        let ((summary, headline, curve, conventions), (rolling, (actions, (vsync, rest)))) = rayon::join(
-            || {
-                let mut sorted = ft.clone();
-                sorted.par_sort_unstable_by(f64::total_cmp);
-                let total: f64 = ft.iter().sum();
-                let summary = Summary::from_sorted(&sorted, total);
-                let headline = pacing::headline_fps_sorted(&sorted);
-                let conventions = Conventions::of_sorted(ft, &sorted);
-                (summary, headline, SlowTimeCurve::from_sorted_vec(sorted, total), conventions)
-            },
-            || {
-                rayon::join(
-                    || RollingStats::of(ft),
-                    || {
-                        rayon::join(
-                            || health::candidates(trace, &series),
-                            || {
-                                rayon::join(
-                                    || Vsync::of(trace, None),
-                                    || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
-                                )
-                            },
-                        )
-                    },
-                )
-            },
+        // every tool's conventions. The steps run one after another, each in parallel
+        // inside, so that their working memory never adds up.
+        let mut sorted = ft.clone();
+        sorted.par_sort_unstable_by(f64::total_cmp);
+        let total: f64 = ft.iter().sum();
+        let summary = Summary::from_sorted(&sorted, total);
+        let headline = pacing::headline_fps_sorted(&sorted);
+        let (conventions, rolling) =
+            rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
+        let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
+        let actions = health::candidates(trace, &series);
+        let (vsync, (frame_types, latency)) = rayon::join(
+            || Vsync::of(trace, None),
+            || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
         );
-        let (frame_types, latency) = rest;
+        // Every reader of the frame list is done: a list that says "every frame" goes.
+        let mut series = series;
+        if series.frame.len() == trace.len() && series.frame.iter().enumerate().all(|(k, &f)| f as usize == k)
+        {
+            series.frame = Vec::new();
+        }
         Self {
             source,
             series,

@@ -294,9 +294,9 @@ pub fn analyze(
     let run =
         report::run_prepared(source.name, source.info, source.warnings, trace, &settings, log, &prepared);
     let pcl = log.and_then(|log| pcl_stack(trace, &PclLatency::of(log, trace)));
-    let frames = &prepared.series.frame;
+    let series = &prepared.series;
     let to_trace =
-        |series: &[usize]| -> Vec<u32> { series.iter().filter_map(|&k| frames.get(k).copied()).collect() };
+        |positions: &[usize]| -> Vec<u32> { positions.iter().filter_map(|&k| series.frame_of(k)).collect() };
     let mut marks = Marks::default();
     if let Some(s) = &run.stutters {
         marks.stutters = to_trace(&s.frames);
@@ -305,7 +305,7 @@ pub fn analyze(
         marks.spikes = h.spikes.iter().map(|(name, list)| (name.clone(), to_trace(list))).collect();
     }
     if let Some(o) = &run.osc {
-        marks.oscillating = runs_of(&o.oscillating, frames);
+        marks.oscillating = runs_in(&o.oscillating, |k| series.frame_of(k).unwrap_or(k as u32));
     }
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
     // A sampled log's entries are averages over intervals, not frame times: charting
@@ -321,21 +321,28 @@ pub fn analyze(
 }
 
 /// Runs of `true` in a per-series mask, as trace frame ranges.
+#[cfg(test)]
 fn runs_of(mask: &[bool], frames: &[u32]) -> Vec<(u32, u32)> {
+    runs_in(mask, |k| frames[k])
+}
+
+/// [`runs_of`] with the trace frame of each position given by `frame`.
+fn runs_in(mask: &[bool], frame: impl Fn(usize) -> u32) -> Vec<(u32, u32)> {
+    let frames = frame;
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     for (k, &on) in mask.iter().enumerate() {
         match (on, start) {
             (true, None) => start = Some(k),
             (false, Some(s)) => {
-                out.push((frames[s], frames[k - 1]));
+                out.push((frames(s), frames(k - 1)));
                 start = None;
             }
             _ => {}
         }
     }
     if let Some(s) = start {
-        out.push((frames[s], frames[mask.len() - 1]));
+        out.push((frames(s), frames(mask.len() - 1)));
     }
     out
 }
