@@ -2,8 +2,9 @@
 //! which actions explain each stutter.
 
 use super::Series;
-use super::rolling::{HALF_WINDOW, rolling_median_present};
+use super::rolling::{rolling_median_present, windows_by};
 use super::stutter::spikes;
+use super::summary::percentile;
 use crate::model::{ColumnKind, Trace};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -47,10 +48,9 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
             // A generated frame does no CPU or GPU work of its own: PresentMon writes 0
             // there, which is no value (it would make every application frame spike).
             let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
-            let values: Vec<f64> = series
-                .frame
-                .iter()
-                .map(|&f| {
+            let values: Vec<f64> = (0..series.len())
+                .map(|k| series.frame_of(k).unwrap_or(k as u32))
+                .map(|f| {
                     let v = c.values.at(f as usize);
                     if v == 0.0 && generated(f as usize) { f64::NAN } else { v }
                 })
@@ -114,39 +114,29 @@ pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
             }
             let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
             let value = |k: usize| {
-                let f = series.frame[k] as usize;
+                let f = series.frame_of(k).unwrap_or(k as u32) as usize;
                 let v = c.values.at(f);
                 if v == 0.0 && generated(f) { f64::NAN } else { v }
             };
-            // In chunks with a halo of half a window: the medians are those of the whole
-            // series, without holding its values and medians at once.
-            let n = series.frame.len();
-            let parts: Vec<Candidates> = (0..n.div_ceil(CHUNK))
-                .into_par_iter()
-                .map(|p| {
-                    let (first, last) = (p * CHUNK, ((p + 1) * CHUNK).min(n));
-                    let (lo, hi) = (first.saturating_sub(HALF_WINDOW), (last + HALF_WINDOW).min(n));
-                    let values: Vec<f64> = (lo..hi).map(value).collect();
-                    let median = rolling_median_present(&values);
-                    let inner = first - lo..last - lo;
-                    let mut part =
-                        Candidates::of_values(String::new(), &values[inner.clone()], &median[inner]);
-                    part.frames.iter_mut().for_each(|k| *k += first as u32);
-                    part
-                })
-                .collect();
+            // The window slides over the column as it is read: no array of its values or
+            // medians, only the candidates grow (columns run in parallel).
+            let n = series.len();
             let mut all = Candidates { name: c.name.clone(), ..Candidates::default() };
-            for part in parts {
-                all.frames.extend(part.frames);
-                all.values.extend(part.values);
-                all.median.extend(part.median);
-            }
+            windows_by(n, value, 0, n, |k, w| {
+                let (v, m) = (value(k), percentile(w, 0.5));
+                if v - m > 0.0 {
+                    all.frames.push(k as u32);
+                    all.values.push(v);
+                    all.median.push(m);
+                }
+            });
             all
         })
         .collect()
 }
 
-/// Frames per chunk of [`candidates`].
+#[cfg(test)]
+/// Frames of the long series the tests use.
 const CHUNK: usize = 1 << 16;
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

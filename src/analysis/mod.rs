@@ -256,7 +256,13 @@ impl Prepared {
             return Self::sampled(trace);
         }
         let source = source.resolve(trace);
-        let series = Series::of(trace, source);
+        let mut series = Series::of(trace, source);
+        // A list that says "every frame" is dropped (read positions with `frame_of`).
+        if series.frame.len() == trace.len() && series.frame.iter().enumerate().all(|(k, &f)| f as usize == k)
+        {
+            series.frame = Vec::new();
+        }
+        let series = series;
         let ft = &series.frame_time_ms;
         // One sort serves the summary, the pacing figures, the slow-time curve and
         // every tool's conventions. The steps run one after another, each in parallel
@@ -274,12 +280,6 @@ impl Prepared {
             || Vsync::of(trace, None),
             || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
         );
-        // Every reader of the frame list is done: a list that says "every frame" goes.
-        let mut series = series;
-        if series.frame.len() == trace.len() && series.frame.iter().enumerate().all(|(k, &f)| f as usize == k)
-        {
-            series.frame = Vec::new();
-        }
         Self {
             source,
             series,

@@ -67,18 +67,28 @@ fn map_windows<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T
 
 /// Calls `f(i, window)` with the sorted present values of the window centred on every
 /// index `i` in `first..last`, in order, sliding the window.
-fn windows(values: &[f64], first: usize, last: usize, mut f: impl FnMut(usize, &[f64])) {
-    let n = values.len();
+fn windows(values: &[f64], first: usize, last: usize, f: impl FnMut(usize, &[f64])) {
+    windows_by(values.len(), |i| values[i], first, last, f);
+}
+
+/// [`windows`] over `n` values read through `value(i)` (no array of them needed).
+pub(crate) fn windows_by(
+    n: usize,
+    value: impl Fn(usize) -> f64,
+    first: usize,
+    last: usize,
+    mut f: impl FnMut(usize, &[f64]),
+) {
     let mut window = Window::default();
     let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
     for i in first..last {
         let (want_lo, want_hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
         while hi < want_hi {
-            window.insert(values[hi]);
+            window.insert(value(hi));
             hi += 1;
         }
         while lo < want_lo {
-            window.remove(values[lo]);
+            window.remove(value(lo));
             lo += 1;
         }
         f(i, window.sorted());

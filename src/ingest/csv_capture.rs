@@ -113,10 +113,10 @@ pub fn load<R: BufRead + Send>(
 /// Rows per batch handed from the splitter to the builder.
 const BATCH_ROWS: usize = 4096;
 /// Batches the splitter may be ahead by (bounds the memory in flight).
-const BATCHES_IN_FLIGHT: usize = 4;
+const BATCHES_IN_FLIGHT: usize = 2;
 
 /// Bytes read at a time, split into blocks of whole lines.
-const READ_BYTES: usize = 8 << 20;
+const READ_BYTES: usize = 4 << 20;
 
 /// Rows split from the input, with the line each starts on.
 #[derive(Default)]
