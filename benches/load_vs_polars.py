@@ -154,7 +154,7 @@ def measure(path, polars_py, screenshot, baseline, runs):
     return res
 
 
-def show(frames, r):
+def show(frames, r, polars_tried):
     print("\n%d frames, %.0f MiB" % (frames, r["size_mib"]))
     print("  %-28s %8.2f s" % ("cat", r["cat"]))
     print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
@@ -164,7 +164,7 @@ def show(frames, r):
         print("  %-28s %8.2f s  peak RSS %6.0f MiB" % ("polars read_csv + figures", r["polars"],
                                                        r["polars_rss"]))
         print("  polars / framescope time: %.2f (goal ≥ 5)" % (r["polars"] / r["framescope"]))
-    else:
+    elif polars_tried:
         print("  polars: skipped (pip could not install it here)")
     if "window" in r:
         print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
@@ -205,7 +205,7 @@ def main():
         generate(path, frames)
         results[frames] = measure(path, polars_py if frames == args.frames else None, screenshot,
                                   args.baseline, args.runs if frames == args.frames else 1)
-        show(frames, results[frames])
+        show(frames, results[frames], polars_py is not None or frames == args.frames)
     if args.tenfold:
         a, b = results[sizes[0]], results[sizes[1]]
         print("\n10× frames: report %.1f × the time (goal ≤ 10–12)" % (b["framescope"] / a["framescope"]))
