@@ -205,7 +205,7 @@ def main():
         generate(path, frames)
         results[frames] = measure(path, polars_py if frames == args.frames else None, screenshot,
                                   args.baseline, args.runs if frames == args.frames else 1)
-        show(frames, results[frames], polars_py is not None or frames == args.frames)
+        show(frames, results[frames], frames == args.frames)
     if args.tenfold:
         a, b = results[sizes[0]], results[sizes[1]]
         print("\n10× frames: report %.1f × the time (goal ≤ 10–12)" % (b["framescope"] / a["framescope"]))
