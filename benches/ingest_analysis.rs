@@ -1,9 +1,16 @@
 //! `cargo bench`: prints how long parsing and analysis take on synthetic captures of
-//! 100k and 1M frames (PresentMon 2.4 layout with 32 columns). Figures, not a test:
-//! the analysis of a trace should take well under the time it takes to parse it.
+//! 100k and 1M frames (PresentMon 2.4 layout with 32 columns), then what one slider
+//! move costs on a 10M-frame trace (issue 10: re-flag without re-sorting). Figures,
+//! not a test: the analysis of a trace should take well under the time it takes to
+//! parse it.
+//!
+//! `SLIDER_FRAMES=1000000` picks the size of the slider measurement.
 
-use framescope::analysis::{FrameTimeSource, Prepared, Settings};
+use framescope::analysis::{
+    Conventions, FrameTimeSource, FrameTypes, Prepared, Settings, SlowTimeCurve, Vsync,
+};
 use framescope::ingest::{LoadOptions, load_bytes};
+use framescope::model::{Capture, Column, ColumnKind, FileInfo, Format, Frames, Trace, TraceMeta};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
@@ -78,4 +85,130 @@ fn main() {
             stutters
         );
     }
+    slider_moves();
+}
+
+/// A trace built in memory (no 2 GB text): frame times around 7 ms, a spike every
+/// 997 frames, a dropped frame every 13, CPU busy, GPU busy and until-displayed
+/// columns, and five constant action columns (as PresentMon writes them).
+fn trace(n: usize) -> Trace {
+    let mut frames = Frames {
+        frame_time_ms: Vec::with_capacity(n),
+        start_ms: Vec::with_capacity(n),
+        display_ms: Vec::with_capacity(n),
+        dropped: Vec::with_capacity(n),
+        line: Vec::with_capacity(n),
+        ..Frames::default()
+    };
+    let (mut cpu, mut gpu, mut until) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+    let (mut t, mut x) = (0.0, 12345u32);
+    for i in 0..n {
+        x ^= x << 13;
+        x ^= x >> 17;
+        x ^= x << 5;
+        let jitter = f64::from(x % 1000) / 1000.0;
+        let ft = if i % 997 == 0 { 40.0 + jitter } else { 6.5 + jitter };
+        let dropped = i % 13 == 0;
+        frames.frame_time_ms.push(ft);
+        frames.start_ms.push(t);
+        frames.display_ms.push(if dropped { f64::NAN } else { ft });
+        frames.dropped.push(dropped);
+        frames.line.push(i as u64 + 2);
+        cpu.push(ft - 1.0);
+        gpu.push(ft - 2.0);
+        until.push(if dropped { f64::NAN } else { 9.0 + jitter });
+        t += ft;
+    }
+    let column =
+        |name: &str, kind, values: Vec<f64>| Column { name: name.into(), kind, values: values.into() };
+    frames.columns = vec![
+        column("MsCPUBusy", ColumnKind::CpuBusy, cpu),
+        column("MsGPUBusy", ColumnKind::GpuBusy, gpu),
+        column("MsUntilDisplayed", ColumnKind::UntilDisplayed, until),
+    ];
+    for (name, kind, v) in [
+        ("MsInPresentAPI", ColumnKind::InPresentApi, 0.8),
+        ("MsRenderPresentLatency", ColumnKind::RenderPresentLatency, 1.2),
+        ("MsCPUWait", ColumnKind::CpuWait, 1.0),
+        ("MsGPULatency", ColumnKind::GpuLatency, 1.0),
+        ("MsGPUWait", ColumnKind::GpuWait, 0.1),
+    ] {
+        frames.columns.push(column(name, kind, vec![v; n]));
+    }
+    let meta = TraceMeta {
+        application: "synthetic.exe".into(),
+        process_id: Some(4242),
+        swap_chain: None,
+        runtime: None,
+        present_modes: Vec::new(),
+    };
+    Trace { meta, frames, warnings: Vec::new() }
+}
+
+/// One slider move in the window: the figures and the report of the run for new
+/// thresholds, from the prepared analysis (no sort, no copy of the series). Beside it,
+/// the settings-independent work a move used to redo (sorts for the conventions, the
+/// slow-time curve and the charts; the refresh grid; the frame types), for scale.
+fn slider_moves() {
+    let n: usize = std::env::var("SLIDER_FRAMES").ok().and_then(|v| v.parse().ok()).unwrap_or(10_000_000);
+    let trace = trace(n);
+    let capture = Capture {
+        info: FileInfo {
+            path: "synthetic.csv".into(),
+            format: Format::PresentMon24,
+            format_version: "synthetic".into(),
+            system: Vec::new(),
+            dropped_known: true,
+        },
+        traces: vec![trace],
+        warnings: Vec::new(),
+    };
+    let trace = &capture.traces[0];
+    let t0 = Instant::now();
+    let prepared = Prepared::new(trace, FrameTimeSource::Auto);
+    let prepare = t0.elapsed();
+    let mut times = Vec::new();
+    let mut stutters = 0;
+    for k in 0..9 {
+        let settings = Settings {
+            target_fps: 60.0 + f64::from(k) * 10.0,
+            stutter_threshold: 0.1 + f64::from(k) * 0.05,
+            stutter_floor_ms: 1.0 + f64::from(k) * 0.5,
+            ..Settings::default()
+        };
+        let t = Instant::now();
+        let run = framescope::report::run_prepared(
+            "synthetic.csv",
+            &capture.info,
+            &capture.warnings,
+            trace,
+            &settings,
+            None,
+            &prepared,
+        );
+        times.push(t.elapsed().as_secs_f64() * 1e3);
+        stutters += run.stutters.map_or(0, |s| s.count);
+    }
+    times.sort_by(f64::total_cmp);
+    let ft = &prepared.series.frame_time_ms;
+    let t = Instant::now();
+    let redo = (
+        Conventions::of(ft),
+        SlowTimeCurve::new(ft),
+        SlowTimeCurve::new(ft),
+        Vsync::of(trace, None),
+        FrameTypes::of(trace, &prepared.series),
+    );
+    let redone = t.elapsed().as_secs_f64() * 1e3;
+    println!(
+        "\nslider move at {n} frames: {:.1} ms median ({:.1}–{:.1} ms over {} moves; {} stutters flagged in all)\n  \
+         prepared once in {:.0} ms; the sorts and scans a move no longer redoes take {redone:.0} ms{}",
+        times[times.len() / 2],
+        times[0],
+        times[times.len() - 1],
+        times.len(),
+        stutters,
+        prepare.as_secs_f64() * 1e3,
+        if redo.1.is_some() { "" } else { " (no curve)" },
+    );
 }

@@ -2,6 +2,10 @@
 """Load speed and memory of `framescope report --json` against polars, in one run.
 
     cargo build --release && python3 benches/load_vs_polars.py [--frames 1000000] [--tenfold]
+        [--baseline OLD_BINARY] [--runs 3]
+
+(`xvfb-run -a python3 benches/load_vs_polars.py …` gives the window a display on a
+headless machine.)
 
 Generates a PresentMon 2.4 capture (30 columns, the layout of the `ingest_analysis`
 bench) under target/bench/, then times, each best of three with the page cache warm:
@@ -12,7 +16,9 @@ bench) under target/bench/, then times, each best of three with the page cache w
   (average FPS, percentiles, 1 % low, the 19-frame rolling median of the stutter rule),
   when polars can be installed with pip (else skipped with a message),
 * `framescope --screenshot` (the window's first complete picture) when a display is
-  available (DISPLAY set), for the 10M run's linearity check.
+  available (DISPLAY set), for the 10M run's linearity check,
+* with --baseline, the same two commands with an earlier build of framescope, so a
+  change is measured against what it replaces in one run (never across runs).
 
 It prints each figure and the ratios the goals are stated in: polars time / framescope
 time (goal ≥ 5), framescope peak RSS / file size (goal ≤ 0.6), and with --tenfold the
@@ -100,7 +106,7 @@ figures = {
     "p95": ft.quantile(0.95, "linear"), "p99": ft.quantile(0.99, "linear"),
     "p99_9": ft.quantile(0.999, "linear"),
     "low_1pct": 1000 * k / s.head(k).sum(),
-    "stutters": int(((ft - ft.rolling_median(19, center=True, min_periods=1)) > 4).sum()),
+    "stutters": int(((ft - ft.rolling_median(19, center=True, min_samples=1)) > 4).sum()),
 }
 print(figures)
 """
@@ -126,24 +132,29 @@ def polars_python():
     return py if ok else None
 
 
-def measure(path, polars_py, screenshot):
+def measure(path, polars_py, screenshot, baseline, runs):
     size_mib = os.path.getsize(path) / (1 << 20)
     res = {"size_mib": size_mib}
-    res["cat"] = best_of(3, ["cat", path])[0]
-    res["framescope"], res["framescope_rss"] = best_of(3, [BIN, "report", "--json", path])
+    res["cat"] = best_of(runs, ["cat", path])[0]
+    bins = [("", BIN)] + ([("base_", baseline)] if baseline else [])
+    for prefix, binary in bins:
+        res[prefix + "framescope"], res[prefix + "framescope_rss"] = best_of(
+            runs, [binary, "report", "--json", path])
     if polars_py:
         script = os.path.join(OUT, "polars_figures.py")
         with open(script, "w") as f:
             f.write(POLARS_SCRIPT)
-        res["polars"], res["polars_rss"] = best_of(3, [polars_py, script, path])
+        res["polars"], res["polars_rss"] = best_of(runs, [polars_py, script, path])
     if screenshot:
         png = os.path.join(OUT, "shot.png")
         env = dict(os.environ, FRAMESCOPE_CONFIG_DIR=os.path.join(OUT, "config"))
-        res["window"], res["window_rss"] = best_of(1, [BIN, "--screenshot", png, path], env=env)
+        for prefix, binary in bins:
+            res[prefix + "window"], res[prefix + "window_rss"] = best_of(
+                1, [binary, "--screenshot", png, path], env=env)
     return res
 
 
-def show(frames, r):
+def show(frames, r, polars_tried):
     print("\n%d frames, %.0f MiB" % (frames, r["size_mib"]))
     print("  %-28s %8.2f s" % ("cat", r["cat"]))
     print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
@@ -153,18 +164,34 @@ def show(frames, r):
         print("  %-28s %8.2f s  peak RSS %6.0f MiB" % ("polars read_csv + figures", r["polars"],
                                                        r["polars_rss"]))
         print("  polars / framescope time: %.2f (goal ≥ 5)" % (r["polars"] / r["framescope"]))
-    else:
+    elif polars_tried:
         print("  polars: skipped (pip could not install it here)")
     if "window" in r:
         print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
               % ("window first picture", r["window"], r["window_rss"], r["window_rss"] / r["size_mib"]))
+    if "base_framescope" in r:
+        print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
+              % ("baseline report --json", r["base_framescope"], r["base_framescope_rss"],
+                 r["base_framescope_rss"] / r["size_mib"]))
+        print("  baseline / framescope time: %.2f" % (r["base_framescope"] / r["framescope"]))
+        if "polars" in r:
+            print("  polars / baseline time: %.2f" % (r["polars"] / r["base_framescope"]))
+    if "base_window" in r:
+        print("  %-28s %8.2f s  peak RSS %6.0f MiB = %.2f × the file"
+              % ("baseline window", r["base_window"], r["base_window_rss"],
+                 r["base_window_rss"] / r["size_mib"]))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--frames", type=int, default=1_000_000)
     ap.add_argument("--tenfold", action="store_true", help="also 10× the frames, for linearity")
+    ap.add_argument("--baseline", help="an earlier framescope binary to time beside this one")
+    ap.add_argument("--runs", type=int, default=3, help="best of this many runs")
+    ap.add_argument("--bin", help="the framescope binary (default: target/release)")
     args = ap.parse_args()
+    global BIN
+    BIN = args.bin or BIN
     if not os.path.exists(BIN):
         sys.exit("build first: cargo build --release (no %s)" % BIN)
     os.makedirs(OUT, exist_ok=True)
@@ -176,13 +203,18 @@ def main():
         path = os.path.join(OUT, "capture-%d.csv" % frames)
         print("generating %s …" % path, flush=True)
         generate(path, frames)
-        results[frames] = measure(path, polars_py if frames == args.frames else None, screenshot)
-        show(frames, results[frames])
+        results[frames] = measure(path, polars_py if frames == args.frames else None, screenshot,
+                                  args.baseline, args.runs if frames == args.frames else 1)
+        show(frames, results[frames], frames == args.frames)
     if args.tenfold:
         a, b = results[sizes[0]], results[sizes[1]]
         print("\n10× frames: report %.1f × the time (goal ≤ 10–12)" % (b["framescope"] / a["framescope"]))
         if "window" in a and "window" in b:
             print("            window %.1f × the time (goal ≤ 10–12)" % (b["window"] / a["window"]))
+        if "base_framescope" in a and "base_framescope" in b:
+            print("  baseline: report %.1f × the time" % (b["base_framescope"] / a["base_framescope"]))
+        if "base_window" in a and "base_window" in b:
+            print("  baseline: window %.1f × the time" % (b["base_window"] / a["base_window"]))
 
 
 if __name__ == "__main__":

@@ -25,14 +25,21 @@ impl Conventions {
     /// Every tool's figures for a per-frame series; `None` when it is empty.
     #[must_use]
     pub fn of(ft: &[f64]) -> Option<Self> {
-        if ft.is_empty() {
+        Self::of_sorted(ft, &sorted_ascending(ft))
+    }
+
+    /// [`Conventions::of`] with the series also given sorted ascending (`asc`), so
+    /// no tool's figures sort it again.
+    #[must_use]
+    pub fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
+        if ft.is_empty() || asc.len() != ft.len() {
             return None;
         }
         Some(Self {
-            capframex: CapFrameX::of(ft),
-            frameview: FrameView::of(ft),
-            presentmon: PresentMon::of(ft),
-            mangohud: MangoHud::of(ft),
+            capframex: CapFrameX::of_sorted(ft, asc),
+            frameview: FrameView::of_sorted(ft, asc),
+            presentmon: PresentMon::of_sorted(ft, asc),
+            mangohud: MangoHud::of_sorted(ft, asc),
         })
     }
 
@@ -40,7 +47,7 @@ impl Conventions {
     /// own convention, on the logged `frametime` values, as its summary file does.
     #[must_use]
     pub fn mangohud_only(logged_ft: &[f64]) -> Option<Self> {
-        MangoHud::of(logged_ft).map(|m| Self {
+        MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft)).map(|m| Self {
             capframex: None,
             frameview: None,
             presentmon: None,
@@ -146,17 +153,21 @@ fn mean(v: &[f64]) -> f64 {
 /// MathNet's R8 quantile (`QuantileInplace`, what CapFrameX calls) of `sorted`
 /// (ascending): `h = (n + 1/3)·τ + 1/3`, 1-based ranks, clamped at the ends.
 fn r8(sorted: &[f64], tau: f64) -> f64 {
-    let n = sorted.len();
+    r8_by(sorted.len(), |k| sorted[k], tau)
+}
+
+/// [`r8`] over `n` sorted values read through `at`.
+fn r8_by(n: usize, at: impl Fn(usize) -> f64, tau: f64) -> f64 {
     let h = (n as f64 + 1.0 / 3.0) * tau + 1.0 / 3.0;
     if h < 1.0 {
-        return sorted[0];
+        return at(0);
     }
     if h >= n as f64 {
-        return sorted[n - 1];
+        return at(n - 1);
     }
     let lo = h.floor();
     let i = lo as usize; // 1-based rank ⌊h⌋, 1 ≤ i < n
-    sorted[i - 1] + (h - lo) * (sorted[i] - sorted[i - 1])
+    at(i - 1) + (h - lo) * (at(i) - at(i - 1))
 }
 
 /// Linear-interpolation percentile (`metrics.md` §2) of `sorted` (ascending).
@@ -168,18 +179,25 @@ fn linear(sorted: &[f64], p: f64) -> f64 {
 }
 
 impl CapFrameX {
+    #[cfg(test)]
     fn of(ft: &[f64]) -> Option<Self> {
+        Self::of_sorted(ft, &sorted_ascending(ft))
+    }
+
+    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
-        let asc = sorted_ascending(ft);
         let total: f64 = ft.iter().sum();
-        let fps: Vec<f64> = asc.iter().rev().map(|&t| 1000.0 / t).collect();
-        let q = |tau: f64| r8(&fps, tau);
+        // The FPS of the frames, ascending, read where R-8 needs them (no copy).
+        let n = asc.len();
+        let fps_at = |k: usize| 1000.0 / asc[n - 1 - k];
+        let q = |tau: f64| r8_by(n, fps_at, tau);
         let low_avg = |tau: f64| {
-            let limit = r8(&asc, tau);
-            let slow: Vec<f64> = ft.iter().copied().filter(|&t| t >= limit).collect();
-            1000.0 / mean(&slow)
+            let limit = r8(asc, tau);
+            let (sum, count) =
+                ft.iter().filter(|&&t| t >= limit).fold((-0.0, 0usize), |(s, c), &t| (s + t, c + 1));
+            1000.0 / (sum / count as f64)
         };
         let integral = |share: f64| {
             let goal = share * total;
@@ -223,16 +241,14 @@ impl CapFrameX {
 /// 2.5× that average. Low-FPS frames are the others under 25 FPS.
 fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
     let window = (mean(ft).sqrt() * 10.0).round_ties_even().max(1.0) as usize;
-    let capped: Vec<f64> = ft
-        .iter()
-        .enumerate()
-        .map(|(i, &t)| if i > 0 && t > 3.0 * ft[i - 1] { ft[i - 1] } else { t })
-        .collect();
+    // Each frame time capped at its predecessor when more than 3 × it, worked out
+    // where it is needed (no copy of the series).
+    let capped = |i: usize| if i > 0 && ft[i] > 3.0 * ft[i - 1] { ft[i - 1] } else { ft[i] };
     let (mut stutter_ms, mut low_ms, mut sum) = (0.0, 0.0, 0.0);
     for (i, &t) in ft.iter().enumerate() {
-        sum += capped[i];
+        sum += capped(i);
         if i >= window {
-            sum -= capped[i - window];
+            sum -= capped(i - window);
         }
         let average = sum / (i + 1).min(window) as f64;
         if t > 2.5 * average {
@@ -245,12 +261,16 @@ fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
 }
 
 impl FrameView {
+    #[cfg(test)]
     fn of(ft: &[f64]) -> Option<Self> {
+        Self::of_sorted(ft, &sorted_ascending(ft))
+    }
+
+    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
         let n = ft.len();
-        let asc = sorted_ascending(ft);
         let slowest = |k: usize| -> f64 { asc[n - k.min(n)..].iter().sum() };
         let low = |p: f64| {
             let k = ((p * n as f64).floor() as usize + 1).min(n);
@@ -273,15 +293,19 @@ impl FrameView {
 }
 
 impl PresentMon {
+    #[cfg(test)]
     fn of(ft: &[f64]) -> Option<Self> {
+        Self::of_sorted(ft, &sorted_ascending(ft))
+    }
+
+    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
-        let asc = sorted_ascending(ft);
         Some(Self {
             average_fps: 1000.0 / mean(ft),
-            p1_fps: 1000.0 / linear(&asc, 0.99),
-            p5_fps: 1000.0 / linear(&asc, 0.95),
+            p1_fps: 1000.0 / linear(asc, 0.99),
+            p5_fps: 1000.0 / linear(asc, 0.95),
             min_fps: 1000.0 / asc[asc.len() - 1],
             max_fps: 1000.0 / asc[0],
         })
@@ -289,16 +313,19 @@ impl PresentMon {
 }
 
 impl MangoHud {
+    #[cfg(test)]
     fn of(ft: &[f64]) -> Option<Self> {
+        Self::of_sorted(ft, &sorted_ascending(ft))
+    }
+
+    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
         let n = ft.len();
-        let mut desc = sorted_ascending(ft);
-        desc.reverse();
         let m = |v: f64| {
             let idx = (v * n as f64 - 1.0).trunc().max(0.0) as usize;
-            1000.0 / desc[idx.min(n - 1)]
+            1000.0 / asc[n - 1 - idx.min(n - 1)]
         };
         Some(Self {
             average_fps: 1000.0 / mean(ft),

@@ -44,8 +44,7 @@ impl FrameTypes {
         let total = series.total_ms();
         let kind = |want: fn(crate::model::FrameType) -> bool| {
             let ft = kind_intervals(trace, series, want);
-            let count =
-                series.frame.iter().filter(|&&i| types.get(i as usize).is_some_and(|&t| want(t))).count();
+            let count = (0..series.len()).filter(|&k| frame_type(series, types, k).is_some_and(want)).count();
             let fps = (total > 0.0).then(|| 1000.0 * count as f64 / total);
             KindFigures { count, fps, frames: ft.len(), summary: Summary::of(&ft) }
         };
@@ -56,6 +55,15 @@ impl FrameTypes {
     }
 }
 
+/// The frame type at series position `k`.
+fn frame_type(
+    series: &Series,
+    types: &[crate::model::FrameType],
+    k: usize,
+) -> Option<crate::model::FrameType> {
+    series.frame_of(k).and_then(|f| types.get(f as usize).copied())
+}
+
 /// Intervals between consecutive series frames of one kind. The first frame of the
 /// kind has no predecessor and gives no interval.
 fn kind_intervals(trace: &Trace, series: &Series, want: fn(crate::model::FrameType) -> bool) -> Vec<f64> {
@@ -63,9 +71,9 @@ fn kind_intervals(trace: &Trace, series: &Series, want: fn(crate::model::FrameTy
     let mut out = Vec::new();
     let mut acc = 0.0;
     let mut seen = false;
-    for (&ft, &frame) in series.frame_time_ms.iter().zip(&series.frame) {
+    for (k, &ft) in series.frame_time_ms.iter().enumerate() {
         acc += ft;
-        if types.get(frame as usize).is_some_and(|&t| want(t)) {
+        if frame_type(series, types, k).is_some_and(want) {
             if seen {
                 out.push(acc);
             }

@@ -2,8 +2,9 @@
 //! which actions explain each stutter.
 
 use super::Series;
-use super::rolling::rolling_median_present;
+use super::rolling::{rolling_median_present, windows_by};
 use super::stutter::spikes;
+use super::summary::percentile;
 use crate::model::{ColumnKind, Trace};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -47,11 +48,10 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
             // A generated frame does no CPU or GPU work of its own: PresentMon writes 0
             // there, which is no value (it would make every application frame spike).
             let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
-            let values: Vec<f64> = series
-                .frame
-                .iter()
-                .map(|&f| {
-                    let v = c.values[f as usize];
+            let values: Vec<f64> = (0..series.len())
+                .map(|k| series.frame_of(k).unwrap_or(k as u32))
+                .map(|f| {
+                    let v = c.values.at(f as usize);
                     if v == 0.0 && generated(f as usize) { f64::NAN } else { v }
                 })
                 .collect();
@@ -62,6 +62,83 @@ pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {
 }
 
 /// Frame-health figures.
+/// An action column kept for re-flagging as thresholds move: only the frames whose
+/// value is above its rolling median (no other frame can spike at any threshold or
+/// floor ≥ 0), with that value and median. A constant column keeps none.
+#[derive(Debug, Clone, Default)]
+pub struct Candidates {
+    /// Header name as the file writes it.
+    pub name: String,
+    /// Positions in the series, ascending.
+    pub frames: Vec<u32>,
+    /// The value at each.
+    pub values: Vec<f64>,
+    /// The rolling median there.
+    pub median: Vec<f64>,
+}
+
+impl Candidates {
+    /// The candidates of a full action.
+    #[must_use]
+    pub fn of_action(a: &Action) -> Self {
+        Self::of_values(a.name.clone(), &a.values, &a.median)
+    }
+
+    fn of_values(name: String, values: &[f64], median: &[f64]) -> Self {
+        let mut c = Self { name, ..Self::default() };
+        for (k, (&v, &m)) in values.iter().zip(median).enumerate() {
+            if v - m > 0.0 {
+                c.frames.push(k as u32);
+                c.values.push(v);
+                c.median.push(m);
+            }
+        }
+        c
+    }
+}
+
+/// The action columns of a trace over the series, as [`Candidates`]: the same
+/// columns as [`actions`], without keeping every value and median. A column stored as
+/// one value throughout (and 0 for generated frames, which is no value) never
+/// spikes, so its rolling median is never computed.
+#[must_use]
+pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
+    trace
+        .frames
+        .columns
+        .par_iter()
+        .filter(|c| ACTION_KINDS.contains(&c.kind))
+        .map(|c| {
+            if c.values.constant().is_some() || c.values.all_missing() {
+                return Candidates { name: c.name.clone(), ..Candidates::default() };
+            }
+            let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
+            let value = |k: usize| {
+                let f = series.frame_of(k).unwrap_or(k as u32) as usize;
+                let v = c.values.at(f);
+                if v == 0.0 && generated(f) { f64::NAN } else { v }
+            };
+            // The window slides over the column as it is read: no array of its values or
+            // medians, only the candidates grow (columns run in parallel).
+            let n = series.len();
+            let mut all = Candidates { name: c.name.clone(), ..Candidates::default() };
+            windows_by(n, value, 0, n, |k, w| {
+                let (v, m) = (value(k), percentile(w, 0.5));
+                if v - m > 0.0 {
+                    all.frames.push(k as u32);
+                    all.values.push(v);
+                    all.median.push(m);
+                }
+            });
+            all
+        })
+        .collect()
+}
+
+#[cfg(test)]
+/// Frames of the long series the tests use.
+const CHUNK: usize = 1 << 16;
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Health {
     /// Action names, in header order.
@@ -78,11 +155,21 @@ impl Health {
     /// Flags spikes with the stutter rule and explains `stutters`.
     #[must_use]
     pub fn of(actions: &[Action], stutters: &[usize], threshold: f64, floor_ms: f64) -> Self {
+        let candidates: Vec<Candidates> = actions.iter().map(Candidates::of_action).collect();
+        Self::of_candidates(&candidates, stutters, threshold, floor_ms)
+    }
+
+    /// [`Health::of`] from the actions' candidates. A floor below 0 counts as 0 (no
+    /// setting allows one).
+    #[must_use]
+    pub fn of_candidates(actions: &[Candidates], stutters: &[usize], threshold: f64, floor_ms: f64) -> Self {
+        let floor_ms = floor_ms.max(0.0);
         let spikes: BTreeMap<String, Vec<usize>> = actions
-            .iter()
+            .par_iter()
             .map(|a| {
-                let frames = (0..a.values.len())
-                    .filter(|&i| spikes(a.values[i], a.median[i], threshold, floor_ms))
+                let frames = (0..a.frames.len())
+                    .filter(|&k| spikes(a.values[k], a.median[k], threshold, floor_ms))
+                    .map(|k| a.frames[k] as usize)
                     .collect();
                 (a.name.clone(), frames)
             })
@@ -143,7 +230,7 @@ mod tests {
                 columns: vec![Column {
                     name: "MsCPUBusy".into(),
                     kind: ColumnKind::CpuBusy,
-                    values: busy.clone(),
+                    values: busy.clone().into(),
                 }],
                 ..Frames::default()
             },
@@ -162,6 +249,59 @@ mod tests {
     /// In-present is missing on frame 9 (never spikes) and 40 ms on frame 9's
     /// neighbour 11. A stutter on frame 11 is explained by GPU busy (frame 10, the
     /// frame before) and in-present (frame 11 itself).
+    /// Candidates computed in chunks are those of the whole series, across chunk
+    /// boundaries, with missing values and a constant column.
+    #[test]
+    fn chunked_candidates_match_the_whole_series() {
+        use crate::model::{Column, ColumnKind, Frames, TraceMeta};
+        let n = 2 * CHUNK + 123;
+        let mut x: u32 = 9;
+        let busy: Vec<f64> = (0..n)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                if i % 41 == 0 { f64::NAN } else { f64::from(x % 97) / 8.0 }
+            })
+            .collect();
+        let trace = Trace {
+            meta: TraceMeta {
+                application: "g".into(),
+                process_id: None,
+                swap_chain: None,
+                runtime: None,
+                present_modes: vec![],
+            },
+            frames: Frames {
+                frame_time_ms: vec![5.0; n],
+                display_ms: vec![5.0; n],
+                dropped: vec![false; n],
+                columns: vec![
+                    Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() },
+                    Column {
+                        name: "MsGPUWait".into(),
+                        kind: ColumnKind::GpuWait,
+                        values: vec![0.1; n].into(),
+                    },
+                ],
+                ..Frames::default()
+            },
+            warnings: vec![],
+        };
+        let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
+        let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
+        let chunked = candidates(&trace, &series);
+        assert_eq!(whole.len(), chunked.len());
+        for (a, b) in whole.iter().zip(&chunked) {
+            assert_eq!(a.name, b.name);
+            assert_eq!(a.frames, b.frames);
+            assert_eq!(a.values, b.values);
+            assert_eq!(a.median, b.median);
+        }
+        assert!(chunked[1].frames.is_empty(), "a constant column has no candidate");
+        assert!(!chunked[0].frames.is_empty());
+    }
+
     #[test]
     fn spikes_and_causes_by_hand() {
         let mut gpu = vec![5.0; 25];

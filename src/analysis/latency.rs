@@ -48,21 +48,23 @@ impl Latency {
     #[must_use]
     pub fn from_columns(trace: &Trace) -> Self {
         let f = &trace.frames;
-        let values = |kind: ColumnKind| trace.column(kind).map(|c| c.values.as_slice());
-        let mean_of = |kind: ColumnKind| values(kind).and_then(|v| mean_where(v, |_, _| true));
-        let positive = |kind: ColumnKind| values(kind).and_then(|v| mean_where(v, |_, x| x > 0.0));
+        // Columns are read in place (compact ones are never expanded).
+        let values = |kind: ColumnKind| trace.column(kind).map(|c| &c.values);
+        let mean_of = |kind: ColumnKind| values(kind).and_then(|v| mean_where_iter(v.iter(), |_, _| true));
+        let positive =
+            |kind: ColumnKind| values(kind).and_then(|v| mean_where_iter(v.iter(), |_, x| x > 0.0));
         let pcl = values(ColumnKind::PcLatency);
         let pcl_extreme =
-            |pick: fn(f64, f64) -> f64| pcl.and_then(|v| v.iter().copied().filter(|&x| x > 0.0).reduce(pick));
+            |pick: fn(f64, f64) -> f64| pcl.and_then(|v| v.iter().filter(|&x| x > 0.0).reduce(pick));
         let displayed = |i: usize| {
             !f.dropped.get(i).copied().unwrap_or(false)
                 && !f.frame_type.get(i).is_some_and(|t| t.is_generated())
         };
         let display_latency = match (values(ColumnKind::UntilDisplayed), values(ColumnKind::DisplayLatency)) {
-            (Some(until), _) => mean_where(until, |i, _| displayed(i)),
+            (Some(until), _) => mean_where_iter(until.iter(), |i, _| displayed(i)),
             (None, Some(latency)) => values(ColumnKind::CpuBusy).and_then(|busy| {
-                let diff: Vec<f64> = latency.iter().zip(busy).map(|(l, b)| l - b).collect();
-                mean_where(&diff, |i, _| displayed(i))
+                let diff = latency.iter().zip(busy.iter()).map(|(l, b)| l - b);
+                mean_where_iter(diff, |i, _| displayed(i))
             }),
             (None, None) => None,
         };
@@ -74,10 +76,8 @@ impl Latency {
             click_to_photon_mean_ms: mean_of(ColumnKind::ClickToPhoton),
             render_present_latency_mean_ms: mean_of(ColumnKind::RenderPresentLatency),
             all_input_to_photon_mean_ms: positive(ColumnKind::AllInputToPhoton),
-            animation_error_mean_abs_ms: values(ColumnKind::AnimationError).and_then(|v| {
-                let abs: Vec<f64> = v.iter().map(|x| x.abs()).collect();
-                mean_where(&abs, |_, x| x < ANIMATION_ERROR_LIMIT_MS)
-            }),
+            animation_error_mean_abs_ms: values(ColumnKind::AnimationError)
+                .and_then(|v| mean_where_iter(v.iter().map(f64::abs), |_, x| x < ANIMATION_ERROR_LIMIT_MS)),
             ..Self::default()
         }
     }
@@ -124,11 +124,16 @@ pub fn stages(trace: &Trace) -> Vec<Stage<'_>> {
 }
 
 /// Mean of the present values that pass `keep(index, value)`; `None` when there are none.
+#[cfg(test)]
 fn mean_where(values: &[f64], keep: impl Fn(usize, f64) -> bool) -> Option<f64> {
+    mean_where_iter(values.iter().copied(), keep)
+}
+
+/// [`mean_where`] over values as they are read.
+fn mean_where_iter(values: impl Iterator<Item = f64>, keep: impl Fn(usize, f64) -> bool) -> Option<f64> {
     let (sum, n) = values
-        .iter()
         .enumerate()
-        .filter(|&(i, &v)| !v.is_nan() && keep(i, v))
+        .filter(|&(i, v)| !v.is_nan() && keep(i, v))
         .fold((0.0, 0usize), |(s, n), (_, v)| (s + v, n + 1));
     (n > 0).then(|| sum / n as f64)
 }

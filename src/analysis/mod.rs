@@ -19,11 +19,11 @@ pub mod vsync;
 
 pub use conventions::Conventions;
 pub use framegen::FrameTypes;
-pub use health::{Action, Health};
+pub use health::{Action, Candidates, Health};
 pub use latency::Latency;
 pub use pacing::{Pacing, SlowTimeCurve};
 pub use pcl::PclLatency;
-pub use rolling::Rolling;
+pub use rolling::{Rolling, RollingStats};
 pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
@@ -179,6 +179,14 @@ impl Series {
         self.frame_time_ms.len()
     }
 
+    /// The trace frame of series position `k`. A series that keeps every frame of its
+    /// trace may hold no `frame` list at all ([`Prepared`] drops it to save memory):
+    /// position and frame are then the same.
+    #[must_use]
+    pub fn frame_of(&self, k: usize) -> Option<u32> {
+        if self.frame.is_empty() { (k < self.len()).then_some(k as u32) } else { self.frame.get(k).copied() }
+    }
+
     /// True when the series is empty.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -199,14 +207,24 @@ impl Series {
 pub struct Prepared {
     /// The source the series was taken with (`Auto` resolved for the trace).
     pub source: FrameTimeSource,
-    /// The analysed series.
+    /// The analysed series. When it keeps every frame of the trace, its `frame` list
+    /// is empty (read positions with [`Series::frame_of`]).
     pub series: Series,
     /// Summary figures (`None` when the series is empty).
     pub summary: Option<Summary>,
-    /// The 19-frame rolling statistics of the series.
-    pub rolling: Rolling,
-    /// Action columns over the series, with their rolling medians.
-    pub actions: Vec<Action>,
+    /// The 19-frame rolling statistics of the series (median, IQR, ratio flags and
+    /// their P90s).
+    pub rolling: RollingStats,
+    /// Action columns over the series: the frames above their rolling median, with
+    /// value and median (what re-flagging at any threshold needs).
+    pub actions: Vec<health::Candidates>,
+    /// The refresh grid detected from the display intervals (`None` when none is
+    /// found); a refresh rate the user sets replaces it.
+    vsync: Option<Vsync>,
+    /// Application and generated frames apart.
+    pub frame_types: Option<FrameTypes>,
+    /// Each popular tool's figures.
+    pub conventions: Option<Conventions>,
     /// Steady / Mostly Steady / Typical FPS.
     headline: Option<(u32, u32, u32)>,
     curve: Option<SlowTimeCurve>,
@@ -240,33 +258,54 @@ impl Prepared {
             return Self::sampled(trace);
         }
         let source = source.resolve(trace);
-        let series = Series::of(trace, source);
+        let mut series = Series::of(trace, source);
+        // A list that says "every frame" is dropped (read positions with `frame_of`).
+        if series.frame.len() == trace.len() && series.frame.iter().enumerate().all(|(k, &f)| f as usize == k)
+        {
+            series.frame = Vec::new();
+        }
+        let series = series;
         let ft = &series.frame_time_ms;
-        let ((summary, headline, curve), (rolling, actions)) = rayon::join(
-            || {
-                let mut sorted = ft.clone();
-                sorted.par_sort_unstable_by(f64::total_cmp);
-                let total: f64 = ft.iter().sum();
-                (
-                    Summary::from_sorted(&sorted, total),
-                    pacing::headline_fps_sorted(&sorted),
-                    SlowTimeCurve::from_sorted(&sorted, total),
-                )
-            },
-            || rayon::join(|| Rolling::of(ft), || health::actions(trace, &series)),
+        // One sort serves the summary, the pacing figures, the slow-time curve and
+        // every tool's conventions. The steps run one after another, each in parallel
+        // inside, so that their working memory never adds up.
+        let mut sorted = ft.clone();
+        sorted.par_sort_unstable_by(f64::total_cmp);
+        let total: f64 = ft.iter().sum();
+        let summary = Summary::from_sorted(&sorted, total);
+        let headline = pacing::headline_fps_sorted(&sorted);
+        let (conventions, rolling) =
+            rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
+        let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
+        let actions = health::candidates(trace, &series);
+        let (vsync, (frame_types, latency)) = rayon::join(
+            || Vsync::of(trace, None),
+            || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
         );
-        let latency = Latency::from_columns(trace);
         Self {
             source,
             series,
             summary,
             rolling,
             actions,
+            vsync,
+            frame_types,
+            conventions,
             headline,
             curve,
             latency,
             sampled: None,
             sampled_trace: false,
+        }
+    }
+
+    /// The refresh grid: the user's rate when set (`metrics.md` §8), else the one
+    /// detected when the analysis was prepared.
+    #[must_use]
+    pub fn vsync(&self, trace: &Trace, user_hz: Option<f64>) -> Option<Vsync> {
+        match user_hz.filter(|h| h.is_finite() && *h > 0.0) {
+            Some(hz) => Vsync::of(trace, Some(hz)),
+            None => self.vsync,
         }
     }
 
@@ -279,8 +318,11 @@ impl Prepared {
             source: FrameTimeSource::Presents,
             series,
             summary: figures.map(|f| f.1),
-            rolling: Rolling::default(),
+            rolling: RollingStats::default(),
             actions: Vec::new(),
+            vsync: None,
+            frame_types: None,
+            conventions: None,
             headline: None,
             curve: None,
             latency: sampled::latency(trace),
@@ -316,14 +358,21 @@ impl Prepared {
             _ => None,
         };
         let (threshold, floor) = (settings.stutter_threshold, settings.stutter_floor_ms);
-        let stutters = Stutters::of(&self.series.frame_time_ms, &self.rolling, threshold, floor);
-        let health = Health::of(&self.actions, &stutters.frames, threshold, floor);
+        let stutters =
+            Stutters::with_median(&self.series.frame_time_ms, &self.rolling.median, threshold, floor);
+        let health = Health::of_candidates(&self.actions, &stutters.frames, threshold, floor);
         Figures {
             pacing,
-            osc: Oscillation::of(&self.rolling, floor),
+            osc: Oscillation::from_stats(&self.rolling, floor),
             stutters: Some(stutters),
             health: Some(health),
         }
+    }
+
+    /// The slow-time curve (it holds the series sorted ascending).
+    #[must_use]
+    pub fn curve(&self) -> Option<&SlowTimeCurve> {
+        self.curve.as_ref()
     }
 
     /// The slow-time curve alone, for callers that keep it after the rest is dropped.
@@ -336,6 +385,7 @@ impl Prepared {
     #[must_use]
     pub fn slow_time_curve(&self, rates_fps: &[f64]) -> Vec<(f64, f64, f64)> {
         self.curve.as_ref().map_or_else(Vec::new, |c| {
+            c.sums();
             rates_fps
                 .iter()
                 .map(|&f| {

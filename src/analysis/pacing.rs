@@ -40,7 +40,8 @@ impl Pacing {
 #[must_use]
 pub fn whole_microseconds(frame_time_ms: f64) -> u64 {
     let us = frame_time_ms * 1000.0;
-    if us.is_finite() && us > 0.0 { (us + 1e-6).floor() as u64 } else { 0 }
+    // For a positive value the cast truncates, which is the floor (and no libm call).
+    if us.is_finite() && us > 0.0 { (us + 1e-6) as u64 } else { 0 }
 }
 
 /// Steady, Mostly Steady and Typical FPS exactly as `Profiler::computeStableFPS()`:
@@ -58,24 +59,35 @@ pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
 /// microseconds keeps the order).
 #[must_use]
 pub fn headline_fps_sorted(sorted_ms: &[f64]) -> Option<(u32, u32, u32)> {
-    let us: Vec<u64> = sorted_ms.iter().rev().map(|&ft| whole_microseconds(ft)).filter(|&v| v > 0).collect();
-    headline_fps_us(&us)
+    // The µs values are read as they are needed, slowest first: no copy of the series.
+    let us = || sorted_ms.iter().rev().map(|&ft| whole_microseconds(ft)).filter(|&v| v > 0);
+    headline_fps_iter(us(), us())
 }
 
-/// [`headline_fps`] of whole-microsecond frame times sorted descending. Sums are
-/// `u128`: a long capture of huge frame times cannot wrap them (a `u64` would after
-/// 1.8·10¹³ s of frames, which a hostile file can reach).
+/// [`headline_fps`] of whole-microsecond frame times sorted descending.
+#[cfg(test)]
 fn headline_fps_us(descending_us: &[u64]) -> Option<(u32, u32, u32)> {
-    let total: u128 = descending_us.iter().map(|&v| u128::from(v)).sum();
+    headline_fps_iter(descending_us.iter().copied(), descending_us.iter().copied())
+}
+
+/// The headline figures from whole-µs frame times, slowest first (given twice: once
+/// to sum, once to walk). Sums are `u128`: a long capture of huge frame times cannot
+/// wrap them (a `u64` would after 1.8·10¹³ s of frames, which a hostile file can reach).
+fn headline_fps_iter(
+    for_total: impl Iterator<Item = u64>,
+    descending_us: impl Iterator<Item = u64>,
+) -> Option<(u32, u32, u32)> {
+    let total: u128 = for_total.map(u128::from).sum();
     if total == 0 {
         return None;
     }
+    let mut descending_us = descending_us.peekable();
     let (mut steady, mut mostly, mut typical) = (0, 0, 0);
     // Budgets shrink as F grows, so the slow frames are a growing prefix.
     let (mut slow, mut spent) = (0usize, 0u128);
     for fps in 1..=MAX_ANALYZED_FPS {
         let budget = 1_000_000 / u64::from(fps);
-        while let Some(&v) = descending_us.get(slow).filter(|&&v| v > budget) {
+        while let Some(v) = descending_us.next_if(|&v| v > budget) {
             spent += u128::from(v);
             slow += 1;
         }
@@ -95,49 +107,82 @@ fn headline_fps_us(descending_us: &[u64]) -> Option<(u32, u32, u32)> {
     Some((steady, mostly, typical))
 }
 
-fn prefix_sums<T: Copy + Default + std::ops::Add<Output = T>>(values: &[T]) -> Vec<T> {
-    let mut out = Vec::with_capacity(values.len() + 1);
-    let mut acc = T::default();
-    out.push(acc);
-    for &v in values {
-        acc = acc + v;
-        out.push(acc);
-    }
-    out
-}
-
-/// S(F) and E(F) in f64 for any rate, answered from one sort of the series.
+/// Slow-time and excess-time fractions at any target rate (`metrics.md` §3), from
+/// the sorted series and the sums of its slowest frames.
 #[derive(Debug, Clone)]
 pub struct SlowTimeCurve {
-    descending_ms: Vec<f64>,
-    prefix_ms: Vec<f64>,
+    /// The frame times, ascending (shared with the summary, the conventions and the
+    /// window's charts).
+    ascending_ms: std::sync::Arc<[f64]>,
+    /// `slowest_ms[k]`: the sum of the `k` slowest frame times, added slowest first;
+    /// built on the first [`SlowTimeCurve::sums`] (a report asks for one target and
+    /// sums only its slow frames; charts ask for many).
+    slowest_ms: std::sync::OnceLock<Vec<f64>>,
     total_ms: f64,
 }
 
 impl SlowTimeCurve {
-    /// Prepares the curve; `None` when the series has no time.
+    /// The curve of a series (sorted here).
     #[must_use]
     pub fn new(frame_time_ms: &[f64]) -> Option<Self> {
         let mut sorted = frame_time_ms.to_vec();
         sorted.sort_unstable_by(f64::total_cmp);
-        Self::from_sorted(&sorted, frame_time_ms.iter().sum())
+        Self::from_sorted_vec(sorted, frame_time_ms.iter().sum())
     }
 
-    /// The curve from frame times sorted ascending and their sum `T`.
+    /// The curve of an ascending series whose sum is `total_ms`.
     #[must_use]
     pub fn from_sorted(sorted_ms: &[f64], total_ms: f64) -> Option<Self> {
-        let descending_ms: Vec<f64> = sorted_ms.iter().rev().copied().collect();
-        let prefix_ms = prefix_sums(&descending_ms);
-        (total_ms > 0.0).then_some(Self { descending_ms, prefix_ms, total_ms })
+        Self::from_sorted_vec(sorted_ms.to_vec(), total_ms)
     }
 
-    /// `(S(F), E(F))`: the fraction of time in frames slower than `1000 / F` ms
-    /// (strictly), and the fraction of time by which they overran it.
+    /// [`SlowTimeCurve::from_sorted`], keeping the sorted series without a copy.
+    #[must_use]
+    pub fn from_sorted_vec(ascending_ms: Vec<f64>, total_ms: f64) -> Option<Self> {
+        (total_ms > 0.0).then(|| Self {
+            ascending_ms: ascending_ms.into(),
+            slowest_ms: std::sync::OnceLock::new(),
+            total_ms,
+        })
+    }
+
+    /// The series, ascending.
+    #[must_use]
+    pub fn ascending_ms(&self) -> &[f64] {
+        &self.ascending_ms
+    }
+
+    /// Builds the running sums of the slowest frames, so that every later
+    /// [`SlowTimeCurve::at`] is a binary search (for callers that ask for many rates).
+    pub fn sums(&self) {
+        self.slowest_ms.get_or_init(|| {
+            let mut sums = Vec::with_capacity(self.ascending_ms.len() + 1);
+            let mut acc = 0.0;
+            sums.push(acc);
+            for &v in self.ascending_ms.iter().rev() {
+                acc += v;
+                sums.push(acc);
+            }
+            sums
+        });
+    }
+
+    /// The series, ascending, shared (no copy).
+    #[must_use]
+    pub fn ascending_shared(&self) -> std::sync::Arc<[f64]> {
+        std::sync::Arc::clone(&self.ascending_ms)
+    }
+
+    /// (slow-time fraction, excess-time fraction) at `fps`.
     #[must_use]
     pub fn at(&self, fps: f64) -> (f64, f64) {
         let budget = 1000.0 / fps;
-        let slow = self.descending_ms.partition_point(|&v| v > budget);
-        let spent = self.prefix_ms[slow];
+        let slow = self.ascending_ms.len() - self.ascending_ms.partition_point(|&v| v <= budget);
+        let spent = match self.slowest_ms.get() {
+            Some(sums) => sums[slow],
+            // The same additions in the same order as the sums would hold.
+            None => self.ascending_ms.iter().rev().take(slow).fold(0.0, |acc, &v| acc + v),
+        };
         let excess = spent - slow as f64 * budget;
         (spent / self.total_ms, excess.max(0.0) / self.total_ms)
     }

@@ -101,7 +101,7 @@ impl PclLatency {
             };
             let p2d_ms = trace_frame
                 .filter(|_| displayed)
-                .and_then(|i| until.map(|c| c.values[i]))
+                .and_then(|i| until.map(|c| c.values.at(i)))
                 .filter(|v| !v.is_nan());
             let sim_start_ms = marks.sim_start;
             out.frames.push(PclFrame {

@@ -57,41 +57,160 @@ fn map_windows<T: Send>(values: &[f64], f: impl Fn(&[f64]) -> T + Sync) -> Vec<T
         .into_par_iter()
         .map(|c| {
             let (first, last) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            let mut window: Vec<f64> = Vec::with_capacity(2 * HALF_WINDOW + 1);
-            let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
             let mut out = Vec::with_capacity(last - first);
-            for i in first..last {
-                let (want_lo, want_hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
-                while hi < want_hi {
-                    insert_sorted(&mut window, values[hi]);
-                    hi += 1;
-                }
-                while lo < want_lo {
-                    remove_sorted(&mut window, values[lo]);
-                    lo += 1;
-                }
-                out.push(f(&window));
-            }
+            windows(values, first, last, |_, w| out.push(f(w)));
             out
         })
         .collect();
     chunks.into_iter().flatten().collect()
 }
 
-fn insert_sorted(window: &mut Vec<f64>, v: f64) {
-    if !v.is_nan() {
-        let at = window.partition_point(|&x| x < v);
-        window.insert(at, v);
+/// Calls `f(i, window)` with the sorted present values of the window centred on every
+/// index `i` in `first..last`, in order, sliding the window.
+fn windows(values: &[f64], first: usize, last: usize, f: impl FnMut(usize, &[f64])) {
+    windows_by(values.len(), |i| values[i], first, last, f);
+}
+
+/// [`windows`] over `n` values read through `value(i)` (no array of them needed).
+pub(crate) fn windows_by(
+    n: usize,
+    value: impl Fn(usize) -> f64,
+    first: usize,
+    last: usize,
+    mut f: impl FnMut(usize, &[f64]),
+) {
+    let mut window = Window::default();
+    let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
+    for i in first..last {
+        let (want_lo, want_hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
+        while hi < want_hi {
+            window.insert(value(hi));
+            hi += 1;
+        }
+        while lo < want_lo {
+            window.remove(value(lo));
+            lo += 1;
+        }
+        f(i, window.sorted());
     }
 }
 
-fn remove_sorted(window: &mut Vec<f64>, v: f64) {
-    if !v.is_nan() {
-        let at = window.partition_point(|&x| x < v);
-        let equal = window.get(at).and_then(|x| x.partial_cmp(&v)) == Some(std::cmp::Ordering::Equal);
-        if equal {
-            window.remove(at);
+/// The rolling statistics the figures read, kept compactly: each window's median; the
+/// windows whose `Q3 / Q1` exceeds the oscillation ratio (only they can oscillate, at
+/// any floor), with their IQR (`Q3 − Q1`); and the P90s of IQR and ratio (which no
+/// setting changes). Written in place, chunk by chunk in parallel.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct RollingStats {
+    /// Median of each window.
+    pub median: Vec<f64>,
+    /// The windows with `Q3 / Q1 > OSC_RATIO`, ascending.
+    pub high: Vec<u32>,
+    /// `Q3 − Q1` of each of those windows.
+    pub high_iqr: Vec<f64>,
+    /// P90 of the IQRs and of the ratios (`None` for an empty series).
+    pub p90: Option<(f64, f64)>,
+}
+
+impl RollingStats {
+    /// The statistics of every window of `values` (all finite).
+    #[must_use]
+    pub fn of(values: &[f64]) -> Self {
+        let n = values.len();
+        let (mut median, mut iqr, mut ratio) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
+        median
+            .par_chunks_mut(CHUNK)
+            .zip(iqr.par_chunks_mut(CHUNK))
+            .zip(ratio.par_chunks_mut(CHUNK))
+            .enumerate()
+            .for_each(|(c, ((m, d), r))| {
+                let first = c * CHUNK;
+                windows(values, first, first + m.len(), |i, w| {
+                    let k = i - first;
+                    let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
+                    m[k] = percentile(w, 0.5);
+                    d[k] = q3 - q1;
+                    r[k] = q3 / q1;
+                });
+            });
+        let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
+        for (k, (&r, &d)) in ratio.iter().zip(&iqr).enumerate() {
+            if r > super::stutter::OSC_RATIO {
+                high.push(k as u32);
+                high_iqr.push(d);
+            }
         }
+        // Each column is selected in place, then dropped.
+        let p90 = (n > 0).then(|| (p90_of(iqr), p90_of(ratio)));
+        Self { median, high, high_iqr, p90 }
+    }
+}
+
+/// The linear-interpolated P90 of `v` (as [`percentile`] of `v` sorted), from two
+/// O(n) selections instead of a sort. `v` is reordered.
+#[must_use]
+pub fn p90_of(mut v: Vec<f64>) -> f64 {
+    let n = v.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let h = (n - 1) as f64 * 0.9;
+    let lo = h.floor() as usize;
+    let (_, &mut at, upper) = v.select_nth_unstable_by(lo, f64::total_cmp);
+    let next = upper.iter().copied().min_by(f64::total_cmp);
+    let frac = h - lo as f64;
+    match next {
+        Some(next) if frac > 0.0 => at + frac * (next - at),
+        _ => at,
+    }
+}
+
+/// The sorted present values of one window, in a fixed array: inserting and removing
+/// shift at most 19 values in place (an insertion-sort step), with no allocation or
+/// call per frame.
+struct Window {
+    /// One more than a window: a step inserts before it removes.
+    values: [f64; 2 * HALF_WINDOW + 2],
+    len: usize,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Self { values: [0.0; 2 * HALF_WINDOW + 2], len: 0 }
+    }
+}
+
+impl Window {
+    fn sorted(&self) -> &[f64] {
+        &self.values[..self.len]
+    }
+
+    /// Inserts `v` after any equal values (NaN is left out).
+    #[inline]
+    fn insert(&mut self, v: f64) {
+        if v.is_nan() || self.len == self.values.len() {
+            return;
+        }
+        let mut k = self.len;
+        while k > 0 && self.values[k - 1] > v {
+            self.values[k] = self.values[k - 1];
+            k -= 1;
+        }
+        self.values[k] = v;
+        self.len += 1;
+    }
+
+    /// Removes one value equal to `v` (NaN is never there).
+    #[inline]
+    fn remove(&mut self, v: f64) {
+        if v.is_nan() {
+            return;
+        }
+        let Some(at) = self.sorted().iter().position(|&x| x.total_cmp(&v).is_eq() || (x == 0.0 && v == 0.0))
+        else {
+            return;
+        };
+        self.values.copy_within(at + 1..self.len, at);
+        self.len -= 1;
     }
 }
 
@@ -111,6 +230,38 @@ mod tests {
         assert!((r.q3[15] - 20.5).abs() < 1e-12);
         // Frame 29: window 21..=30: median 25.5.
         assert!((r.median[29] - 25.5).abs() < 1e-12);
+    }
+
+    /// The compact statistics are those of [`Rolling`], across chunk boundaries.
+    #[test]
+    fn compact_statistics_match_the_full_ones() {
+        let mut x: u32 = 3;
+        let values: Vec<f64> = (0..(2 * CHUNK + 55))
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                1.0 + f64::from(x % 300) / 7.0
+            })
+            .collect();
+        let full = Rolling::of(&values);
+        let compact = RollingStats::of(&values);
+        assert_eq!(compact.median, full.median);
+        let iqr: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a - b).collect();
+        let high: Vec<u32> =
+            (0..values.len()).filter(|&i| full.q3[i] / full.q1[i] > 1.2).map(|i| i as u32).collect();
+        assert!(!high.is_empty());
+        assert_eq!(compact.high, high);
+        let high_iqr: Vec<f64> = high.iter().map(|&i| iqr[i as usize]).collect();
+        assert_eq!(compact.high_iqr, high_iqr);
+        let p90 = |v: Vec<f64>| {
+            let mut s = v;
+            s.sort_unstable_by(f64::total_cmp);
+            percentile(&s, 0.9)
+        };
+        let ratio: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a / b).collect();
+        assert_eq!(compact.p90, Some((p90(iqr), p90(ratio))));
+        assert_eq!(RollingStats::of(&[]).p90, None);
     }
 
     #[test]

@@ -121,7 +121,7 @@ pub fn latency(trace: &Trace) -> Latency {
         let column = trace.column(kind)?;
         let (mut sum, mut time) = (0.0, 0.0);
         let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for ((&v, &dt), &ft) in column.values.iter().zip(&f.sample_ms).zip(&f.frame_time_ms) {
+        for ((v, &dt), &ft) in column.values.iter().zip(&f.sample_ms).zip(&f.frame_time_ms) {
             if v > 0.0 && dt > 0.0 && ft > 0.0 {
                 sum += v * dt;
                 time += dt;

@@ -1,7 +1,6 @@
 //! The stutter row (Nsight Systems' rule, `metrics.md` §4) and oscillation (§5).
 
-use super::rolling::Rolling;
-use super::summary::percentile;
+use super::rolling::{Rolling, RollingStats, p90_of};
 use serde::Serialize;
 
 /// The relative IQR ratio above which a window oscillates.
@@ -34,8 +33,14 @@ impl Stutters {
     /// Flags every frame of `frame_time_ms` against its rolling median.
     #[must_use]
     pub fn of(frame_time_ms: &[f64], rolling: &Rolling, threshold: f64, floor_ms: f64) -> Self {
+        Self::with_median(frame_time_ms, &rolling.median, threshold, floor_ms)
+    }
+
+    /// [`Stutters::of`] from the rolling medians alone.
+    #[must_use]
+    pub fn with_median(frame_time_ms: &[f64], median: &[f64], threshold: f64, floor_ms: f64) -> Self {
         let frames: Vec<usize> = (0..frame_time_ms.len())
-            .filter(|&i| spikes(frame_time_ms[i], rolling.median[i], threshold, floor_ms))
+            .filter(|&i| spikes(frame_time_ms[i], median[i], threshold, floor_ms))
             .collect();
         let total: f64 = frame_time_ms.iter().sum();
         // An empty f64 sum is -0.0; fold from +0.0 so "no stutter" prints as 0.
@@ -70,14 +75,22 @@ impl Oscillation {
         }
         let iqr: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 - q1).collect();
         let ratio: Vec<f64> = rolling.q3.iter().zip(&rolling.q1).map(|(q3, q1)| q3 / q1).collect();
-        let oscillating: Vec<bool> =
-            iqr.iter().zip(&ratio).map(|(&d, &r)| d > floor_ms && r > OSC_RATIO).collect();
-        let p90 = |v: &[f64]| {
-            let mut s = v.to_vec();
-            s.sort_unstable_by(f64::total_cmp);
-            percentile(&s, 0.9)
-        };
-        let (p90_iqr_ms, p90_iqr_ratio) = (p90(&iqr), p90(&ratio));
+        let high: Vec<u32> = (0..ratio.len()).filter(|&k| ratio[k] > OSC_RATIO).map(|k| k as u32).collect();
+        let high_iqr = high.iter().map(|&k| iqr[k as usize]).collect();
+        let median = vec![0.0; iqr.len()];
+        let p90 = Some((p90_of(iqr), p90_of(ratio)));
+        Self::from_stats(&RollingStats { median, high, high_iqr, p90 }, floor_ms)
+    }
+
+    /// [`Oscillation::of`] from the compact rolling statistics (the P90s are kept
+    /// there: a floor change re-flags frames without sorting anything).
+    #[must_use]
+    pub fn from_stats(stats: &RollingStats, floor_ms: f64) -> Option<Self> {
+        let (p90_iqr_ms, p90_iqr_ratio) = stats.p90?;
+        let mut oscillating = vec![false; stats.median.len()];
+        for (&k, &d) in stats.high.iter().zip(&stats.high_iqr) {
+            oscillating[k as usize] = d > floor_ms;
+        }
         Some(Self {
             flag: p90_iqr_ms > floor_ms && p90_iqr_ratio > OSC_RATIO,
             p90_iqr_ms,

@@ -30,7 +30,7 @@ pub fn of(trace: &Trace, weight: impl Fn(usize) -> f64) -> Telemetry {
         let (mut sum, mut weights) = (0.0, 0.0);
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
         for i in 0..trace.len() {
-            let Some(&v) = column.values.get(i) else { continue };
+            let Some(v) = column.values.get(i) else { continue };
             if v.is_nan() {
                 continue;
             }
@@ -71,9 +71,13 @@ mod tests {
                     Column {
                         name: "GPU0Temp(C)".into(),
                         kind: ColumnKind::Telemetry,
-                        values: vec![60.0, f64::NAN, 70.0, 80.0],
+                        values: vec![60.0, f64::NAN, 70.0, 80.0].into(),
                     },
-                    Column { name: "SyncInterval".into(), kind: ColumnKind::Other, values: vec![1.0; 4] },
+                    Column {
+                        name: "SyncInterval".into(),
+                        kind: ColumnKind::Other,
+                        values: vec![1.0; 4].into(),
+                    },
                 ],
                 ..Frames::default()
             },

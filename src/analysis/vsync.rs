@@ -2,6 +2,7 @@
 //! intervals or set by the user, and an anchor so markers sit at `anchor + k·period`.
 
 use crate::model::{ColumnKind, Trace};
+use rayon::prelude::*;
 use serde::Serialize;
 
 /// Refresh rates tried when detecting, in Hz.
@@ -46,15 +47,16 @@ impl Vsync {
             let source = VsyncSource::User;
             return Some(Self { refresh_hz: hz, period_ms: 1000.0 / hz, confidence: 1.0, anchor_ms, source });
         }
-        let intervals: Vec<f64> = trace
-            .frames
-            .display_ms
-            .iter()
-            .zip(&trace.frames.dropped)
-            .filter(|(d, dropped)| !**dropped && d.is_finite() && **d > 0.0)
-            .map(|(d, _)| *d)
-            .collect();
-        let (period_ms, confidence) = detect_period(&intervals)?;
+        // The display intervals are read in place for every candidate (no copy).
+        let f = &trace.frames;
+        let intervals = || {
+            f.display_ms
+                .iter()
+                .zip(&f.dropped)
+                .filter(|(d, dropped)| !**dropped && d.is_finite() && **d > 0.0)
+                .map(|(d, _)| *d)
+        };
+        let (period_ms, confidence) = detect_period_in(&intervals)?;
         if confidence < MIN_CONFIDENCE {
             return None;
         }
@@ -75,22 +77,32 @@ fn tolerance_ms(period_ms: f64) -> f64 {
 /// How far above chance `intervals` fit whole numbers (≥ 1) of `period_ms`: the
 /// share that fit, less the share that would fit at random (`2·tol / period`),
 /// rescaled so that 1 means every interval fits and 0 means no better than chance.
-fn score(intervals: &[f64], period_ms: f64) -> f64 {
+fn score<I: Iterator<Item = f64>>(intervals: &impl Fn() -> I, n: usize, period_ms: f64) -> f64 {
     let chance = (2.0 * tolerance_ms(period_ms) / period_ms).min(0.99);
-    ((fit_share(intervals, period_ms) - chance) / (1.0 - chance)).max(0.0)
+    ((fit_share(intervals, n, period_ms) - chance) / (1.0 - chance)).max(0.0)
 }
 
-/// Share of `intervals` that are a whole number (≥ 1) of `period_ms`.
-fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
+/// Share of the `n` intervals that are a whole number (≥ 1) of `period_ms`.
+fn fit_share<I: Iterator<Item = f64>>(intervals: &impl Fn() -> I, n: usize, period_ms: f64) -> f64 {
     let tol = tolerance_ms(period_ms);
-    let hits = intervals
-        .iter()
-        .filter(|&&d| {
-            let k = (d / period_ms).round().max(1.0);
+    let inv = 1.0 / period_ms;
+    let hits = intervals()
+        .filter(|&d| {
+            let k = periods(d, period_ms, inv).max(1.0);
             (d - k * period_ms).abs() <= tol
         })
         .count();
-    hits as f64 / intervals.len() as f64
+    hits as f64 / n as f64
+}
+
+/// `(d / period).round()` for `d ≥ 0`, by a multiplication with `inv = 1 / period`:
+/// the product is within a few ulps of the quotient, so it rounds the same way unless
+/// it lies next to a half-integer, where the exact division decides.
+#[inline]
+fn periods(d: f64, period: f64, inv: f64) -> f64 {
+    let q = d * inv;
+    let r = round_positive(q);
+    if ((q - r).abs() - 0.5).abs() <= 1e-9 * q.max(1.0) { round_positive(d / period) } else { r }
 }
 
 /// The dominant refresh period and its confidence (see [`MIN_CONFIDENCE`]). Multiples of a period also fit
@@ -99,16 +111,22 @@ fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
 /// intervals that fit it.
 #[must_use]
 pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
-    if intervals.len() < 2 {
+    detect_period_in(&|| intervals.iter().copied())
+}
+
+/// [`detect_period`] over intervals read afresh by `intervals()` for every pass.
+fn detect_period_in<I: Iterator<Item = f64>>(intervals: &(impl Fn() -> I + Sync)) -> Option<(f64, f64)> {
+    let n = intervals().count();
+    if n < 2 {
         return None;
     }
     let scored: Vec<(f64, f64)> =
-        CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(intervals, 1000.0 / hz))).collect();
+        CANDIDATE_HZ.par_iter().map(|&hz| (1000.0 / hz, score(intervals, n, 1000.0 / hz))).collect();
     let best = scored.iter().map(|s| s.1).fold(0.0, f64::max);
     let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
     let tol = tolerance_ms(period);
-    let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {
-        let k = (d / period).round().max(1.0);
+    let (sum_d, sum_k) = intervals().fold((0.0, 0.0), |(sd, sk), d| {
+        let k = round_positive(d / period).max(1.0);
         if (d - k * period).abs() <= tol { (sd + d, sk + k) } else { (sd, sk) }
     });
     let refined = if sum_k > 0.0 { sum_d / sum_k } else { period };
@@ -122,16 +140,70 @@ fn anchor(trace: &Trace) -> Option<f64> {
     let latency = trace.column(ColumnKind::DisplayLatency);
     let until = trace.column(ColumnKind::UntilDisplayed);
     (0..trace.len()).filter(|&i| !f.dropped[i]).find_map(|i| {
-        if let Some(v) = latency.map(|c| c.values[i]).filter(|v| v.is_finite()) {
+        if let Some(v) = latency.map(|c| c.values.at(i)).filter(|v| v.is_finite()) {
             return Some(f.start_ms[i] + v);
         }
-        until.map(|c| c.values[i]).filter(|v| v.is_finite()).map(|v| f.start_ms[i] + f.frame_time_ms[i] + v)
+        until
+            .map(|c| c.values.at(i))
+            .filter(|v| v.is_finite())
+            .map(|v| f.start_ms[i] + f.frame_time_ms[i] + v)
     })
+}
+
+/// `x.round()` for `x ≥ 0` without a libm call (half away from zero, as `round`):
+/// `x − ⌊x⌋` is exact below 2^52.
+#[inline]
+fn round_positive(x: f64) -> f64 {
+    if x.is_nan() || x >= 4.5e15 {
+        return x.round();
+    }
+    let i = x as u64 as f64;
+    if x - i >= 0.5 { i + 1.0 } else { i }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Counting periods by multiplication agrees with dividing, half-periods included.
+    #[test]
+    fn periods_match_division() {
+        let mut x: u64 = 5;
+        for &hz in &CANDIDATE_HZ {
+            let p = 1000.0 / hz;
+            for k in 0..20_000u32 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                let d = match k % 3 {
+                    0 => (x % 100_000) as f64 / 1000.0,
+                    1 => p * (f64::from(k % 9) + 0.5),
+                    _ => p * f64::from(k % 9) + (x % 7) as f64 * 1e-12,
+                };
+                assert_eq!(periods(d, p, 1.0 / p).to_bits(), (d / p).round().to_bits(), "{d} / {p}");
+            }
+        }
+    }
+
+    #[test]
+    fn rounding_matches_round() {
+        for x in [
+            0.0,
+            0.499_999_999_999_999_94,
+            0.5,
+            1.5,
+            2.5,
+            2.499_999_9,
+            7.0,
+            1e15 + 0.5,
+            3.3e9,
+            1e300,
+            f64::MIN_POSITIVE,
+        ] {
+            assert_eq!(round_positive(x).to_bits(), x.round().to_bits(), "{x}");
+        }
+        assert!(round_positive(f64::NAN).is_nan());
+    }
 
     #[test]
     fn detects_60_hz_from_mixed_multiples() {

@@ -151,7 +151,7 @@ impl Tracks {
                     .values
                     .iter()
                     .filter(|v| v.is_finite())
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &v| (a.min(v), b.max(v)));
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
                 (hi > lo).then(|| TelemetryTrack {
                     name: c.name.clone(),
                     column: i,
@@ -271,16 +271,18 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         return None;
     }
     let n = trace.len();
-    let at = |c: Option<&Vec<f64>>, i: usize| c.map_or(0.0, |v| if v[i].is_finite() { v[i] } else { 0.0 });
+    let at = |c: Option<&crate::model::Values>, i: usize| {
+        c.map_or(0.0, |v| if v.at(i).is_finite() { v.at(i) } else { 0.0 })
+    };
     let mut segments = [
         ("CPU until Present", vec![f64::NAN; n]),
         ("Present to GPU done", vec![f64::NAN; n]),
         ("GPU done to display", vec![f64::NAN; n]),
     ];
     let mut total = vec![f64::NAN; n];
-    for i in 0..n {
+    for (i, sum) in total.iter_mut().enumerate() {
         let (c, r) = (at(cpu, i), at(render, i));
-        let to_display = match (until.map(|u| u[i]), display_latency.map(|d| d[i])) {
+        let to_display = match (until.map(|u| u.at(i)), display_latency.map(|d| d.at(i))) {
             (Some(u), _) if u.is_finite() => u - r,
             (_, Some(d)) if d.is_finite() => d - c - r,
             _ => continue,
@@ -289,7 +291,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         for (seg, v) in segments.iter_mut().zip(parts) {
             seg.1[i] = v;
         }
-        total[i] = parts.iter().sum();
+        *sum = parts.iter().sum();
     }
     let segments = segments.into_iter().map(|(name, values)| segment(name, values)).collect();
     Some(Stack::new("Latency\nCPU · GPU · display", segments, total))
@@ -357,8 +359,8 @@ pub struct Analyzed {
     pub prepared: Arc<Prepared>,
     /// Per-frame marks for the timeline.
     pub marks: Marks,
-    /// The charts.
-    pub charts: ChartData,
+    /// The charts (settings-independent: shared while the prepared analysis is).
+    pub charts: Arc<ChartData>,
     /// The PC-latency breakdown, when a PCL marker log is attached.
     pub pcl: Option<Stack>,
     /// The marker log version the figures were computed with.
@@ -403,14 +405,15 @@ pub struct Source<'a> {
     pub warnings: &'a [Warning],
 }
 
-/// Analyses a trace; reuses `prepared` (made earlier for the same trace) when it was
-/// made for the source `settings` resolve to.
+/// Analyses a trace; reuses `prepared` and its charts (made earlier for the same
+/// trace) when it was made for the source `settings` resolve to: a slider move then
+/// costs the settings-dependent figures alone (no sort, no copy of the series).
 #[must_use]
 pub fn analyze(
     source: &Source<'_>,
     trace: &Trace,
     settings: Settings,
-    prepared: Option<Arc<Prepared>>,
+    prepared: Option<(Arc<Prepared>, Arc<ChartData>)>,
     shares: Option<Arc<RowShares>>,
     markers: Option<(u32, &MarkerLog)>,
 ) -> Analyzed {
@@ -418,16 +421,17 @@ pub fn analyze(
     let shares =
         shares.filter(|s| s.budget == budget).unwrap_or_else(|| Arc::new(RowShares::new(trace, budget)));
     let wanted = settings.frame_time.resolve(trace);
-    let prepared = prepared
-        .filter(|p| p.source == wanted)
-        .unwrap_or_else(|| Arc::new(Prepared::new(trace, settings.frame_time)));
+    let (prepared, charts) = match prepared.filter(|(p, _)| p.source == wanted) {
+        Some((p, c)) => (p, Some(c)),
+        None => (Arc::new(Prepared::new(trace, settings.frame_time)), None),
+    };
     let log = markers.map(|(_, log)| log);
     let run =
         report::run_prepared(source.name, source.info, source.warnings, trace, &settings, log, &prepared);
     let pcl = log.and_then(|log| pcl_stack(trace, &PclLatency::of(log, trace)));
-    let frames = &prepared.series.frame;
+    let series = &prepared.series;
     let to_trace =
-        |series: &[usize]| -> Vec<u32> { series.iter().filter_map(|&k| frames.get(k).copied()).collect() };
+        |positions: &[usize]| -> Vec<u32> { positions.iter().filter_map(|&k| series.frame_of(k)).collect() };
     let mut marks = Marks::default();
     if let Some(s) = &run.stutters {
         marks.stutters = to_trace(&s.frames);
@@ -436,15 +440,19 @@ pub fn analyze(
         marks.spikes = h.spikes.iter().map(|(name, list)| (name.clone(), to_trace(list))).collect();
     }
     if let Some(o) = &run.osc {
-        marks.oscillating = runs_of(&o.oscillating, frames);
+        marks.oscillating = runs_in(&o.oscillating, |k| series.frame_of(k).unwrap_or(k as u32));
     }
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
     marks.oscillating_prefix = super::timeline::lod::run_prefix(&marks.oscillating);
     // A sampled log's entries are averages over intervals, not frame times: charting
     // them as frames would mislead (metrics.md §10).
-    let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
-    let curve = crate::analysis::SlowTimeCurve::new(charted);
-    let charts = ChartData::new(charted, curve.as_ref());
+    let charts = charts.unwrap_or_else(|| {
+        let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
+        Arc::new(match prepared.curve() {
+            Some(curve) if !prepared.is_sampled() => ChartData::from_curve(curve),
+            _ => ChartData::new(charted, crate::analysis::SlowTimeCurve::new(charted).as_ref()),
+        })
+    });
     Analyzed {
         settings,
         run,
@@ -458,21 +466,28 @@ pub fn analyze(
 }
 
 /// Runs of `true` in a per-series mask, as trace frame ranges.
+#[cfg(test)]
 fn runs_of(mask: &[bool], frames: &[u32]) -> Vec<(u32, u32)> {
+    runs_in(mask, |k| frames[k])
+}
+
+/// [`runs_of`] with the trace frame of each position given by `frame`.
+fn runs_in(mask: &[bool], frame: impl Fn(usize) -> u32) -> Vec<(u32, u32)> {
+    let frames = frame;
     let mut out = Vec::new();
     let mut start: Option<usize> = None;
     for (k, &on) in mask.iter().enumerate() {
         match (on, start) {
             (true, None) => start = Some(k),
             (false, Some(s)) => {
-                out.push((frames[s], frames[k - 1]));
+                out.push((frames(s), frames(k - 1)));
                 start = None;
             }
             _ => {}
         }
     }
     if let Some(s) = start {
-        out.push((frames[s], frames[mask.len() - 1]));
+        out.push((frames(s), frames(mask.len() - 1)));
     }
     out
 }

@@ -97,7 +97,7 @@ pub fn write_frames_csv(
         );
         for c in &f.columns {
             line.push(',');
-            line.push_str(&cell(c.values.get(i)));
+            line.push_str(&cell(c.values.get(i).as_ref()));
         }
         line.push_str("\r\n");
         out.write_all(line.as_bytes())?;

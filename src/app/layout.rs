@@ -435,7 +435,7 @@ impl App {
                 .filter_map(|(slot, &i)| {
                     let run = &self.runs[i];
                     let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
-                    run.analyzed().map(|a| (legend_name(slot, &run.label), colour, &a.charts))
+                    run.analyzed().map(|a| (legend_name(slot, &run.label), colour, a.charts.as_ref()))
                 })
                 .collect();
             let refs: Vec<(&str, egui::Color32, &super::charts::ChartData)> =
@@ -451,10 +451,10 @@ impl App {
     pub(super) fn central_ui(&mut self, ui: &mut egui::Ui) {
         let shown = self.shown();
         if shown.is_empty() {
-            if self.pending.is_empty() {
-                ui.centered_and_justified(|ui| ui.label("No capture open"));
+            if let Some(p) = self.pending.first() {
+                loading_preview_ui(ui, &p.name, &p.progress);
             } else {
-                ui.spinner();
+                ui.centered_and_justified(|ui| ui.label("No capture open"));
             }
             return;
         }
@@ -707,6 +707,42 @@ impl App {
             });
         }
     }
+}
+
+/// What a capture that is still loading holds so far: its frame count and the
+/// slowest frame time of each stretch of frames, filling from the left as the file is
+/// read (the window stays responsive: the load runs on a worker).
+fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &crate::ingest::Progress) {
+    let preview = progress.preview();
+    let fraction = progress.fraction();
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(format!(
+            "Loading {name}: {} frames read so far ({:.0} %)",
+            preview.frames,
+            100.0 * fraction
+        ));
+    });
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 160.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    if preview.slowest_ms.is_empty() {
+        return;
+    }
+    // Frames the whole file will hold, estimated from how much of it was read.
+    let total = if fraction > 0.01 { preview.frames as f32 / fraction } else { preview.frames as f32 * 10.0 };
+    let mut sorted = preview.slowest_ms.clone();
+    sorted.sort_unstable_by(f32::total_cmp);
+    let scale = (sorted[sorted.len() * 95 / 100] * 1.5).max(1.0);
+    let width = (rect.width() * preview.bucket_frames as f32 / total.max(1.0)).max(1.0);
+    for (k, &ms) in preview.slowest_ms.iter().enumerate() {
+        let x = rect.left() + rect.width() * (k as f32 * preview.bucket_frames as f32) / total.max(1.0);
+        let h = rect.height() * (ms / scale).min(1.0);
+        let bar =
+            egui::Rect::from_min_max(egui::pos2(x, rect.bottom() - h), egui::pos2(x + width, rect.bottom()));
+        painter.rect_filled(bar, 0.0, ui.visuals().widgets.inactive.fg_stroke.color);
+    }
+    ui.label(format!("slowest frame per {} frames, up to {scale:.0} ms", preview.bucket_frames));
 }
 
 #[cfg(test)]

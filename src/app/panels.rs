@@ -609,7 +609,7 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
                 row("Frame type", t.name().into());
             }
             for c in &f.columns {
-                let v = c.values[i];
+                let v = c.values.at(i);
                 row(&c.name, if v.is_finite() { format!("{v}") } else { "—".into() });
             }
         },

@@ -206,7 +206,7 @@ impl OpenRun {
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace).
         let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
-        let prepared = previous.map(|a| Arc::clone(&a.prepared));
+        let prepared = previous.map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));

@@ -1,13 +1,20 @@
 //! Accumulates the rows of one trace, then turns them into a [`Trace`].
 
 use super::layout::{DroppedRule, FrameTimeRule, Layout, TimeRole, TimeUnit};
-use super::records::Row;
-use super::values::{Cell, parse_cell, parse_date_time_ms, parse_or_nan};
-use crate::model::{Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, Warning};
+use super::records::Fields;
+#[cfg(test)]
+use super::records::decimal_step;
+use super::values::{Cell, parse_date_time_ms};
+use crate::model::{Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
 
 /// The most traces one file may hold; rows naming further traces are skipped (a
 /// hostile file could otherwise make one trace per row).
 pub const MAX_TRACES: usize = 4096;
+
+/// The most optional columns (summed over traces) a file keeps: a file naming
+/// thousands of traces, each with thousands of columns, would otherwise take far more
+/// memory than its size. Traces past the limit keep their frame times only.
+pub const MAX_TRACE_COLUMNS: usize = 1 << 18;
 
 /// Distinct present modes kept per trace.
 const MAX_PRESENT_MODES: usize = 1024;
@@ -186,13 +193,24 @@ impl InvalidCells {
 pub struct TraceBuilder {
     meta: TraceMeta,
     frames: Frames,
+    /// The layout's numeric columns (none when the trace keeps no optional columns,
+    /// see [`TraceBuilder::new`]), stored compactly as they are read.
+    columns: Vec<ValuesBuilder>,
     raw_time: Vec<f64>,
-    /// For each kept frame, its position among all rows of this trace (kept or
-    /// skipped): time differences are only compared across adjacent rows.
-    row_ordinal: Vec<u64>,
+    /// For each kept frame, whether the row before it in this trace (kept or skipped)
+    /// was the previous kept frame: time differences are only compared across
+    /// adjacent rows.
+    adjacent: Vec<bool>,
     rows_seen: u64,
+    /// The row ordinal of the last kept frame.
+    last_kept: Option<u64>,
     mode_lookup: std::collections::HashMap<String, u16>,
-    invalid: Vec<InvalidCells>,
+    /// The last present mode's text and index (rows repeat it).
+    last_mode: Option<(Vec<u8>, u16)>,
+    /// The last frame type's text and value.
+    last_type: Option<(Vec<u8>, FrameType)>,
+    /// Per numeric column with text cells: (column, tally). Few columns ever have any.
+    invalid: Vec<(usize, InvalidCells)>,
     skipped: SkipLog,
     /// The `DisplayedTime` of the last displayed frame so far (2.0–2.3 layouts): the
     /// display interval of the next displayed frame.
@@ -205,21 +223,23 @@ pub struct TraceBuilder {
 }
 
 impl TraceBuilder {
-    /// An empty trace for a key.
-    pub fn new(meta: TraceMeta, layout: &Layout) -> Self {
-        let columns = layout
-            .numeric
-            .iter()
-            .map(|c| Column { name: c.name.clone(), kind: c.kind, values: Vec::new() })
-            .collect();
+    /// An empty trace for a key; `keep_columns` false leaves the optional numeric
+    /// columns out (a file with thousands of traces × columns, see
+    /// [`MAX_TRACE_COLUMNS`]).
+    pub fn new(meta: TraceMeta, layout: &Layout, keep_columns: bool) -> Self {
+        let n = if keep_columns { layout.numeric.len() } else { 0 };
         Self {
             meta,
-            frames: Frames { columns, ..Frames::default() },
+            frames: Frames::default(),
+            columns: vec![ValuesBuilder::default(); n],
             raw_time: Vec::new(),
-            row_ordinal: Vec::new(),
+            adjacent: Vec::new(),
             rows_seen: 0,
+            last_kept: None,
             mode_lookup: std::collections::HashMap::new(),
-            invalid: vec![InvalidCells::default(); layout.numeric.len()],
+            last_mode: None,
+            last_type: None,
+            invalid: Vec::new(),
             skipped: SkipLog::default(),
             shifted_display: f64::NAN,
             no_present: None,
@@ -239,23 +259,23 @@ impl TraceBuilder {
     }
 
     /// Adds one row, or records why it was skipped.
-    pub fn push(&mut self, record: &Row, layout: &Layout, line: u64) {
+    pub fn push<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64) {
         let field = |i: usize| record.get(i).unwrap_or(b"");
         let frame_time = match layout.frame_time {
-            FrameTimeRule::Column(i) => parse_cell(field(i)),
-            FrameTimeRule::FromFps(i) => match parse_cell(field(i)) {
+            FrameTimeRule::Column(i) => record.cell(i),
+            FrameTimeRule::FromFps(i) => match record.cell(i) {
                 Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
                 Cell::Number(_) => Cell::Number(0.0),
                 other => other,
             },
-            FrameTimeRule::Sum(b, w) => match (parse_cell(field(b)), parse_cell(field(w))) {
+            FrameTimeRule::Sum(b, w) => match (record.cell(b), record.cell(w)) {
                 (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
                 (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
                 _ => Cell::Missing,
             },
         };
         let dropped = match layout.dropped {
-            DroppedRule::Column(i) => match parse_cell(field(i)) {
+            DroppedRule::Column(i) => match record.cell(i) {
                 Cell::Number(1.0) => true,
                 Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
                 Cell::Number(_) => {
@@ -263,8 +283,8 @@ impl TraceBuilder {
                     false
                 }
             },
-            DroppedRule::MissingDisplay(i) => parse_cell(field(i)) == Cell::Missing,
-            DroppedRule::ZeroDisplay(i) => parse_cell(field(i)) == Cell::Number(0.0),
+            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
+            DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
             DroppedRule::Unknown => false,
         };
         // A displayed frame without a present interval (the 2.1–2.3 layouts write
@@ -286,18 +306,23 @@ impl TraceBuilder {
             let (count, first) = self.no_present.unwrap_or((0, line));
             self.no_present = Some((count + 1, first));
         }
-        self.row_ordinal.push(self.rows_seen);
+        self.adjacent.push(self.last_kept.is_some_and(|k| k + 1 == self.rows_seen));
+        self.last_kept = Some(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
-            let mode = String::from_utf8_lossy(super::values::trim(field(i)));
-            let idx = self.mode_index(&mode);
+            let idx = self.mode_of(super::values::trim(field(i)));
             self.frames.present_mode.push(idx);
+        }
+        if let Some(i) = layout.frame_type {
+            let t = self.type_of(field(i));
+            self.frames.frame_type.push(t);
         }
         let f = &mut self.frames;
         f.frame_time_ms.push(ft);
         f.dropped.push(dropped);
         f.line.push(line);
-        let display = layout.display.map_or(f64::NAN, |i| parse_or_nan(field(i)));
+        let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
+        let display = layout.display.map_or(f64::NAN, |i| number(record.cell(i)));
         let interval = if dropped {
             f64::NAN
         } else if layout.display_shifted {
@@ -306,9 +331,6 @@ impl TraceBuilder {
             display
         };
         f.display_ms.push(interval);
-        if let Some(i) = layout.frame_type {
-            f.frame_type.push(FrameType::parse(&String::from_utf8_lossy(field(i))));
-        }
         if let Some(i) = layout.join_id {
             f.join_id.push(super::values::parse_id(field(i)));
         }
@@ -324,23 +346,57 @@ impl TraceBuilder {
             let raw = if t.unit == TimeUnit::DateTime {
                 parse_date_time_ms(&String::from_utf8_lossy(field(t.index))).unwrap_or(f64::NAN)
             } else {
-                let cell = field(t.index);
-                self.time_step_raw = self.time_step_raw.max(decimal_step(cell));
-                parse_or_nan(cell)
+                self.time_step_raw = self.time_step_raw.max(record.step(t.index));
+                number(record.cell(t.index))
             };
             self.raw_time.push(raw);
         }
-        for ((spec, column), invalid) in layout.numeric.iter().zip(&mut f.columns).zip(&mut self.invalid) {
-            let value = match parse_cell(field(spec.index)) {
+        self.push_columns(record, layout, line, dropped);
+    }
+
+    /// The present mode of a cell (rows repeat the last one: no lookup then).
+    fn mode_of(&mut self, text: &[u8]) -> u16 {
+        if let Some((last, idx)) = &self.last_mode
+            && super::values::same_bytes(last, text)
+        {
+            return *idx;
+        }
+        let idx = self.mode_index(&String::from_utf8_lossy(text));
+        self.last_mode = Some((text.to_vec(), idx));
+        idx
+    }
+
+    /// The frame type of a cell (rows repeat the last one: no parsing then).
+    fn type_of(&mut self, text: &[u8]) -> FrameType {
+        if let Some((last, t)) = &self.last_type
+            && super::values::same_bytes(last, text)
+        {
+            return *t;
+        }
+        let t = FrameType::parse(&String::from_utf8_lossy(text));
+        self.last_type = Some((text.to_vec(), t));
+        t
+    }
+
+    /// Adds a kept row's optional numeric columns.
+    fn push_columns<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64, dropped: bool) {
+        for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
+            let value = match record.cell(spec.index) {
                 Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
                 Cell::Invalid => {
-                    invalid.note(line, field(spec.index));
+                    let at = if let Some(at) = self.invalid.iter().position(|(c, _)| *c == k) {
+                        at
+                    } else {
+                        self.invalid.push((k, InvalidCells::default()));
+                        self.invalid.len() - 1
+                    };
+                    self.invalid[at].1.note(line, record.get(spec.index).unwrap_or(b""));
                     f64::NAN
                 }
             };
-            column.values.push(value);
+            column.push(value);
         }
     }
 
@@ -376,14 +432,12 @@ impl TraceBuilder {
 
     /// The warnings about numeric columns holding text (as [`TraceBuilder::finish`]
     /// gives them), for a reader that builds its trace another way.
-    pub fn cell_warnings(&self) -> Vec<Warning> {
-        self.frames
-            .columns
-            .iter()
-            .zip(&self.invalid)
-            .filter_map(|(column, invalid)| {
-                invalid.warning(&column.name, column.values.iter().any(|v| !v.is_nan()))
-            })
+    pub fn cell_warnings(&self, layout: &Layout) -> Vec<Warning> {
+        let mut invalid: Vec<&(usize, InvalidCells)> = self.invalid.iter().collect();
+        invalid.sort_by_key(|(k, _)| *k);
+        invalid
+            .into_iter()
+            .filter_map(|(k, cells)| cells.warning(&layout.numeric[*k].name, self.columns[*k].any_present()))
             .collect()
     }
 
@@ -400,7 +454,7 @@ impl TraceBuilder {
         for i in 1..t.len().min(ft.len()) {
             let d = t[i] - t[i - 1];
             let step = if role == TimeRole::Present { ft[i] } else { ft[i - 1] };
-            if d.is_finite() && step > 0.0 && self.row_ordinal[i] == self.row_ordinal[i - 1] + 1 {
+            if d.is_finite() && step > 0.0 && self.adjacent[i] {
                 raw += d;
                 ms += step;
             }
@@ -415,7 +469,14 @@ impl TraceBuilder {
 
     /// Finishes the trace: start times from the time column (scaled by `ms_per_raw`,
     /// relative to `origin_raw`) or, without one, from the running sum of frame times.
-    pub fn finish(mut self, role: Option<TimeRole>, ms_per_raw: f64, origin_raw: f64) -> Trace {
+    pub fn finish(
+        mut self,
+        layout: &Layout,
+        role: Option<TimeRole>,
+        ms_per_raw: f64,
+        origin_raw: f64,
+    ) -> Trace {
+        self.adjacent = Vec::new();
         let ft = &self.frames.frame_time_ms;
         let mut start = Vec::with_capacity(ft.len());
         let mut next = 0.0;
@@ -446,6 +507,7 @@ impl TraceBuilder {
             start.push(s);
             next = s + ft_i;
         }
+        self.raw_time = Vec::new();
         self.frames.start_ms = start;
         let mut warnings = self.skipped.warnings();
         if let Some((count, line)) = self.no_present {
@@ -469,29 +531,21 @@ impl TraceBuilder {
             ));
         }
         let mut kept = Vec::new();
-        for (column, invalid) in std::mem::take(&mut self.frames.columns).into_iter().zip(self.invalid) {
-            let has_numbers = column.values.iter().any(|v| !v.is_nan());
-            warnings.extend(invalid.warning(&column.name, has_numbers));
-            let known = !matches!(column.kind, ColumnKind::Other | ColumnKind::Telemetry);
+        let mut invalid = std::mem::take(&mut self.invalid);
+        invalid.sort_by_key(|(k, _)| *k);
+        let mut invalid = invalid.into_iter().peekable();
+        for (k, (spec, values)) in layout.numeric.iter().zip(std::mem::take(&mut self.columns)).enumerate() {
+            let has_numbers = values.any_present();
+            if let Some((_, cells)) = invalid.next_if(|(c, _)| *c == k) {
+                warnings.extend(cells.warning(&spec.name, has_numbers));
+            }
+            let known = !matches!(spec.kind, ColumnKind::Other | ColumnKind::Telemetry);
             if has_numbers || known {
-                kept.push(column);
+                kept.push(Column { name: spec.name.clone(), kind: spec.kind, values: values.finish() });
             }
         }
         self.frames.columns = kept;
         Trace { meta: self.meta, frames: self.frames, warnings }
-    }
-}
-
-/// The step a decimal cell is written with: `10.01` → 0.01, `123` → 1, `1e-3` → 0
-/// (exponent notation says nothing about rounding).
-fn decimal_step(cell: &[u8]) -> f64 {
-    let b = super::values::trim(cell);
-    if b.iter().any(|c| matches!(c, b'e' | b'E')) {
-        return 0.0;
-    }
-    match b.iter().position(|&c| c == b'.') {
-        Some(dot) => 10f64.powi(-((b.len() - dot - 1).min(300) as i32)),
-        None => 1.0,
     }
 }
 

@@ -154,7 +154,7 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         ("SyncInterval", ColumnKind::Other, &data.sync_interval, false),
     ] {
         if v.is_some() {
-            columns.push(Column { name: header.into(), kind, values: column(v, display) });
+            columns.push(Column { name: header.into(), kind, values: column(v, display).into() });
         }
     }
     let frame_time_ms: Vec<f64> = kept.iter().map(|&i| values(ft, i)).collect();

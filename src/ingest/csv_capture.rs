@@ -1,18 +1,20 @@
 //! Reads a PresentMon-family CSV capture row by row into traces.
 
-use super::builder::{MAX_TRACES, SkipLog, SkipReason, TraceBuilder};
+use super::builder::{MAX_TRACE_COLUMNS, MAX_TRACES, SkipLog, SkipReason, TraceBuilder};
 use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, DroppedRule, Layout, TimeUnit};
 use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
-use super::records::{Records, Row};
+use super::records::{Block, BlockItem, Fields, Plan, Records, Row, splits_plainly};
 use super::sampled::sampled_warning;
-use super::values::{normalize_swap_chain, trim};
+use super::values::{normalize_swap_chain, same_bytes, trim};
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format, TraceMeta, Warning};
+use rayon::prelude::*;
 use std::collections::HashMap;
 use std::io::BufRead;
 use std::path::Path;
+use std::sync::Arc;
 use std::sync::mpsc;
 
 /// The identity of a trace: application, process id, swap chain.
@@ -58,26 +60,49 @@ pub fn load<R: BufRead + Send>(
     if layout.format == Format::MangoHud {
         rows.mango = Some(MangoRows::new(&layout, &pre.header, pre.version));
     }
-    let records = Records::new(reader, pre.header_line + 1);
-    // Two stages on two threads: one splits the bytes into rows (csv_core), the other
-    // turns rows into frames. Batches of rows go back and forth so their buffers are
-    // reused; the order of rows is kept.
+    // MangoHud's reader looks at every row as a `Row`: it keeps to the csv_core splitter.
+    let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
+    let first_line = pre.header_line + 1;
+    // Two stages on two threads: one splits the bytes into rows, the other turns rows
+    // into frames. Quote-free input is read in blocks of whole lines and split in
+    // place (`Block`); anything else goes through csv_core (`Records`). Batches go
+    // back and forth so their buffers are reused; the order of rows is kept.
     let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Batch>>(BATCHES_IN_FLIGHT);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|scope| {
-        scope.spawn(move || split_rows(records, &full_tx, &empty_rx));
+        scope.spawn(move || split_input(reader, first_line, plan.as_ref(), &full_tx, &empty_rx));
         // Every way out of this loop drops `full_rx` and `empty_tx`, which stops the
         // splitter at its next batch.
         let (full_rx, empty_tx) = (full_rx, empty_tx);
+        let mut slow = Row::default();
         for batch in full_rx {
             let batch = batch.map_err(|e| err(None, LoadErrorKind::Io(e)))?;
-            for (record, &line) in batch.rows.iter().zip(&batch.lines) {
-                rows.row(record, line, &mut info);
-                rows.count += 1;
+            match &batch {
+                Batch::Rows(batch) => {
+                    for (record, &line) in batch.rows.iter().zip(&batch.lines) {
+                        rows.row(record, line, &mut info);
+                        rows.count += 1;
+                    }
+                }
+                Batch::Block(block) => {
+                    for k in 0..block.len() {
+                        match block.row(k) {
+                            (BlockItem::Fast(record), line) => rows.row(&record, line, &mut info),
+                            (BlockItem::Slow(bytes), line) => {
+                                let mut one = Records::new(bytes, line);
+                                if let Ok(Some(line)) = one.next_row(&mut slow) {
+                                    rows.row(&slow, line, &mut info);
+                                }
+                            }
+                        }
+                        rows.count += 1;
+                    }
+                }
             }
             if progress.is_cancelled() {
                 return Err(err(None, LoadErrorKind::Cancelled));
             }
+            rows.feed_preview(progress);
             let _ = empty_tx.send(batch);
         }
         Ok(())
@@ -88,24 +113,134 @@ pub fn load<R: BufRead + Send>(
 /// Rows per batch handed from the splitter to the builder.
 const BATCH_ROWS: usize = 4096;
 /// Batches the splitter may be ahead by (bounds the memory in flight).
-const BATCHES_IN_FLIGHT: usize = 4;
+const BATCHES_IN_FLIGHT: usize = 2;
+
+/// Bytes read at a time, split into blocks of whole lines.
+const READ_BYTES: usize = 4 << 20;
 
 /// Rows split from the input, with the line each starts on.
 #[derive(Default)]
-struct Batch {
+struct RowBatch {
     rows: Vec<Row>,
     lines: Vec<u64>,
 }
 
-/// The splitting stage: fills batches (reusing those sent back) until the input ends,
-/// it fails, or nobody listens any more.
+/// What the splitting stage hands on.
+enum Batch {
+    /// Rows split by csv_core.
+    Rows(RowBatch),
+    /// Whole lines split in place.
+    Block(Block),
+}
+
+/// The splitting stage. Reads blocks of whole lines and splits them in place while
+/// they are plain (no quotes, no lone `\r`; `plain` allows it at all); from the first
+/// block that is not, or a line longer than a block, hands the rest of the input to
+/// csv_core.
+fn split_input<R: BufRead>(
+    mut reader: R,
+    first_line: u64,
+    plan: Option<&Arc<Plan>>,
+    full: &mpsc::SyncSender<std::io::Result<Batch>>,
+    empty: &mpsc::Receiver<Batch>,
+) {
+    let mut line = first_line;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut eof = false;
+    let mut pool: Vec<Block> = Vec::new();
+    while let Some(plan) = plan {
+        let mut filled = buf.len();
+        buf.resize(filled.max(READ_BYTES), 0);
+        while filled < READ_BYTES && !eof {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => eof = true,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = full.send(Err(e));
+                    return;
+                }
+            }
+        }
+        buf.truncate(filled);
+        let cut = if eof { Some(buf.len()) } else { memchr::memrchr(b'\n', &buf).map(|k| k + 1) };
+        let Some(cut) = cut.filter(|&cut| splits_plainly(&buf[..cut])) else {
+            // Not plain (or one line fills the buffer): csv_core from here on.
+            break;
+        };
+        // Parts of whole lines, split and parsed in parallel; each counts its lines
+        // from 0 and is moved on by the lines before it (a prefix sum).
+        while let Ok(batch) = empty.try_recv() {
+            if let Batch::Block(block) = batch {
+                pool.push(block);
+            }
+        }
+        let parts = line_parts(&buf[..cut], rayon::current_num_threads().max(1) * 2);
+        let blocks: Vec<Block> = parts.iter().map(|_| pool.pop().unwrap_or_default()).collect();
+        let mut done: Vec<(Block, u64)> = blocks
+            .into_par_iter()
+            .zip(parts.par_iter())
+            .map(|(mut block, range)| {
+                let mut data = block.take_data();
+                data.clear();
+                data.extend_from_slice(&buf[range.clone()]);
+                let lines = block.fill(data, 0);
+                block.parse(plan);
+                (block, lines)
+            })
+            .collect();
+        for (block, lines) in &mut done {
+            block.shift_lines(line);
+            line += *lines;
+        }
+        for (block, _) in done {
+            if !block.is_empty() && full.send(Ok(Batch::Block(block))).is_err() {
+                return;
+            }
+        }
+        buf.drain(..cut);
+        if eof && buf.is_empty() {
+            return;
+        }
+    }
+    let rest = std::io::Read::chain(std::io::Cursor::new(buf), reader);
+    split_rows(Records::new(rest, line), full, empty);
+}
+
+/// Splits `data` (whole lines) into about `n` ranges that end at line ends.
+fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::with_capacity(n);
+    let mut start = 0;
+    for k in 1..=n {
+        if start >= data.len() {
+            break;
+        }
+        let target = (data.len() * k / n).max(start);
+        let end = if k == n {
+            data.len()
+        } else {
+            memchr::memchr(b'\n', &data[target..]).map_or(data.len(), |p| target + p + 1)
+        };
+        if end > start {
+            parts.push(start..end);
+            start = end;
+        }
+    }
+    parts
+}
+
+/// The csv_core splitting stage: fills batches (reusing those sent back) until the
+/// input ends, it fails, or nobody listens any more.
 fn split_rows<R: BufRead>(
     mut records: Records<R>,
     full: &mpsc::SyncSender<std::io::Result<Batch>>,
     empty: &mpsc::Receiver<Batch>,
 ) {
     loop {
-        let mut batch = empty.try_recv().unwrap_or_default();
+        let mut batch = match empty.try_recv() {
+            Ok(Batch::Rows(batch)) => batch,
+            _ => RowBatch::default(),
+        };
         batch.lines.clear();
         let mut n = 0;
         let mut end = false;
@@ -129,10 +264,31 @@ fn split_rows<R: BufRead>(
             }
         }
         batch.rows.truncate(n);
-        if (n > 0 && full.send(Ok(batch)).is_err()) || end {
+        if (n > 0 && full.send(Ok(Batch::Rows(batch))).is_err()) || end {
             return;
         }
     }
+}
+
+/// The fields the splitting stage parses ahead: frame time, dropped, display, time
+/// (and its decimal step) and every numeric column.
+fn parse_plan(layout: &Layout) -> Plan {
+    let mut fields = Vec::new();
+    match layout.frame_time {
+        layout::FrameTimeRule::Column(i) | layout::FrameTimeRule::FromFps(i) => fields.push(i),
+        layout::FrameTimeRule::Sum(b, w) => fields.extend([b, w]),
+    }
+    match layout.dropped {
+        DroppedRule::Column(i) | DroppedRule::MissingDisplay(i) | DroppedRule::ZeroDisplay(i) => {
+            fields.push(i);
+        }
+        DroppedRule::Unknown => {}
+    }
+    fields.extend(layout.display);
+    let time = layout.time.filter(|t| t.unit != TimeUnit::DateTime).map(|t| t.index);
+    fields.extend(time);
+    fields.extend(layout.numeric.iter().map(|c| c.index));
+    Plan::new(fields, time)
 }
 
 fn file_stem(path: &Path) -> String {
@@ -153,6 +309,12 @@ struct RowReader<'a> {
     saw_system: bool,
     /// MangoHud: every timed row, to read the log as samples if it is sampled.
     mango: Option<MangoRows>,
+    /// The trace the load preview shows, and how many of its frames it has.
+    previewed: Option<(usize, usize)>,
+    /// Optional columns kept so far, summed over traces (bounded by
+    /// [`MAX_TRACE_COLUMNS`]), and the traces that keep none because of it.
+    trace_columns: usize,
+    traces_without_columns: usize,
 }
 
 impl<'a> RowReader<'a> {
@@ -169,10 +331,28 @@ impl<'a> RowReader<'a> {
             count: 0,
             saw_system: false,
             mango: None,
+            trace_columns: 0,
+            traces_without_columns: 0,
+            previewed: None,
         }
     }
 
-    fn row(&mut self, record: &Row, line: u64, info: &mut FileInfo) {
+    /// Hands the frame times read since the last call to the load preview (of the
+    /// trace with the most frames).
+    fn feed_preview(&mut self, progress: &Progress) {
+        let Some((biggest, b)) = self.builders.iter().enumerate().max_by_key(|(_, b)| b.len()) else {
+            return;
+        };
+        let (restart, from) = match self.previewed {
+            Some((index, fed)) if index == biggest => (false, fed),
+            _ => (true, 0),
+        };
+        let times = b.frame_times();
+        progress.extend_preview(restart, times.get(from..).unwrap_or(&[]));
+        self.previewed = Some((biggest, times.len()));
+    }
+
+    fn row<F: Fields>(&mut self, record: &F, line: u64, info: &mut FileInfo) {
         let layout = self.layout;
         let fields = record.len();
         let used = used_fields(record, layout.header_len);
@@ -190,7 +370,7 @@ impl<'a> RowReader<'a> {
             Ok(index) => index,
             Err(reason) => {
                 self.file_skips.add(line, shape.unwrap_or(reason));
-                if let Some(m) = &mut self.mango {
+                if let (Some(m), Some(record)) = (&mut self.mango, record.as_row()) {
                     m.note(record, line, None, true);
                 }
                 return;
@@ -198,7 +378,7 @@ impl<'a> RowReader<'a> {
         };
         if let Some(reason) = shape {
             self.builders[index].skip(line, reason);
-            if let Some(m) = &mut self.mango {
+            if let (Some(m), Some(record)) = (&mut self.mango, record.as_row()) {
                 m.skip(line, reason);
                 m.note(record, line, None, true);
             }
@@ -215,7 +395,7 @@ impl<'a> RowReader<'a> {
         }
         let before = self.builders[index].len();
         self.builders[index].push(record, layout, line);
-        if let Some(m) = &mut self.mango {
+        if let (Some(m), Some(record)) = (&mut self.mango, record.as_row()) {
             let kept = (self.builders[index].len() > before).then_some(before);
             m.note(record, line, kept, false);
         }
@@ -223,12 +403,12 @@ impl<'a> RowReader<'a> {
 
     /// Finds the trace a row belongs to, creating it when `create` is set. The error
     /// says why the row names no trace.
-    fn trace_index(&mut self, record: &Row, create: bool) -> Result<usize, SkipReason> {
+    fn trace_index<F: Fields>(&mut self, record: &F, create: bool) -> Result<usize, SkipReason> {
         let layout = self.layout;
         let cols = [layout.application, layout.process_id, layout.swap_chain];
         let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
         if let Some(idx) = self.last_index
-            && cols.iter().zip(&self.last_key).all(|(c, k)| raw(*c) == k.as_slice())
+            && cols.iter().zip(&self.last_key).all(|(c, k)| same_bytes(raw(*c), k))
         {
             return Ok(idx);
         }
@@ -254,7 +434,13 @@ impl<'a> RowReader<'a> {
                     runtime: None,
                     present_modes: Vec::new(),
                 };
-                self.builders.push(TraceBuilder::new(meta, layout));
+                let keep = self.trace_columns + layout.numeric.len() <= MAX_TRACE_COLUMNS;
+                if keep {
+                    self.trace_columns += layout.numeric.len();
+                } else {
+                    self.traces_without_columns += 1;
+                }
+                self.builders.push(TraceBuilder::new(meta, layout, keep));
                 self.index.insert(key, self.builders.len() - 1);
                 self.builders.len() - 1
             }
@@ -270,6 +456,14 @@ impl<'a> RowReader<'a> {
         let mut mango = self.mango.take();
         let mut warnings = self.file_warnings;
         warnings.extend(self.file_skips.warnings());
+        if self.traces_without_columns > 0 {
+            warnings.push(Warning::file(format!(
+                "the file has so many traces × columns that the optional columns (timings, telemetry) of \
+                 its last {} traces were left out to stay within memory (at most {MAX_TRACE_COLUMNS} trace \
+                 columns a file); their frame times are kept",
+                self.traces_without_columns
+            )));
+        }
         let (ms_per_raw, unit_warning) = infer_time_scale(&self.builders, layout, opts);
         warnings.extend(unit_warning);
         let origin_raw =
@@ -278,8 +472,8 @@ impl<'a> RowReader<'a> {
         let origin_raw = if origin_raw.is_finite() { origin_raw } else { 0.0 };
         let mut traces = Vec::new();
         for builder in self.builders {
-            let cell_warnings = if sampled { builder.cell_warnings() } else { Vec::new() };
-            let mut trace = builder.finish(role, ms_per_raw, origin_raw);
+            let cell_warnings = if sampled { builder.cell_warnings(layout) } else { Vec::new() };
+            let mut trace = builder.finish(layout, role, ms_per_raw, origin_raw);
             // A sampled MangoHud log (one trace: MangoHud names no process) is read
             // as samples; its per-frame reading only lends the telemetry.
             if sampled && let Some(rows) = mango.take() {
@@ -351,7 +545,7 @@ fn mangohud_application(stem: &str) -> String {
 
 /// Counts the fields of a row, ignoring empty trailing ones beyond the header (a
 /// trailing comma is not a new column).
-fn used_fields(record: &Row, header_len: usize) -> usize {
+fn used_fields<F: Fields>(record: &F, header_len: usize) -> usize {
     let mut n = record.len();
     while n > header_len && trim(record.get(n - 1).unwrap_or(b"")).is_empty() {
         n -= 1;

@@ -181,7 +181,7 @@ impl MangoRows {
                 s.set_value(c, pf.frame_time_ms[f]);
             }
             for &(from, to) in &columns {
-                s.set_value(to, pf.columns[from].values[f]);
+                s.set_value(to, pf.columns[from].values.at(f));
             }
         }
         if let Some(why) = s.why_empty() {

@@ -60,6 +60,46 @@ pub struct Progress {
     done_bytes: AtomicU64,
     total_bytes: AtomicU64,
     cancelled: AtomicBool,
+    preview: std::sync::Mutex<Preview>,
+}
+
+/// A coarse picture of the frame times read so far (of the trace with the most
+/// frames), for the window to show while a capture loads: the slowest frame time of
+/// every bucket of consecutive frames, at most [`Preview::BUCKETS`] buckets (they
+/// double in size as the load goes on).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Preview {
+    /// Frames read so far (of that trace).
+    pub frames: u64,
+    /// Frames per bucket.
+    pub bucket_frames: u64,
+    /// The slowest frame time of each bucket, in order.
+    pub slowest_ms: Vec<f32>,
+}
+
+impl Preview {
+    /// The most buckets kept.
+    pub const BUCKETS: usize = 1024;
+
+    /// Adds the next frame time.
+    pub fn add(&mut self, frame_time_ms: f64) {
+        if self.bucket_frames == 0 {
+            self.bucket_frames = 1;
+        }
+        let mut bucket = (self.frames / self.bucket_frames) as usize;
+        if bucket >= Self::BUCKETS {
+            self.slowest_ms =
+                self.slowest_ms.chunks(2).map(|p| p.iter().copied().fold(0.0, f32::max)).collect();
+            self.bucket_frames *= 2;
+            bucket = (self.frames / self.bucket_frames) as usize;
+        }
+        let v = frame_time_ms as f32;
+        match self.slowest_ms.get_mut(bucket) {
+            Some(slowest) => *slowest = slowest.max(v),
+            None => self.slowest_ms.push(v),
+        }
+        self.frames += 1;
+    }
 }
 
 impl Progress {
@@ -71,6 +111,25 @@ impl Progress {
             return 0.0;
         }
         (self.done_bytes.load(Ordering::Relaxed) as f64 / total as f64).min(1.0) as f32
+    }
+
+    /// The picture of the frame times read so far ([`Preview`]).
+    #[must_use]
+    pub fn preview(&self) -> Preview {
+        self.preview.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+
+    /// Adds frame times to the preview; `restart` drops what it held first (another
+    /// trace became the biggest).
+    pub(crate) fn extend_preview(&self, restart: bool, frame_times_ms: &[f64]) {
+        if let Ok(mut p) = self.preview.lock() {
+            if restart {
+                *p = Preview::default();
+            }
+            for &v in frame_times_ms {
+                p.add(v);
+            }
+        }
     }
 
     /// Asks the load to stop; it ends with [`LoadErrorKind::Cancelled`].
@@ -153,4 +212,24 @@ pub fn load_bytes(path: &Path, bytes: &[u8], opts: LoadOptions) -> Result<Captur
     let progress = Progress::default();
     progress.total_bytes.store(bytes.len() as u64, Ordering::Relaxed);
     load_reader(path, bytes, opts, &progress)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// 3000 frames: buckets double from 1 to 4 frames (750 buckets), each holding the
+    /// slowest of its frames.
+    #[test]
+    fn the_load_preview_stays_small() {
+        let mut p = Preview::default();
+        for i in 0..3000u32 {
+            p.add(if i == 2001 { 50.0 } else { f64::from(i % 7) });
+        }
+        assert_eq!(p.frames, 3000);
+        assert_eq!(p.bucket_frames, 4);
+        assert_eq!(p.slowest_ms.len(), 750);
+        assert!((p.slowest_ms[500] - 50.0).abs() < f32::EPSILON, "frames 2000..2004");
+        assert!((p.slowest_ms[0] - 3.0).abs() < f32::EPSILON, "frames 0..4 are 0, 1, 2, 3");
+    }
 }

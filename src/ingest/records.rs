@@ -4,6 +4,7 @@
 //! here, so line numbers count `\n`, `\r\n` and lone `\r` line ends alike and stay
 //! right across blank lines and quoted fields that span lines.
 
+use super::values::{Cell, parse_cell};
 use std::io::BufRead;
 
 /// The longest row kept, in bytes; longer rows are read through and reported.
@@ -40,6 +41,320 @@ impl Row {
         let start = if i == 0 { 0 } else { self.ends[i - 1] };
         self.data.get(start..self.ends[i])
     }
+}
+
+/// The fields of one data row, however it was split.
+pub trait Fields {
+    /// Number of fields.
+    fn len(&self) -> usize;
+    /// Field `i`, if the row has it.
+    fn get(&self, i: usize) -> Option<&[u8]>;
+    /// True when the row was too long to keep (see [`Row::is_oversized`]).
+    fn is_oversized(&self) -> bool;
+    /// The row as [`Row`], when it is one (MangoHud's reader wants it).
+    fn as_row(&self) -> Option<&Row> {
+        None
+    }
+    /// Field `i` parsed as a numeric cell (an absent field is empty: missing).
+    #[inline]
+    fn cell(&self, i: usize) -> Cell {
+        parse_cell(self.get(i).unwrap_or(b""))
+    }
+    /// The decimal step field `i` is written with ([`decimal_step`]).
+    #[inline]
+    fn step(&self, i: usize) -> f64 {
+        decimal_step(self.get(i).unwrap_or(b""))
+    }
+}
+
+/// The step a decimal cell is written with: `10.01` → 0.01, `123` → 1, `1e-3` → 0
+/// (exponent notation says nothing about rounding).
+#[must_use]
+pub fn decimal_step(cell: &[u8]) -> f64 {
+    let b = cell.trim_ascii();
+    if b.iter().any(|c| matches!(c, b'e' | b'E')) {
+        return 0.0;
+    }
+    match b.iter().position(|&c| c == b'.') {
+        Some(dot) => 10f64.powi(-((b.len() - dot - 1).min(300) as i32)),
+        None => 1.0,
+    }
+}
+
+/// Which fields the splitting stage parses ahead (in parallel, per block), so that
+/// the stage that builds traces only reads numbers: the frame-time, dropped, display
+/// and time columns and every numeric column. The time column's decimal step too.
+#[derive(Debug, Clone, Default)]
+pub struct Plan {
+    /// Per field index: its slot, or [`NO_SLOT`].
+    slot: Vec<u32>,
+    /// The field of each slot.
+    fields: Vec<usize>,
+    /// The field whose decimal step is kept.
+    step_field: Option<usize>,
+}
+
+const NO_SLOT: u32 = u32::MAX;
+
+impl Plan {
+    /// A plan for `fields` (repeats ignored) and the decimal step of `step_field`.
+    #[must_use]
+    pub fn new(fields: impl IntoIterator<Item = usize>, step_field: Option<usize>) -> Self {
+        let mut plan = Self { step_field, ..Self::default() };
+        for f in fields {
+            if plan.slot.len() <= f {
+                plan.slot.resize(f + 1, NO_SLOT);
+            }
+            if plan.slot[f] == NO_SLOT {
+                plan.slot[f] = plan.fields.len() as u32;
+                plan.fields.push(f);
+            }
+        }
+        plan
+    }
+
+    fn width(&self) -> usize {
+        self.fields.len() + usize::from(self.step_field.is_some())
+    }
+}
+
+/// A parsed cell kept as an `f64`: a number is itself; missing and invalid cells are
+/// NaNs with payloads of their own (parsing never yields a NaN).
+const MISSING_BITS: u64 = 0x7FF8_0000_0000_0A11;
+const INVALID_BITS: u64 = 0x7FF8_0000_0000_0BAD;
+
+fn encode_cell(c: Cell) -> f64 {
+    match c {
+        Cell::Number(v) => v,
+        Cell::Missing => f64::from_bits(MISSING_BITS),
+        Cell::Invalid => f64::from_bits(INVALID_BITS),
+    }
+}
+
+#[inline]
+fn decode_cell(v: f64) -> Cell {
+    match v.to_bits() {
+        MISSING_BITS => Cell::Missing,
+        INVALID_BITS => Cell::Invalid,
+        _ => Cell::Number(v),
+    }
+}
+
+impl Fields for Row {
+    fn len(&self) -> usize {
+        Row::len(self)
+    }
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        Row::get(self, i)
+    }
+    fn is_oversized(&self) -> bool {
+        Row::is_oversized(self)
+    }
+    fn as_row(&self) -> Option<&Row> {
+        Some(self)
+    }
+}
+
+/// Lines longer than this are split by [`Records`] (the exact rules for oversized
+/// rows) rather than by the block splitter.
+const FAST_ROW_BYTES: usize = 1 << 18;
+/// Rows with more fields than this are split by [`Records`] too.
+const FAST_ROW_FIELDS: usize = 1 << 15;
+
+/// One row of a [`Block`]: where its bytes are and where its field ends are.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+    /// Index of the row's first field end in [`Block::ends`].
+    first: u32,
+    /// Number of fields; [`SLOW`] when the row is to be split by [`Records`].
+    fields: u32,
+}
+
+const SLOW: u32 = u32::MAX;
+
+/// Whole lines of a quote-free CSV, split into rows and fields without copying: the
+/// bytes are read once into the block, rows are found with `memchr`, fields by
+/// their commas. Line numbers count every line (blank ones too).
+#[derive(Debug, Default)]
+pub struct Block {
+    data: Vec<u8>,
+    rows: Vec<Span>,
+    ends: Vec<u32>,
+    lines: Vec<u64>,
+    /// Per row, the planned fields parsed ([`Plan`]), then the time column's step.
+    cells: Vec<f64>,
+    plan: std::sync::Arc<Plan>,
+}
+
+/// A row of a [`Block`].
+#[derive(Debug, Clone, Copy)]
+pub struct BlockRow<'a> {
+    data: &'a [u8],
+    span: Span,
+    ends: &'a [u32],
+    cells: &'a [f64],
+    plan: &'a Plan,
+}
+
+impl Fields for BlockRow<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.span.fields as usize
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        if i >= self.span.fields as usize {
+            return None;
+        }
+        let start = if i == 0 { self.span.start } else { self.ends[i - 1] + 1 };
+        self.data.get(start as usize..self.ends[i] as usize)
+    }
+    fn is_oversized(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn cell(&self, i: usize) -> Cell {
+        match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
+            Some(&v) => decode_cell(v),
+            None => parse_cell(self.get(i).unwrap_or(b"")),
+        }
+    }
+    #[inline]
+    fn step(&self, i: usize) -> f64 {
+        match (self.plan.step_field, self.cells.get(self.plan.fields.len())) {
+            (Some(f), Some(&step)) if f == i => step,
+            _ => decimal_step(self.get(i).unwrap_or(b"")),
+        }
+    }
+}
+
+/// A row of a block: split in place, or (a very long line) by [`Records`].
+pub enum BlockItem<'a> {
+    /// Split in place.
+    Fast(BlockRow<'a>),
+    /// The line's bytes, to split with [`Records`].
+    Slow(&'a [u8]),
+}
+
+impl Block {
+    /// Number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when the block holds no row.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Row `k` and the line it is on.
+    #[must_use]
+    pub fn row(&self, k: usize) -> (BlockItem<'_>, u64) {
+        let span = self.rows[k];
+        let line = self.lines[k];
+        if span.fields == SLOW {
+            return (BlockItem::Slow(&self.data[span.start as usize..span.end as usize]), line);
+        }
+        let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
+        let w = self.plan.width();
+        let cells = self.cells.get(k * w..(k + 1) * w).unwrap_or(&[]);
+        (BlockItem::Fast(BlockRow { data: &self.data, span, ends, cells, plan: &self.plan }), line)
+    }
+
+    /// Parses the planned fields of every row ahead ([`Plan`]) — unless that would
+    /// take more than twice the block's bytes (thousands of mostly empty columns): the
+    /// builder then parses the cells it reads itself.
+    pub fn parse(&mut self, plan: &std::sync::Arc<Plan>) {
+        self.plan = std::sync::Arc::clone(plan);
+        self.cells.clear();
+        let w = plan.width();
+        if self.rows.len() * w * 8 > 2 * self.data.len() + 4096 {
+            return;
+        }
+        self.cells.reserve(self.rows.len() * w);
+        for k in 0..self.rows.len() {
+            let span = self.rows[k];
+            if span.fields == SLOW {
+                self.cells.extend(std::iter::repeat_n(f64::NAN, w));
+                continue;
+            }
+            let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
+            let row = BlockRow { data: &self.data, span, ends, cells: &[], plan: &Plan::default() };
+            for &f in &plan.fields {
+                self.cells.push(encode_cell(row.cell(f)));
+            }
+            if let Some(f) = plan.step_field {
+                self.cells.push(row.step(f));
+            }
+        }
+    }
+
+    /// Moves every line number on by `offset` (blocks are split in parallel, each
+    /// counting its lines from 0).
+    pub fn shift_lines(&mut self, offset: u64) {
+        self.lines.iter_mut().for_each(|l| *l += offset);
+    }
+
+    /// Splits `data` (whole lines: it ends with `\n` or at the end of the input; no
+    /// quote and no lone `\r` in it), whose first byte is on line `first_line`.
+    /// Returns the line after the last.
+    pub fn fill(&mut self, data: Vec<u8>, first_line: u64) -> u64 {
+        self.data = data;
+        self.rows.clear();
+        self.ends.clear();
+        self.lines.clear();
+        let data = &self.data;
+        let mut line = first_line;
+        let mut pos = 0usize;
+        while pos < data.len() {
+            let nl = memchr::memchr(b'\n', &data[pos..]).map_or(data.len(), |k| pos + k);
+            let mut end = nl;
+            if end > pos && data[end - 1] == b'\r' {
+                end -= 1;
+            }
+            if end > pos {
+                let first = self.ends.len() as u32;
+                let mut fields = SLOW;
+                if end - pos <= FAST_ROW_BYTES {
+                    for k in memchr::memchr_iter(b',', &data[pos..end]) {
+                        self.ends.push((pos + k) as u32);
+                    }
+                    self.ends.push(end as u32);
+                    let n = self.ends.len() - first as usize;
+                    if n <= FAST_ROW_FIELDS {
+                        fields = n as u32;
+                    } else {
+                        self.ends.truncate(first as usize);
+                    }
+                }
+                let end = if fields == SLOW { (nl + 1).min(data.len()) } else { end };
+                self.rows.push(Span { start: pos as u32, end: end as u32, first, fields });
+                self.lines.push(line);
+            }
+            line += 1;
+            pos = nl + 1;
+        }
+        line
+    }
+
+    /// Gives the block's buffer back for reuse.
+    pub fn take_data(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.data)
+    }
+}
+
+/// True when `data` can be split by [`Block::fill`]: no quote (fields may hold
+/// commas or line breaks) and no lone `\r` (a classic-Mac line end).
+#[must_use]
+pub fn splits_plainly(data: &[u8]) -> bool {
+    if memchr::memchr(b'"', data).is_some() {
+        return false;
+    }
+    memchr::memchr_iter(b'\r', data).all(|k| data.get(k + 1) == Some(&b'\n'))
 }
 
 /// Counts line breaks: `\r\n`, `\n` and a lone `\r` each end one line.

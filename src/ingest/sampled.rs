@@ -16,7 +16,7 @@ use super::builder::{InvalidCells, SkipLog, SkipReason};
 use super::error::{LoadError, LoadErrorKind};
 use super::records::Row;
 use super::values::{Cell, parse_cell, trim};
-use crate::model::{Column, ColumnKind, Frames, Trace, TraceMeta, Warning};
+use crate::model::{Column, ColumnKind, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
 use std::path::Path;
 
 /// How often (in rows) the loaders look at the cancel flag.
@@ -190,8 +190,19 @@ pub(super) enum NotSample {
     NoGame,
 }
 
-/// The most telemetry cells (samples × columns) a sampled log keeps: 800 MB.
-const MAX_CELLS: usize = 100_000_000;
+/// The most telemetry cells (samples × columns) a sampled log keeps: at most 64 MB
+/// however the cells are stored (missing and constant ones take none).
+const MAX_CELLS: usize = 8_000_000;
+
+/// A column being read: name, meaning, the values of every sample but the last, and
+/// the last sample's value (set by [`Samples::set`] until the next sample starts).
+#[derive(Debug)]
+struct SampleColumn {
+    name: String,
+    kind: ColumnKind,
+    done: ValuesBuilder,
+    last: f64,
+}
 
 /// The samples of a sampled log, stored column-wise as they are read.
 #[derive(Debug, Default)]
@@ -202,7 +213,7 @@ pub(super) struct Samples {
     /// End of each sample's interval (its row's time), ms on the log's own clock.
     end_ms: Vec<f64>,
     line: Vec<u64>,
-    columns: Vec<Column>,
+    columns: Vec<SampleColumn>,
     /// Per column: a 0 there means "no value" (NVIDIA's PC latency).
     zero_missing: Vec<bool>,
     invalid: Vec<InvalidCells>,
@@ -245,7 +256,9 @@ impl Samples {
         if self.telemetry_dropped {
             return usize::MAX; // `set` ignores an index it does not have
         }
-        self.columns.push(Column { name, kind, values: vec![f64::NAN; self.len()] });
+        let mut done = ValuesBuilder::default();
+        done.extend(std::iter::repeat_n(f64::NAN, self.len().saturating_sub(1)));
+        self.columns.push(SampleColumn { name, kind, done, last: f64::NAN });
         self.zero_missing.push(zero_missing);
         self.invalid.push(InvalidCells::default());
         self.columns.len() - 1
@@ -342,7 +355,13 @@ impl Samples {
             self.invalid.clear();
             self.telemetry_dropped = true;
         }
-        self.columns.iter_mut().for_each(|c| c.values.push(f64::NAN));
+        let first = self.len() == 1;
+        for c in &mut self.columns {
+            if !first {
+                c.done.push(c.last);
+            }
+            c.last = f64::NAN;
+        }
     }
 
     /// Sets column `column` of the last sample from a cell (empty and `N/A` are missing;
@@ -370,9 +389,10 @@ impl Samples {
         if zero_missing && value == 0.0 {
             return;
         }
-        if let Some(last) = c.values.last_mut() {
-            *last = value;
+        if self.frame_time_ms.is_empty() {
+            return;
         }
+        c.last = value;
     }
 
     /// Gives every sample the polling period `interval_ms` as its interval and
@@ -430,11 +450,14 @@ impl Samples {
             ));
         }
         let mut columns = Vec::new();
-        for (column, invalid) in self.columns.into_iter().zip(self.invalid) {
-            let has_numbers = column.values.iter().any(|v| !v.is_nan());
+        for (mut column, invalid) in self.columns.into_iter().zip(self.invalid) {
+            if n > 0 {
+                column.done.push(column.last);
+            }
+            let has_numbers = column.done.any_present();
             warnings.extend(invalid.warning(&column.name, has_numbers));
             if has_numbers {
-                columns.push(column);
+                columns.push(Column { name: column.name, kind: column.kind, values: column.done.finish() });
             }
         }
         warnings.sort_by_key(|w| w.line);

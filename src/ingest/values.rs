@@ -17,12 +17,29 @@ pub fn trim(bytes: &[u8]) -> &[u8] {
     bytes.trim_ascii()
 }
 
+/// `a == b` for the short fields rows repeat (no call into `memcmp`).
+#[inline]
+#[must_use]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// Parses a numeric cell. Values may be padded with spaces (`" 52"`).
 #[must_use]
 pub fn parse_cell(bytes: &[u8]) -> Cell {
+    // Most cells are plain decimals without padding: no trimming or `NA` checks.
+    if let Some(&c) = bytes.first()
+        && (c.is_ascii_digit() || c == b'-')
+        && let Some(v) = parse_plain_decimal(bytes)
+    {
+        return Cell::Number(v);
+    }
     let b = trim(bytes);
     if b.is_empty() || b.eq_ignore_ascii_case(b"NA") || b.eq_ignore_ascii_case(b"N/A") {
         return Cell::Missing;
+    }
+    if let Some(v) = parse_plain_decimal(b) {
+        return Cell::Number(v);
     }
     let Ok(text) = std::str::from_utf8(b) else {
         return Cell::Invalid;
@@ -31,6 +48,49 @@ pub fn parse_cell(bytes: &[u8]) -> Cell {
         Ok(v) if v.is_finite() => Cell::Number(v),
         _ => Cell::Invalid,
     }
+}
+
+/// Powers of ten an `f64` holds exactly.
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18,
+    1e19, 1e20, 1e21, 1e22,
+];
+
+/// Parses a plain decimal (`-12.345`, `+7`, `.5`, `3.`) straight from bytes when the
+/// result is exact by Clinger's fast path: a mantissa below 2^53 divided by an exact
+/// power of ten is one correctly rounded operation, so the value is bit-identical to
+/// `str::parse::<f64>`. `None` for anything else (exponents, long mantissas, text),
+/// which the caller hands to `str::parse`.
+#[inline]
+fn parse_plain_decimal(b: &[u8]) -> Option<f64> {
+    let (neg, digits) = match b.first()? {
+        b'-' => (true, &b[1..]),
+        b'+' => (false, &b[1..]),
+        _ => (false, b),
+    };
+    let mut mantissa: u64 = 0;
+    let mut count = 0usize;
+    let mut decimals = 0usize;
+    let mut seen_dot = false;
+    for &c in digits {
+        match c {
+            b'0'..=b'9' => {
+                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
+                count += 1;
+                if seen_dot {
+                    decimals += 1;
+                }
+            }
+            b'.' if !seen_dot => seen_dot = true,
+            _ => return None,
+        }
+    }
+    // 15 digits keep the mantissa below 10^15 < 2^53 without overflow checks.
+    if count == 0 || count > 15 || decimals >= POW10.len() {
+        return None;
+    }
+    let v = mantissa as f64 / POW10[decimals];
+    Some(if neg { -v } else { v })
 }
 
 /// Parses a numeric cell, giving NaN for anything that is not a finite number.
@@ -120,6 +180,52 @@ mod tests {
         assert_eq!(parse_id(b" 42.000 "), 42);
         for bad in [&b"NA"[..], b"", b"4.5", b"-3", b"1e3", b"18446744073709551615", b"x"] {
             assert_eq!(parse_id(bad), crate::model::MISSING_ID, "{bad:?}");
+        }
+    }
+
+    /// The fast path gives exactly what `str::parse` gives, and leaves the rest to it.
+    #[test]
+    fn plain_decimals_match_str_parse() {
+        let mut x: u64 = 99;
+        let mut cases: Vec<String> = [
+            "0",
+            "-0",
+            "+7",
+            ".5",
+            "3.",
+            "-0.0000",
+            "123456789012345",
+            "1234567890123456",
+            "0.1",
+            "16.6669",
+            "9007199254740993",
+            "1e5",
+            ".",
+            "-",
+            "",
+            "1.2.3",
+            "0x10",
+            "1_0",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let decimals = (x % 12) as usize;
+            let whole = (x >> 8) % 1_000_000;
+            let frac = (x >> 28) % 10u64.pow(decimals as u32);
+            let sign = if x.is_multiple_of(5) { "-" } else { "" };
+            cases.push(format!("{sign}{whole}.{frac:0decimals$}"));
+        }
+        for c in &cases {
+            let want = c.parse::<f64>().ok();
+            match parse_plain_decimal(c.as_bytes()) {
+                Some(v) => assert_eq!(Some(v.to_bits()), want.map(f64::to_bits), "{c}"),
+                None => assert!(c.len() > 15 || want.is_none() || c.contains('e'), "{c} left to str::parse"),
+            }
         }
     }
 

@@ -220,8 +220,9 @@ pub struct Column {
     pub name: String,
     /// What it measures.
     pub kind: ColumnKind,
-    /// One value per kept frame; NaN where the file had no number.
-    pub values: Vec<f64>,
+    /// One value per kept frame; NaN where the file had no number. Stored compactly
+    /// ([`Values`]): read with `at` / `iter`; `&values[..]` materialises a slice.
+    pub values: super::Values,
 }
 
 impl Column {

@@ -12,9 +12,11 @@
 
 mod column;
 mod format;
+mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
+pub use values::{Values, ValuesBuilder};
 
 use std::path::PathBuf;
 
@@ -254,7 +256,7 @@ impl Trace {
             columns: f
                 .columns
                 .iter()
-                .map(|c| Column { name: c.name.clone(), kind: c.kind, values: part(&c.values) })
+                .map(|c| Column { name: c.name.clone(), kind: c.kind, values: c.values.slice(r.clone()) })
                 .collect(),
             sample_ms: part(&f.sample_ms),
             // The log's own summary convention belongs to the whole log, not a slice.
@@ -339,7 +341,8 @@ mod tests {
         t.frames.display_ms = vec![f64::NAN; 10];
         t.frames.dropped = vec![false; 10];
         t.frames.line = (2..12).collect();
-        t.frames.columns = vec![Column { name: "X".into(), kind: ColumnKind::Other, values: vec![1.0; 10] }];
+        t.frames.columns =
+            vec![Column { name: "X".into(), kind: ColumnKind::Other, values: vec![1.0; 10].into() }];
         let s = t.slice(3..7);
         assert_eq!(s.len(), 4);
         assert_eq!(s.frames.line, vec![5, 6, 7, 8]);

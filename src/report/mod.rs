@@ -304,14 +304,14 @@ pub fn run_prepared(
         latency: Some(latency),
         // Sampled logs: no display times to detect a grid from, no frame types
         // (`metrics.md` §10).
-        vsync: if prepared.is_sampled() { None } else { Vsync::of(trace, settings.refresh_hz) },
-        frame_types: if prepared.is_sampled() { None } else { FrameTypes::of(trace, &prepared.series) },
+        vsync: if prepared.is_sampled() { None } else { prepared.vsync(trace, settings.refresh_hz) },
+        frame_types: if prepared.is_sampled() { None } else { prepared.frame_types },
         // A sampled log has none, but for a MangoHud log MangoHud's own summary figures
         // on its logged frame times (metrics.md §11).
         conventions: if prepared.is_sampled() {
             Conventions::mangohud_only(&trace.frames.logged_frame_time_ms)
         } else {
-            Conventions::of(&series.frame_time_ms)
+            prepared.conventions
         },
         // Every frame of the trace, dropped ones too (as FrameView's summary averages);
         // a sampled log weights each sample by its interval (metrics.md §10).

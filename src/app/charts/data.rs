@@ -67,11 +67,32 @@ impl ChartData {
     pub fn new(frame_time_ms: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
         let mut sorted = frame_time_ms.to_vec();
         sorted.sort_unstable_by(f64::total_cmp);
+        Self::from_sorted(&sorted, curve)
+    }
+
+    /// [`ChartData::new`] from a slow-time curve, sharing its sorted series.
+    #[must_use]
+    pub fn from_curve(curve: &SlowTimeCurve) -> Self {
+        curve.sums();
+        Self::from_shared(&curve.ascending_shared(), Some(curve))
+    }
+
+    /// [`ChartData::new`] of frame times already sorted ascending.
+    #[must_use]
+    pub fn from_sorted(sorted: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
+        if let Some(c) = curve {
+            c.sums();
+        }
+        Self::from_shared(&sorted.into(), curve)
+    }
+
+    fn from_shared(shared: &Arc<[f64]>, curve: Option<&SlowTimeCurve>) -> Self {
+        let sorted: &[f64] = shared;
         let percentile_ms = if sorted.is_empty() {
             Vec::new()
         } else {
             percentile_grid()
-                .map(|k| PlotPoint::new(f64::from(k) / 1e4, percentile(&sorted, f64::from(k) / 1e6)))
+                .map(|k| PlotPoint::new(f64::from(k) / 1e4, percentile(sorted, f64::from(k) / 1e6)))
                 .collect()
         };
         let (slow_pct, excess_pct) = curve
@@ -87,11 +108,12 @@ impl ChartData {
         // 1.5 × the rate of the fastest 0.1 % of frames: past it S(F) is 100 %. The
         // 0.1th percentile, not the minimum, so one stray tiny interval cannot squash
         // the interesting range into the left edge.
-        let fastest_ms = percentile(&sorted, 0.001);
+        let fastest_ms = percentile(sorted, 0.001);
         let fps_view_max =
             if fastest_ms > 0.0 { (1.5 * 1000.0 / fastest_ms).clamp(10.0, MAX_FPS) } else { MAX_FPS };
-        let histogram = Histogram::new(&sorted);
-        let sorted_ms = SortedMs(sorted.into());
+        let histogram = Histogram::new(sorted);
+        let sorted_ms = SortedMs(Arc::clone(shared));
+
         Self { percentile_ms, slow_pct, excess_pct, fps_view_max, histogram, sorted_ms }
     }
 
