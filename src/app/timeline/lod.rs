@@ -79,8 +79,9 @@ impl Budget {
 /// series, and an index for rows of one kind) and whether shares were given.
 pub type RowKey = (u8, usize, bool);
 
-/// What the cache's contents depend on: trace, view, width, analysis.
-pub type CacheKey = (usize, u64, u64, u32, usize);
+/// What the cache's contents depend on besides the columns' place: trace, time per
+/// column, width, analysis.
+pub type CacheKey = (usize, u64, u32, usize);
 
 /// One pixel column of a row: the typical and the slowest frame under it, and how much
 /// of its time was over the budget.
@@ -97,53 +98,118 @@ pub struct ColumnStat {
     pub over: Option<(f32, f32)>,
 }
 
-/// The frames under each pixel column and each row's [`ColumnStat`]s, kept until the
-/// view, the width, the trace or its analysis changes: a UI frame where only the
-/// pointer moves costs one pass over the pixel columns.
+/// Per-row values for a window of columns, starting at global column `.0`.
+type Window<T> = (i64, Vec<T>);
+
+/// The frames under each pixel column and each row's per-column values.
+///
+/// Columns sit on a global grid: column `g` covers `[g·dt, (g+1)·dt)` for the view's
+/// time per column `dt`, and the timeline draws the `width` columns from
+/// `g₀ = ⌊start / dt⌋` on, less than a pixel left of where the view starts. So while the
+/// view only pans (same `dt`), a new frame reuses every column still in view and
+/// computes only the few that came in; a frame where only the pointer moves computes
+/// nothing. A new zoom, width, trace or analysis starts over.
 #[derive(Debug, Default)]
 pub struct ColumnCache {
     key: Option<CacheKey>,
+    /// The global index of the first column.
+    origin: i64,
     /// The frames under each pixel column.
     pub columns: Vec<Range<usize>>,
-    stats: HashMap<RowKey, Vec<ColumnStat>>,
-    typicals: HashMap<(u8, usize), Vec<f64>>,
-    counts: HashMap<(usize, usize), Vec<u32>>,
+    stats: HashMap<RowKey, Window<ColumnStat>>,
+    typicals: HashMap<(u8, usize), Window<f64>>,
+    counts: HashMap<(usize, usize), Window<u32>>,
     scratch: Vec<f64>,
 }
 
+/// `window` moved to `count` columns from global column `origin`: the columns it
+/// already has are kept, the others computed by `compute` (given a range of positions
+/// in the new window, it returns their values in order).
+fn slide<T: Copy>(
+    window: &mut Window<T>,
+    origin: i64,
+    count: usize,
+    mut compute: impl FnMut(Range<usize>) -> Vec<T>,
+) {
+    let (old_origin, old) = (window.0, &window.1);
+    if old_origin == origin && old.len() == count {
+        return;
+    }
+    let end = origin + count as i64;
+    let (keep_from, keep_to) = (origin.max(old_origin), end.min(old_origin + old.len() as i64));
+    let values = if keep_from < keep_to {
+        let (a, b) = ((keep_from - origin) as usize, (keep_to - origin) as usize);
+        let kept = &old[(keep_from - old_origin) as usize..(keep_to - old_origin) as usize];
+        let mut v = compute(0..a);
+        v.extend_from_slice(kept);
+        v.extend(compute(b..count));
+        v
+    } else {
+        compute(0..count)
+    };
+    *window = (origin, values);
+}
+
 impl ColumnCache {
-    /// Makes sure the columns are those of `key`, computing them with `columns` if not.
-    pub fn prepare(&mut self, key: CacheKey, columns: impl FnOnce() -> Vec<Range<usize>>) {
+    /// Makes sure the columns are the `count` from global column `origin` for `key`:
+    /// `columns(first, n)` gives the frames under `n` columns from global column
+    /// `first`. Keeps what it can (see the type's documentation).
+    pub fn prepare(
+        &mut self,
+        key: CacheKey,
+        origin: i64,
+        count: usize,
+        columns: impl Fn(i64, usize) -> Vec<Range<usize>>,
+    ) {
         if self.key != Some(key) {
             self.key = Some(key);
-            self.columns = columns();
             self.stats.clear();
             self.typicals.clear();
             self.counts.clear();
+            self.columns = columns(origin, count);
+            self.origin = origin;
+            return;
         }
+        if origin == self.origin && count == self.columns.len() {
+            return;
+        }
+        let mut window = (self.origin, std::mem::take(&mut self.columns));
+        // Ranges are not `Copy`; the window holds their ends instead.
+        let mut ends: Window<(usize, usize)> =
+            (window.0, window.1.iter().map(|r| (r.start, r.end)).collect());
+        slide(&mut ends, origin, count, |r| {
+            columns(origin + r.start as i64, r.len()).into_iter().map(|c| (c.start, c.end)).collect()
+        });
+        window.1 = ends.1.into_iter().map(|(a, b)| a..b).collect();
+        self.columns = window.1;
+        self.origin = origin;
     }
 
     /// How many of `marks` (ascending frame indices) fall under each column ([`counts`],
     /// kept: a binary search per column in a long list of marks misses the CPU cache).
     pub fn counts(&mut self, marks: &[u32]) -> &[u32] {
-        let columns = &self.columns;
-        self.counts.entry((marks.as_ptr() as usize, marks.len())).or_insert_with(|| counts(columns, marks))
+        let (columns, origin) = (&self.columns, self.origin);
+        let w = self.counts.entry((marks.as_ptr() as usize, marks.len())).or_insert((origin, Vec::new()));
+        slide(w, origin, columns.len(), |r| counts(&columns[r], marks));
+        &w.1
     }
 
     /// Every column's frames inside the `runs` ([`covered`], kept like [`Self::counts`]).
     pub fn covered(&mut self, runs: &[(u32, u32)], prefix: &[u64]) -> &[u32] {
-        let columns = &self.columns;
-        self.counts
-            .entry((runs.as_ptr() as usize, usize::MAX))
-            .or_insert_with(|| covered(columns, runs, prefix))
+        let (columns, origin) = (&self.columns, self.origin);
+        let w = self.counts.entry((runs.as_ptr() as usize, usize::MAX)).or_insert((origin, Vec::new()));
+        slide(w, origin, columns.len(), |r| covered(&columns[r], runs, prefix));
+        &w.1
     }
 
     /// Every column's typical value of one series (a latency stage).
     pub fn typicals(&mut self, row: (u8, usize), index: &MedianIndex, values: &[f64]) -> &[f64] {
-        let (columns, scratch) = (&self.columns, &mut self.scratch);
-        self.typicals
-            .entry(row)
-            .or_insert_with(|| columns.iter().map(|r| index.typical(values, r.clone(), scratch)).collect())
+        let (columns, origin, scratch) = (&self.columns, self.origin, &mut self.scratch);
+        let w = self.typicals.entry(row).or_insert((origin, Vec::new()));
+        slide(w, origin, columns.len(), |r| {
+            columns[r].iter().map(|c| index.typical(values, c.clone(), scratch)).collect()
+        });
+        &w.1
     }
 
     /// Every column's statistics for one row (`row` names it in the cache).
@@ -154,25 +220,28 @@ impl ColumnCache {
         values: &[f64],
         shares: Option<&BudgetShares>,
     ) -> &[ColumnStat] {
-        let columns = &self.columns;
-        self.stats.entry((row.0, row.1, shares.is_some())).or_insert_with(|| {
-            let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| ColumnStat {
-                typical: index.median.typical(values, r.clone(), scratch),
-                max: index.max.argmax(values, r.clone()).map(|i| i as u32),
-                frames: r.len() as u32,
-                over: shares.and_then(|s| s.share(values, r.clone())),
-            };
-            // Zoomed out, a column is a few hundred pyramid reads: worth the other cores
-            // while panning a long trace.
+        let (columns, origin) = (&self.columns, self.origin);
+        let w = self.stats.entry((row.0, row.1, shares.is_some())).or_insert((origin, Vec::new()));
+        let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| ColumnStat {
+            typical: index.median.typical(values, r.clone(), scratch),
+            max: index.max.argmax(values, r.clone()).map(|i| i as u32),
+            frames: r.len() as u32,
+            over: shares.and_then(|s| s.share(values, r.clone())),
+        };
+        slide(w, origin, columns.len(), |part| {
+            let part = &columns[part];
+            // Zoomed out, a column is a few hundred pyramid reads: worth the other
+            // cores when many columns of a long trace come into view at once.
             let in_view =
-                columns.last().map_or(0, |r| r.end).saturating_sub(columns.first().map_or(0, |r| r.start));
+                part.last().map_or(0, |r| r.end).saturating_sub(part.first().map_or(0, |r| r.start));
             if in_view >= PARALLEL_FRAMES {
-                columns.par_iter().map_init(Vec::new, stat).collect()
+                part.par_iter().map_init(Vec::new, stat).collect()
             } else {
                 let mut scratch = Vec::new();
-                columns.iter().map(|r| stat(&mut scratch, r)).collect()
+                part.iter().map(|r| stat(&mut scratch, r)).collect()
             }
-        })
+        });
+        &w.1
     }
 }
 
@@ -663,6 +732,45 @@ mod tests {
         assert_eq!(covered(&columns, &runs, &prefix), [4, 4, 0, 5]);
         let whole = std::slice::from_ref(&(0..100_usize));
         assert_eq!(covered(whole, &[], &run_prefix(&[])), [0]);
+    }
+
+    #[test]
+    fn a_panned_cache_keeps_what_is_still_in_view() {
+        let values = noisy(100_000);
+        let start: Vec<f64> = values
+            .iter()
+            .scan(0.0, |t, v| {
+                let s = *t;
+                *t += if v.is_finite() { *v } else { 8.5 };
+                Some(s)
+            })
+            .collect();
+        let spans: Vec<f64> = values.iter().map(|v| if v.is_finite() { *v } else { 8.5 }).collect();
+        let index = SeriesIndex::new(&values);
+        let shares = BudgetShares::new(&values, Budget::of_fps(60.0));
+        let marks: Vec<u32> = (0..100_000).step_by(37).collect();
+        let dt = 700.0_f64;
+        let key = (1, dt.to_bits(), 300, 0);
+        let make = |first: i64, n: usize| column_ranges(&start, &spans, first as f64 * dt, dt, n);
+        let mut panned = ColumnCache::default();
+        // Pan right, left past the start, and jump far away.
+        for origin in [10, 14, 3, -5, 600, 598] {
+            panned.prepare(key, origin, 300, make);
+            let stats = panned.stats((0, 0), &index, &values, Some(&shares)).to_vec();
+            let counted = panned.counts(&marks).to_vec();
+            let mut fresh = ColumnCache::default();
+            fresh.prepare(key, origin, 300, make);
+            assert_eq!(panned.columns, fresh.columns, "columns at {origin}");
+            // NaN typical values (columns before the first frame) compare by their bits.
+            let bits = |v: &[ColumnStat]| -> Vec<String> {
+                v.iter()
+                    .map(|s| format!("{} {:?} {} {:?}", s.typical.to_bits(), s.max, s.frames, s.over))
+                    .collect()
+            };
+            let want = bits(fresh.stats((0, 0), &index, &values, Some(&shares)));
+            assert!(bits(&stats) == want, "stats at {origin}");
+            assert_eq!(counted, fresh.counts(&marks), "marks at {origin}");
+        }
     }
 
     #[test]

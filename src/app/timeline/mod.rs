@@ -244,16 +244,19 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let cache: Arc<Mutex<lod::ColumnCache>> =
         ui.data_mut(|d| d.get_temp_mut_or_default::<Arc<Mutex<lod::ColumnCache>>>(cache_id).clone());
     let mut cache = cache.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    // Columns on a global grid of `dt` (see `lod::ColumnCache`): the first is the one
+    // holding the view's start, drawn up to a pixel left of the track's edge.
+    let dt = input.view.ms_per_px(width);
+    let origin = (input.view.start_ms / dt).floor();
+    let x_offset = ((origin * dt - input.view.start_ms) / dt) as f32;
     let key = (
         std::ptr::from_ref(input.trace) as usize,
-        input.view.start_ms.to_bits(),
-        input.view.span_ms.to_bits(),
+        dt.to_bits(),
         width.to_bits(),
         input.analyzed.map_or(0, |a| std::ptr::from_ref(a) as usize),
     );
-    cache.prepare(key, || {
-        let dt = input.view.ms_per_px(width);
-        lod::column_ranges(&f.start_ms, f.spans_ms(), input.view.start_ms, dt, width as usize)
+    cache.prepare(key, origin as i64, width as usize + 1, |first, n| {
+        lod::column_ranges(&f.start_ms, f.spans_ms(), first as f64 * dt, dt, n)
     });
     let columns = cache.columns.clone();
     let frame = rows::Frame {
@@ -261,7 +264,8 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
         analyzed: input.analyzed,
         budget: Budget::of_fps(input.target_fps),
         view: input.view,
-        left: track.left(),
+        left: track.left() + x_offset,
+        track_left: track.left(),
         width,
         columns,
     };
@@ -291,7 +295,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     if let Some(pos) = response.hover_pos().filter(|p| track.contains(*p)) {
         let t = input.view.time_at(pos.x, track.left(), width);
         commands.push(Command::Cursor(t));
-        let c = ((pos.x - track.left()).floor().max(0.0) as usize).min(frame.columns.len().saturating_sub(1));
+        let c = ((pos.x - frame.left).floor().max(0.0) as usize).min(frame.columns.len().saturating_sub(1));
         let at = frame_at(input.trace, t);
         let row = row_at(pos.y);
         if at.is_some() || row.is_some_and(|(r, _, _)| r != Row::FrameTime) {
@@ -317,6 +321,8 @@ fn paint(
     let ruler =
         Rect::from_min_max(pos2(track.left(), rect.top()), pos2(rect.right(), rect.top() + RULER_HEIGHT));
     rows::ruler(p, frame, ruler);
+    // Columns start up to a pixel left of the track: data never spills on the labels.
+    let data = p.with_clip_rect(track.intersect(p.clip_rect()));
     let mut y = rect.top() + RULER_HEIGHT;
     let frames_top = y;
     let mut frames_bottom = y;
@@ -332,7 +338,7 @@ fn paint(
         let label_bottom =
             draw_label(&labels, &row_label(input, row), pos2(left, y + 3.0), LABEL_WIDTH - 10.0 - axis_room);
         let ctx = RowPaint {
-            p,
+            p: &data,
             labels,
             area: Rect::from_min_max(pos2(track.left(), y + 1.0), pos2(track.right(), y + h - 1.0)),
             left,

@@ -20,8 +20,11 @@ pub struct Frame<'a> {
     pub budget: Budget,
     /// The visible time range.
     pub view: TimeView,
-    /// Left edge and width of the track area.
+    /// Where column 0 starts: the track's left edge, or up to a pixel left of it (the
+    /// columns sit on a grid of the view's time per pixel).
     pub left: f32,
+    /// The track's left edge (where the view's start is).
+    pub track_left: f32,
     /// Width of the track area.
     pub width: f32,
     /// For each pixel column, the frames under it.
@@ -30,7 +33,7 @@ pub struct Frame<'a> {
 
 impl Frame<'_> {
     fn x(&self, t_ms: f64) -> f32 {
-        self.view.x_of(t_ms, self.left, self.width)
+        self.view.x_of(t_ms, self.track_left, self.width)
     }
 
     fn column_x(&self, c: usize) -> f32 {
