@@ -2,7 +2,7 @@
 //! which actions explain each stutter.
 
 use super::Series;
-use super::rolling::{rolling_median_present, windows_by};
+use super::rolling::{HALF_WINDOW, rolling_median_present, windows_by};
 use super::stutter::spikes;
 use super::summary::percentile;
 use crate::model::{ColumnKind, Trace};
@@ -118,22 +118,40 @@ pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
                 let v = c.values.at(f);
                 if v == 0.0 && generated(f) { f64::NAN } else { v }
             };
-            // The window slides over the column as it is read: no array of its values or
-            // medians, only the candidates grow (columns run in parallel).
+            // The column is read a stretch at a time into one small buffer (with half a
+            // window either side) and the window slides over it: no array of the whole
+            // column's values or medians; only the candidates grow (columns run in
+            // parallel).
             let n = series.len();
             let mut all = Candidates { name: c.name.clone(), ..Candidates::default() };
-            windows_by(n, value, 0, n, |k, w| {
-                let (v, m) = (value(k), percentile(w, 0.5));
-                if v - m > 0.0 {
-                    all.frames.push(k as u32);
-                    all.values.push(v);
-                    all.median.push(m);
-                }
-            });
+            let mut buf: Vec<f64> = Vec::with_capacity(STRETCH + 2 * HALF_WINDOW);
+            for first in (0..n).step_by(STRETCH) {
+                let last = (first + STRETCH).min(n);
+                let (lo, hi) = (first.saturating_sub(HALF_WINDOW), (last + HALF_WINDOW).min(n));
+                buf.clear();
+                buf.extend((lo..hi).map(value));
+                windows_by(
+                    buf.len(),
+                    |i| buf[i],
+                    first - lo,
+                    last - lo,
+                    |i, w| {
+                        let (v, m) = (buf[i], percentile(w, 0.5));
+                        if v - m > 0.0 {
+                            all.frames.push((lo + i) as u32);
+                            all.values.push(v);
+                            all.median.push(m);
+                        }
+                    },
+                );
+            }
             all
         })
         .collect()
 }
+
+/// Frames read at a time by [`candidates`].
+const STRETCH: usize = 1 << 14;
 
 #[cfg(test)]
 /// Frames of the long series the tests use.

@@ -274,14 +274,13 @@ impl Prepared {
         let total: f64 = ft.iter().sum();
         let summary = Summary::from_sorted(&sorted, total);
         let headline = pacing::headline_fps_sorted(&sorted);
+        let vsync = Vsync::of(trace, None);
         let (conventions, rolling) =
             rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
         let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
         let actions = health::candidates(trace, &series);
-        let (vsync, (frame_types, latency)) = rayon::join(
-            || Vsync::of(trace, None),
-            || (FrameTypes::of(trace, &series), Latency::from_columns(trace)),
-        );
+        let (frame_types, latency) =
+            rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));
         Self {
             source,
             series,

@@ -47,16 +47,17 @@ impl Vsync {
             let source = VsyncSource::User;
             return Some(Self { refresh_hz: hz, period_ms: 1000.0 / hz, confidence: 1.0, anchor_ms, source });
         }
-        // The display intervals are read in place for every candidate (no copy).
+        // Gathered once (24 candidates read them): `Prepared` runs this early, while
+        // little else is held.
         let f = &trace.frames;
-        let intervals = || {
-            f.display_ms
-                .iter()
-                .zip(&f.dropped)
-                .filter(|(d, dropped)| !**dropped && d.is_finite() && **d > 0.0)
-                .map(|(d, _)| *d)
-        };
-        let (period_ms, confidence) = detect_period_in(&intervals)?;
+        let intervals: Vec<f64> = f
+            .display_ms
+            .iter()
+            .zip(&f.dropped)
+            .filter(|(d, dropped)| !**dropped && d.is_finite() && **d > 0.0)
+            .map(|(d, _)| *d)
+            .collect();
+        let (period_ms, confidence) = detect_period(&intervals)?;
         if confidence < MIN_CONFIDENCE {
             return None;
         }
@@ -77,22 +78,23 @@ fn tolerance_ms(period_ms: f64) -> f64 {
 /// How far above chance `intervals` fit whole numbers (≥ 1) of `period_ms`: the
 /// share that fit, less the share that would fit at random (`2·tol / period`),
 /// rescaled so that 1 means every interval fits and 0 means no better than chance.
-fn score<I: Iterator<Item = f64>>(intervals: &impl Fn() -> I, n: usize, period_ms: f64) -> f64 {
+fn score(intervals: &[f64], period_ms: f64) -> f64 {
     let chance = (2.0 * tolerance_ms(period_ms) / period_ms).min(0.99);
-    ((fit_share(intervals, n, period_ms) - chance) / (1.0 - chance)).max(0.0)
+    ((fit_share(intervals, period_ms) - chance) / (1.0 - chance)).max(0.0)
 }
 
-/// Share of the `n` intervals that are a whole number (≥ 1) of `period_ms`.
-fn fit_share<I: Iterator<Item = f64>>(intervals: &impl Fn() -> I, n: usize, period_ms: f64) -> f64 {
+/// Share of `intervals` that are a whole number (≥ 1) of `period_ms`.
+fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
     let tol = tolerance_ms(period_ms);
     let inv = 1.0 / period_ms;
-    let hits = intervals()
-        .filter(|&d| {
+    let hits = intervals
+        .iter()
+        .filter(|&&d| {
             let k = periods(d, period_ms, inv).max(1.0);
             (d - k * period_ms).abs() <= tol
         })
         .count();
-    hits as f64 / n as f64
+    hits as f64 / intervals.len() as f64
 }
 
 /// `(d / period).round()` for `d ≥ 0`, by a multiplication with `inv = 1 / period`:
@@ -111,21 +113,15 @@ fn periods(d: f64, period: f64, inv: f64) -> f64 {
 /// intervals that fit it.
 #[must_use]
 pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
-    detect_period_in(&|| intervals.iter().copied())
-}
-
-/// [`detect_period`] over intervals read afresh by `intervals()` for every pass.
-fn detect_period_in<I: Iterator<Item = f64>>(intervals: &(impl Fn() -> I + Sync)) -> Option<(f64, f64)> {
-    let n = intervals().count();
-    if n < 2 {
+    if intervals.len() < 2 {
         return None;
     }
     let scored: Vec<(f64, f64)> =
-        CANDIDATE_HZ.par_iter().map(|&hz| (1000.0 / hz, score(intervals, n, 1000.0 / hz))).collect();
+        CANDIDATE_HZ.par_iter().map(|&hz| (1000.0 / hz, score(intervals, 1000.0 / hz))).collect();
     let best = scored.iter().map(|s| s.1).fold(0.0, f64::max);
     let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
     let tol = tolerance_ms(period);
-    let (sum_d, sum_k) = intervals().fold((0.0, 0.0), |(sd, sk), d| {
+    let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {
         let k = round_positive(d / period).max(1.0);
         if (d - k * period).abs() <= tol { (sd + d, sk + k) } else { (sd, sk) }
     });

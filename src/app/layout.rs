@@ -735,14 +735,19 @@ fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &crate::ingest::P
     sorted.sort_unstable_by(f32::total_cmp);
     let scale = (sorted[sorted.len() * 95 / 100] * 1.5).max(1.0);
     let width = (rect.width() * preview.bucket_frames as f32 / total.max(1.0)).max(1.0);
+    let bar = |x: f32, ms: f32| {
+        let h = rect.height() * (ms / scale).clamp(0.0, 1.0);
+        egui::Rect::from_min_max(egui::pos2(x, rect.bottom() - h), egui::pos2(x + width, rect.bottom()))
+    };
     for (k, &ms) in preview.slowest_ms.iter().enumerate() {
         let x = rect.left() + rect.width() * (k as f32 * preview.bucket_frames as f32) / total.max(1.0);
-        let h = rect.height() * (ms / scale).min(1.0);
-        let bar =
-            egui::Rect::from_min_max(egui::pos2(x, rect.bottom() - h), egui::pos2(x + width, rect.bottom()));
-        painter.rect_filled(bar, 0.0, ui.visuals().widgets.inactive.fg_stroke.color);
+        painter.rect_filled(bar(x, ms), 0.0, ui.visuals().widgets.inactive.bg_fill);
+        painter.rect_filled(bar(x, preview.mean_ms(k) as f32), 0.0, ui.visuals().selection.bg_fill);
     }
-    ui.label(format!("slowest frame per {} frames, up to {scale:.0} ms", preview.bucket_frames));
+    ui.label(format!(
+        "per {} frames: mean frame time, and behind it the slowest frame (up to {scale:.0} ms)",
+        preview.bucket_frames
+    ));
 }
 
 #[cfg(test)]

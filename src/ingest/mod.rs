@@ -64,9 +64,9 @@ pub struct Progress {
 }
 
 /// A coarse picture of the frame times read so far (of the trace with the most
-/// frames), for the window to show while a capture loads: the slowest frame time of
-/// every bucket of consecutive frames, at most [`Preview::BUCKETS`] buckets (they
-/// double in size as the load goes on).
+/// frames), for the window to show while a capture loads: the slowest and the total
+/// frame time of every bucket of consecutive frames, at most [`Preview::BUCKETS`]
+/// buckets (they double in size as the load goes on).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Preview {
     /// Frames read so far (of that trace).
@@ -75,6 +75,8 @@ pub struct Preview {
     pub bucket_frames: u64,
     /// The slowest frame time of each bucket, in order.
     pub slowest_ms: Vec<f32>,
+    /// The sum of each bucket's frame times.
+    pub sum_ms: Vec<f64>,
 }
 
 impl Preview {
@@ -90,15 +92,27 @@ impl Preview {
         if bucket >= Self::BUCKETS {
             self.slowest_ms =
                 self.slowest_ms.chunks(2).map(|p| p.iter().copied().fold(0.0, f32::max)).collect();
+            self.sum_ms = self.sum_ms.chunks(2).map(|p| p.iter().sum()).collect();
             self.bucket_frames *= 2;
             bucket = (self.frames / self.bucket_frames) as usize;
         }
         let v = frame_time_ms as f32;
-        match self.slowest_ms.get_mut(bucket) {
-            Some(slowest) => *slowest = slowest.max(v),
-            None => self.slowest_ms.push(v),
+        if let (Some(slowest), Some(sum)) = (self.slowest_ms.get_mut(bucket), self.sum_ms.get_mut(bucket)) {
+            *slowest = slowest.max(v);
+            *sum += frame_time_ms;
+        } else {
+            self.slowest_ms.push(v);
+            self.sum_ms.push(frame_time_ms);
         }
         self.frames += 1;
+    }
+
+    /// The mean frame time of bucket `k`.
+    #[must_use]
+    pub fn mean_ms(&self, k: usize) -> f64 {
+        let full = self.bucket_frames.max(1);
+        let n = if k + 1 == self.sum_ms.len() { self.frames - k as u64 * full } else { full };
+        self.sum_ms.get(k).map_or(f64::NAN, |s| s / n.max(1) as f64)
     }
 }
 
@@ -231,5 +245,9 @@ mod tests {
         assert_eq!(p.slowest_ms.len(), 750);
         assert!((p.slowest_ms[500] - 50.0).abs() < f32::EPSILON, "frames 2000..2004");
         assert!((p.slowest_ms[0] - 3.0).abs() < f32::EPSILON, "frames 0..4 are 0, 1, 2, 3");
+        assert!((p.mean_ms(0) - 1.5).abs() < 1e-12);
+        let mut q = Preview::default();
+        (0..5).for_each(|i| q.add(f64::from(i)));
+        assert!((q.mean_ms(4) - 4.0).abs() < 1e-12, "the last bucket may be partial");
     }
 }
