@@ -4,7 +4,6 @@
 
 use crate::ingest::{self, LoadError, LoadOptions, Progress};
 use crate::model::Capture;
-use rayon::iter::{ParallelBridge, ParallelIterator};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
@@ -110,10 +109,13 @@ pub fn is_capture_name(path: &Path) -> bool {
         .is_some_and(|e| CAPTURE_EXTENSIONS.iter().any(|c| c.eq_ignore_ascii_case(e)))
 }
 
-/// Runs `work` on every item on rayon's threads (items are taken in order, so the
-/// first ones finish first) and calls `sink` on the results in item order, on the
-/// calling thread, as soon as each result and all before it are ready. `sink` also
-/// learns how many items have finished (for a progress line).
+/// Runs `work` on every item on worker threads, one per core (items are taken in order,
+/// so the first ones finish first), and calls `sink` on the results in item order, on the
+/// calling thread, as soon as each result and all before it are ready. `sink` also learns
+/// how many items have finished (for a progress line).
+///
+/// The workers are plain threads, not rayon's: loading a file blocks on its own pipeline,
+/// which runs on rayon, and a rayon worker blocked there could leave no thread to run it.
 pub fn for_each_ordered<I, T, W, S>(items: &[I], work: W, mut sink: S)
 where
     I: Sync,
@@ -121,15 +123,25 @@ where
     W: Fn(&I) -> T + Sync,
     S: FnMut(usize, T, usize),
 {
+    let workers =
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get).min(items.len());
+    let next_item = std::sync::atomic::AtomicUsize::new(0);
     let (tx, rx) = std::sync::mpsc::channel::<(usize, T)>();
     std::thread::scope(|scope| {
-        let work = &work;
-        scope.spawn(move || {
-            items.iter().enumerate().par_bridge().for_each_with(tx, |tx, (i, item)| {
-                // The receiver only goes away if the sink panicked.
-                let _ = tx.send((i, work(item)));
+        for _ in 0..workers {
+            let (work, next_item, tx) = (&work, &next_item, tx.clone());
+            scope.spawn(move || {
+                loop {
+                    let i = next_item.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(item) = items.get(i) else { break };
+                    // The receiver only goes away if the sink panicked.
+                    if tx.send((i, work(item))).is_err() {
+                        break;
+                    }
+                }
             });
-        });
+        }
+        drop(tx);
         let mut pending = BTreeMap::new();
         let (mut next, mut finished) = (0, 0);
         for (i, result) in rx {
