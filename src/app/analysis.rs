@@ -126,7 +126,7 @@ fn gpu_column(trace: &Trace) -> Option<usize> {
     let f = &trace.frames;
     GPU_KINDS
         .iter()
-        .find_map(|&k| f.columns.iter().position(|c| c.kind == k && c.values.iter().any(|v| v.is_finite())))
+        .find_map(|&k| f.columns.iter().position(|c| c.kind == k && c.values.iter().any(f64::is_finite)))
 }
 
 impl Tracks {
