@@ -221,7 +221,7 @@ pub struct Column {
     /// What it measures.
     pub kind: ColumnKind,
     /// One value per kept frame; NaN where the file had no number. Stored compactly
-    /// ([`Values`]): read with `at` / `iter`; `&values[..]` materialises a slice.
+    /// ([`Values`](super::Values)): read with `at` / `iter`; `&values[..]` materialises a slice.
     pub values: super::Values,
 }
 
