@@ -23,12 +23,12 @@
 mod common;
 
 use common::mangle::{XorShift, mangle};
-use common::{Run, framescope, real_traces};
+use common::{Run, TempDir, framescope, real_traces};
 use framescope::ingest::{LoadError, LoadErrorKind, LoadOptions, Progress, load_bytes, load_file};
 use framescope::model::{Capture, Format, Warning};
 use serde_json::Value;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
@@ -60,30 +60,6 @@ fn capture_text(n: usize) -> String {
         s.push('\n');
     }
     s
-}
-
-/// A fresh directory under the system temp folder, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("framescope-bad-input-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create temp dir");
-        Self(dir)
-    }
-
-    fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.0.join(name);
-        std::fs::write(&path, bytes).expect("write temp file");
-        path
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
 }
 
 /// Runs `f` on another thread and fails when it panics or takes longer than `limit`

@@ -272,14 +272,13 @@ impl FrameView {
         }
         let n = ft.len();
         let slowest = |k: usize| -> f64 { asc[n - k.min(n)..].iter().sum() };
+        // FrameView counts ⌊p·n⌋ + 1 frames (at most n) for both kinds of figure.
+        let k_of = |p: f64| ((p * n as f64).floor() as usize + 1).min(n);
         let low = |p: f64| {
-            let k = ((p * n as f64).floor() as usize + 1).min(n);
+            let k = k_of(p);
             1000.0 * k as f64 / slowest(k)
         };
-        let nth_slowest = |p: f64| {
-            let k = ((p * n as f64).floor() as usize + 1).min(n);
-            1000.0 / asc[n - k]
-        };
+        let nth_slowest = |p: f64| 1000.0 / asc[n - k_of(p)];
         Some(Self {
             average_fps: 1000.0 * n as f64 / ft.iter().sum::<f64>(),
             low_1pct_fps: low(0.01),

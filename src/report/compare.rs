@@ -311,12 +311,19 @@ impl Row {
     /// Which side lacks the figure: `"baseline"`, `"other"`, `"both"`, or `None`.
     #[must_use]
     pub fn missing(&self) -> Option<&'static str> {
-        match (self.baseline, self.other) {
-            (Some(_), Some(_)) => None,
-            (None, Some(_)) => Some("baseline"),
-            (Some(_), None) => Some("other"),
-            (None, None) => Some("both"),
-        }
+        missing_side(self.baseline.is_some(), self.other.is_some())
+    }
+}
+
+/// Which side of a comparison lacks a figure, from whether each side has it:
+/// `"baseline"`, `"other"`, `"both"`, or `None`.
+#[must_use]
+pub fn missing_side(baseline: bool, other: bool) -> Option<&'static str> {
+    match (baseline, other) {
+        (true, true) => None,
+        (false, true) => Some("baseline"),
+        (true, false) => Some("other"),
+        (false, false) => Some("both"),
     }
 }
 

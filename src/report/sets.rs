@@ -151,12 +151,7 @@ impl SetRow {
     /// Which side lacks the figure: `"baseline"`, `"other"`, `"both"`, or `None`.
     #[must_use]
     pub fn missing(&self) -> Option<&'static str> {
-        match (self.baseline, self.other) {
-            (Some(_), Some(_)) => None,
-            (None, Some(_)) => Some("baseline"),
-            (Some(_), None) => Some("other"),
-            (None, None) => Some("both"),
-        }
+        super::compare::missing_side(self.baseline.is_some(), self.other.is_some())
     }
 }
 

@@ -68,3 +68,30 @@ where
 pub fn close(a: f64, b: f64) -> bool {
     (a - b).abs() <= 1e-9 * a.abs().max(b.abs()).max(1e-12)
 }
+
+/// A fresh directory under the system temp folder, removed when dropped. Names carry
+/// the process id, so test binaries running at once never share one.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    /// A new, empty directory for the test called `test`.
+    pub fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("framescope-test-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create temp dir");
+        Self(dir)
+    }
+
+    /// Writes `bytes` to a file `name` in the directory.
+    pub fn file(&self, name: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, bytes).expect("write temp file");
+        path
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
