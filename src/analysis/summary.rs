@@ -74,7 +74,8 @@ pub fn percentile(sorted: &[f64], p: f64) -> f64 {
         return f64::NAN;
     }
     let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
-    let lo = h.floor() as usize;
+    // `h ≥ 0`, so truncating is `floor` (without a libm call per window).
+    let lo = h as usize;
     let frac = h - lo as f64;
     match sorted.get(lo + 1) {
         Some(&next) if frac > 0.0 => sorted[lo] + frac * (next - sorted[lo]),

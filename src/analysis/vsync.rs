@@ -2,7 +2,6 @@
 //! intervals or set by the user, and an anchor so markers sit at `anchor + k·period`.
 
 use crate::model::{ColumnKind, Trace};
-use rayon::prelude::*;
 use serde::Serialize;
 
 /// Refresh rates tried when detecting, in Hz.
@@ -75,26 +74,89 @@ fn tolerance_ms(period_ms: f64) -> f64 {
     (0.03 * period_ms).max(0.1)
 }
 
-/// How far above chance `intervals` fit whole numbers (≥ 1) of `period_ms`: the
+/// How far above chance the intervals fit whole numbers (≥ 1) of `period_ms`: the
 /// share that fit, less the share that would fit at random (`2·tol / period`),
 /// rescaled so that 1 means every interval fits and 0 means no better than chance.
-fn score(intervals: &[f64], period_ms: f64) -> f64 {
+fn score(intervals: &Distinct, period_ms: f64) -> f64 {
     let chance = (2.0 * tolerance_ms(period_ms) / period_ms).min(0.99);
     ((fit_share(intervals, period_ms) - chance) / (1.0 - chance)).max(0.0)
 }
 
-/// Share of `intervals` that are a whole number (≥ 1) of `period_ms`.
-fn fit_share(intervals: &[f64], period_ms: f64) -> f64 {
+/// Share of the intervals that are a whole number (≥ 1) of `period_ms`.
+fn fit_share(intervals: &Distinct, period_ms: f64) -> f64 {
     let tol = tolerance_ms(period_ms);
     let inv = 1.0 / period_ms;
-    let hits = intervals
+    let hits: u64 = intervals
+        .values
         .iter()
-        .filter(|&&d| {
+        .zip(&intervals.counts)
+        .filter(|&(&d, _)| {
             let k = periods(d, period_ms, inv).max(1.0);
             (d - k * period_ms).abs() <= tol
         })
-        .count();
-    hits as f64 / intervals.len() as f64
+        .map(|(_, &c)| u64::from(c))
+        .sum();
+    hits as f64 / intervals.total as f64
+}
+
+/// The distinct values of a series with how often each occurs: display intervals
+/// repeat (PresentMon writes 4 decimals, displays tick at a fixed rate), so the 24
+/// candidates are scored over a few thousand values instead of every interval.
+struct Distinct {
+    values: Vec<f64>,
+    counts: Vec<u32>,
+    total: usize,
+}
+
+impl Distinct {
+    fn of(intervals: &[f64]) -> Self {
+        let total = intervals.len();
+        let mut slots: std::collections::HashMap<u64, u32, BuildMix> =
+            std::collections::HashMap::with_capacity_and_hasher(1024, BuildMix);
+        let (mut values, mut counts) = (Vec::new(), Vec::<u32>::new());
+        for (k, &d) in intervals.iter().enumerate() {
+            let slot = *slots.entry(d.to_bits()).or_insert_with(|| {
+                values.push(d);
+                counts.push(0);
+                (values.len() - 1) as u32
+            });
+            counts[slot as usize] += 1;
+            // Nearly all distinct: counting buys nothing; each interval counts once.
+            if k == 4095 && values.len() > 2048 {
+                return Self { values: intervals.to_vec(), counts: vec![1; total], total };
+            }
+        }
+        Self { values, counts, total }
+    }
+}
+
+/// A multiplicative hasher for `f64` bit patterns (the keys are not chosen by anyone
+/// who could aim for collisions worse than a slow detection).
+#[derive(Clone, Copy, Default)]
+struct BuildMix;
+
+impl std::hash::BuildHasher for BuildMix {
+    type Hasher = Mix;
+    fn build_hasher(&self) -> Mix {
+        Mix(0)
+    }
+}
+
+struct Mix(u64);
+
+impl std::hash::Hasher for Mix {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        let x = (self.0 ^ v).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = x ^ (x >> 29);
+    }
 }
 
 /// `(d / period).round()` for `d ≥ 0`, by a multiplication with `inv = 1 / period`:
@@ -116,8 +178,9 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     if intervals.len() < 2 {
         return None;
     }
+    let distinct = Distinct::of(intervals);
     let scored: Vec<(f64, f64)> =
-        CANDIDATE_HZ.par_iter().map(|&hz| (1000.0 / hz, score(intervals, 1000.0 / hz))).collect();
+        CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(&distinct, 1000.0 / hz))).collect();
     let best = scored.iter().map(|s| s.1).fold(0.0, f64::max);
     let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
     let tol = tolerance_ms(period);
