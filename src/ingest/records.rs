@@ -608,7 +608,7 @@ mod tests {
                 }
             }
             assert_eq!(got, rows(&bytes), "case {case}: {:?}", String::from_utf8_lossy(&bytes));
-            let breaks = bytes.iter().filter(|&&b| b == b'\n').count() as u64;
+            let breaks = memchr::memchr_iter(b'\n', &bytes).count() as u64;
             let open_end = u64::from(bytes.last().is_some_and(|&b| b != b'\n'));
             assert_eq!(after, 2 + breaks + open_end, "case {case}");
         }
