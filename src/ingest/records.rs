@@ -534,15 +534,7 @@ mod tests {
     use super::*;
 
     fn rows(bytes: &[u8]) -> Vec<(u64, Vec<String>)> {
-        let mut r = Records::new(std::io::BufReader::with_capacity(3, bytes), 2);
-        let mut row = Row::default();
-        let mut out = Vec::new();
-        while let Ok(Some(line)) = r.next_row(&mut row) {
-            let fields =
-                (0..row.len()).map(|i| String::from_utf8_lossy(row.get(i).unwrap_or(b"")).into_owned());
-            out.push((line, fields.collect()));
-        }
-        out
+        rows_from(std::io::BufReader::with_capacity(3, bytes), 2)
     }
 
     #[test]
@@ -614,8 +606,8 @@ mod tests {
         }
     }
 
-    fn rows_from(bytes: &[u8], first_line: u64) -> Vec<(u64, Vec<String>)> {
-        let mut r = Records::new(bytes, first_line);
+    fn rows_from(input: impl BufRead, first_line: u64) -> Vec<(u64, Vec<String>)> {
+        let mut r = Records::new(input, first_line);
         let mut row = Row::default();
         let mut out = Vec::new();
         while let Ok(Some(line)) = r.next_row(&mut row) {
