@@ -238,5 +238,22 @@ fn hostile_files_load_or_fail_within_the_memory_bound() {
     let (o, bound) = check("a present mode per row", &path, &[], size);
     assert_eq!(o.status, Some(0), "{}", o.stderr);
     summary("a present mode per row", size, &o, bound);
+
+    // 7. A dense capture: 2 M frames of 4 bytes each (a one-column frame-time log).
+    // Every frame is kept and analysed, and a frame costs more than its 4 bytes, so
+    // an input this dense is charged per frame: 100 MiB + 2 × 48 bytes a frame
+    // (ARCHITECTURE.md, "Bounded memory"); about 87 bytes a frame are used.
+    let mut dense = String::from("MsBetweenPresents\n");
+    let rows = 2_000_000u64;
+    for k in 0..rows {
+        dense.push_str(["7.5\n", "8.1\n", "6.9\n", "9.0\n"][(k % 4) as usize]);
+    }
+    let size = dense.len() as u64;
+    let path = dir.file("dense.csv", dense.as_bytes());
+    drop(dense);
+    let (o, bound) = check("2 M frames of 4 bytes", &path, &[], size.max(48 * rows));
+    assert_eq!(o.status, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("\"frames\": 2000000"), "every frame is kept");
+    summary("2 M frames of 4 bytes", size, &o, bound);
     assert!(!lines.is_empty());
 }

@@ -5,7 +5,9 @@ use super::records::Fields;
 #[cfg(test)]
 use super::records::decimal_step;
 use super::values::{Cell, parse_date_time_ms};
-use crate::model::{Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
+use crate::model::{
+    Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, ValuesBuilder, Warning, push_grown,
+};
 
 /// The most traces one file may hold; rows naming further traces are skipped (a
 /// hostile file could otherwise make one trace per row).
@@ -306,21 +308,21 @@ impl TraceBuilder {
             let (count, first) = self.no_present.unwrap_or((0, line));
             self.no_present = Some((count + 1, first));
         }
-        self.adjacent.push(self.last_kept.is_some_and(|k| k + 1 == self.rows_seen));
+        push_grown(&mut self.adjacent, self.last_kept.is_some_and(|k| k + 1 == self.rows_seen));
         self.last_kept = Some(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
             let idx = self.mode_of(super::values::trim(field(i)));
-            self.frames.present_mode.push(idx);
+            push_grown(&mut self.frames.present_mode, idx);
         }
         if let Some(i) = layout.frame_type {
             let t = self.type_of(field(i));
-            self.frames.frame_type.push(t);
+            push_grown(&mut self.frames.frame_type, t);
         }
         let f = &mut self.frames;
-        f.frame_time_ms.push(ft);
-        f.dropped.push(dropped);
-        f.line.push(line);
+        push_grown(&mut f.frame_time_ms, ft);
+        push_grown(&mut f.dropped, dropped);
+        push_grown(&mut f.line, line);
         let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
         let display = layout.display.map_or(f64::NAN, |i| number(record.cell(i)));
         let interval = if dropped {
@@ -330,9 +332,9 @@ impl TraceBuilder {
         } else {
             display
         };
-        f.display_ms.push(interval);
+        push_grown(&mut f.display_ms, interval);
         if let Some(i) = layout.join_id {
-            f.join_id.push(super::values::parse_id(field(i)));
+            push_grown(&mut f.join_id, super::values::parse_id(field(i)));
         }
         if self.meta.runtime.is_none()
             && let Some(i) = layout.runtime
@@ -349,7 +351,7 @@ impl TraceBuilder {
                 self.time_step_raw = self.time_step_raw.max(record.step(t.index));
                 number(record.cell(t.index))
             };
-            self.raw_time.push(raw);
+            push_grown(&mut self.raw_time, raw);
         }
         self.push_columns(record, layout, line, dropped);
     }

@@ -16,7 +16,7 @@ mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
-pub use values::{Values, ValuesBuilder};
+pub use values::{Values, ValuesBuilder, push_grown};
 
 use std::path::PathBuf;
 
