@@ -102,7 +102,10 @@ impl Candidates {
 /// one value throughout (and 0 for generated frames, which is no value) never
 /// spikes, so its rolling median is never computed.
 #[must_use]
-pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
+///
+/// With `spike_rule` (threshold, floor ≥ 0), only the frames that spike by it are
+/// kept: enough for the figures at those settings.
+pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>) -> Vec<Candidates> {
     trace
         .frames
         .columns
@@ -137,7 +140,7 @@ pub fn candidates(trace: &Trace, series: &Series) -> Vec<Candidates> {
                     last - lo,
                     |i, w| {
                         let (v, m) = (buf[i], percentile(w, 0.5));
-                        if v - m > 0.0 {
+                        if v - m > 0.0 && spike_rule.is_none_or(|(t, floor)| spikes(v, m, t, floor)) {
                             all.frames.push((lo + i) as u32);
                             all.values.push(v);
                             all.median.push(m);
@@ -308,7 +311,7 @@ mod tests {
         };
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
         let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
-        let chunked = candidates(&trace, &series);
+        let chunked = candidates(&trace, &series, None);
         assert_eq!(whole.len(), chunked.len());
         for (a, b) in whole.iter().zip(&chunked) {
             assert_eq!(a.name, b.name);
@@ -318,6 +321,16 @@ mod tests {
         }
         assert!(chunked[1].frames.is_empty(), "a constant column has no candidate");
         assert!(!chunked[0].frames.is_empty());
+        // Kept for one threshold and floor: fewer frames, the same spikes and causes.
+        let stutters: Vec<usize> = (0..n).step_by(97).collect();
+        for (threshold, floor) in [(0.2, 1.0), (0.05, 0.0), (0.5, 3.0)] {
+            let only = candidates(&trace, &series, Some((threshold, floor)));
+            assert!(only[0].frames.len() < chunked[0].frames.len());
+            assert_eq!(
+                Health::of_candidates(&only, &stutters, threshold, floor),
+                Health::of_candidates(&chunked, &stutters, threshold, floor)
+            );
+        }
     }
 
     #[test]

@@ -251,9 +251,24 @@ pub struct Figures {
 }
 
 impl Prepared {
-    /// Prepares a trace for analysis with one frame-time source.
+    /// Prepares a trace for analysis with one frame-time source, for figures at any
+    /// settings (the window re-flags as thresholds move).
     #[must_use]
     pub fn new(trace: &Trace, source: FrameTimeSource) -> Self {
+        Self::prepare(trace, source, None)
+    }
+
+    /// Prepares a trace for the figures at `settings` only (a report): the action
+    /// columns keep just the frames that spike at its threshold and floor, not every
+    /// frame above its rolling median, which a long capture's report would hold for
+    /// nothing. [`Prepared::figures`] at `settings` equals that of [`Prepared::new`].
+    #[must_use]
+    pub fn for_settings(trace: &Trace, settings: &Settings) -> Self {
+        let rule = (settings.stutter_threshold, settings.stutter_floor_ms.max(0.0));
+        Self::prepare(trace, settings.frame_time, Some(rule))
+    }
+
+    fn prepare(trace: &Trace, source: FrameTimeSource, spike_rule: Option<(f64, f64)>) -> Self {
         if trace.is_sampled() {
             return Self::sampled(trace);
         }
@@ -278,7 +293,7 @@ impl Prepared {
         let (conventions, rolling) =
             rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
         let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
-        let actions = health::candidates(trace, &series);
+        let actions = health::candidates(trace, &series, spike_rule);
         let (frame_types, latency) =
             rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));
         Self {

@@ -239,7 +239,7 @@ pub fn run_trace(
     settings: &Settings,
     markers: Option<&MarkerLog>,
 ) -> Run {
-    let prepared = Prepared::new(trace, settings.frame_time);
+    let prepared = Prepared::for_settings(trace, settings);
     run_prepared(file, info, file_warnings, trace, settings, markers, &prepared)
 }
 
