@@ -12,6 +12,7 @@ use common::ui::{Window, app, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::{PEER_FIGURES, Unit, figure_name};
+use framescope::report::compare::number;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -58,20 +59,6 @@ fn report(file: &Path) -> Value {
 
 fn f(v: &Value) -> f64 {
     v.as_f64().unwrap_or_else(|| panic!("not a number: {v}"))
-}
-
-/// A number as `compare::number` writes it (what the telemetry cells show): whole
-/// numbers bare, else 2 decimals from 100, 3 from 1, 4 below.
-fn number(v: f64) -> String {
-    if v.fract().abs() < 1e-12 && v.abs() < 1e15 {
-        format!("{v:.0}")
-    } else if v.abs() >= 100.0 {
-        format!("{v:.2}")
-    } else if v.abs() >= 1.0 {
-        format!("{v:.3}")
-    } else {
-        format!("{v:.4}")
-    }
 }
 
 /// On FrameView's Cyberpunk 2077 DLSS-FG capture the panel shows FrameView's figures
