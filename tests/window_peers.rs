@@ -309,3 +309,16 @@ fn every_peer_text_is_in_the_font() {
         .collect();
     assert!(missing.is_empty(), "{missing:?}");
 }
+
+/// A sampled log against a per-frame capture in CapFrameX's figures: the log has none
+/// (no single frames), so each row shows "—" on its side and is not comparable.
+#[test]
+fn a_sampled_log_in_a_peer_s_figures_is_not_comparable() {
+    let files = [common::repo_file("sample-traces/HardwareMonitoring.hml"), common::repo_file(A)];
+    let doc = cli_compare(&files[0], &files[1]);
+    let mut h = compared(&files);
+    pick_figures(&mut h, "CapFrameX");
+    let p1 = f(&doc["runs"][1]["conventions"]["capframex"]["p1_fps"]);
+    assert!(doc["comparison"]["conventions"]["capframex"]["p1_fps"].is_null());
+    assert_eq!(labelled(&h, "CapFrameX: P1"), ["—", &format!("{p1:.2}"), "not comparable", "—", "—"]);
+}

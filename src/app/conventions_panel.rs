@@ -432,6 +432,26 @@ pub fn figures_choice_ui(ui: &mut egui::Ui, convention: &mut Option<Section>) {
     });
 }
 
+/// Under a comparison shown in a peer tool's figures, why the tool's rows are missing
+/// when neither run has them (sampled logs).
+pub fn convention_note_ui(ui: &mut egui::Ui, comparison: &compare::Comparison, convention: Option<Section>) {
+    let Some(tool) = convention else { return };
+    let any = comparison
+        .rows()
+        .iter()
+        .any(|r| r.figure.section == tool && (r.baseline.is_some() || r.other.is_some()));
+    if !any {
+        ui.label(
+            RichText::new(format!(
+                "Neither run has {}'s figures: they are defined on single frames, and a sampled log has none.",
+                tool.title()
+            ))
+            .weak()
+            .italics(),
+        );
+    }
+}
+
 /// The telemetry columns of two compared runs, their means side by side: a table
 /// under the comparison's, with its columns (no verdict: a clock or a power is
 /// context, not better or worse).
@@ -449,48 +469,59 @@ pub fn telemetry_comparison_ui(
         .id_salt((id, "telemetry_header"))
         .default_open(true)
         .show(ui, |ui| {
-            egui::Grid::new((id, "telemetry")).num_columns(6).striped(true).min_col_width(10.0).show(ui, |ui| {
-                for (header, help) in [
-                    ("Column", "A telemetry column, as the capture's header names it"),
-                    ("Baseline", "The baseline run's mean"),
-                    ("Other", "This run's mean"),
-                    ("Delta", "Other − baseline"),
-                    ("Change", "Delta relative to the baseline"),
-                    ("", "Telemetry is context: neither better nor worse"),
-                ] {
-                    ui.label(RichText::new(header).strong()).on_hover_text(help);
-                }
-                ui.end_row();
-                for row in rows {
-                    let range = |s: Option<crate::analysis::TelemetryStats>| {
-                        s.map_or_else(String::new, |s| {
-                            format!("{}: min {}, max {}", row.column, compare::number(s.min), compare::number(s.max))
-                        })
-                    };
-                    let name = ui.label(&row.column).on_hover_text(
-                        "The mean over the run (per frame; time-weighted for a sampled log), with min and max on \
-                         each value",
-                    );
-                    for side in [row.baseline, row.other] {
-                        let text = side.map_or_else(|| "—".to_owned(), |s| compare::number(s.mean));
-                        let cell = ui.label(text).labelled_by(name.id);
-                        if side.is_some() {
-                            cell.on_hover_text(range(side));
-                        }
-                    }
-                    if let Some(e) = row.entry {
-                        ui.label(signed_number(e.delta)).labelled_by(name.id);
-                        ui.label(format_change(e.relative)).labelled_by(name.id);
-                        ui.label(Verdict::Neutral.text()).labelled_by(name.id);
-                    } else {
-                        ui.label("not comparable").labelled_by(name.id);
-                        ui.label("—").labelled_by(name.id);
-                        ui.label("—").labelled_by(name.id);
-                    }
-                    ui.end_row();
-                }
-            });
+            egui::ScrollArea::horizontal()
+                .id_salt((id, "telemetry_scroll"))
+                .show(ui, |ui| telemetry_grid(ui, rows, id));
         });
+}
+
+/// [`telemetry_comparison_ui`]'s table.
+fn telemetry_grid(
+    ui: &mut egui::Ui,
+    rows: Vec<compare::TelemetryRow>,
+    id: impl std::hash::Hash + std::fmt::Debug + Copy,
+) {
+    egui::Grid::new((id, "telemetry")).num_columns(6).striped(true).min_col_width(10.0).show(ui, |ui| {
+        for (header, help) in [
+            ("Column", "A telemetry column, as the capture's header names it"),
+            ("Baseline", "The baseline run's mean"),
+            ("Other", "This run's mean"),
+            ("Delta", "Other − baseline"),
+            ("Change", "Delta relative to the baseline"),
+            ("", "Telemetry is context: neither better nor worse"),
+        ] {
+            ui.label(RichText::new(header).strong()).on_hover_text(help);
+        }
+        ui.end_row();
+        for row in rows {
+            let range = |s: Option<crate::analysis::TelemetryStats>| {
+                s.map_or_else(String::new, |s| {
+                    format!("{}: min {}, max {}", row.column, compare::number(s.min), compare::number(s.max))
+                })
+            };
+            let name = ui.label(&row.column).on_hover_text(
+                "The mean over the run (per frame; time-weighted for a sampled log), with min and max on \
+                         each value",
+            );
+            for side in [row.baseline, row.other] {
+                let text = side.map_or_else(|| "—".to_owned(), |s| compare::number(s.mean));
+                let cell = ui.label(text).labelled_by(name.id);
+                if side.is_some() {
+                    cell.on_hover_text(range(side));
+                }
+            }
+            if let Some(e) = row.entry {
+                ui.label(signed_number(e.delta)).labelled_by(name.id);
+                ui.label(format_change(e.relative)).labelled_by(name.id);
+                ui.label(Verdict::Neutral.text()).labelled_by(name.id);
+            } else {
+                ui.label("not comparable").labelled_by(name.id);
+                ui.label("—").labelled_by(name.id);
+                ui.label("—").labelled_by(name.id);
+            }
+            ui.end_row();
+        }
+    });
 }
 
 impl App {

@@ -716,6 +716,7 @@ impl App {
                     ("comparison", i),
                 );
             });
+            super::conventions_panel::convention_note_ui(ui, &comparison, self.convention);
             super::conventions_panel::telemetry_comparison_ui(
                 ui,
                 baseline,
