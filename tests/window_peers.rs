@@ -262,6 +262,11 @@ fn the_figures_choice_switches_the_table_to_a_peer_tool() {
     }
     // FrameView's 1 % low takes one frame more than framescope's: a different number.
     pick_figures(&mut h, "FrameView");
+    // Its rows stand where framescope's summary was: after the run's counts, before
+    // pacing.
+    let order: Vec<String> = h.query_all_by_role(Role::Label).filter_map(|n| n.value()).collect();
+    let at = |text: &str| order.iter().position(|l| l == text).unwrap_or_else(|| panic!("{text}"));
+    assert!(at("Dropped frames") < at("FrameView: Avg FPS") && at("FrameView: 0.1% FPS") < at("Steady FPS"));
     let fv = labelled(&h, "FrameView: 1% Low FPS");
     pick_figures(&mut h, "framescope");
     assert_eq!(labelled(&h, "Average FPS").len(), 5);

@@ -364,16 +364,26 @@ impl Comparison {
     }
 
     /// The rows a table lists when it shows `convention`'s figures (`None`:
-    /// framescope's own), in [`FIGURES`] order; see [`Section::listed_with`].
-    pub fn listed(&self, convention: Option<Section>) -> impl Iterator<Item = &Row> {
-        self.rows.iter().filter(move |r| r.figure.section.listed_with(convention))
+    /// framescope's own; see [`Section::listed_with`]), in [`FIGURES`] order but for
+    /// the tool's rows, which stand where framescope's summary would.
+    #[must_use]
+    pub fn listed(&self, convention: Option<Section>) -> Vec<&Row> {
+        let rank = |s: Section| {
+            let s = if Some(s) == convention { Section::Summary } else { s };
+            Section::ALL.iter().position(|&x| x == s).unwrap_or(Section::ALL.len())
+        };
+        let mut rows: Vec<&Row> =
+            self.rows.iter().filter(|r| r.figure.section.listed_with(convention)).collect();
+        rows.sort_by_key(|r| rank(r.figure.section)); // stable: FIGURES order within a section
+        rows
     }
 
-    /// Only the rows [`Comparison::listed`] gives for `convention`.
+    /// The comparison with only the rows [`Comparison::listed`] gives for
+    /// `convention`, in its order.
     #[must_use]
-    pub fn with_convention(mut self, convention: Option<Section>) -> Self {
-        self.rows.retain(|r| r.figure.section.listed_with(convention));
-        self
+    pub fn with_convention(self, convention: Option<Section>) -> Self {
+        let rows = self.listed(convention).into_iter().copied().collect();
+        Self { rows }
     }
 
     /// The row of a figure named `section.name` (or by its bare name when unique).
@@ -529,7 +539,7 @@ pub fn write_comparison_table(
         "figure", "baseline", "other", "delta", "relative"
     )?;
     let mut hidden = 0;
-    let listed: Vec<&Row> = comparison.listed(convention).collect();
+    let listed = comparison.listed(convention);
     if let Some(tool) = convention {
         writeln!(out, "  (figures as {} computes them: {}.*)", tool.title(), tool.name())?;
     }
@@ -722,14 +732,15 @@ pub(super) mod tests {
     fn a_convention_replaces_the_summary() {
         let c = compare(&run(1.0), &run(1.25));
         let sections = |convention| {
-            let mut s: Vec<Section> = c.listed(convention).map(|r| r.figure.section).collect();
+            let mut s: Vec<Section> = c.listed(convention).iter().map(|r| r.figure.section).collect();
             s.dedup();
             s
         };
         let own = sections(None);
         assert!(own.contains(&Section::Summary) && !own.iter().any(|s| s.is_convention()));
         let fv = sections(Some(Section::FrameView));
-        assert!(fv.contains(&Section::FrameView) && fv.contains(&Section::Pacing));
+        // FrameView's rows where the summary's were: after the run's counts.
+        assert_eq!(fv[..3], [Section::Run, Section::FrameView, Section::Pacing]);
         assert!(!fv.contains(&Section::Summary) && !fv.contains(&Section::CapFrameX));
     }
 
