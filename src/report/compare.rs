@@ -535,7 +535,7 @@ pub fn write_comparison_table(
     writeln!(out, "comparison: other against baseline")?;
     writeln!(
         out,
-        "  {:<34} {:>12} {:>12} {:>12} {:>10}  verdict",
+        "  {:<40} {:>12} {:>12} {:>12} {:>10}  verdict",
         "figure", "baseline", "other", "delta", "relative"
     )?;
     let mut hidden = 0;
@@ -566,7 +566,7 @@ pub fn write_comparison_table(
         };
         writeln!(
             out,
-            "  {name:<34} {:>12} {:>12} {delta:>12} {relative:>10}  {verdict}",
+            "  {name:<40} {:>12} {:>12} {delta:>12} {relative:>10}  {verdict}",
             side(row.baseline),
             side(row.other)
         )?;
