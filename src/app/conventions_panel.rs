@@ -265,8 +265,9 @@ fn frameview_latency(run: &Run) -> Vec<(&'static str, f64, &'static str)> {
 }
 
 /// The "As other tools report it" panel for one run: each tool's figures under a
-/// collapsible heading, then the run's telemetry (`trace` gives the columns' order).
-pub fn peers_ui(ui: &mut egui::Ui, run: &Run, trace: &Trace) {
+/// collapsible heading (only `focus`'s open at first when one is given), then the
+/// run's telemetry (`trace` gives the columns' order).
+pub fn peers_ui(ui: &mut egui::Ui, run: &Run, trace: &Trace, focus: Option<Section>) {
     ui.heading("As other tools report it");
     ui.add(
         egui::Label::new(
@@ -297,7 +298,7 @@ pub fn peers_ui(ui: &mut egui::Ui, run: &Run, trace: &Trace) {
     for tool in Section::CONVENTIONS {
         let header = egui::CollapsingHeader::new(RichText::new(tool.title()).strong())
             .id_salt(("peer_tool", tool.name()))
-            .default_open(true)
+            .default_open(focus.is_none_or(|f| f == tool))
             .show(ui, |ui| {
                 let figures: Vec<_> = FIGURES.iter().filter(|f| f.section == tool).collect();
                 let values: Vec<Option<f64>> = figures.iter().map(|f| (f.value)(run)).collect();
@@ -526,7 +527,8 @@ fn telemetry_grid(
 
 impl App {
     /// The "As other tools report it" side panel for the shown run (not while
-    /// comparing: the comparison has its own "Figures" choice).
+    /// comparing: the comparison has its own "Figures" choice); a tool picked with
+    /// `--convention` starts alone open.
     pub(super) fn peers_panel_ui(&self, ui: &mut egui::Ui) {
         let width = ui.available_width();
         egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
@@ -536,7 +538,7 @@ impl App {
                 return;
             };
             match run.analyzed() {
-                Some(a) => peers_ui(ui, &a.run, &run.capture.traces[run.trace]),
+                Some(a) => peers_ui(ui, &a.run, &run.capture.traces[run.trace], self.convention),
                 None => {
                     ui.spinner();
                 }
