@@ -327,3 +327,14 @@ fn a_sampled_log_in_a_peer_s_figures_is_not_comparable() {
     assert!(doc["comparison"]["conventions"]["capframex"]["p1_fps"].is_null());
     assert_eq!(labelled(&h, "CapFrameX: P1"), ["—", &format!("{p1:.2}"), "not comparable", "—", "—"]);
 }
+
+/// `framescope --convention TOOL` (the window's option) takes the four tools' names
+/// and refuses anything else as a bad argument.
+#[test]
+fn the_window_s_convention_option_names_the_tools() {
+    let run = common::framescope(["--convention", "fraps", "x.csv"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("use capframex, frameview, presentmon or mangohud"), "{}", run.stderr);
+    let help = common::framescope(["--help"]);
+    assert!(help.stdout.contains("--convention <TOOL>"), "{}", help.stdout);
+}
