@@ -107,6 +107,7 @@ impl App {
             .on_hover_text("The panel on the left; hide it for a wider timeline");
         ui.checkbox(&mut self.show_charts_panel, "Charts panel")
             .on_hover_text("The panel on the right; hide it for a wider timeline");
+        ui.checkbox(&mut self.show_peers_panel, "As other tools report it").on_hover_text(PEERS_HELP);
         ui.separator();
         if ui.button("Keyboard and mouse (H)").clicked() {
             self.show_help = !self.show_help;
@@ -387,6 +388,8 @@ impl App {
                 }
                 let source = self.source_text(&a.run, a.run.frame_types.is_some());
                 panels::figures_ui(ui, &a.run, "figures", &source);
+                ui.toggle_value(&mut self.show_peers_panel, "As other tools report it")
+                    .on_hover_text(PEERS_HELP);
             }
             None => {
                 ui.spinner();
@@ -543,6 +546,10 @@ impl App {
     }
 }
 
+/// What the "As other tools report it" panel is.
+const PEERS_HELP: &str = "A panel beside the figures: the figures CapFrameX, FrameView, PresentMon and MangoHud \
+    print for this run, each computed that tool's way, and the run's telemetry";
+
 /// What the Name field does.
 const RENAME_HELP: &str = "What the window calls this run: its legends, headings and export file names";
 
@@ -651,6 +658,7 @@ impl App {
                 .on_hover_text(help);
             ui.label(RichText::new("changes within it are grey").small().weak());
         });
+        super::conventions_panel::figures_choice_ui(ui, &mut self.convention);
         if (band / 100.0 - self.persisted.noise_band).abs() > 1e-12 {
             self.persisted.noise_band = band / 100.0;
             self.settings_dirty = true;
@@ -694,7 +702,10 @@ impl App {
                 ui.spinner();
                 continue;
             };
-            let comparison = crate::report::compare::compare(baseline, other);
+            // framescope's figures, or a peer tool's where its summary would be (as
+            // `framescope compare --convention TOOL`).
+            let comparison =
+                crate::report::compare::compare(baseline, other).with_convention(self.convention);
             let sources = (baseline.frame_time, other.frame_time);
             egui::ScrollArea::horizontal().id_salt(("comparison_scroll", i)).show(ui, |ui| {
                 panels::comparison_table_ui(
@@ -705,6 +716,13 @@ impl App {
                     ("comparison", i),
                 );
             });
+            super::conventions_panel::convention_note_ui(ui, &comparison, self.convention);
+            super::conventions_panel::telemetry_comparison_ui(
+                ui,
+                baseline,
+                other,
+                ("comparison_telemetry", i),
+            );
         }
     }
 }

@@ -10,6 +10,7 @@
 
 mod analysis;
 mod charts;
+mod conventions_panel;
 mod dialog;
 mod export;
 mod loader;
@@ -21,10 +22,11 @@ mod theme;
 pub mod timeline;
 
 use crate::analysis::{FrameTimeSource, Settings};
+pub use conventions_panel::PEER_FIGURES;
 use eframe::egui;
 pub use loader::Source as CaptureSource;
 use loader::{Pending, Source};
-pub use panels::{FIGURE_NAMES, Unit};
+pub use panels::{FIGURE_NAMES, Unit, figure_name};
 use runs::OpenRun;
 pub use settings::Persisted;
 use std::path::PathBuf;
@@ -53,6 +55,9 @@ pub struct WindowOptions {
     pub markers: Option<PathBuf>,
     /// Compare the captures (the sample pair when there are none).
     pub compare: bool,
+    /// A peer tool's figures (`metrics.md` §11): the comparison shows them instead of
+    /// framescope's, and a single run opens the "As other tools report it" panel.
+    pub convention: Option<crate::report::compare::Section>,
 }
 
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
@@ -61,6 +66,7 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
     let screenshot = options.screenshot.clone();
     let markers = options.markers.clone();
     let compare = options.compare;
+    let convention = options.convention;
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
@@ -88,6 +94,10 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
             app.saving = screenshot.is_none();
             app.screenshot_and_quit = screenshot.map(|p| (p, failed_in_app));
             app.pending_markers = markers;
+            if let Some(tool) = convention {
+                app.convention = Some(tool);
+                app.show_peers_panel = true;
+            }
             Ok(Box::new(app))
         }),
     );
@@ -140,6 +150,10 @@ pub struct App {
     show_runs_panel: bool,
     show_charts_panel: bool,
     show_help: bool,
+    /// The "As other tools report it" panel beside the figures (a single run).
+    show_peers_panel: bool,
+    /// The peer tool whose figures the comparison shows (`None`: framescope's own).
+    convention: Option<crate::report::compare::Section>,
     timeline_rect: Option<egui::Rect>,
     shot: Option<PendingShot>,
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
@@ -180,6 +194,8 @@ impl App {
             show_runs_panel: true,
             show_charts_panel: true,
             show_help: false,
+            show_peers_panel: false,
+            convention: None,
             timeline_rect: None,
             shot: None,
             screenshot_and_quit: None,
@@ -633,6 +649,16 @@ impl App {
                 .show(ui, |ui| {
                     ui.set_min_width(ui.available_width());
                     self.side_ui(ui);
+                });
+        }
+        if self.show_peers_panel && !self.comparing() && !self.runs.is_empty() {
+            egui::Panel::left("peers")
+                .resizable(true)
+                .default_size((width * 0.22).clamp(220.0, 360.0))
+                .size_range(180.0..=(width * 0.4).max(200.0))
+                .show(ui, |ui| {
+                    ui.set_min_width(ui.available_width());
+                    self.peers_panel_ui(ui);
                 });
         }
         // The runs list may have changed a compared trace or the baseline.

@@ -66,16 +66,23 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
         }
     }
     if let Some(l) = &run.latency {
+        let per_frame = |v: Option<f64>| if run.sampled { None } else { v };
         for (name, v) in [
             ("PC latency (PCL)", l.pcl_ms),
             ("MsPCLatency mean", l.pc_latency_column_mean_ms),
             ("Display latency mean", l.display_latency_mean_ms),
             ("Click to photon mean", l.click_to_photon_mean_ms),
             ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),
+            ("Render-present latency mean", per_frame(l.render_present_latency_mean_ms)),
+            ("All input to photon mean", l.all_input_to_photon_mean_ms),
+            ("Animation error mean |x|", l.animation_error_mean_abs_ms),
         ] {
             if let Some(v) = v {
                 rows.push((name, ms(v)));
             }
+        }
+        if let (Some(lo), Some(hi)) = (l.pc_latency_min_ms, l.pc_latency_max_ms) {
+            rows.push(("PC latency min / max", format!("{lo:.3} / {hi:.3} ms")));
         }
     }
     match &run.vsync {
@@ -257,17 +264,26 @@ pub const FIGURE_NAMES: &[(&str, &str, Unit)] = &[
     ("latency.pc_latency_column_mean_ms", "MsPCLatency mean", Unit::Ms),
     ("latency.display_latency_mean_ms", "Display latency mean", Unit::Ms),
     ("latency.click_to_photon_mean_ms", "Click to photon mean", Unit::Ms),
+    ("latency.pc_latency_min_ms", "PC latency min", Unit::Ms),
+    ("latency.pc_latency_max_ms", "PC latency max", Unit::Ms),
+    ("latency.render_present_latency_mean_ms", "Render-present latency mean", Unit::Ms),
+    ("latency.all_input_to_photon_mean_ms", "All input to photon mean", Unit::Ms),
+    ("latency.animation_error_mean_abs_ms", "Animation error mean |x|", Unit::Ms),
     ("frame_types.application_fps", "Application FPS", Unit::Fps),
     ("frame_types.generated_fps", "Generated FPS", Unit::Fps),
 ];
 
-/// A figure's name and unit in the comparison table.
+/// A figure's name and unit in the comparison table (a peer tool's figures as
+/// "FrameView: 1% Low FPS").
 #[must_use]
 pub fn figure_name(qualified: &str) -> (String, Unit) {
-    FIGURE_NAMES
-        .iter()
-        .find(|(q, _, _)| *q == qualified)
-        .map_or_else(|| (qualified.to_owned(), Unit::Ratio), |&(_, name, unit)| (name.to_owned(), unit))
+    FIGURE_NAMES.iter().find(|(q, _, _)| *q == qualified).map_or_else(
+        || {
+            super::conventions_panel::table_name(qualified)
+                .unwrap_or_else(|| (qualified.to_owned(), Unit::Ratio))
+        },
+        |&(_, name, unit)| (name.to_owned(), unit),
+    )
 }
 
 /// `v` with `decimals` decimals, never "-0.00".
@@ -399,8 +415,8 @@ pub fn comparison_table_ui(
         ui.label(sources.1).labelled_by(name.id);
         ui.end_row();
         for row in comparison.rows() {
-            // Peer tools' figures are the CLI's `--convention`; the window lists framescope's.
-            if (row.baseline.is_none() && row.other.is_none()) || row.figure.section.is_convention() {
+            // Which tool's figures are listed is the caller's (`Comparison::with_convention`).
+            if row.baseline.is_none() && row.other.is_none() {
                 continue;
             }
             let (title, unit) = figure_name(&row.figure.qualified_name());
@@ -513,6 +529,18 @@ pub fn figure_help(name: &str) -> &'static str {
             "The mean time from a mouse click to the frame that shows it reaching the screen."
         }
         "Render latency mean" => "The NVIDIA App's render latency, time-weighted over the samples.",
+        "Render-present latency mean" => {
+            "The mean MsRenderPresentLatency: from Present() to the GPU finishing the frame (FrameView's RenderPresentLatency)."
+        }
+        "All input to photon mean" => {
+            "The mean time from any input (mouse or keyboard) to the frame that shows it reaching the screen."
+        }
+        "Animation error mean |x|" => {
+            "The mean size of MsAnimationError: how far a frame's animation time is from when it is shown (cells of a million ms or more are garbage and left out)."
+        }
+        "PC latency min / max" | "PC latency min" | "PC latency max" => {
+            "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency)."
+        }
         "Refresh" => {
             "The display's refresh rate: detected from the display intervals (with how sure the detection is), or set by you for this capture; it places the VSYNC markers."
         }
@@ -526,7 +554,7 @@ pub fn figure_help(name: &str) -> &'static str {
         "Pacing" | "Frame health" => {
             "Needs per-frame data: a sampled log holds averages over intervals, not frame times."
         }
-        _ => "",
+        peer => super::conventions_panel::help_by_table_name(peer),
     }
 }
 

@@ -55,6 +55,11 @@ pub struct Cli {
     /// FILE: the bundled sample pair).
     #[arg(long)]
     compare: bool,
+    /// A peer tool's figures in the window (capframex, frameview, presentmon or
+    /// mangohud): with --compare the comparison shows that tool's figures instead of
+    /// framescope's; otherwise the "As other tools report it" panel opens.
+    #[arg(long, value_name = "TOOL", value_parser = convention)]
+    convention: Option<compare::Section>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -329,6 +334,7 @@ pub fn main() -> ExitCode {
                     screenshot: cli.screenshot,
                     markers: cli.pcl,
                     compare: cli.compare,
+                    convention: cli.convention,
                 },
             )
         }

@@ -77,6 +77,17 @@ impl Section {
         Self::CONVENTIONS.into_iter().find(|s| s.name().eq_ignore_ascii_case(name.trim()))
     }
 
+    /// Whether a comparison table lists this section's figures when it shows
+    /// `convention`'s figures (`None`: framescope's own): a peer tool's section stands
+    /// where framescope's summary would, the other sections stay (`metrics.md` §11).
+    #[must_use]
+    pub fn listed_with(self, convention: Option<Self>) -> bool {
+        match convention {
+            Some(tool) => self == tool || !(self.is_convention() || self == Self::Summary),
+            None => !self.is_convention(),
+        }
+    }
+
     /// The tool's name for people.
     #[must_use]
     pub const fn title(self) -> &'static str {
@@ -191,6 +202,17 @@ pub static FIGURES: &[Figure] = &[
     }),
     fig(Section::Latency, "click_to_photon_mean_ms", LOWER, |r| {
         r.latency.and_then(|l| l.click_to_photon_mean_ms)
+    }),
+    fig(Section::Latency, "pc_latency_min_ms", LOWER, |r| r.latency.and_then(|l| l.pc_latency_min_ms)),
+    fig(Section::Latency, "pc_latency_max_ms", LOWER, |r| r.latency.and_then(|l| l.pc_latency_max_ms)),
+    fig(Section::Latency, "render_present_latency_mean_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.render_present_latency_mean_ms)
+    }),
+    fig(Section::Latency, "all_input_to_photon_mean_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.all_input_to_photon_mean_ms)
+    }),
+    fig(Section::Latency, "animation_error_mean_abs_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.animation_error_mean_abs_ms)
     }),
     // Each kind's share of the run's rate (`frame_types.<kind>.fps` in a run).
     fig(Section::FrameTypes, "application_fps", HIGHER, |r| r.frame_types.and_then(|t| t.application.fps)),
@@ -341,6 +363,29 @@ impl Comparison {
         &self.rows
     }
 
+    /// The rows a table lists when it shows `convention`'s figures (`None`:
+    /// framescope's own; see [`Section::listed_with`]), in [`FIGURES`] order but for
+    /// the tool's rows, which stand where framescope's summary would.
+    #[must_use]
+    pub fn listed(&self, convention: Option<Section>) -> Vec<&Row> {
+        let rank = |s: Section| {
+            let s = if Some(s) == convention { Section::Summary } else { s };
+            Section::ALL.iter().position(|&x| x == s).unwrap_or(Section::ALL.len())
+        };
+        let mut rows: Vec<&Row> =
+            self.rows.iter().filter(|r| r.figure.section.listed_with(convention)).collect();
+        rows.sort_by_key(|r| rank(r.figure.section)); // stable: FIGURES order within a section
+        rows
+    }
+
+    /// The comparison with only the rows [`Comparison::listed`] gives for
+    /// `convention`, in its order.
+    #[must_use]
+    pub fn with_convention(self, convention: Option<Section>) -> Self {
+        let rows = self.listed(convention).into_iter().copied().collect();
+        Self { rows }
+    }
+
     /// The row of a figure named `section.name` (or by its bare name when unique).
     #[must_use]
     pub fn row(&self, name: &str) -> Option<&Row> {
@@ -363,6 +408,36 @@ pub fn compare(baseline: &Run, other: &Run) -> Comparison {
         })
         .collect();
     Comparison { rows }
+}
+
+/// One telemetry column compared (its run-wide means): neither better nor worse, a
+/// higher clock or power is context, not a verdict.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TelemetryRow {
+    /// The column, as the capture's header spells it.
+    pub column: String,
+    /// The baseline's statistics, if it has the column.
+    pub baseline: Option<crate::analysis::telemetry::TelemetryStats>,
+    /// The other run's, if it has the column.
+    pub other: Option<crate::analysis::telemetry::TelemetryStats>,
+    /// The means compared ([`Direction::Neutral`]); `None` unless both runs have it.
+    pub entry: Option<Entry>,
+}
+
+/// Every telemetry column either run has, by name, with the means compared.
+#[must_use]
+pub fn compare_telemetry(baseline: &Run, other: &Run) -> Vec<TelemetryRow> {
+    let mut names: Vec<&String> = baseline.telemetry.keys().chain(other.telemetry.keys()).collect();
+    names.sort();
+    names.dedup();
+    names
+        .into_iter()
+        .map(|name| {
+            let (b, o) = (baseline.telemetry.get(name).copied(), other.telemetry.get(name).copied());
+            let entry = b.zip(o).map(|(b, o)| Entry::new(b.mean, o.mean, Direction::Neutral));
+            TelemetryRow { column: name.clone(), baseline: b, other: o, entry }
+        })
+        .collect()
 }
 
 impl Serialize for Comparison {
@@ -460,15 +535,11 @@ pub fn write_comparison_table(
     writeln!(out, "comparison: other against baseline")?;
     writeln!(
         out,
-        "  {:<34} {:>12} {:>12} {:>12} {:>10}  verdict",
+        "  {:<40} {:>12} {:>12} {:>12} {:>10}  verdict",
         "figure", "baseline", "other", "delta", "relative"
     )?;
     let mut hidden = 0;
-    let shown = |s: Section| match convention {
-        Some(tool) => s == tool || !(s.is_convention() || s == Section::Summary),
-        None => !s.is_convention(),
-    };
-    let listed: Vec<&Row> = comparison.rows.iter().filter(|r| shown(r.figure.section)).collect();
+    let listed = comparison.listed(convention);
     if let Some(tool) = convention {
         writeln!(out, "  (figures as {} computes them: {}.*)", tool.title(), tool.name())?;
     }
@@ -495,7 +566,7 @@ pub fn write_comparison_table(
         };
         writeln!(
             out,
-            "  {name:<34} {:>12} {:>12} {delta:>12} {relative:>10}  {verdict}",
+            "  {name:<40} {:>12} {:>12} {delta:>12} {relative:>10}  {verdict}",
             side(row.baseline),
             side(row.other)
         )?;
@@ -633,6 +704,44 @@ pub(super) mod tests {
         let c = compare(&a, &run(1.0));
         assert_eq!(c.row("application_fps").unwrap().missing(), Some("other"));
         assert!(serde_json::to_value(&c).unwrap()["frame_types"]["application_fps"].is_null());
+    }
+
+    /// GPU clock in both runs (1500 → 1800 MHz: delta 300, +20 %, no verdict), GPU
+    /// power in the other only; union by name, sorted.
+    #[test]
+    fn compare_telemetry_means_without_a_verdict() {
+        use crate::analysis::telemetry::TelemetryStats;
+        let stats = |mean: f64| TelemetryStats { mean, min: mean - 100.0, max: mean + 100.0 };
+        let mut a = run(1.0);
+        let mut b = run(1.0);
+        a.telemetry.insert("GPU0Clk(MHz)".into(), stats(1500.0));
+        b.telemetry.insert("GPU0Clk(MHz)".into(), stats(1800.0));
+        b.telemetry.insert("CPU Package Power(W)".into(), stats(90.0));
+        let rows = compare_telemetry(&a, &b);
+        let names: Vec<&str> = rows.iter().map(|r| r.column.as_str()).collect();
+        assert_eq!(names, ["CPU Package Power(W)", "GPU0Clk(MHz)"]);
+        assert_eq!((rows[0].baseline, rows[0].entry), (None, None));
+        let e = rows[1].entry.unwrap();
+        assert!((e.delta - 300.0).abs() < 1e-12 && (e.relative.unwrap() - 0.2).abs() < 1e-12);
+        assert_eq!(e.better, None);
+    }
+
+    /// Framescope's own figures hide the peers'; a tool's figures stand in for the
+    /// summary and leave the other tools out.
+    #[test]
+    fn a_convention_replaces_the_summary() {
+        let c = compare(&run(1.0), &run(1.25));
+        let sections = |convention| {
+            let mut s: Vec<Section> = c.listed(convention).iter().map(|r| r.figure.section).collect();
+            s.dedup();
+            s
+        };
+        let own = sections(None);
+        assert!(own.contains(&Section::Summary) && !own.iter().any(|s| s.is_convention()));
+        let fv = sections(Some(Section::FrameView));
+        // FrameView's rows where the summary's were: after the run's counts.
+        assert_eq!(fv[..3], [Section::Run, Section::FrameView, Section::Pacing]);
+        assert!(!fv.contains(&Section::Summary) && !fv.contains(&Section::CapFrameX));
     }
 
     #[test]

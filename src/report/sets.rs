@@ -417,7 +417,7 @@ fn write_set_comparison(c: &SetComparison, out: &mut impl Write) -> std::io::Res
     )?;
     writeln!(
         out,
-        "  {:<34} {:>12} {:>12} {:>12} {:>10} {:>27}  verdict",
+        "  {:<40} {:>12} {:>12} {:>12} {:>10} {:>27}  verdict",
         "figure", "baseline", "other", "delta", "relative", "95 % interval"
     )?;
     let mut hidden = 0;
@@ -445,7 +445,7 @@ fn write_set_comparison(c: &SetComparison, out: &mut impl Write) -> std::io::Res
         };
         writeln!(
             out,
-            "  {:<34} {:>12} {:>12} {delta:>12} {relative:>10} {interval:>27}  {verdict}",
+            "  {:<40} {:>12} {:>12} {delta:>12} {relative:>10} {interval:>27}  {verdict}",
             row.figure.qualified_name(),
             side(row.baseline),
             side(row.other)
