@@ -15,7 +15,7 @@ impl App {
         let trace = &run.capture.traces[run.trace];
         let path = run.path.clone().unwrap_or_else(|| "sample.csv".into());
         let own = self.selection();
-        let selection = own.and_then(|r| run.selection_run(&settings, r));
+        let selection = own.and_then(|r| run.selection_run(&settings, self.run_trim(self.selected), r));
         // Export the figures with the settings they were computed with.
         let (report, report_settings) = match (selection, run.analyzed()) {
             (Some(sel), _) => (Some(sel), settings),
