@@ -56,6 +56,8 @@ pub struct WindowOptions {
     pub markers: Option<PathBuf>,
     /// Compare the captures (the sample pair when there are none).
     pub compare: bool,
+    /// The trim for all runs (seconds at the start, at the end), instead of the saved one.
+    pub trim: Option<(f64, f64)>,
 }
 
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
@@ -64,6 +66,7 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
     let screenshot = options.screenshot.clone();
     let markers = options.markers.clone();
     let compare = options.compare;
+    let trim = options.trim;
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
@@ -79,6 +82,9 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
         Box::new(move |cc| {
             let persisted = if screenshot.is_some() { Persisted::default() } else { Persisted::load() };
             let mut app = App::new(persisted, &cc.egui_ctx);
+            if let Some((start, end)) = trim {
+                app.set_trim_all(start, end);
+            }
             if compare && files.is_empty() {
                 app.open_sample_pair(&cc.egui_ctx);
             } else {

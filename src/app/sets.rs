@@ -189,7 +189,7 @@ impl App {
                         ui.horizontal(|ui| {
                             let id = ui.make_persistent_id(("set_member", run.id));
                             ui.dnd_drag_source(id, i, |ui| {
-                                ui.label(RichText::new(format!("≡ {}", run.label)).small())
+                                ui.label(RichText::new(format!(":: {}", run.label)).small())
                                     .on_hover_text("Drag onto another set to move this run");
                             });
                             let mut set = run.set.clone();
@@ -223,15 +223,8 @@ impl App {
         });
     }
 
-    /// The comparison of sets: each compared set's runs (average FPS, outliers flagged
-    /// and left out, with a button to put one back), then each set against the
-    /// baseline's set, figure by figure.
-    pub(super) fn sets_comparison_ui(&mut self, ui: &mut egui::Ui) {
-        let groups = self.compared_groups();
-        if groups.iter().any(|(_, m)| self.set_figures(m).len() != m.len()) {
-            ui.spinner();
-            return;
-        }
+    /// Compares the sets again when a run's figures, set or put-back flag changed.
+    fn refresh_sets_cache(&mut self, groups: &Groups) {
         let key: Vec<(usize, bool, usize)> = groups
             .iter()
             .enumerate()
@@ -254,6 +247,18 @@ impl App {
                 .collect();
             self.sets_cache = Some(Cache { key, comparisons });
         }
+    }
+
+    /// The comparison of sets: each compared set's runs (average FPS, outliers flagged
+    /// and left out, with a button to put one back), then each set against the
+    /// baseline's set, figure by figure.
+    pub(super) fn sets_comparison_ui(&mut self, ui: &mut egui::Ui) {
+        let groups = self.compared_groups();
+        if groups.iter().any(|(_, m)| self.set_figures(m).len() != m.len()) {
+            ui.spinner();
+            return;
+        }
+        self.refresh_sets_cache(&groups);
         let mut toggle: Option<usize> = None;
         for (k, (name, members)) in groups.iter().enumerate() {
             let runs = self.set_figures(members);
@@ -431,7 +436,7 @@ fn interval_bar(ui: &mut egui::Ui, row: &SetRow, colour: egui::Color32) {
     p.rect_filled(bar, 1.0, colour.gamma_multiply(0.7));
     p.circle_filled(egui::pos2(x(e.delta), rect.center().y), 2.5, colour);
     response.on_hover_text(format!(
-        "95 % interval of the difference: {} to {} (ν = {})",
+        "95 % interval of the difference: {} to {} (degrees of freedom {})",
         crate::report::compare::number(e.ci95[0]),
         crate::report::compare::number(e.ci95[1]),
         e.df.map_or_else(|| "—".to_owned(), |d| format!("{d:.1}"))
