@@ -326,3 +326,87 @@ fn a_capture_copied_into_a_watched_folder_opens() {
     }
     assert_eq!(app(&h).run_names().len(), 4);
 }
+
+/// Drags from `x0` to `x1` at height `y` on the window, as a user does (no modifier).
+fn drag(h: &mut Window, x0: f32, x1: f32, y: f32) {
+    use eframe::egui::{Event, PointerButton, Pos2};
+    let button = |x: f32, pressed| Event::PointerButton {
+        pos: Pos2::new(x, y),
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    h.event(Event::PointerMoved(Pos2::new(x0, y)));
+    h.run_steps(1);
+    h.event(button(x0, true));
+    h.run_steps(1);
+    for k in 1..=8 {
+        h.event(Event::PointerMoved(Pos2::new(x0 + (x1 - x0) * k as f32 / 8.0, y)));
+        h.run_steps(1);
+    }
+    h.event(button(x1, false));
+    settle(h);
+}
+
+/// The trimmed parts' edges are dragged on the timeline: the start edge (at the first
+/// frame while nothing is trimmed) and the end edge move the trim for all runs to the
+/// time under the pointer (whole milliseconds), and the view does not pan.
+#[test]
+fn trim_edges_are_dragged_on_the_timeline() {
+    let dir = TempDir::new("window-trim-drag");
+    let all = frames();
+    let whole = dir.0.join("whole.csv");
+    std::fs::write(&whole, text(&all.iter().collect::<Vec<_>>())).unwrap();
+    let mut h = window(&[whole.clone()]);
+    let trace = common::ui::default_trace(&whole);
+    let (t0, t1) = (
+        trace.frames.start_ms[0],
+        trace.frames.start_ms[0] + 1000.0 * framescope::analysis::Trim::span_s(&trace),
+    );
+    let rect = h.get_by_role_and_label(Role::Canvas, "Timeline").rect();
+    let left = rect.left() + framescope::app::timeline::LABEL_WIDTH;
+    let width = rect.right() - left;
+    let view = app(&h).view();
+    let x0 = view.x_of(t0, left, width) + 2.0;
+    let y = rect.top() + 60.0;
+    drag(&mut h, x0, x0 + 150.0, y);
+    let want = ((view.time_at(x0 + 150.0, left, width) - t0).round()) / 1000.0;
+    let got = app(&h).persisted().trim_start_s;
+    assert!((got - want).abs() < 0.0015, "start edge dragged to {got} s, pointer at {want} s");
+    assert!(got > 1.0, "{got}");
+    assert_eq!(app(&h).view(), view, "dragging an edge does not pan");
+    // The end edge, from the last frame's end leftwards.
+    let x1 = view.x_of(t1, left, width) - 2.0;
+    drag(&mut h, x1, x1 - 100.0, y);
+    let want = (t1 - view.time_at(x1 - 100.0, left, width)).round() / 1000.0;
+    let got = app(&h).persisted().trim_end_s;
+    assert!((got - want).abs() < 0.0015, "end edge dragged to {got} s, pointer at {want} s");
+    // The figures follow: fewer frames than the whole run.
+    let frames: usize = labelled(&h, "Frames")[0].split(' ').next().unwrap().parse().unwrap();
+    assert!(frames < all.len(), "{frames}");
+}
+
+/// The two Alan Wake 2 FrameView runs of one scene, compared with 3 s of loading screen
+/// trimmed: Steady FPS 65 and 64 (23 and 56 untrimmed), as `framescope compare
+/// --trim-start 3` says.
+#[test]
+fn alan_wake_2_runs_trimmed_by_3_s() {
+    let Some(dir) = common::real_traces() else { return };
+    let dir = dir.join("frameview");
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().contains("AlanWake2_DLSSQuality_run"))
+        .collect();
+    runs.sort();
+    assert_eq!(runs.len(), 2, "{runs:?}");
+    let mut h = window(&runs);
+    assert_eq!(app(&h).run_sets()[0], app(&h).run_sets()[1], "run1 and run2 are one set");
+    compare(&mut h);
+    let steady = labelled(&h, "Steady FPS");
+    assert_eq!(&steady[..2], ["23", "56"], "{steady:?}");
+    type_into(&mut h, "Trim start", "3");
+    let steady = labelled(&h, "Steady FPS");
+    assert_eq!(&steady[..2], ["65", "64"], "{steady:?}");
+}
