@@ -357,7 +357,7 @@ fn trim_edges_are_dragged_on_the_timeline() {
     let all = frames();
     let whole = dir.0.join("whole.csv");
     std::fs::write(&whole, text(&all.iter().collect::<Vec<_>>())).unwrap();
-    let mut h = window(&[whole.clone()]);
+    let mut h = window(std::slice::from_ref(&whole));
     let trace = common::ui::default_trace(&whole);
     let (t0, t1) = (
         trace.frames.start_ms[0],

@@ -254,7 +254,9 @@ impl App {
             let mut baseline = self.baseline;
             let shown = self.shown();
             let all_trim = self.trim_for_all();
-            for (i, run) in self.runs.iter_mut().enumerate() {
+            // Many runs (sets of runs) start folded, so that the comparison stays in view.
+            let listed = super::sets::runs_header_ui(ui, self.runs.len());
+            for (i, run) in self.runs.iter_mut().enumerate().filter(|_| listed) {
                 ui.horizontal(|ui| {
                     if ui.small_button("x").on_hover_text("Close this capture").clicked() {
                         close = Some(i);

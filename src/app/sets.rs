@@ -38,6 +38,20 @@ pub fn prefix_key(file_name: &str) -> String {
     if key.is_empty() { stem } else { key.to_owned() }
 }
 
+/// The runs list's header when more than four runs are open (folded at first: the sets
+/// and their comparison stay in view); true when the runs are to be listed.
+pub(super) fn runs_header_ui(ui: &mut egui::Ui, runs: usize) -> bool {
+    if runs <= 4 {
+        return true;
+    }
+    egui::CollapsingHeader::new(format!("Runs ({runs})"))
+        .id_salt("runs_list")
+        .default_open(false)
+        .show(ui, |_| ())
+        .body_returned
+        .is_some()
+}
+
 /// Sets among the compared runs: their names and runs (indices into the open runs, in
 /// comparison order), the baseline's set first.
 pub type Groups = Vec<(String, Vec<usize>)>;
@@ -143,7 +157,10 @@ impl App {
         }
         let all: Vec<usize> = (0..self.runs.len()).collect();
         let groups = groups(&self.runs, &all);
-        egui::CollapsingHeader::new("Sets of runs").id_salt("sets").default_open(true).show(ui, |ui| {
+        // Folded while sets are compared (the grouping is done; the comparison stays in view).
+        let folded = self.sets_mode();
+        let header = egui::CollapsingHeader::new("Sets of runs").id_salt(("sets", folded));
+        header.default_open(!folded).show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if ui
                     .button("Group by file name")
