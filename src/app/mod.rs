@@ -723,10 +723,15 @@ impl App {
         // The window's width (not the root Ui's, which a first sizing pass may shrink).
         let width = ui.ctx().content_rect().width().max(ui.available_width()).max(800.0);
         if self.show_runs_panel {
-            let (id, share) = if self.comparing() { ("runs_compare", 0.32) } else { ("runs", 0.23) };
+            let (id, share, most) = match (self.comparing(), self.sets_mode()) {
+                // The sets' table has an interval column more.
+                (true, true) => ("runs_sets", 0.4, 580.0),
+                (true, false) => ("runs_compare", 0.32, 460.0),
+                _ => ("runs", 0.23, 460.0),
+            };
             egui::Panel::left(id)
                 .resizable(true)
-                .default_size((width * share).clamp(200.0, 460.0))
+                .default_size((width * share).clamp(200.0, most))
                 .size_range(180.0..=(width * 0.5).max(200.0))
                 .show(ui, |ui| {
                     ui.set_min_width(ui.available_width());

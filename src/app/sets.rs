@@ -157,10 +157,15 @@ impl App {
         }
         let all: Vec<usize> = (0..self.runs.len()).collect();
         let groups = groups(&self.runs, &all);
-        // Folded while sets are compared (the grouping is done; the comparison stays in view).
-        let folded = self.sets_mode();
-        let header = egui::CollapsingHeader::new("Sets of runs").id_salt(("sets", folded));
-        header.default_open(!folded).show(ui, |ui| {
+        // Folded at first (the comparison stays in view); the title says how runs are grouped.
+        let title = if groups.len() <= 3 {
+            let sets: Vec<String> = groups.iter().map(|(n, m)| format!("{n} ×{}", m.len())).collect();
+            format!("Sets of runs: {}", sets.join(", "))
+        } else {
+            format!("Sets of runs: {} sets", groups.len())
+        };
+        let header = egui::CollapsingHeader::new(title).id_salt("sets").default_open(false);
+        header.show(ui, |ui| {
             ui.horizontal_wrapped(|ui| {
                 if ui
                     .button("Group by file name")
@@ -364,24 +369,25 @@ fn outlier_help() -> String {
     )
 }
 
-/// Two sets compared, as a table: figure, the set means, delta, relative change, the
-/// 95 % interval of the difference (its numbers and a small bar around 0) and the
-/// verdict — better or worse coloured only for a significant change; a change whose
-/// interval includes 0 is "noise", in the neutral colour.
+/// Two sets compared, as a table: figure, the set means, the relative change, the 95 %
+/// interval of the difference as a small bar around 0 with the verdict beside it —
+/// better or worse coloured only for a significant change; a change whose interval
+/// includes 0 is "noise", in the neutral colour — then the delta and the interval in
+/// numbers.
 pub fn sets_table_ui(ui: &mut egui::Ui, c: &SetComparison, id: impl std::hash::Hash + std::fmt::Debug) {
     let neutral = ui.visuals().weak_text_color();
-    egui::Grid::new(id).num_columns(7).striped(true).min_col_width(10.0).show(ui, |ui| {
+    egui::Grid::new(id).num_columns(6).striped(true).min_col_width(10.0).show(ui, |ui| {
         let headers = [
             ("Figure", "Hover a figure for what it means"),
             ("Baseline", "The baseline set's mean"),
             ("Other", "This set's mean"),
-            ("Delta", "Other − baseline mean"),
-            ("Change", "Delta relative to the baseline mean"),
+            ("Change", "The difference of the means relative to the baseline mean"),
             (
                 "95 % interval",
-                "Welch's 95 % confidence interval of the difference of the means; the bar marks 0",
+                "Welch's 95 % confidence interval of the difference of the means: the bar is drawn around 0 (the \
+                 tick), the dot is the difference",
             ),
-            ("", "better / worse: significant; noise: the interval includes 0"),
+            ("Delta [95 % interval]", "Other − baseline mean, and its 95 % interval in the figure's unit"),
         ];
         for (header, help) in headers {
             ui.label(RichText::new(header).strong()).on_hover_text(help);
@@ -399,10 +405,9 @@ pub fn sets_table_ui(ui: &mut egui::Ui, c: &SetComparison, id: impl std::hash::H
             ui.label(mean(row.baseline)).labelled_by(name.id);
             ui.label(mean(row.other)).labelled_by(name.id);
             let Some(e) = row.entry else {
-                for _ in 0..3 {
-                    ui.label("—").labelled_by(name.id);
-                }
+                ui.label("—").labelled_by(name.id);
                 ui.label("not comparable").labelled_by(name.id);
+                ui.label("—").labelled_by(name.id);
                 ui.end_row();
                 continue;
             };
@@ -413,22 +418,23 @@ pub fn sets_table_ui(ui: &mut egui::Ui, c: &SetComparison, id: impl std::hash::H
                 "noise" => neutral,
                 _ => ui.visuals().text_color(),
             };
-            ui.colored_label(colour, panels::format_delta(e.delta, unit)).labelled_by(name.id);
             ui.colored_label(colour, panels::format_change(e.relative)).labelled_by(name.id);
+            // The verdict beside its bar, where the table is narrow.
             ui.horizontal(|ui| {
                 interval_bar(ui, row, colour);
-                let text = format!(
-                    "[{}, {}]",
-                    panels::format_delta(e.ci95[0], unit),
-                    panels::format_delta(e.ci95[1], unit)
-                );
-                ui.label(RichText::new(text).small()).labelled_by(name.id);
+                let shown = if verdict.is_empty() { "—" } else { verdict };
+                let cell = ui.colored_label(colour, shown).labelled_by(name.id);
+                if verdict == "noise" {
+                    cell.on_hover_text("The 95 % interval includes 0: the change is within the runs' spread");
+                }
             });
-            let shown = if verdict.is_empty() { "—" } else { verdict };
-            let cell = ui.colored_label(colour, shown).labelled_by(name.id);
-            if verdict == "noise" {
-                cell.on_hover_text("The 95 % interval includes 0: the change is within the runs' spread");
-            }
+            let text = format!(
+                "{} [{}, {}]",
+                panels::format_delta(e.delta, unit),
+                panels::format_delta(e.ci95[0], unit),
+                panels::format_delta(e.ci95[1], unit)
+            );
+            ui.colored_label(colour, RichText::new(text).small()).labelled_by(name.id);
             ui.end_row();
         }
     });
