@@ -154,7 +154,7 @@ fn trimmed_figures_equal_the_capture_cut_by_hand() {
     std::fs::write(&cut, text(&kept)).unwrap();
 
     let by_hand = figures(&window(&[cut]));
-    let mut h = window(&[whole]);
+    let mut h = window(std::slice::from_ref(&whole));
     let untrimmed = figures(&h);
     type_into(&mut h, "Trim start", "2.25");
     type_into(&mut h, "end", "1.1");
@@ -172,12 +172,15 @@ fn trimmed_figures_equal_the_capture_cut_by_hand() {
     // A run of its own: "Own trim" starts from the trim for all runs; back to none.
     h.get_by_role_and_label(Role::CheckBox, "Own trim").click();
     settle(&mut h);
+    let absolute = std::path::absolute(&whole).unwrap();
+    assert_eq!(app(&h).persisted().run_trim(&absolute), Some((2.25, 1.1)), "saved with the capture");
     type_into(&mut h, "Trim start", "0");
     type_into(&mut h, "end", "0");
     assert_eq!(figures(&h), trimmed, "the run keeps its own trim");
     h.get_by_role_and_label(Role::CheckBox, "Own trim").click();
     settle(&mut h);
     assert_eq!(figures(&h), untrimmed, "the trim for all runs (none) again");
+    assert_eq!(app(&h).persisted().run_trim(&absolute), None);
 }
 
 /// A trim that leaves nothing is an error in the window, not a panic, and the run stays
