@@ -14,7 +14,7 @@ use common::runs::{HEADER, run_at, set};
 use common::ui::{Window, app, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -199,7 +199,9 @@ fn a_trim_longer_than_the_run_is_an_error() {
     assert_eq!(app(&h).run_names().len(), 1);
 }
 
-/// Runs named a1, a2, a3 and b1, b2, b3 open as two sets.
+/// Runs open in sets by their file names (base-run1, base-run2 → base; new1, new2 →
+/// new); a set's name given for a run, "One set per run", "Group by file name" and a
+/// run dragged onto another set regroup them.
 #[test]
 fn runs_are_grouped_into_sets_by_file_name() {
     let dir = TempDir::new("window-sets-prefix");
@@ -217,8 +219,23 @@ fn runs_are_grouped_into_sets_by_file_name() {
     h.run_steps(1);
     assert_eq!(app(&h).run_sets(), ["base-run1.csv", "base-run2.csv", "new1.csv", "new2.csv", "other.csv"]);
     h.get_by_label("Group by file name").click();
-    h.run_steps(1);
+    h.run_steps(3);
     assert_eq!(app(&h).run_sets(), ["base", "base", "new", "new", "other"]);
+    // Drag "other.csv" onto the set "base".
+    let from = h
+        .query_all_by(|n| n.role() == Role::Label && n.value().as_deref() == Some(":: other.csv"))
+        .next()
+        .expect("the run other.csv in its set")
+        .rect()
+        .center();
+    let to = h
+        .query_all_by(|n| n.role() == Role::Label && n.value().as_deref() == Some("base"))
+        .next()
+        .expect("the set base's name")
+        .rect()
+        .center();
+    drag_to(&mut h, from, to);
+    assert_eq!(app(&h).run_sets(), ["base", "base", "new", "new", "base"]);
 }
 
 /// The cells of a figure's row in the sets table: baseline mean, other mean, change,
@@ -335,6 +352,27 @@ fn a_capture_copied_into_a_watched_folder_opens() {
         std::thread::sleep(Duration::from_millis(20));
     }
     assert_eq!(app(&h).run_names().len(), 4);
+}
+
+/// Drags from `from` to `to`, as a user does (no modifier), in small steps.
+fn drag_to(h: &mut Window, from: eframe::egui::Pos2, to: eframe::egui::Pos2) {
+    use eframe::egui::{Event, PointerButton};
+    let button = |pos, pressed| Event::PointerButton {
+        pos,
+        button: PointerButton::Primary,
+        pressed,
+        modifiers: Modifiers::NONE,
+    };
+    h.event(Event::PointerMoved(from));
+    h.run_steps(1);
+    h.event(button(from, true));
+    h.run_steps(1);
+    for k in 1..=10 {
+        h.event(Event::PointerMoved(from + (to - from) * (k as f32 / 10.0)));
+        h.run_steps(1);
+    }
+    h.event(button(to, false));
+    h.run_steps(2);
 }
 
 /// Drags from `x0` to `x1` at height `y` on the window, as a user does (no modifier).
