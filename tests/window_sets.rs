@@ -14,7 +14,7 @@ use common::runs::{HEADER, run_at, set};
 use common::ui::{Window, app, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
