@@ -337,6 +337,7 @@ fn a_capture_copied_into_a_watched_folder_opens() {
     assert_eq!(app(&h).watched(), Some(dir.0.as_path()));
     std::fs::copy(&base[0], dir.0.join("new-run1.csv")).unwrap();
     let took = step_until(&mut h, Duration::from_secs(5), |h| app(h).run_names().len() == 4);
+    eprintln!("a capture copied into the watched folder opened {took:?} after the copy");
     assert!(took < Duration::from_secs(1), "opened {took:?} after the copy");
     let names: Vec<PathBuf> = app(&h).run_names().iter().map(PathBuf::from).collect();
     assert_eq!(names[3], dir.0.join("new-run1.csv"));

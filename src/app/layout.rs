@@ -372,6 +372,13 @@ impl App {
         if self.comparing() {
             if self.sets_mode() {
                 ui.heading("Comparison of sets");
+                if self.selection.is_some() {
+                    ui.label(
+                        RichText::new("of the whole (trimmed) runs: sets do not use the selection")
+                            .small()
+                            .weak(),
+                    );
+                }
                 self.sets_comparison_ui(ui);
             } else {
                 self.comparison_ui(ui);
