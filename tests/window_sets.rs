@@ -307,6 +307,11 @@ fn an_outlier_is_flagged_and_can_be_put_back() {
     assert_eq!(row(&h, "Average FPS")[0], "97.50");
     click_in_view(&mut h, "Leave out");
     assert_eq!(row(&h, "Average FPS")[0], "100.00");
+    // A limit of 10 %: 90 FPS (9.1 % from the median 99) is no outlier any more.
+    type_into(&mut h, "Outlier limit ±", "10");
+    assert!((app(&h).persisted().outlier_limit - 0.1).abs() < 1e-12);
+    assert!(h.query_by_label("outlier, left out").is_none());
+    assert_eq!(row(&h, "Average FPS")[0], "97.50");
 }
 
 /// Steps the window until `done` or `limit`; the time it took.

@@ -8,7 +8,7 @@
 use super::runs::OpenRun;
 use super::{App, panels, theme};
 use crate::report::Run;
-use crate::report::sets::{self, DEFAULT_OUTLIER_LIMIT, Set, SetComparison, SetRow};
+use crate::report::sets::{self, Set, SetComparison, SetRow};
 use eframe::egui::{self, RichText};
 
 /// The set a run opens in: its file name's prefix, so that `run1`, `run2` (or `a1`,
@@ -74,13 +74,13 @@ pub fn groups(runs: &[OpenRun], order: &[usize]) -> Groups {
 /// with the baseline set (`None` with fewer than two runs). Welch's interval needs a
 /// t quantile per figure: computed once per change of the runs' figures, not per frame.
 pub struct Cache {
-    key: Vec<(usize, bool, usize)>,
+    key: (Vec<(usize, bool, usize)>, u64),
     comparisons: Vec<Option<SetComparison>>,
 }
 
 /// A set's runs with its outliers marked, and the runs the user put back kept.
-fn set_of<'a>(runs: &[OpenRun], members: &[usize], figures: &[&'a Run]) -> (Set<'a>, Vec<bool>) {
-    let mut set = Set::new(figures.to_vec(), DEFAULT_OUTLIER_LIMIT);
+fn set_of<'a>(runs: &[OpenRun], members: &[usize], figures: &[&'a Run], limit: f64) -> (Set<'a>, Vec<bool>) {
+    let mut set = Set::new(figures.to_vec(), limit);
     let flagged = set.outlier.clone();
     for (k, &i) in members.iter().enumerate() {
         if runs[i].keep_outlier {
@@ -247,7 +247,8 @@ impl App {
 
     /// Compares the sets again when a run's figures, set or put-back flag changed.
     fn refresh_sets_cache(&mut self, groups: &Groups) {
-        let key: Vec<(usize, bool, usize)> = groups
+        let limit = self.persisted.outlier_limit;
+        let runs: Vec<(usize, bool, usize)> = groups
             .iter()
             .enumerate()
             .flat_map(|(k, (_, m))| m.iter().map(move |&i| (i, k)))
@@ -256,14 +257,15 @@ impl App {
                 (a, self.runs[i].keep_outlier, k)
             })
             .collect();
+        let key = (runs, limit.to_bits());
         if self.sets_cache.as_ref().is_none_or(|c| c.key != key) {
             let base = self.set_figures(&groups[0].1);
-            let (a, _) = set_of(&self.runs, &groups[0].1, &base);
+            let (a, _) = set_of(&self.runs, &groups[0].1, &base, limit);
             let comparisons = groups[1..]
                 .iter()
                 .map(|(_, m)| {
                     let runs = self.set_figures(m);
-                    let (b, _) = set_of(&self.runs, m, &runs);
+                    let (b, _) = set_of(&self.runs, m, &runs, limit);
                     (m.len() > 1).then(|| sets::compare_sets(&a, &b))
                 })
                 .collect();
@@ -275,6 +277,19 @@ impl App {
     /// and left out, with a button to put one back), then each set against the
     /// baseline's set, figure by figure.
     pub(super) fn sets_comparison_ui(&mut self, ui: &mut egui::Ui) {
+        let mut pct = self.persisted.outlier_limit * 100.0;
+        ui.horizontal_wrapped(|ui| {
+            let label = ui.label("Outlier limit ±").on_hover_text(outlier_help(self.persisted.outlier_limit));
+            ui.add(egui::DragValue::new(&mut pct).range(0.0..=100.0).speed(0.1).max_decimals(1).suffix(" %"))
+                .labelled_by(label.id)
+                .on_hover_text(outlier_help(self.persisted.outlier_limit));
+            ui.label(RichText::new("from the set's median average FPS").small().weak());
+        });
+        if (pct / 100.0 - self.persisted.outlier_limit).abs() > 1e-12 {
+            self.persisted.outlier_limit = pct / 100.0;
+            self.settings_dirty = true;
+        }
+        let limit = self.persisted.outlier_limit;
         let groups = self.compared_groups();
         if groups.iter().any(|(_, m)| self.set_figures(m).len() != m.len()) {
             ui.spinner();
@@ -284,7 +299,7 @@ impl App {
         let mut toggle: Option<usize> = None;
         for (k, (name, members)) in groups.iter().enumerate() {
             let runs = self.set_figures(members);
-            let (set, flagged) = set_of(&self.runs, members, &runs);
+            let (set, flagged) = set_of(&self.runs, members, &runs, self.persisted.outlier_limit);
             let colour = theme::RUNS[k % theme::RUNS.len()];
             let role = if k == 0 { "baseline set" } else { "set" };
             let median = set.median_avg_fps.map_or_else(String::new, |m| format!(", median avg {m:.2} FPS"));
@@ -307,7 +322,7 @@ impl App {
                             ui.visuals().warn_fg_color,
                             RichText::new("outlier, left out").small(),
                         )
-                        .on_hover_text(outlier_help());
+                        .on_hover_text(outlier_help(limit));
                         if ui
                             .small_button("Put back")
                             .on_hover_text("Count this run in its set's figures")
@@ -317,7 +332,7 @@ impl App {
                         }
                     } else if flagged[j] {
                         ui.label(RichText::new("outlier, put back by you").small().weak())
-                            .on_hover_text(outlier_help());
+                            .on_hover_text(outlier_help(limit));
                         if ui
                             .small_button("Leave out")
                             .on_hover_text("Leave this outlier out again")
@@ -361,11 +376,11 @@ impl App {
     }
 }
 
-fn outlier_help() -> String {
+fn outlier_help(limit: f64) -> String {
     format!(
         "A run whose average FPS is more than {} % from its set's median is left out of the set's figures \
          (metrics.md §12); a set keeps at least two runs.",
-        DEFAULT_OUTLIER_LIMIT * 100.0
+        crate::report::compare::number(limit * 100.0)
     )
 }
 

@@ -54,6 +54,9 @@ pub struct Persisted {
     pub run_trims: Vec<RunTrim>,
     /// The watched folder (File › Watch folder…; empty: none).
     pub watch_dir: PathBuf,
+    /// Sets of runs: a run whose average FPS is further than this (relative) from its
+    /// set's median is an outlier (`metrics.md` §12).
+    pub outlier_limit: f64,
 }
 
 impl Default for Persisted {
@@ -71,6 +74,7 @@ impl Default for Persisted {
             trim_end_s: 0.0,
             run_trims: Vec::new(),
             watch_dir: PathBuf::new(),
+            outlier_limit: crate::report::sets::DEFAULT_OUTLIER_LIMIT,
         }
     }
 }
@@ -162,6 +166,9 @@ impl Persisted {
                 _ => Vec::new(),
             },
             watch_dir: field::<PathBuf>(obj, "watch_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
+            outlier_limit: field(obj, "outlier_limit")
+                .filter(|&v| in_range(v, 0.0, 1.0))
+                .unwrap_or(d.outlier_limit),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -266,6 +273,7 @@ mod tests {
             trim_end_s: 0.5,
             run_trims: Vec::new(),
             watch_dir: PathBuf::from("/captures/incoming"),
+            outlier_limit: 0.1,
         };
         assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
@@ -327,7 +335,7 @@ mod tests {
         let dir = temp_dir("trims");
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("settings.json");
-        let text = r#"{"trim_start_s": 3, "trim_end_s": -1, "watch_dir": "relative",
+        let text = r#"{"trim_start_s": 3, "trim_end_s": -1, "watch_dir": "relative", "outlier_limit": 2,
                        "run_trims": [{"path": "/c/a.csv", "start_s": 2, "end_s": 0.5},
                                      {"path": "/c/b.csv", "start_s": "x", "end_s": 0},
                                      {"path": "rel.csv", "start_s": 1, "end_s": 1}, 7]}"#;
@@ -336,6 +344,7 @@ mod tests {
         assert!((p.trim_start_s - 3.0).abs() < f64::EPSILON);
         assert!(p.trim_end_s.abs() < f64::EPSILON);
         assert_eq!(p.watch_dir, PathBuf::new());
+        assert!((p.outlier_limit - 0.05).abs() < f64::EPSILON);
         assert_eq!(p.run_trim(Path::new("/c/a.csv")), Some((2.0, 0.5)));
         assert_eq!(p.run_trims.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
