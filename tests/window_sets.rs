@@ -197,6 +197,11 @@ fn a_trim_longer_than_the_run_is_an_error() {
         app(&h).errors()
     );
     assert_eq!(app(&h).run_names().len(), 1);
+    assert!(h.query_by_label("No figures for these settings: see the error above").is_some());
+    // A shorter trim gives figures again.
+    type_into(&mut h, "Trim start", "5");
+    assert!(h.query_by_label("No figures for these settings: see the error above").is_none());
+    assert_eq!(labelled(&h, "Frames"), ["500 (0 dropped)"]);
 }
 
 /// Runs open in sets by their file names (base-run1, base-run2 → base; new1, new2 →

@@ -401,7 +401,12 @@ impl App {
         super::trimming::trim_note_ui(ui, trim);
         match run.analyzed() {
             Some(a) => {
-                if a.settings != settings || a.trim != trim {
+                if run.failed(&settings, trim) {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        "No figures for these settings: see the error above",
+                    );
+                } else if a.settings != settings || a.trim != trim {
                     ui.horizontal(|ui| {
                         ui.spinner();
                         ui.label("updating for the new settings…");

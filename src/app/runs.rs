@@ -153,6 +153,13 @@ impl OpenRun {
         (figures || failed) && selection && self.tracks().is_some()
     }
 
+    /// True when the analysis for `settings` and `trim` failed (a trim that leaves no
+    /// frame): it is not tried again until they change.
+    #[must_use]
+    pub fn failed(&self, settings: &Settings, trim: Trim) -> bool {
+        self.failed_analysis == Some((self.trace, *settings, self.markers_version(), trim))
+    }
+
     /// True when the figures shown are of `settings` and `trim`.
     #[must_use]
     pub fn current(&self, settings: &Settings, trim: Trim) -> Option<&Analyzed> {
