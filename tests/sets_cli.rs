@@ -9,15 +9,11 @@
 
 mod common;
 
+use common::runs::{run_at, set};
 use common::{close, framescope};
 use serde_json::Value;
 use std::ffi::{OsStr, OsString};
-use std::fmt::Write as _;
 use std::path::PathBuf;
-
-const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
-PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,\
-MsUntilDisplayed";
 
 fn dir() -> PathBuf {
     static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -25,37 +21,6 @@ fn dir() -> PathBuf {
     let dir = std::env::temp_dir().join(format!("framescope-sets-{}-{k}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
     dir
-}
-
-/// A 10 s run of `fps` frames per second on average, exactly: 10·fps frames whose
-/// times alternate a quarter millisecond around 1000/fps (three decimals) and whose
-/// last frame makes the total exactly 10 000 ms, so avg_fps = 1000·n/T = fps.
-fn run_at(dir: &std::path::Path, name: &str, fps: u32) -> PathBuf {
-    let n = fps as usize * 10;
-    let base = (1_000_000.0 / f64::from(fps)).round() / 1000.0;
-    let mut times_us: Vec<i64> = (0..n - 1)
-        .map(|i| ((base + if i % 2 == 0 { 0.25 } else { -0.25 }) * 1000.0).round() as i64)
-        .collect();
-    times_us.push(10_000_000 - times_us.iter().sum::<i64>());
-    let mut text = format!("{HEADER}\n");
-    let mut t = 0;
-    for ft in times_us {
-        t += ft;
-        let ms = ft as f64 / 1000.0;
-        writeln!(
-            text,
-            "game.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{ms:.3},{ms:.3},0.4,1.5,5.0",
-            t as f64 / 1e6
-        )
-        .unwrap();
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
-}
-
-fn set(dir: &std::path::Path, prefix: &str, fps: &[u32]) -> Vec<PathBuf> {
-    fps.iter().enumerate().map(|(i, &f)| run_at(dir, &format!("{prefix}{}.csv", i + 1), f)).collect()
 }
 
 /// `framescope compare --json ARGS`: exit status, document, stderr.

@@ -4,7 +4,7 @@
 
 use super::charts::ChartData;
 use super::timeline::lod::{Budget, BudgetShares, MedianIndex, SeriesIndex};
-use crate::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, percentile};
+use crate::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, Trim, percentile};
 use crate::ingest::pcl::MarkerLog;
 use crate::model::{ColumnKind, FileInfo, Trace, Warning};
 use crate::report::{self, Run};
@@ -353,6 +353,10 @@ pub struct Marks {
 pub struct Analyzed {
     /// The settings the figures were computed with.
     pub settings: Settings,
+    /// The trim the figures were computed with.
+    pub trim: Trim,
+    /// The frames the trim keeps, in the whole trace's indices.
+    pub kept: std::ops::Range<usize>,
     /// The figures, exactly as `framescope report` prints them.
     pub run: Run,
     /// Settings-independent analysis, kept to recompute figures quickly.
@@ -405,33 +409,57 @@ pub struct Source<'a> {
     pub warnings: &'a [Warning],
 }
 
-/// Analyses a trace; reuses `prepared` and its charts (made earlier for the same
-/// trace) when it was made for the source `settings` resolve to: a slider move then
-/// costs the settings-dependent figures alone (no sort, no copy of the series).
-#[must_use]
+/// Analyses a trace trimmed by `trim` (`metrics.md` §1: every figure, mark and chart
+/// is of the kept frames; the timeline still draws the whole trace, so the marks are
+/// given in the whole trace's frame indices and the budget shares cover it all);
+/// reuses `prepared` and its charts (made earlier for the same trace and trim) when it
+/// was made for the source `settings` resolve to: a slider move then costs the
+/// settings-dependent figures alone (no sort, no copy of the series). A trim that
+/// leaves no frame is an error, in words.
 pub fn analyze(
     source: &Source<'_>,
     trace: &Trace,
     settings: Settings,
+    trim: Trim,
     prepared: Option<(Arc<Prepared>, Arc<ChartData>)>,
     shares: Option<Arc<RowShares>>,
     markers: Option<(u32, &MarkerLog)>,
-) -> Analyzed {
+) -> Result<Analyzed, String> {
+    let range = trim.range(trace);
+    if range.is_empty() {
+        return Err(format!(
+            "nothing is left after trimming: the trace spans {:.3} s, and the trim leaves out {} s at the \
+             start and {} s at the end",
+            Trim::span_s(trace),
+            trim.start_s,
+            trim.end_s
+        ));
+    }
+    let cut;
+    let kept: &Trace = if range.len() == trace.len() {
+        trace
+    } else {
+        cut = trim.apply(trace);
+        &cut
+    };
+    let offset = range.start as u32;
     let budget = Budget::of_fps(settings.target_fps);
     let shares =
         shares.filter(|s| s.budget == budget).unwrap_or_else(|| Arc::new(RowShares::new(trace, budget)));
-    let wanted = settings.frame_time.resolve(trace);
+    let wanted = settings.frame_time.resolve(kept);
     let (prepared, charts) = match prepared.filter(|(p, _)| p.source == wanted) {
         Some((p, c)) => (p, Some(c)),
-        None => (Arc::new(Prepared::new(trace, settings.frame_time)), None),
+        None => (Arc::new(Prepared::new(kept, settings.frame_time)), None),
     };
     let log = markers.map(|(_, log)| log);
     let run =
-        report::run_prepared(source.name, source.info, source.warnings, trace, &settings, log, &prepared);
+        report::run_prepared(source.name, source.info, source.warnings, kept, &settings, log, &prepared);
+    // The timeline's PC-latency row covers the whole trace.
     let pcl = log.and_then(|log| pcl_stack(trace, &PclLatency::of(log, trace)));
     let series = &prepared.series;
-    let to_trace =
-        |positions: &[usize]| -> Vec<u32> { positions.iter().filter_map(|&k| series.frame_of(k)).collect() };
+    let to_trace = |positions: &[usize]| -> Vec<u32> {
+        positions.iter().filter_map(|&k| series.frame_of(k)).map(|i| i + offset).collect()
+    };
     let mut marks = Marks::default();
     if let Some(s) = &run.stutters {
         marks.stutters = to_trace(&s.frames);
@@ -440,7 +468,7 @@ pub fn analyze(
         marks.spikes = h.spikes.iter().map(|(name, list)| (name.clone(), to_trace(list))).collect();
     }
     if let Some(o) = &run.osc {
-        marks.oscillating = runs_in(&o.oscillating, |k| series.frame_of(k).unwrap_or(k as u32));
+        marks.oscillating = runs_in(&o.oscillating, |k| series.frame_of(k).unwrap_or(k as u32) + offset);
     }
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
     marks.oscillating_prefix = super::timeline::lod::run_prefix(&marks.oscillating);
@@ -453,8 +481,10 @@ pub fn analyze(
             _ => ChartData::new(charted, crate::analysis::SlowTimeCurve::new(charted).as_ref()),
         })
     });
-    Analyzed {
+    Ok(Analyzed {
         settings,
+        trim,
+        kept: range,
         run,
         prepared,
         marks,
@@ -462,7 +492,7 @@ pub fn analyze(
         pcl,
         markers_version: markers.map_or(0, |(v, _)| v),
         shares,
-    }
+    })
 }
 
 /// Runs of `true` in a per-series mask, as trace frame ranges.

@@ -12,12 +12,13 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 /// The JSON report document (the `cli-report.md` contract, schema 1) with one run,
-/// pretty-printed with a final newline, as `framescope report --json` prints it.
+/// pretty-printed with a final newline, as `framescope report --json` prints it (the
+/// run's trim echoed in `settings`, as `--trim-start`/`--trim-end` are).
 #[must_use]
-pub fn report_json(run: &Run, settings: &Settings) -> String {
+pub fn report_json(run: &Run, settings: &Settings, trim: crate::analysis::Trim) -> String {
     let report = Report {
         schema: SCHEMA,
-        settings: SettingsJson::from(settings),
+        settings: SettingsJson::from(settings).with_trim(trim),
         runs: vec![RunEntry::Run(Box::new(run.clone()))],
     };
     let mut text = serde_json::to_string_pretty(&report).unwrap_or_else(|e| {
@@ -212,7 +213,8 @@ mod tests {
     fn json_follows_the_contract() {
         let settings = Settings { target_fps: 90.0, ..Settings::default() };
         let run = run(&settings);
-        let doc: serde_json::Value = serde_json::from_str(&report_json(&run, &settings)).unwrap();
+        let doc: serde_json::Value =
+            serde_json::from_str(&report_json(&run, &settings, crate::analysis::Trim::default())).unwrap();
         assert_eq!(doc["schema"], 1);
         assert_eq!(doc["settings"]["target_fps"], 90.0);
         assert_eq!(doc["settings"]["window_frames"], 19);

@@ -77,6 +77,7 @@ impl App {
             }
         }
         ui.menu_button("Export", |ui| self.export_menu(ui));
+        self.watch_menu(ui);
         if ui.button("Open the sample pair").clicked() {
             ui.close();
             self.open_sample_pair(ui.ctx());
@@ -232,6 +233,8 @@ impl App {
             for (value, text, help) in sources {
                 ui.radio_value(&mut self.persisted.frame_time, value, text).on_hover_text(help);
             }
+            ui.separator();
+            self.trim_all_ui(ui);
         });
         if self.persisted != before {
             self.settings_dirty = true;
@@ -251,7 +254,10 @@ impl App {
             let comparing = self.comparing();
             let mut baseline = self.baseline;
             let shown = self.shown();
-            for (i, run) in self.runs.iter_mut().enumerate() {
+            let all_trim = self.trim_for_all();
+            // Many runs (sets of runs) start folded, so that the comparison stays in view.
+            let listed = super::sets::runs_header_ui(ui, self.runs.len());
+            for (i, run) in self.runs.iter_mut().enumerate().filter(|_| listed) {
                 ui.horizontal(|ui| {
                     if ui.small_button("x").on_hover_text("Close this capture").clicked() {
                         close = Some(i);
@@ -294,6 +300,7 @@ impl App {
                     if shown.contains(&i) {
                         refresh_ui(ui, run);
                     }
+                    super::trimming::run_trim_ui(ui, run, all_trim);
                     let traces = &run.capture.traces;
                     if traces.len() > 1 {
                         let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
@@ -336,6 +343,7 @@ impl App {
             if let Some(i) = close {
                 self.close_run(i);
             }
+            self.sets_ui(ui);
             ui.separator();
             self.figures_ui(ui);
         });
@@ -363,11 +371,24 @@ impl App {
 
     fn figures_ui(&mut self, ui: &mut egui::Ui) {
         if self.comparing() {
-            self.comparison_ui(ui);
+            if self.sets_mode() {
+                ui.heading("Comparison of sets");
+                if self.selection.is_some() {
+                    ui.label(
+                        RichText::new("of the whole (trimmed) runs: sets do not use the selection")
+                            .small()
+                            .weak(),
+                    );
+                }
+                self.sets_comparison_ui(ui);
+            } else {
+                self.comparison_ui(ui);
+            }
             self.selected_frame_ui(ui);
             return;
         }
         let settings = self.run_settings(self.selected);
+        let trim = self.run_trim(self.selected);
         let Some(run) = self.runs.get(self.selected) else {
             ui.label("Open a capture: Open…, drop files on the window, or name them on the command line.");
             return;
@@ -378,9 +399,15 @@ impl App {
         if let Some(markers) = run.markers_name() {
             ui.label(format!("PCL log: {markers}"));
         }
+        super::trimming::trim_note_ui(ui, trim);
         match run.analyzed() {
             Some(a) => {
-                if a.settings != settings {
+                if run.failed(&settings, trim) {
+                    ui.colored_label(
+                        ui.visuals().error_fg_color,
+                        "No figures for these settings: see the error above",
+                    );
+                } else if a.settings != settings || a.trim != trim {
                     ui.horizontal(|ui| {
                         ui.spinner();
                         ui.label("updating for the new settings…");
@@ -403,7 +430,7 @@ impl App {
                 range.0.min(range.1) / 1000.0,
                 range.0.max(range.1) / 1000.0
             ));
-            match run.selection_run(&settings, range) {
+            match run.selection_run(&settings, trim, range) {
                 Some(sel) => {
                     let source = self.source_text(sel, sel.frame_types.is_some());
                     panels::figures_ui(ui, sel, "selection_figures", &source);
@@ -437,7 +464,7 @@ impl App {
                 .enumerate()
                 .filter_map(|(slot, &i)| {
                     let run = &self.runs[i];
-                    let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
+                    let colour = self.run_colour(slot, i);
                     run.analyzed().map(|a| (legend_name(slot, &run.label), colour, a.charts.as_ref()))
                 })
                 .collect();
@@ -486,9 +513,10 @@ impl App {
                 let run = &self.runs[i];
                 let s = run.shift_ms();
                 if comparing {
-                    let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
+                    let colour = self.run_colour(slot, i);
                     let role = if slot == 0 { "baseline" } else { "compared" };
-                    ui.colored_label(colour, format!("{} — {role}", run.label));
+                    let set = if self.sets_mode() { format!(" (set {})", run.set) } else { String::new() };
+                    ui.colored_label(colour, format!("{} — {role}{set}", run.label));
                 }
                 let Some(tracks) = run.tracks() else {
                     ui.spinner();
@@ -516,6 +544,7 @@ impl App {
                     cursor_ms: self.cursor_ms.map(|t| t + s),
                     compact: comparing,
                     scales: shared,
+                    trim: timeline::TrimEdges::of(&run.capture.traces[run.trace], self.run_trim(i)),
                 };
                 let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
                 hovered |= out.iter().any(|c| matches!(c, timeline::Command::Cursor(_)));
@@ -669,11 +698,12 @@ impl App {
             .map(|&i| {
                 let run = &self.runs[i];
                 let settings = self.run_settings(i);
+                let trim = self.run_trim(i);
                 let s = run.shift_ms();
                 match self.selection {
-                    Some((a, b)) => run.selection_run(&settings, (a + s, b + s)),
+                    Some((a, b)) => run.selection_run(&settings, trim, (a + s, b + s)),
                     // Deltas only between figures of the same settings.
-                    None => run.analyzed().filter(|a| a.settings == settings).map(|a| &a.run),
+                    None => run.current(&settings, trim).map(|a| &a.run),
                 }
             })
             .collect();
@@ -696,7 +726,7 @@ impl App {
         });
         let baseline_label = self.runs[shown[0]].label.clone();
         for (slot, &i) in shown.iter().enumerate().skip(1) {
-            let colour = super::theme::RUNS[slot % super::theme::RUNS.len()];
+            let colour = self.run_colour(slot, i);
             ui.colored_label(colour, format!("{} vs {baseline_label} (baseline)", self.runs[i].label));
             let Some(Some(other)) = runs.get(slot) else {
                 ui.spinner();

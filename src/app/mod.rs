@@ -17,11 +17,14 @@ mod loader;
 mod panels;
 mod runs;
 mod saving;
+mod sets;
 mod settings;
 mod theme;
 pub mod timeline;
+mod trimming;
+mod watch;
 
-use crate::analysis::{FrameTimeSource, Settings};
+use crate::analysis::{FrameTimeSource, Settings, Trim};
 pub use conventions_panel::PEER_FIGURES;
 use eframe::egui;
 pub use loader::Source as CaptureSource;
@@ -58,6 +61,8 @@ pub struct WindowOptions {
     /// A peer tool's figures (`metrics.md` §11): the comparison shows them instead of
     /// framescope's, and a single run opens the "As other tools report it" panel.
     pub convention: Option<crate::report::compare::Section>,
+    /// The trim for all runs (seconds at the start, at the end), instead of the saved one.
+    pub trim: Option<(f64, f64)>,
 }
 
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
@@ -67,6 +72,7 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
     let markers = options.markers.clone();
     let compare = options.compare;
     let convention = options.convention;
+    let trim = options.trim;
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
@@ -82,6 +88,9 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
         Box::new(move |cc| {
             let persisted = if screenshot.is_some() { Persisted::default() } else { Persisted::load() };
             let mut app = App::new(persisted, &cc.egui_ctx);
+            if let Some((start, end)) = trim {
+                app.set_trim_all(start, end);
+            }
             if compare && files.is_empty() {
                 app.open_sample_pair(&cc.egui_ctx);
             } else {
@@ -167,6 +176,14 @@ pub struct App {
     /// The frame-time source `auto` resolves to for the compared traces (`metrics.md`
     /// §9), kept until the set of compared traces changes.
     compare_source: Option<(Vec<(u64, usize)>, FrameTimeSource)>,
+    /// The set captures arriving in the watched folder are compared against.
+    pinned_set: Option<String>,
+    /// The comparisons of sets, kept while the runs' figures stay the same.
+    sets_cache: Option<sets::Cache>,
+    /// The watched folder.
+    watch: Option<watch::Watch>,
+    /// Captures from the watched folder still loading.
+    from_watch: Vec<PathBuf>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -205,6 +222,10 @@ impl App {
             settings_dirty: false,
             pending_markers: None,
             compare_source: None,
+            pinned_set: None,
+            sets_cache: None,
+            watch: None,
+            from_watch: Vec::new(),
             repaint: Arc::new(move || ctx.request_repaint()),
         }
     }
@@ -242,7 +263,7 @@ impl App {
     pub fn is_idle(&self) -> bool {
         let shown_current = self.shown().into_iter().all(|i| {
             let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
-            self.runs[i].up_to_date(&self.run_settings(i), local)
+            self.runs[i].up_to_date(&self.run_settings(i), self.run_trim(i), local)
         });
         self.pending.is_empty()
             && self.marker_job.is_none()
@@ -261,7 +282,7 @@ impl App {
             .map(|i| {
                 let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
                 let r = &self.runs[i];
-                format!("run {i}: {}", r.state_report(&self.run_settings(i), local))
+                format!("run {i}: {}", r.state_report(&self.run_settings(i), self.run_trim(i), local))
             })
             .collect();
         format!(
@@ -444,6 +465,64 @@ impl App {
         s
     }
 
+    /// The trim run `i` is analysed with: its own, else the one for all runs.
+    #[must_use]
+    pub fn run_trim(&self, i: usize) -> Trim {
+        self.runs.get(i).and_then(|r| r.trim).unwrap_or_else(|| self.trim_for_all())
+    }
+
+    /// Sets the trim of every run without its own (seconds at the start and end).
+    pub fn set_trim_all(&mut self, start_s: f64, end_s: f64) {
+        self.persisted.trim_start_s = start_s.max(0.0);
+        self.persisted.trim_end_s = end_s.max(0.0);
+        self.settings_dirty = true;
+    }
+
+    /// Gives run `i` a trim of its own (`None`: the trim for all runs again), saved
+    /// with the capture's path.
+    pub fn set_run_trim(&mut self, i: usize, trim: Option<Trim>) {
+        if let Some(r) = self.runs.get_mut(i) {
+            r.trim = trim;
+        }
+        self.save_run_trims();
+    }
+
+    /// Keeps the saved trims in step with the runs' own trims.
+    fn save_run_trims(&mut self) {
+        let mut changed = false;
+        for r in &self.runs {
+            if let Some(path) = &r.path {
+                let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+                changed |= self.persisted.set_run_trim(&absolute, r.trim.map(|t| (t.start_s, t.end_s)));
+            }
+        }
+        if changed {
+            self.settings_dirty = true;
+        }
+    }
+
+    /// Applies a trim edge dragged on run `run`'s timeline to `at_ms` (its own time):
+    /// to the run's own trim when it has one, else to the trim for all runs.
+    fn drag_trim(&mut self, run: usize, start: bool, at_ms: f64) {
+        let Some(r) = self.runs.get(run) else { return };
+        let trace = &r.capture.traces[r.trace];
+        let Some(&t0) = trace.frames.start_ms.first() else { return };
+        let span_s = Trim::span_s(trace);
+        let mut trim = self.run_trim(run);
+        // Whole milliseconds; the two trims never meet.
+        let s = (at_ms - t0).round() / 1000.0;
+        if start {
+            trim.start_s = s.clamp(0.0, (span_s - trim.end_s - 0.001).max(0.0));
+        } else {
+            trim.end_s = (span_s - s).clamp(0.0, (span_s - trim.start_s - 0.001).max(0.0));
+        }
+        if r.trim.is_some() {
+            self.set_run_trim(run, Some(trim));
+        } else {
+            self.set_trim_all(trim.start_s, trim.end_s);
+        }
+    }
+
     /// The compared traces: (run id, trace) of every shown run, baseline first.
     fn compared_traces(&self) -> Vec<(u64, usize)> {
         self.shown().into_iter().map(|i| (self.runs[i].id, self.runs[i].trace)).collect()
@@ -504,6 +583,7 @@ impl App {
             Command::SelectFrame(i) => self.selected_frame = i.map(|i| (run, i)),
             Command::Cursor(t) => self.cursor_ms = Some(t - s),
             Command::ToggleHelp => self.show_help = !self.show_help,
+            Command::Trim { start, at_ms } => self.drag_trim(run, start, at_ms),
             Command::ResetView => self.fit_view(),
             Command::ZoomToSelection => {
                 if let Some((a, b)) = self.selection {
@@ -562,8 +642,19 @@ impl App {
                         self.persisted.remember(&absolute);
                         self.save_settings();
                     }
-                    self.runs.push(OpenRun::new(p.name, p.path, capture));
+                    let mut run = OpenRun::new(p.name, p.path.clone(), capture);
+                    run.trim = p.path.as_ref().and_then(|path| {
+                        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+                        self.persisted.run_trim(&absolute).map(|(start_s, end_s)| Trim { start_s, end_s })
+                    });
+                    self.runs.push(run);
                     self.selected = self.runs.len() - 1;
+                    if let Some(path) = &p.path
+                        && let Some(k) = self.from_watch.iter().position(|w| w == path)
+                    {
+                        self.from_watch.remove(k);
+                        self.compare_newest();
+                    }
                     self.view_fitted = false;
                     self.selection = None;
                     self.selected_frame = None;
@@ -572,10 +663,16 @@ impl App {
                 Some(Err(e)) if matches!(e.kind, crate::ingest::LoadErrorKind::Cancelled) => {
                     self.status = Some(format!("loading {} cancelled", p.name));
                 }
-                Some(Err(e)) => self.errors.push(e.to_string()),
+                Some(Err(e)) => {
+                    if let Some(path) = &p.path {
+                        self.from_watch.retain(|w| w != path);
+                    }
+                    self.errors.push(e.to_string());
+                }
             }
         }
         self.pending = still;
+        self.poll_watch(ctx);
         if self.pending.is_empty()
             && let Some(baseline) = self.compare_when_loaded.take()
         {
@@ -607,7 +704,8 @@ impl App {
         for i in self.shown() {
             let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
             let settings = self.run_settings(i);
-            self.runs[i].update(&settings, local, &self.repaint);
+            let trim = self.run_trim(i);
+            self.runs[i].update(&settings, trim, local, &self.repaint);
         }
         if !self.view_fitted && !self.runs.is_empty() {
             self.fit_view();
@@ -641,10 +739,15 @@ impl App {
         // The window's width (not the root Ui's, which a first sizing pass may shrink).
         let width = ui.ctx().content_rect().width().max(ui.available_width()).max(800.0);
         if self.show_runs_panel {
-            let (id, share) = if self.comparing() { ("runs_compare", 0.32) } else { ("runs", 0.23) };
+            let (id, share, most) = match (self.comparing(), self.sets_mode()) {
+                // The sets' table has an interval column more.
+                (true, true) => ("runs_sets", 0.4, 580.0),
+                (true, false) => ("runs_compare", 0.32, 460.0),
+                _ => ("runs", 0.23, 460.0),
+            };
             egui::Panel::left(id)
                 .resizable(true)
-                .default_size((width * share).clamp(200.0, 460.0))
+                .default_size((width * share).clamp(200.0, most))
                 .size_range(180.0..=(width * 0.5).max(200.0))
                 .show(ui, |ui| {
                     ui.set_min_width(ui.available_width());
@@ -675,6 +778,7 @@ impl App {
                 });
         }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
+        self.save_run_trims();
         panels::help_ui(&ctx, &mut self.show_help);
         if self.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.settings_dirty = false;

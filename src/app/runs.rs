@@ -3,7 +3,7 @@
 //! time selection. Results that no longer match what is shown are dropped.
 
 use super::analysis::{self, Analyzed, Job, Source, Tracks};
-use crate::analysis::Settings;
+use crate::analysis::{Settings, Trim};
 use crate::ingest::pcl::MarkerLog;
 use crate::model::Capture;
 use crate::report::{self, Run};
@@ -33,24 +33,34 @@ pub struct OpenRun {
     /// The display's refresh rate as the user set it for this capture (VSYNC markers);
     /// `None`: detected from the capture. Never saved, never carried to another run.
     pub refresh_hz: Option<f64>,
+    /// This capture's own trim; `None`: the trim for all runs.
+    pub trim: Option<Trim>,
+    /// The set this run belongs to (sets of runs, `metrics.md` §12): by default the
+    /// file name's prefix ([`super::sets::prefix_key`]).
+    pub set: String,
+    /// Kept in its set's figures although it is an outlier (the user put it back).
+    pub keep_outlier: bool,
     /// An attached PCL Stats marker log: (version, file name, log).
     markers: Option<(u32, String, Arc<MarkerLog>)>,
     tracks: Option<(usize, Arc<Tracks>)>,
     tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
     analyzed: Option<(usize, Arc<Analyzed>)>,
-    analysis_job: Option<((usize, Settings, u32), Job<Analyzed>)>,
+    analysis_job: Option<(AnalysisKey, Job<Result<Analyzed, String>>)>,
     selection: Option<(SelectionKey, Run)>,
     selection_job: Option<(SelectionKey, Job<Run>)>,
     /// Background work that failed, for the window's error list.
     failures: Vec<String>,
     /// Keys of work that failed: never started again for the same key.
-    failed_analysis: Option<(usize, Settings, u32)>,
+    failed_analysis: Option<AnalysisKey>,
 }
+
+/// Trace, settings, marker log version and trim an analysis is for.
+type AnalysisKey = (usize, Settings, u32, Trim);
 
 type Repaint = Arc<dyn Fn() + Send + Sync>;
 
-/// Trace, settings and time range a selection's figures were computed for.
-type SelectionKey = (usize, Settings, (f64, f64));
+/// Trace, settings, time range and trim a selection's figures were computed for.
+type SelectionKey = (usize, Settings, (f64, f64), Trim);
 
 impl OpenRun {
     /// A newly loaded capture, showing its default trace.
@@ -59,7 +69,11 @@ impl OpenRun {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let trace = capture.default_trace().unwrap_or(0);
         let label = super::layout::short_name(&name);
+        let set = super::sets::prefix_key(&label);
         Self {
+            trim: None,
+            set,
+            keep_outlier: false,
             id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             label,
             compared: true,
@@ -120,26 +134,41 @@ impl OpenRun {
 
     /// Figures of the time selection, when computed for the current selection.
     #[must_use]
-    pub fn selection_run(&self, settings: &Settings, range: (f64, f64)) -> Option<&Run> {
-        let key = (self.trace, *settings, range);
+    pub fn selection_run(&self, settings: &Settings, trim: Trim, range: (f64, f64)) -> Option<&Run> {
+        let key = (self.trace, *settings, range, trim);
         self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r)
     }
 
     /// True when the tracks and figures shown are those of `settings` (and of the
     /// selection, if any): nothing is stale or still computing.
     #[must_use]
-    pub fn up_to_date(&self, settings: &Settings, selection: Option<(f64, f64)>) -> bool {
+    pub fn up_to_date(&self, settings: &Settings, trim: Trim, selection: Option<(f64, f64)>) -> bool {
         let version = self.markers_version();
         let figures = self.analyzed.as_ref().is_some_and(|(t, a)| {
-            *t == self.trace && a.settings == *settings && a.markers_version == version
+            *t == self.trace && a.settings == *settings && a.markers_version == version && a.trim == trim
         });
-        let selection = selection.is_none_or(|r| self.selection_run(settings, r).is_some());
-        figures && selection && self.tracks().is_some()
+        // A failed analysis (a trim that leaves nothing) is not waited for.
+        let failed = self.failed_analysis == Some((self.trace, *settings, version, trim));
+        let selection = failed || selection.is_none_or(|r| self.selection_run(settings, trim, r).is_some());
+        (figures || failed) && selection && self.tracks().is_some()
+    }
+
+    /// True when the analysis for `settings` and `trim` failed (a trim that leaves no
+    /// frame): it is not tried again until they change.
+    #[must_use]
+    pub fn failed(&self, settings: &Settings, trim: Trim) -> bool {
+        self.failed_analysis == Some((self.trace, *settings, self.markers_version(), trim))
+    }
+
+    /// True when the figures shown are of `settings` and `trim`.
+    #[must_use]
+    pub fn current(&self, settings: &Settings, trim: Trim) -> Option<&Analyzed> {
+        self.analyzed().filter(|a| a.settings == *settings && a.trim == trim)
     }
 
     /// The state of this run's background work, in words.
     #[must_use]
-    pub fn state_report(&self, settings: &Settings, selection: Option<(f64, f64)>) -> String {
+    pub fn state_report(&self, settings: &Settings, trim: Trim, selection: Option<(f64, f64)>) -> String {
         format!(
             "trace {}, tracks {} (job {}), analyzed {} (job {}), up to date {}, busy {}",
             self.trace,
@@ -150,7 +179,7 @@ impl OpenRun {
                 |(t, a)| format!("trace {t} same settings {}", a.settings == *settings)
             ),
             self.analysis_job.is_some(),
-            self.up_to_date(settings, selection),
+            self.up_to_date(settings, trim, selection),
             self.busy()
         )
     }
@@ -168,7 +197,13 @@ impl OpenRun {
 
     /// Collects finished work and starts what the current trace, settings and
     /// selection need.
-    pub fn update(&mut self, settings: &Settings, selection: Option<(f64, f64)>, repaint: &Repaint) {
+    pub fn update(
+        &mut self,
+        settings: &Settings,
+        trim: Trim,
+        selection: Option<(f64, f64)>,
+        repaint: &Repaint,
+    ) {
         self.collect();
         let trace = self.trace;
         if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
@@ -178,22 +213,21 @@ impl OpenRun {
             self.tracks_job = Some((trace, job));
         }
         let version = self.markers_version();
-        let current = self
-            .analyzed
-            .as_ref()
-            .is_some_and(|(t, a)| *t == trace && a.settings == *settings && a.markers_version == version);
+        let current = self.analyzed.as_ref().is_some_and(|(t, a)| {
+            *t == trace && a.settings == *settings && a.markers_version == version && a.trim == trim
+        });
         // One analysis at a time: while one runs, a newer wish waits for it.
-        let failed = self.failed_analysis == Some((trace, *settings, version));
+        let failed = self.failed_analysis == Some((trace, *settings, version, trim));
         if !current && self.analysis_job.is_none() && !failed {
-            self.spawn_analysis(*settings, repaint);
+            self.spawn_analysis(*settings, trim, repaint);
         }
         if let Some(range) = selection.filter(|(a, b)| (b - a).abs() > 0.0) {
-            let key = (trace, *settings, range);
+            let key = (trace, *settings, range, trim);
             let have = self.selection.as_ref().is_some_and(|(k, _)| *k == key);
             if !have && self.selection_job.is_none() {
                 let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
                 let job = Job::spawn(
-                    move || selection_run(&capture, trace, &name, settings_of(key), range),
+                    move || selection_run(&capture, trace, &name, settings_of(key), trim, range),
                     move || r(),
                 );
                 self.selection_job = Some((key, job));
@@ -201,12 +235,13 @@ impl OpenRun {
         }
     }
 
-    fn spawn_analysis(&mut self, settings: Settings, repaint: &Repaint) {
+    fn spawn_analysis(&mut self, settings: Settings, trim: Trim, repaint: &Repaint) {
         let trace = self.trace;
         // `analyze` reuses it when the source comes out the same (on the worker:
-        // resolving `auto` reads the whole trace).
+        // resolving `auto` reads the whole trace), for the same trim.
         let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
-        let prepared = previous.map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
+        let prepared =
+            previous.filter(|a| a.trim == trim).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
@@ -216,11 +251,11 @@ impl OpenRun {
             move || {
                 let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
                 let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
-                analysis::analyze(&source, &capture.traces[trace], settings, prepared, shares, markers)
+                analysis::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
             },
             move || r(),
         );
-        self.analysis_job = Some(((trace, settings, version), job));
+        self.analysis_job = Some(((trace, settings, version, trim), job));
     }
 
     /// Takes in whatever background work has finished (every run, every frame, shown
@@ -239,7 +274,14 @@ impl OpenRun {
             && let Some(done) = job.poll()
         {
             match done {
-                Ok(a) => self.analyzed = Some((key.0, Arc::new(a))),
+                Ok(Ok(a)) => {
+                    self.analyzed = Some((key.0, Arc::new(a)));
+                    self.failed_analysis = None;
+                }
+                Ok(Err(e)) => {
+                    self.failures.push(format!("{}: {e}", self.name));
+                    self.failed_analysis = Some(*key);
+                }
                 Err(e) => {
                     self.failures.push(format!("{}: analysis: {e}", self.name));
                     self.failed_analysis = Some(*key);
@@ -263,14 +305,28 @@ fn settings_of(key: SelectionKey) -> Settings {
     key.1
 }
 
-/// The figures of the frames that start inside `range` (ms), with the frame-time
-/// source of the whole trace (`auto` resolved on the whole run, not on the part).
-fn selection_run(capture: &Capture, trace: usize, name: &str, settings: Settings, range: (f64, f64)) -> Run {
+/// The figures of the kept frames (`trim`) that start inside `range` (ms), with the
+/// frame-time source of the whole trimmed run (`auto` resolved on the run, not on the
+/// part).
+fn selection_run(
+    capture: &Capture,
+    trace: usize,
+    name: &str,
+    settings: Settings,
+    trim: Trim,
+    range: (f64, f64),
+) -> Run {
     let t = &capture.traces[trace];
-    let settings = Settings { frame_time: settings.frame_time.resolve(t), ..settings };
+    let keep = trim.range(t);
+    let source = if trim.is_none() {
+        settings.frame_time.resolve(t)
+    } else {
+        settings.frame_time.resolve(&t.slice(keep.clone()))
+    };
+    let settings = Settings { frame_time: source, ..settings };
     let (a, b) = (range.0.min(range.1), range.0.max(range.1));
-    let first = t.frames.start_ms.partition_point(|&s| s < a);
-    let last = t.frames.start_ms.partition_point(|&s| s < b);
+    let first = t.frames.start_ms.partition_point(|&s| s < a).max(keep.start);
+    let last = t.frames.start_ms.partition_point(|&s| s < b).min(keep.end).max(first);
     let part = t.slice(first..last);
     report::run_trace(name, &capture.info, &[], &part, &settings, None)
 }

@@ -15,12 +15,12 @@ impl App {
         let trace = &run.capture.traces[run.trace];
         let path = run.path.clone().unwrap_or_else(|| "sample.csv".into());
         let own = self.selection();
-        let selection = own.and_then(|r| run.selection_run(&settings, r));
+        let selection = own.and_then(|r| run.selection_run(&settings, self.run_trim(self.selected), r));
         // Export the figures with the settings they were computed with.
-        let (report, report_settings) = match (selection, run.analyzed()) {
-            (Some(sel), _) => (Some(sel), settings),
-            (None, Some(a)) => (Some(&a.run), a.settings),
-            (None, None) => (None, settings),
+        let (report, report_settings, trim) = match (selection, run.analyzed()) {
+            (Some(sel), _) => (Some(sel), settings, self.run_trim(self.selected)),
+            (None, Some(a)) => (Some(&a.run), a.settings, a.trim),
+            (None, None) => (None, settings, self.run_trim(self.selected)),
         };
         let sel = selection.is_some();
         let inputs: Vec<&std::path::Path> = self.runs.iter().filter_map(|r| r.path.as_deref()).collect();
@@ -32,7 +32,7 @@ impl App {
         let mut saved = None;
         if let Some(report) = &report {
             if ui.button(if sel { "Selection report (JSON)…" } else { "Report (JSON)…" }).clicked() {
-                let text = export::report_json(report, &report_settings);
+                let text = export::report_json(report, &report_settings, trim);
                 saved = Some(save_text(&name("json"), &inputs, &fallback, &text));
             }
             if ui.button(if sel { "Selection report (CSV)…" } else { "Report (CSV)…" }).clicked() {

@@ -6,12 +6,26 @@
 //! default without discarding the others.
 
 use crate::analysis::{FrameTimeSource, Settings};
+use serde::Deserialize as _;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
 /// How many recent files are remembered.
 const RECENT_MAX: usize = 10;
+/// How many captures' own trims are remembered.
+const RUN_TRIMS_MAX: usize = 100;
+
+/// A capture's own trim (`metrics.md` §1), remembered by its absolute path.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct RunTrim {
+    /// The capture.
+    pub path: PathBuf,
+    /// Seconds left out at the start.
+    pub start_s: f64,
+    /// Seconds left out at the end.
+    pub end_s: f64,
+}
 
 /// Settings and recent files, saved as JSON in the user's config folder.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
@@ -32,6 +46,17 @@ pub struct Persisted {
     pub noise_band: f64,
     /// Where exports go when no file dialog can be shown (empty: beside the capture).
     pub export_dir: PathBuf,
+    /// Seconds left out at the start of every run without a trim of its own.
+    pub trim_start_s: f64,
+    /// Seconds left out at the end of every run without a trim of its own.
+    pub trim_end_s: f64,
+    /// Captures' own trims, most recent first, at most 100.
+    pub run_trims: Vec<RunTrim>,
+    /// The watched folder (File › Watch folder…; empty: none).
+    pub watch_dir: PathBuf,
+    /// Sets of runs: a run whose average FPS is further than this (relative) from its
+    /// set's median is an outlier (`metrics.md` §12).
+    pub outlier_limit: f64,
 }
 
 impl Default for Persisted {
@@ -45,6 +70,11 @@ impl Default for Persisted {
             recent: Vec::new(),
             noise_band: 0.01,
             export_dir: PathBuf::new(),
+            trim_start_s: 0.0,
+            trim_end_s: 0.0,
+            run_trims: Vec::new(),
+            watch_dir: PathBuf::new(),
+            outlier_limit: crate::report::sets::DEFAULT_OUTLIER_LIMIT,
         }
     }
 }
@@ -121,6 +151,24 @@ impl Persisted {
             recent: Vec::new(),
             noise_band: field(obj, "noise_band").filter(|&v| in_range(v, 0.0, 1.0)).unwrap_or(d.noise_band),
             export_dir: field::<PathBuf>(obj, "export_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
+            trim_start_s: field(obj, "trim_start_s").filter(|&v| in_range(v, 0.0, 1e9)).unwrap_or(0.0),
+            trim_end_s: field(obj, "trim_end_s").filter(|&v| in_range(v, 0.0, 1e9)).unwrap_or(0.0),
+            run_trims: match obj.get("run_trims") {
+                // One bad entry drops itself only.
+                Some(Value::Array(items)) => items
+                    .iter()
+                    .filter_map(|v| RunTrim::deserialize(v).ok())
+                    .filter(|t| {
+                        t.path.is_absolute() && in_range(t.start_s, 0.0, 1e9) && in_range(t.end_s, 0.0, 1e9)
+                    })
+                    .take(RUN_TRIMS_MAX)
+                    .collect(),
+                _ => Vec::new(),
+            },
+            watch_dir: field::<PathBuf>(obj, "watch_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
+            outlier_limit: field(obj, "outlier_limit")
+                .filter(|&v| in_range(v, 0.0, 1.0))
+                .unwrap_or(d.outlier_limit),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -170,6 +218,26 @@ impl Persisted {
         }
     }
 
+    /// The trim saved for the capture at `path`, if it has its own.
+    #[must_use]
+    pub fn run_trim(&self, path: &Path) -> Option<(f64, f64)> {
+        self.run_trims.iter().find(|t| t.path == path).map(|t| (t.start_s, t.end_s))
+    }
+
+    /// Saves (or, with `None`, forgets) the capture's own trim; true when that changed
+    /// anything.
+    pub fn set_run_trim(&mut self, path: &Path, trim: Option<(f64, f64)>) -> bool {
+        if self.run_trim(path) == trim {
+            return false;
+        }
+        self.run_trims.retain(|t| t.path != path);
+        if let Some((start_s, end_s)) = trim {
+            self.run_trims.insert(0, RunTrim { path: path.to_path_buf(), start_s, end_s });
+            self.run_trims.truncate(RUN_TRIMS_MAX);
+        }
+        true
+    }
+
     /// Puts `path` first in the recent list (deduplicated, at most 10).
     pub fn remember(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
@@ -201,7 +269,14 @@ mod tests {
             recent: Vec::new(),
             noise_band: 0.025,
             export_dir: PathBuf::from("/exports"),
+            trim_start_s: 3.0,
+            trim_end_s: 0.5,
+            run_trims: Vec::new(),
+            watch_dir: PathBuf::from("/captures/incoming"),
+            outlier_limit: 0.1,
         };
+        assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
+        assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         p.remember(Path::new("/captures/b.csv"));
         p.remember(Path::new("/captures/a.csv"));
         p.save_to(&path).unwrap();
@@ -252,6 +327,26 @@ mod tests {
         )
         .unwrap();
         assert_eq!(Persisted::load_from(&path), d);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn trims_and_the_watched_folder_fall_back_one_by_one() {
+        let dir = temp_dir("trims");
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("settings.json");
+        let text = r#"{"trim_start_s": 3, "trim_end_s": -1, "watch_dir": "relative", "outlier_limit": 2,
+                       "run_trims": [{"path": "/c/a.csv", "start_s": 2, "end_s": 0.5},
+                                     {"path": "/c/b.csv", "start_s": "x", "end_s": 0},
+                                     {"path": "rel.csv", "start_s": 1, "end_s": 1}, 7]}"#;
+        std::fs::write(&path, text).unwrap();
+        let p = Persisted::load_from(&path);
+        assert!((p.trim_start_s - 3.0).abs() < f64::EPSILON);
+        assert!(p.trim_end_s.abs() < f64::EPSILON);
+        assert_eq!(p.watch_dir, PathBuf::new());
+        assert!((p.outlier_limit - 0.05).abs() < f64::EPSILON);
+        assert_eq!(p.run_trim(Path::new("/c/a.csv")), Some((2.0, 0.5)));
+        assert_eq!(p.run_trims.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 

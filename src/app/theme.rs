@@ -26,6 +26,10 @@ pub const SPIKE: Color32 = Color32::from_rgb(240, 150, 60);
 pub const VSYNC: Color32 = Color32::from_rgba_unmultiplied_const(110, 140, 190, 90);
 /// The time selection (translucent).
 pub const SELECTION: Color32 = Color32::from_rgba_unmultiplied_const(80, 140, 230, 45);
+/// Trimmed parts of a run (left out of every figure), shaded over the timeline.
+pub const TRIMMED: Color32 = Color32::from_rgba_unmultiplied_const(8, 8, 10, 170);
+/// The edges of the trim (draggable).
+pub const TRIM_EDGE: Color32 = Color32::from_rgb(235, 200, 120);
 /// The selected frame.
 pub const SELECTED_FRAME: Color32 = Color32::from_rgb(250, 250, 250);
 /// Row backgrounds, alternating.

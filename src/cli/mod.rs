@@ -60,6 +60,13 @@ pub struct Cli {
     /// framescope's; otherwise the "As other tools report it" panel opens.
     #[arg(long, value_name = "TOOL", value_parser = convention)]
     convention: Option<compare::Section>,
+    /// Leave out the first S seconds of every run opened in the window (the trim for
+    /// all runs; a loading screen).
+    #[arg(long = "trim-start", value_name = "S", value_parser = non_negative)]
+    window_trim_start: Option<f64>,
+    /// Leave out the last S seconds of every run opened in the window.
+    #[arg(long = "trim-end", value_name = "S", value_parser = non_negative)]
+    window_trim_end: Option<f64>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -335,6 +342,8 @@ pub fn main() -> ExitCode {
                     markers: cli.pcl,
                     compare: cli.compare,
                     convention: cli.convention,
+                    trim: (cli.window_trim_start.is_some() || cli.window_trim_end.is_some())
+                        .then(|| (cli.window_trim_start.unwrap_or(0.0), cli.window_trim_end.unwrap_or(0.0))),
                 },
             )
         }

@@ -148,6 +148,22 @@ pub struct SetRow {
 }
 
 impl SetRow {
+    /// The verdict on the change of the means: `better` / `worse` only for a
+    /// significant change, `noise` when the interval includes 0, `same` when every run
+    /// of both sets has the same value, "" for a neutral count (frames, duration);
+    /// `None` when a set lacks the figure.
+    #[must_use]
+    pub fn verdict(&self) -> Option<&'static str> {
+        let e = self.entry?;
+        Some(match (e.better, self.figure.direction, e.significant) {
+            (Some(true), ..) => "better",
+            (Some(false), ..) => "worse",
+            (None, Direction::Neutral, _) => "",
+            (None, _, false) if e.delta == 0.0 && e.df.is_none() => "same",
+            (None, ..) => "noise",
+        })
+    }
+
     /// Which side lacks the figure: `"baseline"`, `"other"`, `"both"`, or `None`.
     #[must_use]
     pub fn missing(&self) -> Option<&'static str> {
@@ -432,13 +448,7 @@ fn write_set_comparison(c: &SetComparison, out: &mut impl Write) -> std::io::Res
                 let signed = |v: f64| if v > 0.0 { format!("+{}", number(v)) } else { number(v) };
                 let relative = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
                 let interval = format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1]));
-                let verdict = match (e.better, row.figure.direction, e.significant) {
-                    (Some(true), ..) => "better",
-                    (Some(false), ..) => "worse",
-                    (None, Direction::Neutral, _) => "",
-                    (None, _, false) if e.delta == 0.0 && e.df.is_none() => "same",
-                    (None, ..) => "noise",
-                };
+                let verdict = row.verdict().unwrap_or("not comparable");
                 (signed(e.delta), relative, interval, verdict)
             }
             _ => ("—".to_owned(), "—".to_owned(), "—".to_owned(), "not comparable"),

@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod mangle;
+pub mod runs;
 pub mod ui;
 
 use std::path::{Path, PathBuf};

@@ -49,6 +49,45 @@ pub enum Command {
     ToggleHelp,
     /// The pointer is over the timeline at this time (ms), for the linked cursor.
     Cursor(f64),
+    /// A trim edge was dragged to this time (ms): the start trim's edge when `start`,
+    /// else the end trim's.
+    Trim {
+        /// Which edge.
+        start: bool,
+        /// Where it is now.
+        at_ms: f64,
+    },
+}
+
+/// The trim on the timeline (`metrics.md` §1): the trace's span and the part kept, on
+/// its own time axis (ms); outside the kept part is shaded, and its edges can be
+/// dragged.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct TrimEdges {
+    /// The start of the first frame.
+    pub first_ms: f64,
+    /// The end of the last frame.
+    pub last_ms: f64,
+    /// The kept part starts here (`first_ms` when nothing is trimmed at the start).
+    pub from_ms: f64,
+    /// The kept part ends here.
+    pub to_ms: f64,
+}
+
+impl TrimEdges {
+    /// The edges of `trim` on `trace`.
+    #[must_use]
+    pub fn of(trace: &Trace, trim: crate::analysis::Trim) -> Option<Self> {
+        let f = &trace.frames;
+        let first_ms = *f.start_ms.first()?;
+        let last_ms = first_ms + crate::analysis::Trim::span_s(trace) * 1000.0;
+        Some(Self {
+            first_ms,
+            last_ms,
+            from_ms: (first_ms + trim.start_s.max(0.0) * 1000.0).min(last_ms),
+            to_ms: (last_ms - trim.end_s.max(0.0) * 1000.0).max(first_ms),
+        })
+    }
 }
 
 /// What the timeline draws.
@@ -76,6 +115,8 @@ pub struct Input<'a> {
     pub compact: bool,
     /// Vertical scales shared by compared runs; `None`: the run's own.
     pub scales: Option<Scales>,
+    /// The trim, shaded and draggable.
+    pub trim: Option<TrimEdges>,
 }
 
 /// The vertical scales (ms) of the frame-duration and latency rows, shared by compared
@@ -508,6 +549,38 @@ fn draw_line(p: &egui::Painter, text: &str, at: egui::Pos2, width: f32, size: f3
 
 fn overlays(p: &egui::Painter, input: &Input<'_>, frame: &rows::Frame<'_>, track: Rect) {
     let width = frame.width;
+    if let Some(t) = input.trim {
+        let x = |ms: f64| input.view.x_of(ms, track.left(), width).clamp(track.left(), track.right());
+        let top = track.top() + RULER_HEIGHT;
+        for (a, b, edge) in [(t.first_ms, t.from_ms, t.from_ms), (t.to_ms, t.last_ms, t.to_ms)] {
+            if b > a {
+                let (x0, x1) = (x(a), x(b));
+                if x1 > x0 {
+                    p.rect_filled(
+                        Rect::from_min_max(pos2(x0, top), pos2(x1, track.bottom())),
+                        0.0,
+                        theme::TRIMMED,
+                    );
+                }
+                let xe = input.view.x_of(edge, track.left(), width);
+                if xe >= track.left() && xe <= track.right() {
+                    p.line_segment(
+                        [pos2(xe, top), pos2(xe, track.bottom())],
+                        Stroke::new(2.0, theme::TRIM_EDGE),
+                    );
+                    // A grip in the ruler.
+                    p.rect_filled(
+                        Rect::from_center_size(
+                            pos2(xe, track.top() + RULER_HEIGHT / 2.0),
+                            vec2(6.0, RULER_HEIGHT - 6.0),
+                        ),
+                        2.0,
+                        theme::TRIM_EDGE,
+                    );
+                }
+            }
+        }
+    }
     if let Some((a, b)) = input.selection {
         let x0 = input.view.x_of(a.min(b), track.left(), width).max(track.left());
         let x1 = input.view.x_of(a.max(b), track.left(), width).min(track.right());
@@ -798,6 +871,19 @@ fn interact(ui: &egui::Ui, response: &egui::Response, input: &Input<'_>, track: 
     let width = track.width().max(1.0);
     let mut view = input.view;
     let id = response.id.with("selection_origin");
+    let edge_id = response.id.with("trim_edge");
+    // A trim edge under the pointer (within 5 px): (is the start edge).
+    let edge_at = |x: f32| -> Option<bool> {
+        let t = input.trim?;
+        let d = |ms: f64| (input.view.x_of(ms, track.left(), width) - x).abs();
+        let (ds, de) = (d(t.from_ms), d(t.to_ms));
+        (ds.min(de) <= 5.0).then_some(ds <= de)
+    };
+    if let Some(pos) = response.hover_pos()
+        && edge_at(pos.x).is_some()
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeHorizontal);
+    }
     if response.hovered() {
         let (scroll, zoom, shift) = ui.input(|i| (i.smooth_scroll_delta, i.zoom_delta(), i.modifiers.shift));
         if let Some(pos) = response.hover_pos() {
@@ -816,11 +902,19 @@ fn interact(ui: &egui::Ui, response: &egui::Response, input: &Input<'_>, track: 
     if response.drag_started()
         && let Some(pos) = ui.input(|i| i.pointer.press_origin()).or_else(|| response.interact_pointer_pos())
     {
+        let edge = edge_at(pos.x).filter(|_| !ui.input(|i| i.modifiers.shift));
+        ui.data_mut(|d| d.insert_temp(edge_id, edge));
         let selecting = ui.input(|i| i.modifiers.shift) || pos.y < track.top() + RULER_HEIGHT;
-        let origin = selecting.then(|| view.time_at(pos.x, track.left(), width));
+        let origin = (selecting && edge.is_none()).then(|| view.time_at(pos.x, track.left(), width));
         ui.data_mut(|d| d.insert_temp(id, origin));
     }
-    if response.dragged() {
+    let dragged_edge: Option<bool> = ui.data(|d| d.get_temp(edge_id)).flatten();
+    if response.dragged()
+        && let (Some(start), Some(pos)) = (dragged_edge, response.interact_pointer_pos())
+    {
+        ui.ctx().set_cursor_icon(egui::CursorIcon::ResizeHorizontal);
+        out.push(Command::Trim { start, at_ms: view.time_at(pos.x, track.left(), width) });
+    } else if response.dragged() {
         let origin: Option<f64> = ui.data(|d| d.get_temp(id)).flatten();
         match (origin, response.interact_pointer_pos()) {
             (Some(a), Some(pos)) => {
