@@ -46,6 +46,7 @@ pub fn load<R: BufRead + Send>(
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
     let mut info = FileInfo {
         dropped_known: layout.dropped != DroppedRule::Unknown,
+        target_fps: None,
         path: path.to_path_buf(),
         format: layout.format,
         format_version: layout.format_version.clone(),
