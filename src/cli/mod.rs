@@ -342,32 +342,53 @@ impl CheckArgs {
     }
 }
 
-/// Runs the command line and returns the process exit status.
+/// What the command line asks for: a command that has run (its exit status), or the
+/// window, which `main.rs` opens (the CLI never imports the UI).
+#[derive(Debug)]
+pub enum Outcome {
+    /// A command ran (or the arguments were refused): exit with this status.
+    Exit(ExitCode),
+    /// Open the window.
+    Window(WindowRequest),
+}
+
+/// The window's arguments.
+#[derive(Debug, Clone, Default)]
+pub struct WindowRequest {
+    /// Captures to open.
+    pub files: Vec<PathBuf>,
+    /// `--screenshot PNG`.
+    pub screenshot: Option<PathBuf>,
+    /// `--pcl MARKERS`.
+    pub markers: Option<PathBuf>,
+    /// `--compare`.
+    pub compare: bool,
+}
+
+/// Runs the command line: a command's exit status, or the window to open.
 #[must_use]
-pub fn main() -> ExitCode {
+pub fn run() -> Outcome {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return Outcome::Exit(if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS });
         }
     };
     match cli.command {
-        Some(Command::Report(args)) => report_command(&args),
-        Some(Command::Compare(args)) => compare_command(&args),
+        Some(Command::Report(args)) => Outcome::Exit(report_command(&args)),
+        Some(Command::Compare(args)) => Outcome::Exit(compare_command(&args)),
         None => {
             if let Some(reason) = no_display() {
                 eprintln!("{}", no_window_message(&reason, &cli.files));
-                return ExitCode::from(1);
+                return Outcome::Exit(ExitCode::from(1));
             }
-            crate::app::run(
-                &cli.files,
-                &crate::app::WindowOptions {
-                    screenshot: cli.screenshot,
-                    markers: cli.pcl,
-                    compare: cli.compare,
-                },
-            )
+            Outcome::Window(WindowRequest {
+                files: cli.files,
+                screenshot: cli.screenshot,
+                markers: cli.pcl,
+                compare: cli.compare,
+            })
         }
     }
 }

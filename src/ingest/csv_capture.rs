@@ -24,7 +24,7 @@ type Key = (String, Option<u32>, Option<String>);
 pub fn load<R: BufRead + Send>(
     path: &Path,
     mut reader: R,
-    opts: LoadOptions,
+    opts: &LoadOptions,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
     let err = |line, kind| LoadError::new(path, line, kind);
@@ -451,7 +451,7 @@ impl<'a> RowReader<'a> {
         Ok(idx)
     }
 
-    fn finish(mut self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
+    fn finish(mut self, info: FileInfo, opts: &LoadOptions, path: &Path) -> Result<Capture, LoadError> {
         let sampled = self.mangohud_fixups();
         let layout = self.layout;
         let mut mango = self.mango.take();
@@ -558,7 +558,11 @@ fn used_fields<F: Fields>(record: &F, header_len: usize) -> usize {
 /// unit is trusted when the time column advances in step with the frame times;
 /// otherwise the unit that does is used (PresentMon's `--qpc_time_ms` writes ms under
 /// a `TimeInSeconds` header; a QPC clock may not run at the assumed frequency).
-fn infer_time_scale(builders: &[TraceBuilder], layout: &Layout, opts: LoadOptions) -> (f64, Option<Warning>) {
+fn infer_time_scale(
+    builders: &[TraceBuilder],
+    layout: &Layout,
+    opts: &LoadOptions,
+) -> (f64, Option<Warning>) {
     let Some(time) = layout.time else {
         return (1.0, None);
     };

@@ -202,18 +202,10 @@ pub fn suggest(header: &[String], samples: &[Vec<String>], decimal_comma: bool) 
     })
 }
 
-/// Reads a generic CSV whose head was read already, with the user's mapping or a
-/// known layout's.
-pub(super) fn load<R: Read>(
-    path: &Path,
-    head: &Head,
-    reader: R,
-    mapping: &ColumnMapping,
-    known: Option<KnownLayout>,
-    progress: &Progress,
-) -> Result<Capture, LoadError> {
-    let Some(index) = head.find(&mapping.column) else {
-        return Err(LoadError::new(
+/// The mapped column's index, or an error that names the header's columns.
+fn find_column(path: &Path, head: &Head, mapping: &ColumnMapping) -> Result<usize, LoadError> {
+    head.find(&mapping.column).ok_or_else(|| {
+        LoadError::new(
             path,
             Some(head.header_line),
             LoadErrorKind::UnknownColumns(Box::new(super::UnknownColumns {
@@ -226,19 +218,17 @@ pub(super) fn load<R: Read>(
                 decimal_comma: head.decimal_comma(),
                 samples: Vec::new(),
             })),
-        ));
-    };
-    let scale = mapping.unit.to_ms();
-    let axis = (known == Some(KnownLayout::ProfileAnalyzer))
-        .then(|| head.find("Time from first frame (ms)"))
-        .flatten();
-    let specs = head
-        .header
+        )
+    })
+}
+
+/// Every column but `used` ones, frame numbers and repeats: telemetry and the like.
+fn telemetry_specs(head: &Head, used: &[Option<usize>]) -> Vec<ColumnSpec> {
+    head.header
         .iter()
         .enumerate()
         .filter(|&(pos, name)| {
-            pos != index
-                && Some(pos) != axis
+            !used.contains(&Some(pos))
                 && !name.is_empty()
                 && !is_frame_number(name)
                 && !head.header[..pos].iter().any(|h| h.eq_ignore_ascii_case(name))
@@ -250,7 +240,25 @@ pub(super) fn load<R: Read>(
             scale: 1.0,
             zero_missing: false,
         })
-        .collect();
+        .collect()
+}
+
+/// Reads a generic CSV whose head was read already, with the user's mapping or a
+/// known layout's.
+pub(super) fn load<R: Read>(
+    path: &Path,
+    head: &Head,
+    reader: R,
+    mapping: &ColumnMapping,
+    known: Option<KnownLayout>,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let index = find_column(path, head, mapping)?;
+    let scale = mapping.unit.to_ms();
+    let axis = (known == Some(KnownLayout::ProfileAnalyzer))
+        .then(|| head.find("Time from first frame (ms)"))
+        .flatten();
+    let specs = telemetry_specs(head, &[Some(index), axis]);
     let mut acc = Accumulator::new(specs, head.decimal_comma());
     let mut rows = Rows::new(path, reader, head);
     let mut rec = csv::ByteRecord::new();

@@ -223,7 +223,7 @@ pub fn load_reader<R: Read + Send>(
     } else if afterburner {
         afterburner::load(path, reader, progress)
     } else {
-        load_csv(path, reader, &opts, progress)
+        load_csv(path, reader, opts, progress)
     }?;
     // Whatever the format, the timeline gets finite start times in time order.
     capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
@@ -240,18 +240,20 @@ const SAMPLE_ROWS: usize = 20;
 fn load_csv<R: BufRead + Send>(
     path: &Path,
     mut reader: R,
-    opts: &LoadOptions,
+    opts: LoadOptions,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
     use layout::Signature;
+    let LoadOptions { qpc_frequency_hz, mapping } = opts;
+    let opts = LoadOptions { qpc_frequency_hz, mapping: None };
     let (raw, head) =
         table::peek_head(&mut reader).map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
     let replay = |reader: R| BufReader::with_capacity(1 << 16, std::io::Cursor::new(raw).chain(reader));
     let Some(head) = head else {
-        return csv_capture::load(path, replay(reader), opts.clone(), progress);
+        return csv_capture::load(path, replay(reader), &opts, progress);
     };
     let mapping_ignored = |mut c: Capture| {
-        if let Some(m) = &opts.mapping {
+        if let Some(m) = &mapping {
             c.warnings.push(crate::model::Warning::file(format!(
                 "--column {}={} is for CSVs of no known format; this file is read as {} ({})",
                 match m.role {
@@ -290,7 +292,7 @@ fn load_csv<R: BufRead + Send>(
             if presentmon.is_ok() || mangohud || told {
                 let complete =
                     names.iter().any(|n| n == "application") && names.iter().any(|n| n == "processid");
-                let mut c = csv_capture::load(path, replay(reader), opts.clone(), progress)?;
+                let mut c = csv_capture::load(path, replay(reader), &opts, progress)?;
                 if !complete && c.info.format != crate::model::Format::MangoHud {
                     c.warnings.push(crate::model::Warning::at(
                         head.header_line,
@@ -304,7 +306,7 @@ fn load_csv<R: BufRead + Send>(
                 }
                 return Ok(mapping_ignored(c));
             }
-            if let Some(m) = &opts.mapping {
+            if let Some(m) = &mapping {
                 return generic::load(path, &head, reader, m, None, progress);
             }
             Err(unknown_columns(path, &head, reader, presentmon.err().unwrap_or_default()))

@@ -102,44 +102,17 @@ fn header_facts(head: &Head) -> Option<Vec<(String, String)>> {
     Some(facts)
 }
 
-/// Reads a Unity capture whose head was read already.
-pub(super) fn load<R: Read>(
-    path: &Path,
+/// The columns kept beside the frame time: the actions and every other column, in
+/// header order (the frame column, the frame time and the timestamps have roles of
+/// their own).
+fn column_specs(
     head: &Head,
-    reader: R,
     layout: UnityLayout,
-    progress: &Progress,
-) -> Result<Capture, LoadError> {
-    let err = |line, msg: String| LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
-    let (ft_index, scale) = match layout {
-        UnityLayout::Recorder => (head.find(FRAME_TIME), 1.0),
-        UnityLayout::Counters => (counter_index(head, COUNTER_FRAME_TIME), 1e-6),
-    };
-    let Some(ft_index) = ft_index else {
-        return Err(err(Some(head.header_line), "no cpuFrameTime column".into()));
-    };
-    let facts = header_facts(head);
-    let fact = |key: &str| facts.as_ref()?.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let mut warnings = Vec::new();
-    let timer_hz = match fact("cpu_timer_frequency").map(|v| v.parse::<f64>()) {
-        Some(Ok(hz)) if hz.is_finite() && hz > 0.0 => hz,
-        Some(_) => {
-            warnings.push(Warning::at(1, "cpu_timer_frequency is not a positive number; 10 MHz assumed"));
-            DEFAULT_TIMER_HZ
-        }
-        None => DEFAULT_TIMER_HZ,
-    };
-    let target_fps =
-        fact("target_fps").and_then(|v| v.parse::<f64>().ok()).filter(|v| v.is_finite() && *v > 0.0);
-
-    // Columns: the actions, the other numeric columns (telemetry), in header order; the
-    // frame column, the frame time and the timestamps have roles of their own.
+    ft_index: usize,
+    stamps: &[Option<usize>],
+    scale: f64,
+) -> Vec<ColumnSpec> {
     let mut specs = Vec::new();
-    let stamps: Vec<Option<usize>> =
-        ["frameStartTimestamp", "firstSubmitTimestamp", "cpuTimePresentCalled", "cpuTimeFrameComplete"]
-            .iter()
-            .map(|n| if layout == UnityLayout::Recorder { head.find(n) } else { None })
-            .collect();
     for (pos, name) in head.header.iter().enumerate() {
         if pos == ft_index
             || stamps.contains(&Some(pos))
@@ -177,19 +150,96 @@ pub(super) fn load<R: Read>(
         };
         specs.push(spec);
     }
-    if layout == UnityLayout::Recorder {
-        let missing: Vec<&str> =
-            RECORDER_COLUMNS.iter().copied().filter(|c| head.find(c).is_none()).collect();
-        if !missing.is_empty() {
-            warnings.push(Warning::at(
-                head.header_line,
-                format!(
-                    "read as a Unity FrameTimingManager capture (it has cpuFrameTime), but the header lacks the \
-                     recorder's {}; figures that need them are left out",
-                    missing.join(", ")
-                ),
-            ));
+    specs
+}
+
+/// The warning for a recorder header that lacks some of the recorder's columns.
+fn missing_recorder_columns(head: &Head) -> Option<Warning> {
+    let missing: Vec<&str> = RECORDER_COLUMNS.iter().copied().filter(|c| head.find(c).is_none()).collect();
+    (!missing.is_empty()).then(|| {
+        Warning::at(
+            head.header_line,
+            format!(
+                "read as a Unity FrameTimingManager capture (it has cpuFrameTime), but the header lacks the \
+                 recorder's {}; figures that need them are left out",
+                missing.join(", ")
+            ),
+        )
+    })
+}
+
+/// The latency stages of every kept frame from its four timestamps (ticks): a stage
+/// whose end is before its start, or without both ends, is missing.
+fn stage_columns(ticks: &[[u64; 4]], timer_hz: f64) -> Vec<crate::model::Column> {
+    STAGES
+        .iter()
+        .enumerate()
+        .map(|(k, (name, _, _))| {
+            let values = ticks
+                .iter()
+                .map(|t| {
+                    let (a, b) = (t[k], t[k + 1]);
+                    if a == MISSING_ID || b == MISSING_ID || b < a {
+                        f64::NAN
+                    } else {
+                        ticks_ms(a, b, timer_hz)
+                    }
+                })
+                .collect();
+            crate::model::Column { name: (*name).to_owned(), kind: ColumnKind::LatencyStage, values }
+        })
+        .collect()
+}
+
+/// `to − from` ticks in ms (exact integers subtracted first).
+fn ticks_ms(from: u64, to: u64, timer_hz: f64) -> f64 {
+    if to >= from {
+        (to - from) as f64 * 1000.0 / timer_hz
+    } else {
+        -((from - to) as f64) * 1000.0 / timer_hz
+    }
+}
+
+/// Reads a Unity capture whose head was read already.
+pub(super) fn load<R: Read>(
+    path: &Path,
+    head: &Head,
+    reader: R,
+    layout: UnityLayout,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let err = |line, msg: String| LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
+    let (ft_index, scale) = match layout {
+        UnityLayout::Recorder => (head.find(FRAME_TIME), 1.0),
+        UnityLayout::Counters => (counter_index(head, COUNTER_FRAME_TIME), 1e-6),
+    };
+    let Some(ft_index) = ft_index else {
+        return Err(err(Some(head.header_line), "no cpuFrameTime column".into()));
+    };
+    let facts = header_facts(head);
+    let fact = |key: &str| facts.as_ref()?.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let mut warnings = Vec::new();
+    let timer_hz = match fact("cpu_timer_frequency").map(|v| v.parse::<f64>()) {
+        Some(Ok(hz)) if hz.is_finite() && hz > 0.0 => hz,
+        Some(_) => {
+            warnings.push(Warning::at(1, "cpu_timer_frequency is not a positive number; 10 MHz assumed"));
+            DEFAULT_TIMER_HZ
         }
+        None => DEFAULT_TIMER_HZ,
+    };
+    let target_fps =
+        fact("target_fps").and_then(|v| v.parse::<f64>().ok()).filter(|v| v.is_finite() && *v > 0.0);
+
+    // Columns: the actions, the other numeric columns (telemetry), in header order; the
+    // frame column, the frame time and the timestamps have roles of their own.
+    let stamps: Vec<Option<usize>> =
+        ["frameStartTimestamp", "firstSubmitTimestamp", "cpuTimePresentCalled", "cpuTimeFrameComplete"]
+            .iter()
+            .map(|n| if layout == UnityLayout::Recorder { head.find(n) } else { None })
+            .collect();
+    let specs = column_specs(head, layout, ft_index, &stamps, scale);
+    if layout == UnityLayout::Recorder {
+        warnings.extend(missing_recorder_columns(head));
     }
 
     let mut acc = Accumulator::new(specs, head.decimal_comma());
@@ -223,12 +273,11 @@ pub(super) fn load<R: Read>(
     }
 
     // The time axis: frameStartTimestamp, when every kept frame has one.
-    let ms = |from: u64, to: u64| (to as f64 - from as f64) * 1000.0 / timer_hz;
     let starts_known = stamps[0].is_some() && ticks.iter().all(|t| t[0] != MISSING_ID);
     if starts_known {
         let t0 = ticks.first().map_or(0, |t| t[0]);
         for (s, t) in acc.start_ms.iter_mut().zip(&ticks) {
-            *s = if t[0] >= t0 { ms(t0, t[0]) } else { -ms(t[0], t0) };
+            *s = ticks_ms(t0, t[0], timer_hz);
         }
     } else {
         let mut t = 0.0;
@@ -244,22 +293,8 @@ pub(super) fn load<R: Read>(
     }
     acc.warnings.extend(warnings);
     let mut trace = acc.finish(meta_for(path));
-    // Latency stages: a stage whose end is before its start is missing.
     if stamps.iter().all(Option::is_some) {
-        for (k, (name, _, _)) in STAGES.iter().enumerate() {
-            let values = ticks
-                .iter()
-                .map(|t| {
-                    let (a, b) = (t[k], t[k + 1]);
-                    if a == MISSING_ID || b == MISSING_ID || b < a { f64::NAN } else { ms(a, b) }
-                })
-                .collect();
-            trace.frames.columns.push(crate::model::Column {
-                name: (*name).to_owned(),
-                kind: ColumnKind::LatencyStage,
-                values,
-            });
-        }
+        trace.frames.columns.extend(stage_columns(&ticks, timer_hz));
     }
     let mut system = Vec::new();
     for key in ["unity", "platform", "device", "target_fps", "vsync", "cpu_timer_frequency"] {

@@ -51,6 +51,116 @@ fn metadata(rec: &csv::ByteRecord) -> Vec<(String, String)> {
     out
 }
 
+/// A column's role from its name: a health action, else telemetry.
+fn kind_of(name: &str) -> ColumnKind {
+    match ACTIONS.iter().find(|(a, _)| a.eq_ignore_ascii_case(name)).map(|&(_, gpu)| gpu) {
+        Some(true) => ColumnKind::EngineGpu,
+        Some(false) => ColumnKind::EngineThread,
+        None => ColumnKind::Telemetry,
+    }
+}
+
+fn spec_of(pos: usize, name: &str) -> ColumnSpec {
+    ColumnSpec { pos, name: name.to_owned(), kind: kind_of(name), scale: 1.0, zero_missing: false }
+}
+
+/// The file's facts: the footer's metadata, the target, the layout.
+fn file_info(path: &Path, meta: &[(String, String)], layout: UnrealLayout) -> FileInfo {
+    let get = |key: &str| meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
+    let target_fps = get("targetframerate")
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .filter(|v| v.is_finite() && *v > 0.0);
+    let mut system: Vec<(String, String)> =
+        METADATA_KEYS.iter().filter_map(|k| get(k).map(|v| ((*k).to_owned(), v))).collect();
+    if let Some(t) = get("targetframerate") {
+        system.push(("targetframerate".into(), t));
+    }
+    FileInfo {
+        path: path.to_path_buf(),
+        format: Format::UnrealCsv,
+        format_version: match layout {
+            UnrealLayout::Modern => "4.2x–5.x".into(),
+            UnrealLayout::Old => "4.17–4.19".into(),
+        },
+        system,
+        dropped_known: false,
+        target_fps,
+    }
+}
+
+/// Names the columns by the final header (the footer's when it is longer: stats
+/// added mid-capture) and skips the rows longer than it. `long_rows`: (frame, fields,
+/// line) of the rows longer than the first header.
+fn apply_final_header(acc: &mut Accumulator, names: &[String], long_rows: &[(usize, usize, u64)]) {
+    for spec in acc.specs_mut() {
+        if let Some(name) = names.get(spec.pos).filter(|n| !n.is_empty()) {
+            spec.kind = kind_of(name);
+            spec.name.clone_from(name);
+        }
+    }
+    let too_long: Vec<&(usize, usize, u64)> =
+        long_rows.iter().filter(|(_, fields, _)| *fields > names.len()).collect();
+    if too_long.is_empty() {
+        return;
+    }
+    let mut drop = vec![false; acc.frame_time_ms.len()];
+    for &&(frame, fields, line) in &too_long {
+        if let Some(d) = drop.get_mut(frame) {
+            *d = true;
+        }
+        acc.skip(line, SkipReason::TooLong { fields, header: names.len() });
+    }
+    acc.remove_frames(&drop);
+    let mut t = 0.0;
+    for (s, ft) in acc.start_ms.iter_mut().zip(&acc.frame_time_ms) {
+        *s = t;
+        t += ft;
+    }
+}
+
+/// A named column whose name no column before it has.
+fn is_new_name(head: &Head, pos: usize, name: &str) -> bool {
+    !name.is_empty() && !head.header[..pos].iter().any(|h| h.eq_ignore_ascii_case(name))
+}
+
+/// The events of a row: its events cell split at `;`, trimmed, empty ones left out.
+fn event_texts(rec: &csv::ByteRecord, events_index: Option<usize>) -> Vec<String> {
+    events_index
+        .and_then(|i| rec.get(i))
+        .map(|cell| {
+            String::from_utf8_lossy(cell)
+                .split(';')
+                .map(str::trim)
+                .filter(|t| !t.is_empty())
+                .map(str::to_owned)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What the end of the file leaves to say: events after the last frame, lines after
+/// the footer, a 5.x capture without its footer.
+fn end_warnings(pending: &[String], after_footer: u64, no_footer: bool) -> Vec<Warning> {
+    let mut warnings = Vec::new();
+    if !pending.is_empty() {
+        warnings.push(Warning::file(format!(
+            "{} event(s) on rows after the last frame are not shown: {}",
+            pending.len(),
+            pending.join("; ")
+        )));
+    }
+    if after_footer > 0 {
+        warnings.push(Warning::file(format!("{after_footer} line(s) after the footer were not read")));
+    }
+    if no_footer {
+        warnings.push(Warning::file(
+            "no [HasHeaderRowAtEnd] footer: the capture may have been cut short (a .csv.inprogress file?); no \
+             metadata or target frame rate",
+        ));
+    }
+    warnings
+}
+
 fn is_cell(rec: &csv::ByteRecord, pos: usize, text: &[u8]) -> bool {
     rec.get(pos).is_some_and(|c| c.eq_ignore_ascii_case(text))
 }
@@ -71,25 +181,11 @@ pub(super) fn load<R: Read>(
         ));
     };
     let events_index = head.find("EVENTS");
-    let spec_of = |pos: usize, name: &str| {
-        let action = ACTIONS.iter().find(|(a, _)| a.eq_ignore_ascii_case(name)).map(|&(_, gpu)| gpu);
-        let kind = match action {
-            Some(true) => ColumnKind::EngineGpu,
-            Some(false) => ColumnKind::EngineThread,
-            None => ColumnKind::Telemetry,
-        };
-        ColumnSpec { pos, name: name.to_owned(), kind, scale: 1.0, zero_missing: false }
-    };
     let specs: Vec<ColumnSpec> = head
         .header
         .iter()
         .enumerate()
-        .filter(|&(pos, name)| {
-            pos != ft_index
-                && Some(pos) != events_index
-                && !name.is_empty()
-                && !head.header[..pos].iter().any(|h| h.eq_ignore_ascii_case(name))
-        })
+        .filter(|&(pos, name)| pos != ft_index && Some(pos) != events_index && is_new_name(head, pos, name))
         .map(|(pos, name)| spec_of(pos, name))
         .collect();
     let mut warnings = Vec::new();
@@ -134,17 +230,7 @@ pub(super) fn load<R: Read>(
             acc.skip(line, reason);
             continue;
         }
-        let texts: Vec<String> = events_index
-            .and_then(|i| rec.get(i))
-            .map(|cell| {
-                String::from_utf8_lossy(cell)
-                    .split(';')
-                    .map(str::trim)
-                    .filter(|t| !t.is_empty())
-                    .map(str::to_owned)
-                    .collect()
-            })
-            .unwrap_or_default();
+        let texts = event_texts(&rec, events_index);
         match acc.frame_time(rec.get(ft_index), 1.0) {
             Ok(ft) => {
                 let frame = acc.frame_time_ms.len();
@@ -170,58 +256,12 @@ pub(super) fn load<R: Read>(
             }
         }
     }
-    // The final header: the footer's when it is longer (stats added mid-capture).
     let mut names = head.header.clone();
-    if let Some(footer) = &footer_header
-        && footer.len() > names.len()
-    {
-        names.clone_from(footer);
+    if let Some(footer) = footer_header.filter(|f| f.len() > names.len()) {
+        names = footer;
     }
-    for spec in acc.specs_mut() {
-        if let Some(name) = names.get(spec.pos).filter(|n| !n.is_empty()) {
-            let action = ACTIONS.iter().find(|(a, _)| a.eq_ignore_ascii_case(name)).map(|&(_, gpu)| gpu);
-            spec.kind = match action {
-                Some(true) => ColumnKind::EngineGpu,
-                Some(false) => ColumnKind::EngineThread,
-                None => ColumnKind::Telemetry,
-            };
-            spec.name.clone_from(name);
-        }
-    }
-    // Rows longer than the final header are garbled: skipped, as in every reader.
-    let too_long: Vec<&(usize, usize, u64)> =
-        long_rows.iter().filter(|(_, fields, _)| *fields > names.len()).collect();
-    if !too_long.is_empty() {
-        let mut drop = vec![false; acc.frame_time_ms.len()];
-        for &&(frame, fields, line) in &too_long {
-            if let Some(d) = drop.get_mut(frame) {
-                *d = true;
-            }
-            acc.skip(line, SkipReason::TooLong { fields, header: names.len() });
-        }
-        acc.remove_frames(&drop);
-        let mut t = 0.0;
-        for (s, ft) in acc.start_ms.iter_mut().zip(&acc.frame_time_ms) {
-            *s = t;
-            t += ft;
-        }
-    }
-    if !pending.is_empty() {
-        warnings.push(Warning::file(format!(
-            "{} event(s) on rows after the last frame are not shown: {}",
-            pending.len(),
-            pending.join("; ")
-        )));
-    }
-    if after_footer > 0 {
-        warnings.push(Warning::file(format!("{after_footer} line(s) after the footer were not read")));
-    }
-    if layout == UnrealLayout::Modern && meta.is_none() {
-        warnings.push(Warning::file(
-            "no [HasHeaderRowAtEnd] footer: the capture may have been cut short (a .csv.inprogress file?); no \
-             metadata or target frame rate",
-        ));
-    }
+    apply_final_header(&mut acc, &names, &long_rows);
+    warnings.extend(end_warnings(&pending, after_footer, layout == UnrealLayout::Modern && meta.is_none()));
     if acc.frame_time_ms.is_empty() {
         let first = acc.skips.warnings().first().and_then(|w| w.line);
         return Err(LoadError::new(
@@ -232,26 +272,6 @@ pub(super) fn load<R: Read>(
     }
     acc.warnings.extend(warnings);
     let trace = acc.finish(meta_for(path));
-    let meta = meta.unwrap_or_default();
-    let get = |key: &str| meta.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone());
-    let target_fps = get("targetframerate")
-        .and_then(|v| v.trim().parse::<f64>().ok())
-        .filter(|v| v.is_finite() && *v > 0.0);
-    let mut system: Vec<(String, String)> =
-        METADATA_KEYS.iter().filter_map(|k| get(k).map(|v| ((*k).to_owned(), v))).collect();
-    if let Some(t) = get("targetframerate") {
-        system.push(("targetframerate".into(), t));
-    }
-    let info = FileInfo {
-        path: path.to_path_buf(),
-        format: Format::UnrealCsv,
-        format_version: match layout {
-            UnrealLayout::Modern => "4.2x–5.x".into(),
-            UnrealLayout::Old => "4.17–4.19".into(),
-        },
-        system,
-        dropped_known: false,
-        target_fps,
-    };
+    let info = file_info(path, &meta.unwrap_or_default(), layout);
     Ok(Capture { info, traces: vec![trace], warnings: Vec::new() })
 }

@@ -12,6 +12,7 @@
 
 mod column;
 mod format;
+pub mod markers;
 mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
@@ -27,6 +28,23 @@ pub const MISSING_ID: u64 = u64::MAX;
 #[must_use]
 pub fn is_present(value: f64) -> bool {
     !value.is_nan()
+}
+
+/// Percentile `p` (0..=1) of ascending `sorted` values by linear interpolation between
+/// closest ranks, `h = (n − 1) · p` (numpy's default). NaN when empty.
+#[must_use]
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let frac = h - lo as f64;
+    match sorted.get(lo + 1) {
+        Some(&next) if frac > 0.0 => sorted[lo] + frac * (next - sorted[lo]),
+        _ => sorted[lo],
+    }
 }
 
 /// A non-fatal problem found while reading a file: the load went on.
