@@ -189,6 +189,7 @@ impl App {
             )
             .labelled_by(label.id)
             .on_hover_text(panels::TARGET_HELP);
+            self.capture_target_ui(ui);
             ui.separator();
             let label = ui.label("Stutter threshold").on_hover_text(panels::THRESHOLD_HELP);
             let mut pct = self.persisted.stutter_threshold * 100.0;
@@ -469,6 +470,7 @@ impl App {
             })
         });
         self.legend_ui(ui);
+        self.events_ui(ui);
         if comparing {
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.shared_scale, "Same vertical scale for every run").on_hover_text(

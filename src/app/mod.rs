@@ -11,8 +11,10 @@
 mod analysis;
 mod charts;
 mod dialog;
+mod engine;
 mod export;
 mod loader;
+mod mapping;
 mod panels;
 mod runs;
 mod saving;
@@ -153,6 +155,8 @@ pub struct App {
     /// The frame-time source `auto` resolves to for the compared traces (`metrics.md`
     /// §9), kept until the set of compared traces changes.
     compare_source: Option<(Vec<(u64, usize)>, FrameTimeSource)>,
+    /// A CSV of no known format waiting for the user's column mapping.
+    mapping_step: Option<mapping::MappingStep>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -189,6 +193,7 @@ impl App {
             settings_dirty: false,
             pending_markers: None,
             compare_source: None,
+            mapping_step: None,
             repaint: Arc::new(move || ctx.request_repaint()),
         }
     }
@@ -218,7 +223,8 @@ impl App {
     /// Starts loading a capture on a worker thread.
     pub fn open(&mut self, source: Source, ctx: &egui::Context) {
         let ctx = ctx.clone();
-        self.pending.push(Pending::start(source, move || ctx.request_repaint()));
+        let remembered = self.remembered_mappings();
+        self.pending.push(Pending::start(source, None, remembered, move || ctx.request_repaint()));
     }
 
     /// True when nothing is loading or computing (tests wait for this).
@@ -404,6 +410,12 @@ impl App {
         self.runs.iter().map(|r| r.label.clone()).collect()
     }
 
+    /// The columns of the CSV waiting in the *Map columns* step, if one is.
+    #[must_use]
+    pub fn mapping_columns(&self) -> Option<&[String]> {
+        self.mapping_step.as_ref().map(|s| s.unknown.columns.as_slice())
+    }
+
     /// Error messages shown in the window.
     #[must_use]
     pub fn errors(&self) -> &[String] {
@@ -556,6 +568,14 @@ impl App {
                 Some(Err(e)) if matches!(e.kind, crate::ingest::LoadErrorKind::Cancelled) => {
                     self.status = Some(format!("loading {} cancelled", p.name));
                 }
+                Some(Err(crate::ingest::LoadError {
+                    kind: crate::ingest::LoadErrorKind::UnknownColumns(unknown),
+                    path,
+                    ..
+                })) if !unknown.samples.is_empty() && p.path.is_some() => {
+                    // A CSV of no known format: the Map columns step asks for its column.
+                    self.mapping_step = Some(mapping::MappingStep::new(path, p.name, *unknown));
+                }
                 Some(Err(e)) => self.errors.push(e.to_string()),
             }
         }
@@ -650,6 +670,7 @@ impl App {
         }
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         panels::help_ui(&ctx, &mut self.show_help);
+        self.mapping_ui(&ctx);
         if self.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.settings_dirty = false;
             self.save_settings();

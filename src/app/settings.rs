@@ -32,6 +32,22 @@ pub struct Persisted {
     pub noise_band: f64,
     /// Where exports go when no file dialog can be shown (empty: beside the capture).
     pub export_dir: PathBuf,
+    /// The column mappings chosen in the *Map columns* step, per header (most recent
+    /// first, at most [`MAPPINGS_MAX`]): a CSV with the same header opens with its
+    /// mapping.
+    pub column_mappings: Vec<RememberedMapping>,
+}
+
+/// How many column mappings are remembered.
+pub const MAPPINGS_MAX: usize = 50;
+
+/// A CSV header and the mapping the user chose for it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RememberedMapping {
+    /// The header's column names, in order.
+    pub header: Vec<String>,
+    /// The column, what it holds and its unit.
+    pub mapping: crate::ingest::ColumnMapping,
 }
 
 impl Default for Persisted {
@@ -45,6 +61,7 @@ impl Default for Persisted {
             recent: Vec::new(),
             noise_band: 0.01,
             export_dir: PathBuf::new(),
+            column_mappings: Vec::new(),
         }
     }
 }
@@ -121,6 +138,12 @@ impl Persisted {
             recent: Vec::new(),
             noise_band: field(obj, "noise_band").filter(|&v| in_range(v, 0.0, 1.0)).unwrap_or(d.noise_band),
             export_dir: field::<PathBuf>(obj, "export_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
+            column_mappings: field::<Vec<RememberedMapping>>(obj, "column_mappings")
+                .map(|mut v| {
+                    v.truncate(MAPPINGS_MAX);
+                    v
+                })
+                .unwrap_or_default(),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -170,6 +193,19 @@ impl Persisted {
         }
     }
 
+    /// Remembers `mapping` for CSVs with this `header` (replacing an older one).
+    pub fn remember_mapping(&mut self, header: &[String], mapping: crate::ingest::ColumnMapping) {
+        self.column_mappings.retain(|m| m.header != header);
+        self.column_mappings.insert(0, RememberedMapping { header: header.to_vec(), mapping });
+        self.column_mappings.truncate(MAPPINGS_MAX);
+    }
+
+    /// The mapping remembered for `header`, if any.
+    #[must_use]
+    pub fn mapping_for(&self, header: &[String]) -> Option<&crate::ingest::ColumnMapping> {
+        self.column_mappings.iter().find(|m| m.header == header).map(|m| &m.mapping)
+    }
+
     /// Puts `path` first in the recent list (deduplicated, at most 10).
     pub fn remember(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
@@ -201,11 +237,20 @@ mod tests {
             recent: Vec::new(),
             noise_band: 0.025,
             export_dir: PathBuf::from("/exports"),
+            column_mappings: Vec::new(),
         };
+        let header = vec!["tick".to_owned(), "dt (µs)".to_owned()];
+        let mapping = crate::ingest::ColumnMapping {
+            role: crate::ingest::MappedRole::FrameTime,
+            column: "dt (µs)".into(),
+            unit: crate::ingest::TimeUnit::Micros,
+        };
+        p.remember_mapping(&header, mapping.clone());
         p.remember(Path::new("/captures/b.csv"));
         p.remember(Path::new("/captures/a.csv"));
         p.save_to(&path).unwrap();
         assert_eq!(Persisted::load_from(&path), p);
+        assert_eq!(Persisted::load_from(&path).mapping_for(&header), Some(&mapping), "remembered per header");
         // Saving again replaces the file and leaves no temporary file behind.
         p.target_fps = 90.0;
         p.save_to(&path).unwrap();

@@ -243,6 +243,36 @@ fn telemetry_specs(head: &Head, used: &[Option<usize>]) -> Vec<ColumnSpec> {
         .collect()
 }
 
+/// The frame times (ms) `mapping` gives on the first rows of an unknown CSV
+/// ([`super::UnknownColumns::samples`]): for the *Map columns* step's preview.
+#[must_use]
+pub fn preview(unknown: &super::UnknownColumns, mapping: &ColumnMapping) -> Vec<f64> {
+    let Some(k) = unknown.columns.iter().position(|c| c.trim().eq_ignore_ascii_case(mapping.column.trim()))
+    else {
+        return Vec::new();
+    };
+    let values: Vec<Option<f64>> = unknown
+        .samples
+        .get(k)
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|c| match number(c.as_bytes(), unknown.decimal_comma) {
+                    Cell::Number(v) => Some(v * mapping.unit.to_ms()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    match mapping.role {
+        MappedRole::FrameTime => values.into_iter().flatten().filter(|v| *v > 0.0).collect(),
+        MappedRole::Timestamp => {
+            let stamps: Vec<f64> = values.into_iter().flatten().collect();
+            stamps.windows(2).map(|w| w[1] - w[0]).filter(|v| *v > 0.0).collect()
+        }
+    }
+}
+
 /// Reads a generic CSV whose head was read already, with the user's mapping or a
 /// known layout's.
 pub(super) fn load<R: Read>(
