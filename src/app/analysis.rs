@@ -190,8 +190,17 @@ pub fn telemetry_unit(name: &str) -> &'static str {
     if has(&["limited"]) {
         // PresentMon's throttling flags: 0 or 1.
         ""
-    } else if has(&["(mb)", "mbytes"]) {
+    } else if has(&["(mb)", "mbytes"]) || n.ends_with("mb") {
+        // Unreal's stats end in MB (`MemoryFreeMB`, `PhysicalUsedMB`; formats.md §10).
         "MB"
+    } else if ["exclusive/", "inclusive/", "gpu/"].iter().any(|p| n.starts_with(p))
+        || n.ends_with("_ms")
+        || n.contains("(ms)")
+    {
+        // Unreal's `Exclusive/…` and `GPU/…` stats are ms; so are `*_ms` / `(ms)` columns.
+        "ms"
+    } else if n.ends_with("_us") || n.contains("(us)") || n.contains("(µs)") {
+        "µs"
     } else if has(&["temperature", "temp", "celsius", "°c"]) {
         "°C"
     } else if has(&["utilization", "util", "load", "usage", "%", "percent"]) {
@@ -513,6 +522,17 @@ fn split_by_runs(frames: &[u32], runs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn engine_stat_units() {
+        assert_eq!(telemetry_unit("MemoryFreeMB"), "MB");
+        assert_eq!(telemetry_unit("Exclusive/GameThread/Physics"), "ms");
+        assert_eq!(telemetry_unit("GPU/BasePass"), "ms");
+        assert_eq!(telemetry_unit("cpu_us"), "µs");
+        assert_eq!(telemetry_unit("CPUUsage_Process"), "%");
+        assert_eq!(telemetry_unit("GPU0Clk(MHz)"), "MHz");
+        assert_eq!(telemetry_unit("Memory Used"), "B");
+    }
 
     #[test]
     fn runs_of_a_mask() {

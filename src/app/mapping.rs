@@ -15,6 +15,8 @@ use std::path::PathBuf;
 
 /// Values shown per column.
 const PREVIEW_VALUES: usize = 5;
+/// Columns listed at most (the ones whose values come with the load error).
+const LISTED_COLUMNS: usize = 512;
 
 /// A CSV waiting for the user's mapping.
 #[derive(Debug, Clone)]
@@ -126,7 +128,7 @@ fn step_ui(ui: &mut egui::Ui, step: &mut MappingStep) -> Option<Outcome> {
             ui.strong("Column");
             ui.strong("First values");
             ui.end_row();
-            for (k, name) in step.unknown.columns.iter().enumerate() {
+            for (k, name) in step.unknown.columns.iter().enumerate().take(LISTED_COLUMNS) {
                 let mut text = name.clone();
                 if suggested.as_ref().is_some_and(|s| s.column == *name) {
                     text.push_str("  (likely)");
@@ -144,6 +146,12 @@ fn step_ui(ui: &mut egui::Ui, step: &mut MappingStep) -> Option<Outcome> {
                 ui.end_row();
             }
         });
+        if step.unknown.columns.len() > LISTED_COLUMNS {
+            ui.label(format!(
+                "… {} more columns (name one with framescope report --column)",
+                step.unknown.columns.len() - LISTED_COLUMNS
+            ));
+        }
     });
     ui.add_space(6.0);
     ui.horizontal(|ui| {

@@ -232,6 +232,8 @@ pub fn load_reader<R: Read + Send>(
 
 /// Rows read from an unknown CSV to show (and to guess its frame-time column from).
 const SAMPLE_ROWS: usize = 20;
+/// Columns of an unknown CSV whose first values are kept.
+const SAMPLE_COLUMNS: usize = 512;
 
 /// A CSV: the engine and generic formats by their header's signature
 /// ([`layout::signature`]), the PresentMon family (and MangoHud) by `csv_capture`, a
@@ -324,7 +326,9 @@ fn unknown_columns<R: std::io::Read>(
 ) -> LoadError {
     let mut rows = table::Rows::new(path, reader, head);
     let mut rec = csv::ByteRecord::new();
-    let mut samples: Vec<Vec<String>> = vec![Vec::new(); head.header.len()];
+    // The first columns' values only: a header of thousands of columns is listed by
+    // name, but previewing every one would cost rows × columns strings.
+    let mut samples: Vec<Vec<String>> = vec![Vec::new(); head.header.len().min(SAMPLE_COLUMNS)];
     let mut numeric = false;
     for _ in 0..SAMPLE_ROWS {
         let Ok(Some(_)) = rows.next(&mut rec) else { break };

@@ -22,7 +22,7 @@ const MAX_HEAD_LINES: u64 = 1000;
 pub(super) const MAX_FIELDS: usize = 100_000;
 /// Column cells kept at most (about 4 bytes each): beyond, the telemetry columns are
 /// left out (with a warning) and the frame times and health actions kept.
-const MAX_CELLS: u64 = 1 << 27;
+const MAX_CELLS: u64 = 1 << 25;
 /// Rows between two looks at the cancel flag (and preview updates).
 const CHECK_ROWS: u64 = 8192;
 
@@ -254,6 +254,11 @@ impl Accumulator {
     /// Adds a column found after reading began (Unreal stats that appear mid-capture):
     /// the frames before it have no value there.
     pub(super) fn add_column(&mut self, spec: ColumnSpec) {
+        if self.telemetry_dropped && is_plain_column(spec.kind) {
+            // Memory ran short already: no new telemetry. An empty placeholder keeps the
+            // column positions of later names meaningful.
+            return;
+        }
         let n = self.frame_time_ms.len();
         self.cells += n as u64;
         let mut v = ValuesBuilder::default();
