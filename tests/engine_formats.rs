@@ -352,6 +352,12 @@ fn unknown_csvs_say_how_to_map_them() {
     let run = &doc["runs"][0];
     assert_ne!(run["format"], "generic");
     assert!(run["warnings"].to_string().contains("--column frame-time=x is for CSVs of no known format"));
+    // A first line of numbers is no header: nothing to map.
+    let err = load_bytes(Path::new("n.csv"), b"16.6,1\n16.8,2\n", LoadOptions::default()).unwrap_err();
+    assert!(
+        matches!(err.kind, LoadErrorKind::NotACapture(_)) && err.to_string().contains("header row"),
+        "{err}"
+    );
     let bad = common::framescope(["report", "x.csv", "--column", "frametime"]);
     assert_eq!(bad.code, 2, "a --column without ROLE=NAME is a bad argument");
     assert!(bad.stderr.contains("frame-time=NAME"), "{}", bad.stderr);

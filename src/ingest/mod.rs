@@ -339,6 +339,19 @@ fn unknown_columns<R: std::io::Read>(
         }
     }
     let line = Some(head.header_line);
+    // `formats.md` §11 reads CSVs *with a header row*: a first line of numbers is data.
+    let header_of_numbers = head
+        .header
+        .iter()
+        .all(|h| matches!(table::number(h.as_bytes(), head.decimal_comma()), values::Cell::Number(_)));
+    if header_of_numbers {
+        let msg = format!(
+            "not a frame-timing capture: its first line holds numbers ({}), not column names; a CSV needs a \
+             header row naming its columns",
+            generic::list_columns(&head.header)
+        );
+        return LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
+    }
     if !numeric {
         let msg = if presentmon_message.is_empty() {
             format!(
