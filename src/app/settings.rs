@@ -33,7 +33,7 @@ pub struct Persisted {
     /// Where exports go when no file dialog can be shown (empty: beside the capture).
     pub export_dir: PathBuf,
     /// The column mappings chosen in the *Map columns* step, per header (most recent
-    /// first, at most [`MAPPINGS_MAX`]): a CSV with the same header opens with its
+    /// first, at most 50): a CSV with the same header opens with its
     /// mapping.
     pub column_mappings: Vec<RememberedMapping>,
 }
