@@ -261,7 +261,7 @@ fn engine_and_generic_files_stay_within_the_memory_bound() {
         let _ = writeln!(
             s,
             "{},{:.4},8.0000{empty}",
-            if i % 1000 == 0 { "Tick" } else { "" },
+            if i.is_multiple_of(1000) { "Tick" } else { "" },
             16.0 + (i % 5) as f64
         );
         i += 1;
