@@ -383,6 +383,15 @@ fn detection_never_guesses_silently() {
         let text = std::fs::read_to_string(repo_file(&format!("sample-traces/{file}"))).unwrap();
         let header = text.lines().find(|l| !l.starts_with('#')).unwrap();
         assert_ne!(signature(&names(header), b','), Signature::Other, "{file}");
+        // The PresentMon-family layouts: an Unreal header has FrameTime, so they would
+        // take it for PresentMon 2.1 (the old bug); the signature is checked first.
+        let presentmon = framescope::ingest::layout::detect(&names(header), &[]);
+        assert_eq!(
+            presentmon.is_ok(),
+            file.starts_with("unreal"),
+            "{file}: {:?}",
+            presentmon.map(|l| l.format)
+        );
         let c = load_file(
             &repo_file(&format!("sample-traces/{file}")),
             LoadOptions::default(),
