@@ -126,3 +126,23 @@ fn an_unknown_csv_opens_through_map_columns_and_the_mapping_is_remembered() {
         let _ = std::fs::remove_file(f);
     }
 }
+
+/// File › Open an engine example opens the built-in made-up Unity capture: format and
+/// average FPS as the CLI reads the same file.
+#[test]
+fn the_engine_examples_open_from_the_file_menu() {
+    let mut h = window_with(Persisted::default(), &[]);
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Open an engine example").click();
+    h.run_steps(2);
+    h.get_by_label("Unity recorder (FramescopeRecorder.cs)").click();
+    settle(&mut h);
+    assert!(
+        app(&h).run_names().iter().any(|n| n == "example: unity-recorder-example.csv"),
+        "{:?}",
+        app(&h).run_names()
+    );
+    let file = common::repo_file("sample-traces/unity-recorder-example.csv");
+    assert_eq!(labelled(&h, "Average FPS").last().cloned(), Some(avg_fps_cli(&[&file.to_string_lossy()])));
+}

@@ -10,7 +10,48 @@ use eframe::egui;
 /// Events listed above the timeline at most (all are drawn on it).
 const LISTED_EVENTS: usize = 40;
 
+/// Made-up engine captures built into the binary (`sample-traces/README.md`), so a new
+/// user can see what framescope makes of them without recording one.
+const EXAMPLES: [(&str, &str, &[u8]); 4] = [
+    (
+        "Unreal CSV profiler (5.x, events)",
+        "example: unreal-csvprofile-5x-example.csv",
+        include_bytes!("../../sample-traces/unreal-csvprofile-5x-example.csv"),
+    ),
+    (
+        "Unreal CSV profiler (4.19)",
+        "example: unreal-csvprofile-4.19-example.csv",
+        include_bytes!("../../sample-traces/unreal-csvprofile-4.19-example.csv"),
+    ),
+    (
+        "Unity recorder (FramescopeRecorder.cs)",
+        "example: unity-recorder-example.csv",
+        include_bytes!("../../sample-traces/unity-recorder-example.csv"),
+    ),
+    (
+        "FRAPS frametimes",
+        "example: generic-fraps-frametimes.csv",
+        include_bytes!("../../sample-traces/generic-fraps-frametimes.csv"),
+    ),
+];
+
 impl App {
+    /// File › Open an engine example: the made-up engine captures built in.
+    pub(super) fn engine_examples_menu(&mut self, ui: &mut egui::Ui) {
+        ui.menu_button("Open an engine example", |ui| {
+            for (text, name, bytes) in EXAMPLES {
+                if ui
+                    .button(text)
+                    .on_hover_text("A made-up capture (sample-traces/README.md), built into framescope")
+                    .clicked()
+                {
+                    self.open(super::loader::Source::Embedded(name, bytes), ui.ctx());
+                    ui.close();
+                }
+            }
+        });
+    }
+
     /// The capture's own target, when the shown capture states one and the target set
     /// is another: "Use the capture's target: 60 FPS".
     pub(super) fn capture_target_ui(&mut self, ui: &mut egui::Ui) {

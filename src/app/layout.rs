@@ -66,6 +66,7 @@ impl App {
                 }
             }
         });
+        self.engine_examples_menu(ui);
         let pcl = ui.add_enabled(!self.runs.is_empty(), egui::Button::new("Attach PCL log…"));
         if pcl.on_hover_text("A PCL Stats marker log recorded with the capture shown").clicked() {
             ui.close();
