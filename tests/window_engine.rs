@@ -84,6 +84,7 @@ fn an_unknown_csv_opens_through_map_columns_and_the_mapping_is_remembered() {
     assert!(app(&h).run_names().is_empty() && app(&h).errors().is_empty());
     // The likely frame-time column is proposed; the preview shows the frame times.
     h.get_by_label("dt_ms  (likely)");
+    assert!(h.unnamed_widgets().is_empty(), "{:?}", h.unnamed_widgets());
     h.get_by_label_contains("first frame times: 16.000, 16.000, 20.000, 16.000 ms");
     // Pick gpu_ms instead, open.
     h.get_by_label("gpu_ms").click();
