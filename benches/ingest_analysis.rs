@@ -159,6 +159,7 @@ fn slider_moves() {
             format_version: "synthetic".into(),
             system: Vec::new(),
             dropped_known: true,
+            target_fps: None,
         },
         traces: vec![trace],
         warnings: Vec::new(),

@@ -266,6 +266,9 @@ type NotCaptureCase = (&'static str, Vec<u8>, fn(&LoadErrorKind) -> bool, &'stat
 fn not_capture_cases() -> Vec<NotCaptureCase> {
     let not_a_capture = |k: &LoadErrorKind| matches!(k, LoadErrorKind::NotACapture(_));
     let no_frames = |k: &LoadErrorKind| matches!(k, LoadErrorKind::NoFrames(_));
+    // A CSV of no known format with numbers in it: the user can name its frame-time
+    // column (formats.md §11), and the error says how.
+    let unknown = |k: &LoadErrorKind| matches!(k, LoadErrorKind::UnknownColumns(_));
     vec![
         ("header_only.csv", format!("{HEADER}\n").into_bytes(), no_frames, &["no data rows"]),
         ("header_only_no_newline.csv", HEADER.as_bytes().to_vec(), no_frames, &["no data rows"]),
@@ -281,8 +284,8 @@ fn not_capture_cases() -> Vec<NotCaptureCase> {
         (
             "people.csv",
             b"name,age,city\nalice,30,Paris\nbob,41,Oslo\n".to_vec(),
-            not_a_capture,
-            &["expected", "msbetweenpresents"],
+            unknown,
+            &["--column frame-time=name"],
         ),
     ]
 }

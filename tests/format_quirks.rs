@@ -800,7 +800,7 @@ fn time_in_qpc_at_3_mhz_with_default_options_is_measured_and_warned() {
     let warnings = all_warnings(&c);
     assert!(warnings.iter().any(|(_, m)| m.contains("QPC")), "no QPC warning in {warnings:?}");
     // With the right frequency there is nothing to warn about.
-    let right = LoadOptions { qpc_frequency_hz: Some(3_000_000.0) };
+    let right = LoadOptions { qpc_frequency_hz: Some(3_000_000.0), ..LoadOptions::default() };
     let c = load_with("qpc3.csv", text.as_bytes(), right);
     assert!(all_warnings(&c).is_empty(), "{:?}", all_warnings(&c));
     assert_starts(&single(&c).frames.start_ms, &[0.0, 10.0, 30.0, 60.0], 2_001_000.0);
@@ -813,7 +813,7 @@ fn a_qpc_frequency_the_user_sets_is_used_as_given() {
     // (+ base), starts = present − frame time = 495, 495, 500, 510, i.e. 0, 0, 5, 15 ms
     // from the first. A warning reports the measured rate instead of silently using it.
     let text = pm24_qpc_file(|ms| format!("{}", 6_000_000_000_u64 + (ms as u64) * 3_000));
-    let given = LoadOptions { qpc_frequency_hz: Some(6_000_000.0) };
+    let given = LoadOptions { qpc_frequency_hz: Some(6_000_000.0), ..LoadOptions::default() };
     let c = load_with("qpc3.csv", text.as_bytes(), given);
     assert_starts(&single(&c).frames.start_ms, &[0.0, 0.0, 5.0, 15.0], 1_000_495.0);
     let warnings = all_warnings(&c);

@@ -257,3 +257,65 @@ fn hostile_files_load_or_fail_within_the_memory_bound() {
     summary("2 M frames of 4 bytes", size, &o, bound);
     assert!(!lines.is_empty());
 }
+
+/// The engine and generic readers (`formats.md` §7, §10, §11) under the same bound: an
+/// Unreal capture of 20 000 stat columns whose rows hold 2 000 empty cells each (the
+/// column cap drops the telemetry, with a warning), a generic CSV with one 30 MB row
+/// read through a `--column` mapping, and an unknown CSV of 20 000 columns (its error
+/// previews only the first columns).
+#[test]
+fn engine_and_generic_files_stay_within_the_memory_bound() {
+    let dir = TempDir::new("engine_corpus");
+
+    let mut s = String::from("EVENTS,FrameTime,GameThreadTime");
+    for c in 0..20_000 {
+        let _ = write!(s, ",Stat{c}");
+    }
+    s.push('\n');
+    let empty = ",".repeat(2_000);
+    let mut i = 0u64;
+    while s.len() < 38_000_000 {
+        let _ = writeln!(
+            s,
+            "{},{:.4},8.0000{empty}",
+            if i.is_multiple_of(1000) { "Tick" } else { "" },
+            16.0 + (i % 5) as f64
+        );
+        i += 1;
+    }
+    let size = s.len() as u64;
+    let path = dir.file("wide_unreal.csv", s.as_bytes());
+    drop(s);
+    let (o, bound) = check("Unreal, 20 000 stat columns", &path, &[], size);
+    assert_eq!(o.status, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("\"unreal-csv\""), "read as Unreal");
+    assert!(o.stdout.contains("left out to stay"), "the cap is said");
+    summary("Unreal, 20 000 stat columns", size, &o, bound);
+
+    let mut one_row = b"a,b\n".to_vec();
+    one_row.extend(std::iter::repeat_n(b'9', 30_000_000));
+    one_row.extend_from_slice(b"\n1,16\n2,17\n");
+    let size = one_row.len() as u64;
+    let path = dir.file("long_generic_row.csv", &one_row);
+    drop(one_row);
+    let (o, bound) = check("30 MB generic row", &path, &["--column".as_ref(), "frame-time=b".as_ref()], size);
+    summary("30 MB generic row", size, &o, bound);
+
+    let mut s = (0..20_000).map(|c| format!("name{c}")).collect::<Vec<_>>().join(",");
+    s.push('\n');
+    for _ in 0..200 {
+        s.push_str(&"1.5,".repeat(19_999));
+        s.push_str("1.5\n");
+    }
+    let size = s.len() as u64;
+    let path = dir.file("wide_unknown.csv", s.as_bytes());
+    drop(s);
+    let (o, bound) = check("unknown CSV, 20 000 columns", &path, &[], size);
+    assert_eq!(o.status, Some(1), "an unknown CSV needs a mapping");
+    assert!(
+        o.stderr.contains("--column frame-time=NAME"),
+        "{}",
+        o.stderr.chars().take(500).collect::<String>()
+    );
+    summary("unknown CSV, 20 000 columns", size, &o, bound);
+}

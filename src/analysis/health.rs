@@ -10,8 +10,9 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
 
-/// The PresentMon-family duration columns that are actions.
-const ACTION_KINDS: [ColumnKind; 11] = [
+/// The PresentMon-family duration columns and the engines' thread and GPU times
+/// (`formats.md` §7, §10) that are actions.
+const ACTION_KINDS: [ColumnKind; 13] = [
     ColumnKind::CpuBusy,
     ColumnKind::CpuWait,
     ColumnKind::GpuLatency,
@@ -23,6 +24,8 @@ const ACTION_KINDS: [ColumnKind; 11] = [
     ColumnKind::UntilDisplayed,
     ColumnKind::DisplayLatency,
     ColumnKind::GpuActive,
+    ColumnKind::EngineThread,
+    ColumnKind::EngineGpu,
 ];
 
 /// One action column over the analysed series, with its rolling median.

@@ -6,7 +6,7 @@
 //! their present-to-display time. Without a join every marker frame counts as
 //! displayed and P2D is unknown.
 
-use crate::ingest::pcl::{MarkerLog, MarkerLogFormat, marker};
+use crate::model::markers::{MarkerLog, MarkerLogFormat, marker};
 use crate::model::{ColumnKind, Trace, Warning};
 use std::collections::{BTreeMap, HashMap};
 

@@ -65,23 +65,7 @@ impl Summary {
     }
 }
 
-/// Percentile `p` (0..=1) of ascending `sorted` values by linear interpolation between
-/// closest ranks, `h = (n − 1) · p` (numpy's default). NaN when empty.
-#[must_use]
-pub fn percentile(sorted: &[f64], p: f64) -> f64 {
-    let n = sorted.len();
-    if n == 0 {
-        return f64::NAN;
-    }
-    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
-    // `h ≥ 0`, so truncating is `floor` (without a libm call per window).
-    let lo = h as usize;
-    let frac = h - lo as f64;
-    match sorted.get(lo + 1) {
-        Some(&next) if frac > 0.0 => sorted[lo] + frac * (next - sorted[lo]),
-        _ => sorted[lo],
-    }
-}
+pub use crate::model::percentile;
 
 #[cfg(test)]
 mod tests {

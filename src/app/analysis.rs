@@ -190,8 +190,17 @@ pub fn telemetry_unit(name: &str) -> &'static str {
     if has(&["limited"]) {
         // PresentMon's throttling flags: 0 or 1.
         ""
-    } else if has(&["(mb)", "mbytes"]) {
+    } else if has(&["(mb)", "mbytes"]) || n.ends_with("mb") {
+        // Unreal's stats end in MB (`MemoryFreeMB`, `PhysicalUsedMB`; formats.md §10).
         "MB"
+    } else if ["exclusive/", "inclusive/", "gpu/"].iter().any(|p| n.starts_with(p))
+        || n.ends_with("_ms")
+        || n.contains("(ms)")
+    {
+        // Unreal's `Exclusive/…` and `GPU/…` stats are ms; so are `*_ms` / `(ms)` columns.
+        "ms"
+    } else if n.ends_with("_us") || n.contains("(us)") || n.contains("(µs)") {
+        "µs"
     } else if has(&["temperature", "temp", "celsius", "°c"]) {
         "°C"
     } else if has(&["utilization", "util", "load", "usage", "%", "percent"]) {
@@ -262,6 +271,9 @@ fn segment(name: &'static str, values: Vec<f64>) -> Segment {
 /// CPU work until Present(), Present() to GPU done, GPU done to display — from
 /// whichever of the capture's columns say so.
 fn latency_stack(trace: &Trace) -> Option<Stack> {
+    if let Some(stack) = engine_stack(trace) {
+        return Some(stack);
+    }
     let col = |kinds: &[ColumnKind]| kinds.iter().find_map(|&k| trace.column(k)).map(|c| &c.values);
     let cpu = col(&[ColumnKind::CpuBusy]);
     let render = col(&[ColumnKind::RenderPresentLatency, ColumnKind::UntilRenderComplete]);
@@ -295,6 +307,28 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
     }
     let segments = segments.into_iter().map(|(name, values)| segment(name, values)).collect();
     Some(Stack::new("Latency\nCPU · GPU · display", segments, total))
+}
+
+/// An engine's latency stages from its timestamps (Unity: main thread, render submit,
+/// GPU; `formats.md` §7), in the capture's order; a frame's total is the sum of its
+/// stages when it has all of them.
+fn engine_stack(trace: &Trace) -> Option<Stack> {
+    const NAMES: [&str; 3] = ["Main thread", "Render submit", "GPU"];
+    let stages: Vec<&crate::model::Column> =
+        trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::LatencyStage).take(3).collect();
+    if stages.is_empty() || stages.iter().all(|c| c.values.all_missing()) {
+        return None;
+    }
+    let n = trace.len();
+    let total = (0..n)
+        .map(|i| {
+            let parts: Vec<f64> = stages.iter().map(|c| c.values.at(i)).collect();
+            if parts.iter().all(|v| v.is_finite()) { parts.iter().sum() } else { f64::NAN }
+        })
+        .collect();
+    let segments =
+        stages.iter().zip(NAMES).map(|(c, name)| segment(name, c.values.iter().collect())).collect();
+    Some(Stack::new("Latency\nmain · submit · GPU", segments, total))
 }
 
 /// The PC-latency breakdown of a marker log per capture frame: I2FS (on the frame
@@ -543,6 +577,34 @@ fn split_by_runs(frames: &[u32], runs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The Unity recorder example's first frame: frame start 50000000000, first submit
+    /// +45000 ticks, Present +115000, complete +225000 at 10 MHz: 4.5 + 7 + 11 = 22.5 ms.
+    #[test]
+    fn unity_stages_make_the_latency_row() {
+        let bytes = include_bytes!("../../sample-traces/unity-recorder-example.csv");
+        let c = crate::ingest::load_bytes(
+            std::path::Path::new("u.csv"),
+            bytes,
+            crate::ingest::LoadOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let stack = Tracks::new(&c.traces[0]).latency.unwrap_or_else(|| panic!("no latency row"));
+        assert_eq!(stack.segments.len(), 3);
+        assert!((stack.total[0] - 22.5).abs() < 1e-9, "{}", stack.total[0]);
+        assert!((stack.segments[0].values[0] - 4.5).abs() < 1e-9);
+    }
+
+    #[test]
+    fn engine_stat_units() {
+        assert_eq!(telemetry_unit("MemoryFreeMB"), "MB");
+        assert_eq!(telemetry_unit("Exclusive/GameThread/Physics"), "ms");
+        assert_eq!(telemetry_unit("GPU/BasePass"), "ms");
+        assert_eq!(telemetry_unit("cpu_us"), "µs");
+        assert_eq!(telemetry_unit("CPUUsage_Process"), "%");
+        assert_eq!(telemetry_unit("GPU0Clk(MHz)"), "MHz");
+        assert_eq!(telemetry_unit("Memory Used"), "B");
+    }
 
     #[test]
     fn runs_of_a_mask() {

@@ -66,6 +66,7 @@ impl App {
                 }
             }
         });
+        self.engine_examples_menu(ui);
         let pcl = ui.add_enabled(!self.runs.is_empty(), egui::Button::new("Attach PCL log…"));
         if pcl.on_hover_text("A PCL Stats marker log recorded with the capture shown").clicked() {
             ui.close();
@@ -191,6 +192,7 @@ impl App {
             )
             .labelled_by(label.id)
             .on_hover_text(panels::TARGET_HELP);
+            self.capture_target_ui(ui);
             ui.separator();
             let label = ui.label("Stutter threshold").on_hover_text(panels::THRESHOLD_HELP);
             let mut pct = self.persisted.stutter_threshold * 100.0;
@@ -499,6 +501,7 @@ impl App {
             })
         });
         self.legend_ui(ui);
+        self.events_ui(ui);
         if comparing {
             ui.horizontal(|ui| {
                 ui.checkbox(&mut self.shared_scale, "Same vertical scale for every run").on_hover_text(

@@ -1,7 +1,7 @@
 //! Loading captures off the UI thread: a worker reads, the UI polls and shows the
 //! shared progress (with a Cancel button).
 
-use crate::ingest::{self, LoadError, LoadOptions, Progress};
+use crate::ingest::{self, ColumnMapping, LoadError, LoadErrorKind, LoadOptions, Progress};
 use crate::model::Capture;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -29,7 +29,15 @@ pub struct Pending {
 
 impl Pending {
     /// Starts loading `source` on a worker thread; `repaint` is called when done.
-    pub fn start(source: Source, repaint: impl Fn() + Send + 'static) -> Self {
+    /// `mapping` is the column mapping the user chose for it (a CSV of no known
+    /// format); `remembered` the mappings chosen before, per header: a CSV of no known
+    /// format whose header has one is read again with it (`formats.md` §11).
+    pub fn start(
+        source: Source,
+        mapping: Option<ColumnMapping>,
+        remembered: Vec<(Vec<String>, ColumnMapping)>,
+        repaint: impl Fn() + Send + 'static,
+    ) -> Self {
         let progress = Arc::new(Progress::default());
         let (tx, rx) = channel();
         let worker_progress = Arc::clone(&progress);
@@ -38,11 +46,21 @@ impl Pending {
             Source::Embedded(name, _) => ((*name).to_owned(), None),
         };
         std::thread::spawn(move || {
-            let opts = LoadOptions::default();
-            let loaded = match &source {
-                Source::File(path) => ingest::load_file(path, opts, &worker_progress),
-                Source::Embedded(name, bytes) => ingest::load_bytes(name.as_ref(), bytes, opts),
+            let load = |mapping: Option<ColumnMapping>| {
+                let opts = LoadOptions { mapping, ..LoadOptions::default() };
+                match &source {
+                    Source::File(path) => ingest::load_file(path, opts, &worker_progress),
+                    Source::Embedded(name, bytes) => ingest::load_bytes(name.as_ref(), bytes, opts),
+                }
             };
+            let asked = mapping.is_some();
+            let mut loaded = load(mapping);
+            if !asked
+                && let Err(LoadError { kind: LoadErrorKind::UnknownColumns(u), .. }) = &loaded
+                && let Some((_, m)) = remembered.iter().find(|(h, _)| *h == u.columns)
+            {
+                loaded = load(Some(m.clone()));
+            }
             let _ = tx.send(loaded);
             repaint();
         });

@@ -12,8 +12,10 @@ mod analysis;
 mod charts;
 mod conventions_panel;
 mod dialog;
+mod engine;
 mod export;
 mod loader;
+mod mapping;
 mod panels;
 mod runs;
 mod saving;
@@ -184,6 +186,8 @@ pub struct App {
     watch: Option<watch::Watch>,
     /// Captures from the watched folder still loading.
     from_watch: Vec<PathBuf>,
+    /// A CSV of no known format waiting for the user's column mapping.
+    mapping_step: Option<mapping::MappingStep>,
     repaint: Arc<dyn Fn() + Send + Sync>,
 }
 
@@ -226,6 +230,7 @@ impl App {
             sets_cache: None,
             watch: None,
             from_watch: Vec::new(),
+            mapping_step: None,
             repaint: Arc::new(move || ctx.request_repaint()),
         }
     }
@@ -255,7 +260,8 @@ impl App {
     /// Starts loading a capture on a worker thread.
     pub fn open(&mut self, source: Source, ctx: &egui::Context) {
         let ctx = ctx.clone();
-        self.pending.push(Pending::start(source, move || ctx.request_repaint()));
+        let remembered = self.remembered_mappings();
+        self.pending.push(Pending::start(source, None, remembered, move || ctx.request_repaint()));
     }
 
     /// True when nothing is loading or computing (tests wait for this).
@@ -441,6 +447,12 @@ impl App {
         self.runs.iter().map(|r| r.label.clone()).collect()
     }
 
+    /// The columns of the CSV waiting in the *Map columns* step, if one is.
+    #[must_use]
+    pub fn mapping_columns(&self) -> Option<&[String]> {
+        self.mapping_step.as_ref().map(|s| s.unknown.columns.as_slice())
+    }
+
     /// Error messages shown in the window.
     #[must_use]
     pub fn errors(&self) -> &[String] {
@@ -610,6 +622,33 @@ impl App {
         }
     }
 
+    /// Opens a capture that finished loading as a run (with its saved trim), and
+    /// compares it against the pinned set when it came from the watched folder.
+    fn add_loaded(&mut self, name: String, path: Option<&PathBuf>, capture: crate::model::Capture) {
+        if let Some(path) = path {
+            // Absolute, so that Open recent works from any folder.
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            self.persisted.remember(&absolute);
+            self.save_settings();
+        }
+        let mut run = OpenRun::new(name, path.cloned(), capture);
+        run.trim = path.and_then(|path| {
+            let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
+            self.persisted.run_trim(&absolute).map(|(start_s, end_s)| Trim { start_s, end_s })
+        });
+        self.runs.push(run);
+        self.selected = self.runs.len() - 1;
+        if let Some(path) = path
+            && let Some(k) = self.from_watch.iter().position(|w| w == path)
+        {
+            self.from_watch.remove(k);
+            self.compare_newest();
+        }
+        self.view_fitted = false;
+        self.selection = None;
+        self.selected_frame = None;
+    }
+
     /// Moves finished loads into the open runs (or the error list) and keeps every
     /// run's background work in step with the settings.
     fn drain(&mut self, ctx: &egui::Context) {
@@ -635,33 +674,19 @@ impl App {
                     waiting = true;
                     still.push(p);
                 }
-                Some(Ok(capture)) => {
-                    if let Some(path) = &p.path {
-                        // Absolute, so that Open recent works from any folder.
-                        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-                        self.persisted.remember(&absolute);
-                        self.save_settings();
-                    }
-                    let mut run = OpenRun::new(p.name, p.path.clone(), capture);
-                    run.trim = p.path.as_ref().and_then(|path| {
-                        let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
-                        self.persisted.run_trim(&absolute).map(|(start_s, end_s)| Trim { start_s, end_s })
-                    });
-                    self.runs.push(run);
-                    self.selected = self.runs.len() - 1;
-                    if let Some(path) = &p.path
-                        && let Some(k) = self.from_watch.iter().position(|w| w == path)
-                    {
-                        self.from_watch.remove(k);
-                        self.compare_newest();
-                    }
-                    self.view_fitted = false;
-                    self.selection = None;
-                    self.selected_frame = None;
-                }
+                Some(Ok(capture)) => self.add_loaded(p.name, p.path.as_ref(), capture),
                 // A load the user cancelled is no error.
                 Some(Err(e)) if matches!(e.kind, crate::ingest::LoadErrorKind::Cancelled) => {
                     self.status = Some(format!("loading {} cancelled", p.name));
+                }
+                Some(Err(crate::ingest::LoadError {
+                    kind: crate::ingest::LoadErrorKind::UnknownColumns(unknown),
+                    path,
+                    ..
+                })) if !unknown.samples.is_empty() && p.path.is_some() => {
+                    // A CSV of no known format: the Map columns step asks for its column.
+                    self.from_watch.retain(|w| w != &path);
+                    self.mapping_step = Some(mapping::MappingStep::new(path, p.name, *unknown));
                 }
                 Some(Err(e)) => {
                     if let Some(path) = &p.path {
@@ -780,6 +805,7 @@ impl App {
         egui::CentralPanel::default().show(ui, |ui| self.central_ui(ui));
         self.save_run_trims();
         panels::help_ui(&ctx, &mut self.show_help);
+        self.mapping_ui(&ctx);
         if self.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.settings_dirty = false;
             self.save_settings();

@@ -132,7 +132,10 @@ impl App {
         if self.shot.is_none()
             && let Some((path, failed)) = self.screenshot_and_quit.clone()
         {
-            if !self.errors.is_empty() || (self.pending.is_empty() && self.runs.is_empty()) {
+            let mapping = self.mapping_step.as_ref().map(|m| m.shown_frames);
+            if !self.errors.is_empty()
+                || (self.pending.is_empty() && self.runs.is_empty() && mapping.is_none())
+            {
                 if let Ok(mut f) = failed.lock() {
                     *f = true;
                 }
@@ -141,7 +144,7 @@ impl App {
                 }
                 self.screenshot_and_quit = None;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-            } else if self.is_idle() && self.timeline_rect.is_some() {
+            } else if self.is_idle() && (self.timeline_rect.is_some() || mapping.is_some_and(|n| n >= 3)) {
                 self.request_png(ctx, path, false);
             } else {
                 ctx.request_repaint_after(std::time::Duration::from_millis(50));

@@ -57,6 +57,22 @@ pub struct Persisted {
     /// Sets of runs: a run whose average FPS is further than this (relative) from its
     /// set's median is an outlier (`metrics.md` §12).
     pub outlier_limit: f64,
+    /// The column mappings chosen in the *Map columns* step, per header (most recent
+    /// first, at most 50): a CSV with the same header opens with its
+    /// mapping.
+    pub column_mappings: Vec<RememberedMapping>,
+}
+
+/// How many column mappings are remembered.
+pub const MAPPINGS_MAX: usize = 50;
+
+/// A CSV header and the mapping the user chose for it.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct RememberedMapping {
+    /// The header's column names, in order.
+    pub header: Vec<String>,
+    /// The column, what it holds and its unit.
+    pub mapping: crate::ingest::ColumnMapping,
 }
 
 impl Default for Persisted {
@@ -75,6 +91,7 @@ impl Default for Persisted {
             run_trims: Vec::new(),
             watch_dir: PathBuf::new(),
             outlier_limit: crate::report::sets::DEFAULT_OUTLIER_LIMIT,
+            column_mappings: Vec::new(),
         }
     }
 }
@@ -169,6 +186,12 @@ impl Persisted {
             outlier_limit: field(obj, "outlier_limit")
                 .filter(|&v| in_range(v, 0.0, 1.0))
                 .unwrap_or(d.outlier_limit),
+            column_mappings: field::<Vec<RememberedMapping>>(obj, "column_mappings")
+                .map(|mut v| {
+                    v.truncate(MAPPINGS_MAX);
+                    v
+                })
+                .unwrap_or_default(),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -238,6 +261,19 @@ impl Persisted {
         true
     }
 
+    /// Remembers `mapping` for CSVs with this `header` (replacing an older one).
+    pub fn remember_mapping(&mut self, header: &[String], mapping: crate::ingest::ColumnMapping) {
+        self.column_mappings.retain(|m| m.header != header);
+        self.column_mappings.insert(0, RememberedMapping { header: header.to_vec(), mapping });
+        self.column_mappings.truncate(MAPPINGS_MAX);
+    }
+
+    /// The mapping remembered for `header`, if any.
+    #[must_use]
+    pub fn mapping_for(&self, header: &[String]) -> Option<&crate::ingest::ColumnMapping> {
+        self.column_mappings.iter().find(|m| m.header == header).map(|m| &m.mapping)
+    }
+
     /// Puts `path` first in the recent list (deduplicated, at most 10).
     pub fn remember(&mut self, path: &Path) {
         self.recent.retain(|p| p != path);
@@ -274,13 +310,22 @@ mod tests {
             run_trims: Vec::new(),
             watch_dir: PathBuf::from("/captures/incoming"),
             outlier_limit: 0.1,
+            column_mappings: Vec::new(),
         };
         assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
+        let header = vec!["tick".to_owned(), "dt (µs)".to_owned()];
+        let mapping = crate::ingest::ColumnMapping {
+            role: crate::ingest::MappedRole::FrameTime,
+            column: "dt (µs)".into(),
+            unit: crate::ingest::TimeUnit::Micros,
+        };
+        p.remember_mapping(&header, mapping.clone());
         p.remember(Path::new("/captures/b.csv"));
         p.remember(Path::new("/captures/a.csv"));
         p.save_to(&path).unwrap();
         assert_eq!(Persisted::load_from(&path), p);
+        assert_eq!(Persisted::load_from(&path).mapping_for(&header), Some(&mapping), "remembered per header");
         // Saving again replaces the file and leaves no temporary file behind.
         p.target_fps = 90.0;
         p.save_to(&path).unwrap();

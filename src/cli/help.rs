@@ -9,6 +9,12 @@ Formats read (detected from the content, not the file name):
              AMD OCAT, CapFrameX CSV and JSON, MangoHud 0.5-0.8 logs
   sampled    NVIDIA App performance logs, MSI Afterburner logs (.hml or saved as .csv),
              MangoHud logs written with a log_interval (figures weighted by each row's interval)
+  engines    Unity FrameTimingManager (framescope's recorder CSV, Profiler-counter exports in ns),
+             Unreal Engine CSV profiler (4.17-4.19 and 4.2x-5.x layouts, events, footer)
+  generic    FRAPS frametimes, Unity Profile Analyzer frame-time exports, the Vulkan frame-time
+             layer; any other CSV (also ';'-separated with decimal commas) with
+             --column frame-time=NAME or --column timestamp=NAME and --unit s|ms|us|ns
+             (the window asks with its Map columns step)
   markers    PCL Stats marker logs (--pcl): Display Commander's, or framescope's plain marker CSV
   Folders given to `report` are walked for *.csv, *.json and *.hml; `-` reads standard input.
 
@@ -26,10 +32,11 @@ How to capture:
               sampled (one row about every 0.5 s).
   Afterburner Settings > Monitoring > \"Log history to file\"; the log is HardwareMonitoring.hml.
   Unity       add assets/unity/FramescopeRecorder.cs to a scene (see assets/unity/README.md),
-              press F9 to start and stop. (Its format, formats.md §7, is not read by this
-              version yet.)
-  Unreal      console: csvprofile start, play, csvprofile stop; the CSV is in
-              Saved/Profiling/CSV. (Its format, formats.md §10, is not read by this version yet.)
+              press F9 to start and stop; the CSV is in Application.persistentDataPath. Tick
+              Project Settings > Player > Frame Timing Stats for release builds.
+  Unreal      console: csvprofile start, play, csvprofile stop (or -csvprofile on the command
+              line); the CSV is in Saved/Profiling/CSV. Its events become markers on the
+              timeline and its [targetframerate] is offered as the target in the window.
   Record each scenario several times (compare A1 A2 A3 --vs B1 B2 B3 says what is noise) and
   leave the loading screen out with --trim-start S.
 

@@ -16,7 +16,7 @@ pub use inputs::{CAPTURE_EXTENSIONS, ProgressArg};
 pub use selector::TraceSelector;
 
 use crate::analysis::{FrameTimeSource, Settings, Trim};
-use crate::ingest::{self, LoadOptions};
+use crate::ingest::{self, ColumnMapping, LoadOptions, MappedRole, TimeUnit};
 use crate::model::{Capture, Trace, Warning};
 use crate::report::compare::{self, CompareReport, Gate, GateOutcome};
 use crate::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
@@ -209,6 +209,14 @@ struct AnalysisArgs {
     /// always used as given).
     #[arg(long = "qpc-frequency", value_name = "HZ", value_parser = positive)]
     qpc_frequency_hz: Option<f64>,
+    /// For a CSV of no known format (formats.md §11): the column of frame times
+    /// (frame-time=NAME) or of per-frame timestamps to difference (timestamp=NAME).
+    /// Files of a known format ignore it, with a warning.
+    #[arg(long, value_name = "ROLE=NAME", value_parser = column_spec)]
+    column: Option<(MappedRole, String)>,
+    /// Unit of the --column column: s, ms, us or ns.
+    #[arg(long, value_name = "UNIT", default_value = "ms", value_parser = time_unit)]
+    unit: TimeUnit,
     /// Print the JSON document instead of a table.
     #[arg(long)]
     json: bool,
@@ -282,6 +290,28 @@ fn fraction(s: &str) -> Result<f64, String> {
     }
 }
 
+/// `frame-time=NAME` or `timestamp=NAME`.
+fn column_spec(s: &str) -> Result<(MappedRole, String), String> {
+    let Some((role, name)) = s.split_once('=') else {
+        return Err(format!("'{s}': write frame-time=NAME or timestamp=NAME"));
+    };
+    let role = match role.trim().to_ascii_lowercase().as_str() {
+        "frame-time" | "frametime" | "frame_time" => MappedRole::FrameTime,
+        "timestamp" | "time" => MappedRole::Timestamp,
+        other => {
+            return Err(format!("'{other}' is not a column role; write frame-time=NAME or timestamp=NAME"));
+        }
+    };
+    if name.trim().is_empty() {
+        return Err(format!("'{s}' names no column"));
+    }
+    Ok((role, name.trim().to_owned()))
+}
+
+fn time_unit(s: &str) -> Result<TimeUnit, String> {
+    TimeUnit::parse(s).ok_or_else(|| format!("'{s}' is not a unit; use s, ms, us or ns"))
+}
+
 fn non_negative(s: &str) -> Result<f64, String> {
     let v = parse_number(s)?;
     if v >= 0.0 { Ok(v) } else { Err(format!("must be 0 or more, got {s}")) }
@@ -307,7 +337,14 @@ impl AnalysisArgs {
     }
 
     fn load_options(&self) -> LoadOptions {
-        LoadOptions { qpc_frequency_hz: self.qpc_frequency_hz }
+        LoadOptions {
+            qpc_frequency_hz: self.qpc_frequency_hz,
+            mapping: self.column.as_ref().map(|(role, column)| ColumnMapping {
+                role: *role,
+                column: column.clone(),
+                unit: self.unit,
+            }),
+        }
     }
 }
 
@@ -317,35 +354,60 @@ impl CheckArgs {
     }
 }
 
-/// Runs the command line and returns the process exit status.
+/// What the command line asks for: a command that has run (its exit status), or the
+/// window, which `main.rs` opens (the CLI never imports the UI).
+#[derive(Debug)]
+pub enum Outcome {
+    /// A command ran (or the arguments were refused): exit with this status.
+    Exit(ExitCode),
+    /// Open the window.
+    Window(WindowRequest),
+}
+
+/// The window's arguments.
+#[derive(Debug, Clone, Default)]
+pub struct WindowRequest {
+    /// Captures to open.
+    pub files: Vec<PathBuf>,
+    /// `--screenshot PNG`.
+    pub screenshot: Option<PathBuf>,
+    /// `--pcl MARKERS`.
+    pub markers: Option<PathBuf>,
+    /// `--compare`.
+    pub compare: bool,
+    /// `--convention TOOL`: a peer tool's figures in the window.
+    pub convention: Option<compare::Section>,
+    /// `--trim-start` / `--trim-end` for every run (seconds).
+    pub trim: Option<(f64, f64)>,
+}
+
+/// Runs the command line: a command's exit status, or the window to open.
 #[must_use]
-pub fn main() -> ExitCode {
+pub fn run() -> Outcome {
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS };
+            return Outcome::Exit(if e.use_stderr() { ExitCode::from(2) } else { ExitCode::SUCCESS });
         }
     };
     match cli.command {
-        Some(Command::Report(args)) => report_command(&args),
-        Some(Command::Compare(args)) => compare_command(&args),
+        Some(Command::Report(args)) => Outcome::Exit(report_command(&args)),
+        Some(Command::Compare(args)) => Outcome::Exit(compare_command(&args)),
         None => {
             if let Some(reason) = no_display() {
                 eprintln!("{}", no_window_message(&reason, &cli.files));
-                return ExitCode::from(1);
+                return Outcome::Exit(ExitCode::from(1));
             }
-            crate::app::run(
-                &cli.files,
-                &crate::app::WindowOptions {
-                    screenshot: cli.screenshot,
-                    markers: cli.pcl,
-                    compare: cli.compare,
-                    convention: cli.convention,
-                    trim: (cli.window_trim_start.is_some() || cli.window_trim_end.is_some())
-                        .then(|| (cli.window_trim_start.unwrap_or(0.0), cli.window_trim_end.unwrap_or(0.0))),
-                },
-            )
+            Outcome::Window(WindowRequest {
+                files: cli.files,
+                screenshot: cli.screenshot,
+                markers: cli.pcl,
+                compare: cli.compare,
+                convention: cli.convention,
+                trim: (cli.window_trim_start.is_some() || cli.window_trim_end.is_some())
+                    .then(|| (cli.window_trim_start.unwrap_or(0.0), cli.window_trim_end.unwrap_or(0.0))),
+            })
         }
     }
 }
@@ -434,7 +496,7 @@ impl Job<'_> {
     /// Reads a file and picks (and trims) its traces.
     fn load(&self, input: &Input) -> Loaded {
         let name = input.name();
-        let capture = match input.load(self.opts) {
+        let capture = match input.load(self.opts.clone()) {
             Ok(c) => c,
             Err(e) => {
                 return Loaded::Failed(

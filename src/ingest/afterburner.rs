@@ -274,6 +274,7 @@ impl Lines {
             format_version: self.version.unwrap_or_else(|| "hardware monitoring log".into()),
             system: self.system,
             dropped_known: false,
+            target_fps: None,
         };
         Ok(Capture { info, traces: vec![trace], warnings })
     }

@@ -83,6 +83,7 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
         format_version: version,
         system,
         dropped_known: true,
+        target_fps: None,
     };
     let several = doc.runs.len() > 1;
     let total_runs = doc.runs.len();

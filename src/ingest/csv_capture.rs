@@ -24,7 +24,7 @@ type Key = (String, Option<u32>, Option<String>);
 pub fn load<R: BufRead + Send>(
     path: &Path,
     mut reader: R,
-    opts: LoadOptions,
+    opts: &LoadOptions,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
     let err = |line, kind| LoadError::new(path, line, kind);
@@ -46,6 +46,7 @@ pub fn load<R: BufRead + Send>(
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
     let mut info = FileInfo {
         dropped_known: layout.dropped != DroppedRule::Unknown,
+        target_fps: None,
         path: path.to_path_buf(),
         format: layout.format,
         format_version: layout.format_version.clone(),
@@ -450,7 +451,7 @@ impl<'a> RowReader<'a> {
         Ok(idx)
     }
 
-    fn finish(mut self, info: FileInfo, opts: LoadOptions, path: &Path) -> Result<Capture, LoadError> {
+    fn finish(mut self, info: FileInfo, opts: &LoadOptions, path: &Path) -> Result<Capture, LoadError> {
         let sampled = self.mangohud_fixups();
         let layout = self.layout;
         let mut mango = self.mango.take();
@@ -557,7 +558,11 @@ fn used_fields<F: Fields>(record: &F, header_len: usize) -> usize {
 /// unit is trusted when the time column advances in step with the frame times;
 /// otherwise the unit that does is used (PresentMon's `--qpc_time_ms` writes ms under
 /// a `TimeInSeconds` header; a QPC clock may not run at the assumed frequency).
-fn infer_time_scale(builders: &[TraceBuilder], layout: &Layout, opts: LoadOptions) -> (f64, Option<Warning>) {
+fn infer_time_scale(
+    builders: &[TraceBuilder],
+    layout: &Layout,
+    opts: &LoadOptions,
+) -> (f64, Option<Warning>) {
     let Some(time) = layout.time else {
         return (1.0, None);
     };

@@ -33,6 +33,23 @@ pub enum LoadErrorKind {
     /// The user cancelled the load.
     #[error("loading was cancelled")]
     Cancelled,
+    /// A CSV of no known format: the user has to name its frame-time column
+    /// (`--column`, the window's *Map columns* step).
+    #[error("{}", .0.message)]
+    UnknownColumns(Box<UnknownColumns>),
+}
+
+/// What a CSV of no known format holds, for the user to map (`formats.md` §11).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct UnknownColumns {
+    /// The message (names the columns, says how to map them).
+    pub message: String,
+    /// The header names, trimmed, in file order.
+    pub columns: Vec<String>,
+    /// True when cells use decimal commas (`;`-separated).
+    pub decimal_comma: bool,
+    /// The first rows' cells, per column (`samples[k]` are column `k`'s).
+    pub samples: Vec<Vec<String>>,
 }
 
 impl LoadError {

@@ -353,6 +353,67 @@ fn numeric_columns(names: &Names, layout: &Layout) -> Vec<NumericColumn> {
         .collect()
 }
 
+/// What a CSV header's distinctive names say it is, before the PresentMon-family
+/// layouts are tried (`formats.md` §7, §10, §11). Each engine format has a signature
+/// no PresentMon-family header has: a file that could be two formats is read as the
+/// one whose signature is complete.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signature {
+    /// Unity: `cpuFrameTime` (recorder) or the `CPU Total Frame Time` counter.
+    Unity(super::unity::UnityLayout),
+    /// Unreal CSV profiler: `FrameTime` with `EVENTS` first or last, or with its thread
+    /// times, and without PresentMon's identity columns.
+    Unreal(super::unreal::UnrealLayout),
+    /// A generic layout known without a mapping.
+    Known(super::generic::KnownLayout),
+    /// None of these: the PresentMon-family layouts (or nothing).
+    Other,
+}
+
+/// The signature of a header (names trimmed; `sep` its separator).
+#[must_use]
+pub fn signature(header: &[String], sep: u8) -> Signature {
+    use super::generic::KnownLayout;
+    use super::unity::UnityLayout;
+    use super::unreal::UnrealLayout;
+    let mut len = header.len();
+    while len > 0 && header[len - 1].is_empty() {
+        len -= 1;
+    }
+    let header = &header[..len];
+    let names = Names { lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(), original: header };
+    // PresentMon's identity columns: every PresentMon-family writer has them.
+    let presentmon = names.has("Application") && names.has("ProcessID");
+    if names.has(super::unity::FRAME_TIME) && !presentmon {
+        return Signature::Unity(UnityLayout::Recorder);
+    }
+    let head = super::table::Head { header: header.to_vec(), sep, ..Default::default() };
+    if super::unity::counter_index(&head, super::unity::COUNTER_FRAME_TIME).is_some() && !presentmon {
+        return Signature::Unity(UnityLayout::Counters);
+    }
+    if names.has("FrameTime") && !presentmon {
+        let events_first = names.lower.first().is_some_and(|n| n == "events");
+        let events_last = names.lower.last().is_some_and(|n| n == "events");
+        let threads = ["GameThreadTime", "RenderThreadTime", "RHIThreadTime"].iter().any(|n| names.has(n));
+        if events_first {
+            return Signature::Unreal(UnrealLayout::Modern);
+        }
+        if events_last || threads {
+            return Signature::Unreal(UnrealLayout::Old);
+        }
+    }
+    if names.lower == ["frame", "time (ms)"] {
+        return Signature::Known(KnownLayout::Fraps);
+    }
+    if names.has("Frame Time (ms)") && names.has("Time from first frame (ms)") {
+        return Signature::Known(KnownLayout::ProfileAnalyzer);
+    }
+    if names.has("Frame Time (ns)") && names.has("Benchmark State") {
+        return Signature::Known(KnownLayout::VulkanLayer);
+    }
+    Signature::Other
+}
+
 /// The message for a header that is not a PresentMon-family capture, naming what it
 /// looks like when framescope can tell.
 fn not_a_capture(names: &Names) -> String {

@@ -201,7 +201,7 @@ impl MangoRows {
 fn median(values: &[f64]) -> f64 {
     let mut v: Vec<f64> = values.iter().copied().filter(|x| x.is_finite()).collect();
     v.sort_unstable_by(f64::total_cmp);
-    crate::analysis::percentile(&v, 0.5)
+    crate::model::percentile(&v, 0.5)
 }
 
 #[cfg(test)]

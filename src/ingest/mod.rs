@@ -16,16 +16,21 @@ mod builder;
 mod capframex_json;
 mod csv_capture;
 mod error;
-mod layout;
+pub mod generic;
+pub mod layout;
 mod mangohud;
 mod nvidia_app;
 pub mod pcl;
 mod preamble;
 mod records;
 mod sampled;
+pub mod table;
+pub mod unity;
+pub mod unreal;
 pub mod values;
 
-pub use error::{LoadError, LoadErrorKind};
+pub use error::{LoadError, LoadErrorKind, UnknownColumns};
+pub use generic::{ColumnMapping, MappedRole, TimeUnit};
 
 use crate::model::Capture;
 use std::io::{BufRead, BufReader, Read};
@@ -33,13 +38,17 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// Settings that change how a file is read.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct LoadOptions {
     /// Frequency of QPC timestamps (`TimeInQPC`, `CPUStartQPC`), in Hz, when the user
     /// states it: then it is used as given. Never written in the files; when `None`,
     /// [`DEFAULT_QPC_HZ`] is assumed and a clock that clearly runs at another rate is
     /// measured instead (with a warning).
     pub qpc_frequency_hz: Option<f64>,
+    /// The column to read from a CSV of no known format (`--column`, the window's *Map
+    /// columns* step; `formats.md` §11). Files of a known format ignore it (with a
+    /// warning).
+    pub mapping: Option<ColumnMapping>,
 }
 
 /// The QPC frequency of almost every Windows 10+ machine.
@@ -214,11 +223,160 @@ pub fn load_reader<R: Read + Send>(
     } else if afterburner {
         afterburner::load(path, reader, progress)
     } else {
-        csv_capture::load(path, reader, opts, progress)
+        load_csv(path, reader, opts, progress)
     }?;
     // Whatever the format, the timeline gets finite start times in time order.
     capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
     Ok(capture)
+}
+
+/// Rows read from an unknown CSV to show (and to guess its frame-time column from).
+const SAMPLE_ROWS: usize = 20;
+/// Columns of an unknown CSV whose first values are kept.
+const SAMPLE_COLUMNS: usize = 512;
+
+/// A CSV: the engine and generic formats by their header's signature
+/// ([`layout::signature`]), the PresentMon family (and MangoHud) by `csv_capture`, a
+/// CSV of no known format with the user's mapping, else an error that names its
+/// columns and says how to map them.
+fn load_csv<R: BufRead + Send>(
+    path: &Path,
+    mut reader: R,
+    opts: LoadOptions,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    use layout::Signature;
+    let LoadOptions { qpc_frequency_hz, mapping } = opts;
+    let opts = LoadOptions { qpc_frequency_hz, mapping: None };
+    let (raw, head) =
+        table::peek_head(&mut reader).map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
+    let replay = |reader: R| BufReader::with_capacity(1 << 16, std::io::Cursor::new(raw).chain(reader));
+    let Some(head) = head else {
+        return csv_capture::load(path, replay(reader), &opts, progress);
+    };
+    let mapping_ignored = |mut c: Capture| {
+        if let Some(m) = &mapping {
+            c.warnings.push(crate::model::Warning::file(format!(
+                "--column {}={} is for CSVs of no known format; this file is read as {} ({})",
+                match m.role {
+                    MappedRole::FrameTime => "frame-time",
+                    MappedRole::Timestamp => "timestamp",
+                },
+                m.column,
+                c.info.format,
+                c.info.format_version
+            )));
+        }
+        c
+    };
+    match layout::signature(&head.header, head.sep) {
+        Signature::Unity(l) => unity::load(path, &head, reader, l, progress).map(mapping_ignored),
+        Signature::Unreal(l) => unreal::load(path, &head, reader, l, progress).map(mapping_ignored),
+        Signature::Known(k) => {
+            generic::load(path, &head, reader, &k.mapping(), Some(k), progress).map(mapping_ignored)
+        }
+        Signature::Other => {
+            let presentmon =
+                if head.sep == b',' { layout::detect(&head.header, &[]) } else { Err(String::new()) };
+            let names: Vec<String> = head.header.iter().map(|h| h.to_ascii_lowercase()).collect();
+            let first = names.first().map_or("", String::as_str);
+            // MangoHud's preamble (a system-info header, `v1`, its version, dividers)
+            // and the files whose header says what they are (a summary, JSON) keep the
+            // PresentMon-family reader and its messages.
+            let mangohud = (names.iter().any(|n| n == "os") && names.iter().any(|n| n == "kernel"))
+                || (names.iter().filter(|n| !n.is_empty()).count() == 1
+                    && (first == "v1"
+                        || first.starts_with("--")
+                        || first.chars().all(|c| c.is_ascii_digit() || c == '.')));
+            let told = presentmon
+                .as_ref()
+                .is_err_and(|m| !m.is_empty() && !m.starts_with("not a frame-timing capture"));
+            if presentmon.is_ok() || mangohud || told {
+                let complete =
+                    names.iter().any(|n| n == "application") && names.iter().any(|n| n == "processid");
+                let mut c = csv_capture::load(path, replay(reader), &opts, progress)?;
+                if !complete && c.info.format != crate::model::Format::MangoHud {
+                    c.warnings.push(crate::model::Warning::at(
+                        head.header_line,
+                        format!(
+                            "read as {} ({}) from its frame-time column, but the header lacks Application and \
+                             ProcessID, which every PresentMon-family writer has; if this is another tool's log, \
+                             name its columns with --column",
+                            c.info.format, c.info.format_version
+                        ),
+                    ));
+                }
+                return Ok(mapping_ignored(c));
+            }
+            if let Some(m) = &mapping {
+                return generic::load(path, &head, reader, m, None, progress);
+            }
+            Err(unknown_columns(path, &head, reader, presentmon.err().unwrap_or_default()))
+        }
+    }
+}
+
+/// The error for a CSV of no known format: with the first rows' cells when some of
+/// them are numbers (something to map), else the PresentMon reader's message.
+fn unknown_columns<R: std::io::Read>(
+    path: &Path,
+    head: &table::Head,
+    reader: R,
+    presentmon_message: String,
+) -> LoadError {
+    let mut rows = table::Rows::new(path, reader, head);
+    let mut rec = csv::ByteRecord::new();
+    // The first columns' values only: a header of thousands of columns is listed by
+    // name, but previewing every one would cost rows × columns strings.
+    let mut samples: Vec<Vec<String>> = vec![Vec::new(); head.header.len().min(SAMPLE_COLUMNS)];
+    let mut numeric = false;
+    for _ in 0..SAMPLE_ROWS {
+        let Ok(Some(_)) = rows.next(&mut rec) else { break };
+        for (k, column) in samples.iter_mut().enumerate() {
+            let cell = rec.get(k).unwrap_or_default();
+            numeric |= matches!(table::number(cell, head.decimal_comma()), values::Cell::Number(_));
+            column.push(String::from_utf8_lossy(cell).chars().take(64).collect());
+        }
+    }
+    let line = Some(head.header_line);
+    // `formats.md` §11 reads CSVs *with a header row*: a first line of numbers is data.
+    let header_of_numbers = head
+        .header
+        .iter()
+        .all(|h| matches!(table::number(h.as_bytes(), head.decimal_comma()), values::Cell::Number(_)));
+    if header_of_numbers {
+        let msg = format!(
+            "not a frame-timing capture: its first line holds numbers ({}), not column names; a CSV needs a \
+             header row naming its columns",
+            generic::list_columns(&head.header)
+        );
+        return LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
+    }
+    if !numeric {
+        let msg = if presentmon_message.is_empty() {
+            format!(
+                "not a frame-timing capture: expected a CSV with a header and rows of numbers; its columns are: {}",
+                generic::list_columns(&head.header)
+            )
+        } else {
+            presentmon_message
+        };
+        return LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
+    }
+    let message = format!(
+        "not a frame-timing capture of a known format (expected a PresentMon, FrameView, OCAT, CapFrameX, \
+         MangoHud, Unity or Unreal CSV header); its columns are: {}. Name the frame-time column with \
+         --column frame-time=NAME (or per-frame timestamps with --column timestamp=NAME) and its unit with \
+         --unit s|ms|us|ns",
+        generic::list_columns(&head.header)
+    );
+    let unknown = UnknownColumns {
+        message,
+        columns: head.header.clone(),
+        decimal_comma: head.decimal_comma(),
+        samples,
+    };
+    LoadError::new(path, line, LoadErrorKind::UnknownColumns(Box::new(unknown)))
 }
 
 /// Loads a capture held in memory.

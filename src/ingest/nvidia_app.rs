@@ -153,6 +153,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         format_version: "performance log".into(),
         system: Vec::new(),
         dropped_known: false,
+        target_fps: None,
     };
     Ok(Capture { info, traces: vec![trace], warnings })
 }

@@ -65,6 +65,15 @@ pub enum ColumnKind {
     AppFrameId,
     /// PresentMon's frame or present id (`FrameId`, `PresentId`).
     FrameId,
+    /// A game engine's per-frame CPU thread time (Unity `cpuMainThreadFrameTime`,
+    /// Unreal `GameThreadTime`, …): a frame-health action, ms.
+    EngineThread,
+    /// A game engine's per-frame GPU time (Unity `gpuFrameTime`, Unreal `GPUTime`): a
+    /// frame-health action, ms; 0 from Unity is stored as missing.
+    EngineGpu,
+    /// A latency stage an engine's timestamps give (Unity: main thread, render submit,
+    /// GPU; `formats.md` §7), ms.
+    LatencyStage,
     /// A sampled sensor: power, temperature, clock, load, memory.
     Telemetry,
     /// Any other numeric column (flags, sync interval, raw timestamps, ...).

@@ -42,6 +42,17 @@ pub enum Format {
     /// MSI Afterburner hardware-monitoring log (sampled, one line per polling period).
     #[serde(rename = "afterburner")]
     Afterburner,
+    /// Unity FrameTimingManager: framescope's recorder CSV or a Profiler-counter export
+    /// (`formats.md` §7).
+    #[serde(rename = "unity")]
+    Unity,
+    /// Unreal Engine CSV profiler, 4.17–4.19 or 4.2x–5.x layout (`formats.md` §10).
+    #[serde(rename = "unreal-csv")]
+    UnrealCsv,
+    /// Any other per-frame CSV: a known generic layout (FRAPS, Unity Profile Analyzer,
+    /// Vulkan frame-time layer) or a column the user named (`formats.md` §11).
+    #[serde(rename = "generic")]
+    Generic,
 }
 
 impl Format {
@@ -61,6 +72,9 @@ impl Format {
             Self::CapFrameXJson => "capframex-json",
             Self::NvidiaApp => "nvidia-app",
             Self::Afterburner => "afterburner",
+            Self::Unity => "unity",
+            Self::UnrealCsv => "unreal-csv",
+            Self::Generic => "generic",
         }
     }
 }

@@ -12,6 +12,7 @@
 
 mod column;
 mod format;
+pub mod markers;
 mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
@@ -27,6 +28,24 @@ pub const MISSING_ID: u64 = u64::MAX;
 #[must_use]
 pub fn is_present(value: f64) -> bool {
     !value.is_nan()
+}
+
+/// Percentile `p` (0..=1) of ascending `sorted` values by linear interpolation between
+/// closest ranks, `h = (n − 1) · p` (numpy's default). NaN when empty.
+#[must_use]
+pub fn percentile(sorted: &[f64], p: f64) -> f64 {
+    let n = sorted.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
+    // `h ≥ 0`, so truncating is `floor` (without a libm call per window).
+    let lo = h as usize;
+    let frac = h - lo as f64;
+    match sorted.get(lo + 1) {
+        Some(&next) if frac > 0.0 => sorted[lo] + frac * (next - sorted[lo]),
+        _ => sorted[lo],
+    }
 }
 
 /// A non-fatal problem found while reading a file: the load went on.
@@ -67,6 +86,10 @@ pub struct FileInfo {
     /// False when the capture has no display data (e.g. PresentMon
     /// `--no_track_display`): whether a frame was dropped is then unknown.
     pub dropped_known: bool,
+    /// The frame rate the capture says the game aimed at (Unreal `[targetframerate]`,
+    /// the Unity recorder's `target_fps`), offered as the target; `None` for most
+    /// formats.
+    pub target_fps: Option<f64>,
 }
 
 /// One input file after loading: its traces in file order.
@@ -163,6 +186,20 @@ pub struct Frames {
     /// above 0 in file order (the row that opens the log too): what MangoHud's summary
     /// computes its figures on (`metrics.md` §11). Empty otherwise.
     pub logged_frame_time_ms: Vec<f64>,
+    /// Labelled events the capture logs (Unreal's `EVENTS` column, `formats.md` §10),
+    /// in frame order: each belongs to a kept frame. Empty for most formats.
+    pub events: Vec<Event>,
+}
+
+/// A labelled moment of a capture (an engine's event: a map load, a checkpoint).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Event {
+    /// The kept frame it belongs to (index into the trace's frames).
+    pub frame: usize,
+    /// Where it is on the capture's time axis: the start of that frame, in ms.
+    pub time_ms: f64,
+    /// The text the capture gives (`Category/Text` or `Text`).
+    pub label: String,
 }
 
 impl Frames {
@@ -261,6 +298,12 @@ impl Trace {
             sample_ms: part(&f.sample_ms),
             // The log's own summary convention belongs to the whole log, not a slice.
             logged_frame_time_ms: Vec::new(),
+            events: f
+                .events
+                .iter()
+                .filter(|e| r.contains(&e.frame))
+                .map(|e| Event { frame: e.frame - r.start, ..e.clone() })
+                .collect(),
         };
         Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }
     }
@@ -283,6 +326,9 @@ impl Trace {
         for (s, span) in f.start_ms.iter_mut().zip(spans) {
             *s = t;
             t += span;
+        }
+        for e in &mut f.events {
+            e.time_ms = f.start_ms.get(e.frame).copied().unwrap_or(e.time_ms);
         }
         let message = "timestamps go back in time (or are not numbers) here; frames are placed one after \
                        another on the timeline";
@@ -328,6 +374,7 @@ mod tests {
                 format_version: String::new(),
                 system: vec![],
                 dropped_known: true,
+                target_fps: None,
             },
             traces,
             warnings: vec![],

@@ -15,8 +15,8 @@ use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
     Summary, Telemetry, Vsync,
 };
-use crate::ingest::pcl::MarkerLog;
 use crate::ingest::{LoadError, LoadErrorKind};
+use crate::model::markers::MarkerLog;
 use crate::model::{Capture, FileInfo, Trace, Warning};
 use serde::Serialize;
 

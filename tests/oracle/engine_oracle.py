@@ -190,6 +190,14 @@ def detect(table):
         return "unreal-csv", "4.2x-5.x"
     if names and names[-1] == "events":
         return "unreal-csv", "4.17-4.19"
+    # formats.md section 10: in the 4.17-4.19 layout "EVENTS is the last column and present
+    # only when an event occurred", so a capture without events has no EVENTS column; its
+    # FrameTime with the engine's thread times (and no PresentMon identity columns) still
+    # makes it an Unreal capture. (Added after review: the first version called such a file
+    # an unmapped generic CSV, which the spec contradicts.)
+    if ("frametime" in names and any(t in names for t in ("gamethreadtime", "renderthreadtime", "rhithreadtime"))
+            and not ("application" in names and "processid" in names)):
+        return "unreal-csv", "4.17-4.19"
     if names == ["frame", "time (ms)"]:
         return "generic", "fraps"
     if "frame time (ms)" in names and "time from first frame (ms)" in names:
@@ -702,6 +710,10 @@ def self_test():
     r = analyse_text("FrameTime,GameThreadTime,EVENTS\n10,5,Go\n20,5,\n")
     check(r["layout"] == "4.17-4.19" and r["events"] == [[0, "Go"]], "unreal 4.19")
     check(r["target_fps"] is None and r["metadata"] is None, "unreal 4.19 has no footer")
+    r = analyse_text("FrameTime,GameThreadTime,GPUTime\n10,5,4\n20,5,4\n")
+    check(r["format"] == "unreal-csv" and r["layout"] == "4.17-4.19" and r["ft"] == [10.0, 20.0],
+          "unreal 4.19 without an EVENTS column (no event in the capture)")
+    check(r["events"] == [], "no events column: no events")
 
     # Generic: timestamp columns give one frame fewer; units; FRAPS header spacing.
     r = analyse_text("Frame, Time (ms)\n1, 0.0\n2, 10.0\n3, 25.0\n")

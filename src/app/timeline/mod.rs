@@ -11,6 +11,7 @@
 //! The timeline only reads; user actions come back as [`Command`]s that the app
 //! applies in one place.
 
+pub mod events;
 pub mod lod;
 mod rows;
 pub mod view;
@@ -403,6 +404,7 @@ fn paint(
     }
     let frame_rows = Rect::from_min_max(pos2(track.left(), frames_top), pos2(track.right(), frames_bottom));
     rows::vsync(p, frame, frame_rows);
+    events::paint(&data, frame, Rect::from_min_max(pos2(track.left(), frames_top), pos2(track.right(), y)));
     overlays(p, input, frame, track);
 }
 

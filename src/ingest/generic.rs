@@ -1,0 +1,391 @@
+//! Generic per-frame CSVs (`formats.md` §11): any CSV with a header row whose
+//! frame-time column (or per-frame timestamp column) the user names, and the layouts
+//! known without a mapping — FRAPS `frametimes.csv` (a running clock in ms), the Unity
+//! Profile Analyzer's *Single Frame Times* export and the Vulkan frame-time layer.
+//! `;`-separated files with decimal commas are read too.
+//!
+//! A timestamp column gives one frame fewer than it has rows: frame `i`'s time is
+//! `t_i − t_(i−1)`, the first row starts the clock, a row without a timestamp is
+//! skipped and does not move the clock. Every other column with numbers is telemetry,
+//! except frame-number columns.
+
+use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number, oversized};
+use super::values::Cell;
+use super::{LoadError, LoadErrorKind, Progress};
+use crate::model::{Capture, ColumnKind, FileInfo, Format};
+use serde::{Deserialize, Serialize};
+use std::io::Read;
+use std::path::Path;
+
+/// What the named column holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MappedRole {
+    /// Each row's frame time.
+    FrameTime,
+    /// Each row's timestamp: frame times are the differences.
+    Timestamp,
+}
+
+/// The unit of the named column (`--unit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+pub enum TimeUnit {
+    /// Seconds.
+    Seconds,
+    /// Milliseconds (the default).
+    #[default]
+    Millis,
+    /// Microseconds.
+    Micros,
+    /// Nanoseconds.
+    Nanos,
+}
+
+impl TimeUnit {
+    /// Every unit, for pickers.
+    pub const ALL: [Self; 4] = [Self::Seconds, Self::Millis, Self::Micros, Self::Nanos];
+
+    /// Milliseconds per unit.
+    #[must_use]
+    pub fn to_ms(self) -> f64 {
+        match self {
+            Self::Seconds => 1000.0,
+            Self::Millis => 1.0,
+            Self::Micros => 1e-3,
+            Self::Nanos => 1e-6,
+        }
+    }
+
+    /// The CLI's spelling (`s`, `ms`, `us`, `ns`).
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Seconds => "s",
+            Self::Millis => "ms",
+            Self::Micros => "us",
+            Self::Nanos => "ns",
+        }
+    }
+
+    /// Parses the CLI's spelling (`µs` too).
+    #[must_use]
+    pub fn parse(text: &str) -> Option<Self> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "s" | "sec" | "seconds" => Some(Self::Seconds),
+            "ms" => Some(Self::Millis),
+            "us" | "µs" | "μs" => Some(Self::Micros),
+            "ns" => Some(Self::Nanos),
+            _ => None,
+        }
+    }
+}
+
+/// The user's mapping of a generic CSV: which column, what it holds, its unit.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct ColumnMapping {
+    /// Frame times or timestamps.
+    pub role: MappedRole,
+    /// The column's header name (matched trimmed, any case).
+    pub column: String,
+    /// Its unit.
+    pub unit: TimeUnit,
+}
+
+/// The generic layouts known without a mapping.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KnownLayout {
+    /// FRAPS `Frame, Time (ms)`: a running clock in ms.
+    Fraps,
+    /// Unity Profile Analyzer *Single Frame Times*.
+    ProfileAnalyzer,
+    /// google/vulkan-performance-layers frame-time layer.
+    VulkanLayer,
+}
+
+impl KnownLayout {
+    /// The mapping the layout stands for.
+    #[must_use]
+    pub fn mapping(self) -> ColumnMapping {
+        let (role, column, unit) = match self {
+            Self::Fraps => (MappedRole::Timestamp, "Time (ms)", TimeUnit::Millis),
+            Self::ProfileAnalyzer => (MappedRole::FrameTime, "Frame Time (ms)", TimeUnit::Millis),
+            Self::VulkanLayer => (MappedRole::FrameTime, "Frame Time (ns)", TimeUnit::Nanos),
+        };
+        ColumnMapping { role, column: column.to_owned(), unit }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Self::Fraps => "FRAPS frametimes",
+            Self::ProfileAnalyzer => "Unity Profile Analyzer frame times",
+            Self::VulkanLayer => "Vulkan frame-time layer",
+        }
+    }
+}
+
+/// Frame-number columns: no telemetry.
+fn is_frame_number(name: &str) -> bool {
+    let n: String = name.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    matches!(
+        n.as_str(),
+        "frame" | "frameindex" | "frameoffset" | "framenumber" | "frameno" | "frameid" | "index"
+    )
+}
+
+/// The frame-time column a user most likely means, for the window's *Map columns*
+/// step: a column named like a frame time (`frame time`, `frametime`, `ms`, …) with
+/// positive numbers, else one named like a timestamp, else the first numeric column
+/// whose values look like frame times (median 1–1000 in some unit). `samples[k]` are
+/// the first rows' cells of column `k`.
+#[must_use]
+pub fn suggest(header: &[String], samples: &[Vec<String>], decimal_comma: bool) -> Option<ColumnMapping> {
+    let numbers = |k: usize| -> Vec<f64> {
+        samples
+            .get(k)
+            .map(|cells| {
+                cells
+                    .iter()
+                    .filter_map(|c| match number(c.as_bytes(), decimal_comma) {
+                        Cell::Number(v) => Some(v),
+                        _ => None,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let unit_of = |name: &str| {
+        let l = name.to_ascii_lowercase();
+        if l.contains("(ns)") || l.ends_with("_ns") || l.ends_with(" ns") {
+            TimeUnit::Nanos
+        } else if l.contains("(us)") || l.contains("(µs)") || l.ends_with("_us") || l.ends_with(" us") {
+            TimeUnit::Micros
+        } else if l.contains("(s)") || l.ends_with("_s") || l.ends_with(" s") || l.contains("second") {
+            TimeUnit::Seconds
+        } else {
+            TimeUnit::Millis
+        }
+    };
+    let squash = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    let frame_words =
+        ["frametime", "frame_time", "frametimes", "bildzeit", "msbetweenpresents", "deltatime", "dt"];
+    for (k, name) in header.iter().enumerate() {
+        let s = squash(name);
+        let looks = frame_words.iter().any(|w| s.starts_with(&squash(w)))
+            || (s.starts_with("frame") && (s.ends_with("ms") || s.ends_with("us") || s.ends_with("ns")));
+        if looks && numbers(k).iter().any(|v| *v > 0.0) {
+            return Some(ColumnMapping {
+                role: MappedRole::FrameTime,
+                column: name.clone(),
+                unit: unit_of(name),
+            });
+        }
+    }
+    for (k, name) in header.iter().enumerate() {
+        let s = squash(name);
+        let looks = ["time", "timestamp", "elapsed", "zeit", "clock"].iter().any(|w| s.starts_with(w));
+        let v = numbers(k);
+        if looks && v.len() >= 2 && v.windows(2).all(|w| w[1] >= w[0]) {
+            return Some(ColumnMapping {
+                role: MappedRole::Timestamp,
+                column: name.clone(),
+                unit: unit_of(name),
+            });
+        }
+    }
+    header.iter().enumerate().find_map(|(k, name)| {
+        let mut v = numbers(k);
+        v.sort_by(f64::total_cmp);
+        let median = *v.get(v.len() / 2)?;
+        let unit = unit_of(name);
+        let ms = median * unit.to_ms();
+        (!is_frame_number(name) && v.first().is_some_and(|x| *x > 0.0) && (1.0..=1000.0).contains(&ms))
+            .then(|| ColumnMapping { role: MappedRole::FrameTime, column: name.clone(), unit })
+    })
+}
+
+/// The mapped column's index, or an error that names the header's columns.
+fn find_column(path: &Path, head: &Head, mapping: &ColumnMapping) -> Result<usize, LoadError> {
+    head.find(&mapping.column).ok_or_else(|| {
+        LoadError::new(
+            path,
+            Some(head.header_line),
+            LoadErrorKind::UnknownColumns(Box::new(super::UnknownColumns {
+                message: format!(
+                    "no column named '{}'; the header's columns are: {}",
+                    mapping.column,
+                    list_columns(&head.header)
+                ),
+                columns: head.header.clone(),
+                decimal_comma: head.decimal_comma(),
+                samples: Vec::new(),
+            })),
+        )
+    })
+}
+
+/// Every column but `used` ones, frame numbers and repeats: telemetry and the like.
+fn telemetry_specs(head: &Head, used: &[Option<usize>]) -> Vec<ColumnSpec> {
+    head.header
+        .iter()
+        .enumerate()
+        .filter(|&(pos, name)| {
+            !used.contains(&Some(pos))
+                && !name.is_empty()
+                && !is_frame_number(name)
+                && !head.header[..pos].iter().any(|h| h.eq_ignore_ascii_case(name))
+        })
+        .map(|(pos, name)| ColumnSpec {
+            pos,
+            name: name.clone(),
+            kind: ColumnKind::from_header(name),
+            scale: 1.0,
+            zero_missing: false,
+        })
+        .collect()
+}
+
+/// The frame times (ms) `mapping` gives on the first rows of an unknown CSV
+/// ([`super::UnknownColumns::samples`]): for the *Map columns* step's preview.
+#[must_use]
+pub fn preview(unknown: &super::UnknownColumns, mapping: &ColumnMapping) -> Vec<f64> {
+    let Some(k) = unknown.columns.iter().position(|c| c.trim().eq_ignore_ascii_case(mapping.column.trim()))
+    else {
+        return Vec::new();
+    };
+    let values: Vec<Option<f64>> = unknown
+        .samples
+        .get(k)
+        .map(|cells| {
+            cells
+                .iter()
+                .map(|c| match number(c.as_bytes(), unknown.decimal_comma) {
+                    Cell::Number(v) => Some(v * mapping.unit.to_ms()),
+                    _ => None,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    match mapping.role {
+        MappedRole::FrameTime => values.into_iter().flatten().filter(|v| *v > 0.0).collect(),
+        MappedRole::Timestamp => {
+            let stamps: Vec<f64> = values.into_iter().flatten().collect();
+            stamps.windows(2).map(|w| w[1] - w[0]).filter(|v| *v > 0.0).collect()
+        }
+    }
+}
+
+/// Reads a generic CSV whose head was read already, with the user's mapping or a
+/// known layout's.
+pub(super) fn load<R: Read>(
+    path: &Path,
+    head: &Head,
+    reader: R,
+    mapping: &ColumnMapping,
+    known: Option<KnownLayout>,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let index = find_column(path, head, mapping)?;
+    let scale = mapping.unit.to_ms();
+    let axis = (known == Some(KnownLayout::ProfileAnalyzer))
+        .then(|| head.find("Time from first frame (ms)"))
+        .flatten();
+    let specs = telemetry_specs(head, &[Some(index), axis]);
+    let mut acc = Accumulator::new(specs, head.decimal_comma());
+    let mut rows = Rows::new(path, reader, head);
+    let mut rec = csv::ByteRecord::new();
+    // Timestamps: the clock's first value and the previous row's.
+    let mut clock: Option<(f64, f64)> = None;
+    // The Profile Analyzer's own time axis per kept frame, and whether every frame had one.
+    let mut axis_ms: Vec<f64> = Vec::new();
+    while let Some(line) = rows.next(&mut rec)? {
+        acc.tick(progress, path)?;
+        if let Some(reason) = oversized(&rec) {
+            acc.skip(line, reason);
+            continue;
+        }
+        match mapping.role {
+            MappedRole::FrameTime => match acc.frame_time(rec.get(index), scale) {
+                Ok(ft) => {
+                    let start = acc.start_ms.last().zip(acc.frame_time_ms.last()).map_or(0.0, |(s, f)| s + f);
+                    acc.push(&rec, ft, start, line);
+                    if let Some(a) = axis {
+                        axis_ms.push(match rec.get(a).map(|c| number(c, head.decimal_comma())) {
+                            Some(Cell::Number(v)) => v,
+                            _ => f64::NAN,
+                        });
+                    }
+                }
+                Err(reason) => acc.skip(line, reason),
+            },
+            MappedRole::Timestamp => {
+                let t = match rec.get(index).map_or(Cell::Missing, |c| number(c, head.decimal_comma())) {
+                    Cell::Number(t) => t,
+                    Cell::Missing => {
+                        acc.skip(line, super::builder::SkipReason::MissingFrameTime);
+                        continue;
+                    }
+                    Cell::Invalid => {
+                        acc.skip(line, super::builder::SkipReason::InvalidFrameTime);
+                        continue;
+                    }
+                };
+                let Some((t0, prev)) = clock else {
+                    clock = Some((t, t));
+                    continue;
+                };
+                match super::table::check_frame_time((t - prev) * scale) {
+                    Ok(ft) => acc.push(&rec, ft, (prev - t0) * scale, line),
+                    Err(reason) => acc.skip(line, reason),
+                }
+                clock = Some((t0, t));
+            }
+        }
+    }
+    if acc.frame_time_ms.is_empty() {
+        let first = acc.skips.warnings().first().and_then(|w| w.line);
+        let what = match mapping.role {
+            MappedRole::FrameTime => format!("no row has a {} above 0", head.header[index]),
+            MappedRole::Timestamp => {
+                format!("{} never advances (a timestamp column needs two rows)", head.header[index])
+            }
+        };
+        return Err(LoadError::new(path, first, LoadErrorKind::NoFrames(what)));
+    }
+    if axis.is_some() && axis_ms.iter().all(|v| v.is_finite()) {
+        let a0 = axis_ms.first().copied().unwrap_or(0.0);
+        for (s, a) in acc.start_ms.iter_mut().zip(&axis_ms) {
+            *s = a - a0;
+        }
+    }
+    let trace = acc.finish(meta_for(path));
+    let role = match mapping.role {
+        MappedRole::FrameTime => "frame-time",
+        MappedRole::Timestamp => "timestamp",
+    };
+    let format_version = match known {
+        Some(k) => k.label().to_owned(),
+        None => format!("--column {role}={} --unit {}", head.header[index], mapping.unit.name()),
+    };
+    let mut system = Vec::new();
+    if head.decimal_comma() {
+        system.push(("separator".to_owned(), "; with decimal commas".to_owned()));
+    }
+    let info = FileInfo {
+        path: path.to_path_buf(),
+        format: Format::Generic,
+        format_version,
+        system,
+        dropped_known: false,
+        target_fps: None,
+    };
+    Ok(Capture { info, traces: vec![trace], warnings: Vec::new() })
+}
+
+/// The header's names for a message: quoted, at most 40.
+#[must_use]
+pub fn list_columns(header: &[String]) -> String {
+    let mut names: Vec<String> = header.iter().take(40).map(|h| format!("'{h}'")).collect();
+    if header.len() > 40 {
+        names.push(format!("… ({} in all)", header.len()));
+    }
+    names.join(", ")
+}
