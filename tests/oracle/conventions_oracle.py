@@ -29,7 +29,6 @@ Environment: FRAMESCOPE_TRACES overrides the capture folder
 (default: <project root>/../shared/real-traces).
 """
 
-import filecmp
 import importlib.util
 import math
 import os
@@ -37,6 +36,8 @@ import shutil
 import struct
 import sys
 import tempfile
+
+import goldens  # tests/oracle/goldens.py, beside this script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -873,27 +874,9 @@ def write_goldens_to(folder):
 
 
 def check_goldens():
-    tmp = tempfile.mkdtemp(prefix="conventions_oracle_goldens_")
-    try:
-        fresh = set(write_goldens_to(tmp))
-        present = set(n for n in os.listdir(GOLDEN_DIR) if n.endswith(".json")) \
-            if os.path.isdir(GOLDEN_DIR) else set()
-        missing = sorted(fresh - present)
-        extra = sorted(present - fresh)
-        differing = sorted(n for n in fresh & present
-                           if not filecmp.cmp(os.path.join(tmp, n),
-                                              os.path.join(GOLDEN_DIR, n), shallow=False))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    for title, names in (("missing", missing), ("extra", extra), ("differing", differing)):
-        for n in names:
-            print("%s: tests/golden/conventions/%s" % (title, n))
-    problems = len(missing) + len(extra) + len(differing)
-    print("%d golden(s) checked: %d missing, %d extra, %d differing"
-          % (len(fresh), len(missing), len(extra), len(differing)))
-    if problems:
-        print("regenerate with: python3 tests/oracle/conventions_oracle.py --write-goldens")
-    return problems
+    return goldens.check(write_goldens_to, lambda n: n.endswith(".json"), GOLDEN_DIR,
+                         "tests/golden/conventions",
+                         "python3 tests/oracle/conventions_oracle.py --write-goldens")
 
 
 def main(argv):

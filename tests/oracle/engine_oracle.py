@@ -32,15 +32,14 @@ Usage:
 """
 
 import csv
-import filecmp
 import importlib.util
 import json
 import math
 import os
 import re
-import shutil
 import sys
-import tempfile
+
+import goldens  # tests/oracle/goldens.py, beside this script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -573,24 +572,9 @@ def write_goldens_to(folder):
 
 
 def check_goldens():
-    tmp = tempfile.mkdtemp(prefix="engine_oracle_")
-    try:
-        fresh = set(write_goldens_to(tmp))
-        present = set(n for n in os.listdir(GOLDEN_DIR) if n.endswith(".json")) \
-            if os.path.isdir(GOLDEN_DIR) else set()
-        missing = sorted(fresh - present)
-        extra = sorted(present - fresh)
-        differing = sorted(n for n in fresh & present
-                           if not filecmp.cmp(os.path.join(tmp, n), os.path.join(GOLDEN_DIR, n),
-                                              shallow=False))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    for title, names in (("missing", missing), ("extra", extra), ("differing", differing)):
-        for n in names:
-            print("%s: tests/golden/engine/%s" % (title, n))
-    print("%d golden(s) checked: %d missing, %d extra, %d differing"
-          % (len(fresh), len(missing), len(extra), len(differing)))
-    return len(missing) + len(extra) + len(differing)
+    return goldens.check(write_goldens_to, lambda n: n.endswith(".json"), GOLDEN_DIR,
+                         "tests/golden/engine",
+                         "python3 tests/oracle/engine_oracle.py --write-goldens")
 
 
 # --------------------------------------------------------------------------------------

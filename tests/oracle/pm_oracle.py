@@ -21,17 +21,16 @@ Environment: FRAMESCOPE_TRACES overrides the capture folder
 """
 
 import csv
-import filecmp
 import io
 import json
 import bisect
 import math
 import os
 import re
-import shutil
 import struct
 import sys
-import tempfile
+
+import goldens  # tests/oracle/goldens.py, beside this script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -1293,27 +1292,9 @@ def check_goldens():
     """Regenerate into a temporary folder and compare with tests/golden byte for byte.
     Returns the number of problems (missing, extra or differing files)."""
     stems = {golden_stem(p) for p in golden_inputs()}
-    tmp = tempfile.mkdtemp(prefix="pm_oracle_goldens_")
-    try:
-        fresh = set(write_goldens_to(tmp, False))
-        present = set(n for n in os.listdir(GOLDEN_DIR) if own_golden(n, stems)) \
-            if os.path.isdir(GOLDEN_DIR) else set()
-        missing = sorted(fresh - present)
-        extra = sorted(present - fresh)
-        differing = sorted(n for n in fresh & present
-                           if not filecmp.cmp(os.path.join(tmp, n),
-                                              os.path.join(GOLDEN_DIR, n), shallow=False))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    for title, names in (("missing", missing), ("extra", extra), ("differing", differing)):
-        for n in names:
-            print("%s: tests/golden/%s" % (title, n))
-    problems = len(missing) + len(extra) + len(differing)
-    print("%d golden(s) checked: %d missing, %d extra, %d differing"
-          % (len(fresh), len(missing), len(extra), len(differing)))
-    if problems:
-        print("regenerate with: python3 tests/oracle/pm_oracle.py --write-goldens")
-    return problems
+    return goldens.check(lambda d: write_goldens_to(d, False), lambda n: own_golden(n, stems),
+                         GOLDEN_DIR, "tests/golden",
+                         "python3 tests/oracle/pm_oracle.py --write-goldens")
 
 
 def main(argv):

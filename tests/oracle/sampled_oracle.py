@@ -30,15 +30,14 @@ Environment: FRAMESCOPE_TRACES overrides the capture folder
 
 import csv
 import datetime
-import filecmp
 import importlib.util
 import json
 import math
 import os
 import re
-import shutil
 import sys
-import tempfile
+
+import goldens  # tests/oracle/goldens.py, beside this script
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROJECT_ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
@@ -1078,31 +1077,13 @@ def check_goldens():
     for this script's files only (<stem>.<source>.json of the captures it covers).
     Returns the number of problems (missing, extra or differing files)."""
     stems = {os.path.splitext(os.path.basename(p))[0] for p in golden_inputs()}
-    tmp = tempfile.mkdtemp(prefix="sampled_oracle_goldens_")
-    try:
-        fresh = {os.path.basename(w) for w in write_goldens_to(tmp, False)}
-        present = set()
-        if os.path.isdir(GOLDEN_DIR):
-            for name in os.listdir(GOLDEN_DIR):
-                base, ext = os.path.splitext(name)
-                if ext == ".json" and "." in base and base.rsplit(".", 1)[0] in stems:
-                    present.add(name)
-        missing = sorted(fresh - present)
-        extra = sorted(present - fresh)
-        differing = sorted(n for n in fresh & present
-                           if not filecmp.cmp(os.path.join(tmp, n),
-                                              os.path.join(GOLDEN_DIR, n), shallow=False))
-    finally:
-        shutil.rmtree(tmp, ignore_errors=True)
-    for title, names in (("missing", missing), ("extra", extra), ("differing", differing)):
-        for n in names:
-            print("%s: tests/golden/%s" % (title, n))
-    problems = len(missing) + len(extra) + len(differing)
-    print("%d golden(s) checked: %d missing, %d extra, %d differing"
-          % (len(fresh), len(missing), len(extra), len(differing)))
-    if problems:
-        print("regenerate with: python3 tests/oracle/sampled_oracle.py --write-goldens")
-    return problems
+
+    def own(name):
+        base, ext = os.path.splitext(name)
+        return ext == ".json" and "." in base and base.rsplit(".", 1)[0] in stems
+
+    return goldens.check(lambda d: write_goldens_to(d, False), own, GOLDEN_DIR, "tests/golden",
+                         "python3 tests/oracle/sampled_oracle.py --write-goldens")
 
 
 def main(argv):
