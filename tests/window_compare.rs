@@ -12,7 +12,7 @@ use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
 use framescope::app::{FIGURE_NAMES, Unit};
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 const A: &str = "sample-traces/synthetic-run-a.csv";
 const B: &str = "sample-traces/synthetic-run-b.csv";
@@ -29,13 +29,6 @@ fn compared(files: &[PathBuf]) -> Window {
     settle(&mut h);
     assert!(app(&h).comparing(), "ticking Compare runs compares");
     h
-}
-
-fn cli_compare(baseline: &Path, other: &Path) -> Value {
-    let run =
-        common::framescope(["compare".as_ref(), "--json".as_ref(), baseline.as_os_str(), other.as_os_str()]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).expect("compare JSON")
 }
 
 /// `v` with `d` decimals, never "-0.00".
@@ -154,7 +147,7 @@ fn check_every_row(h: &Window, doc: &Value, band: f64) {
 fn every_row_of_the_table_is_the_clis_and_follows_the_baseline() {
     let files = [common::repo_file(A), common::repo_file(B)];
     let mut h = compared(&files);
-    check_every_row(&h, &cli_compare(&files[0], &files[1]), 0.01);
+    check_every_row(&h, &common::compare_json(&files[0], &files[1]), 0.01);
     // B is the worse run: its average FPS delta is negative with A as baseline.
     assert!(labelled(&h, "Average FPS")[2].starts_with('-'));
 
@@ -164,7 +157,7 @@ fn every_row_of_the_table_is_the_clis_and_follows_the_baseline() {
     radios[1].click();
     settle(&mut h);
     assert!(labelled(&h, "Average FPS")[2].starts_with('+'));
-    check_every_row(&h, &cli_compare(&files[1], &files[0]), 0.01);
+    check_every_row(&h, &common::compare_json(&files[1], &files[0]), 0.01);
 }
 
 #[test]
@@ -226,7 +219,7 @@ fn compared_runs_share_one_frame_time_source() {
     // Compared with a frame-generation capture, auto resolves once, for both: the
     // sample has display data, so both runs are analysed on display intervals.
     let h = compared(&[naraka.clone(), sample.clone()]);
-    let doc = cli_compare(&naraka, &sample);
+    let doc = common::compare_json(&naraka, &sample);
     assert_eq!(doc["runs"][0]["frame_time"], "display");
     assert_eq!(doc["runs"][1]["frame_time"], "display");
     assert_eq!(labelled(&h, "Frame time"), ["display (auto — frame generation in a compared run)"]);
@@ -239,7 +232,7 @@ fn compared_runs_share_one_frame_time_source() {
     // Against a log without display data (MangoHud), auto is presents for both.
     let mango = dir.join("mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run1.csv");
     let h = compared(&[naraka.clone(), mango.clone()]);
-    let doc = cli_compare(&naraka, &mango);
+    let doc = common::compare_json(&naraka, &mango);
     assert_eq!(doc["runs"][0]["frame_time"], "presents");
     assert_eq!(labelled(&h, "Frame time"), ["presents (auto — a compared run has no display data)"]);
     assert_eq!(labelled(&h, "Frame-time source"), ["presents", "presents"]);

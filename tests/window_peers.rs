@@ -198,13 +198,6 @@ fn compared(files: &[PathBuf]) -> Window {
     h
 }
 
-fn cli_compare(baseline: &Path, other: &Path) -> Value {
-    let run =
-        common::framescope(["compare".as_ref(), "--json".as_ref(), baseline.as_os_str(), other.as_os_str()]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    serde_json::from_str(&run.stdout).expect("compare JSON")
-}
-
 /// A value as the comparison table writes it: FPS with 2 decimals, shares in %.
 fn cell(v: f64, unit: Unit) -> String {
     match unit {
@@ -229,7 +222,7 @@ fn pick_figures(h: &mut Window, tool: &str) {
 #[test]
 fn the_figures_choice_switches_the_table_to_a_peer_tool() {
     let files = [common::repo_file(A), common::repo_file(B)];
-    let doc = cli_compare(&files[0], &files[1]);
+    let doc = common::compare_json(&files[0], &files[1]);
     let mut h = compared(&files);
     assert_eq!(labelled(&h, "Average FPS").len(), 5, "framescope's own figures first");
     assert!(labelled(&h, "FrameView: 1% Low FPS").is_empty());
@@ -320,7 +313,7 @@ fn every_peer_text_is_in_the_font() {
 #[test]
 fn a_sampled_log_in_a_peer_s_figures_is_not_comparable() {
     let files = [common::repo_file("sample-traces/HardwareMonitoring.hml"), common::repo_file(A)];
-    let doc = cli_compare(&files[0], &files[1]);
+    let doc = common::compare_json(&files[0], &files[1]);
     let mut h = compared(&files);
     pick_figures(&mut h, "CapFrameX");
     let p1 = f(&doc["runs"][1]["conventions"]["capframex"]["p1_fps"]);

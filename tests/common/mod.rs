@@ -51,6 +51,14 @@ where
     }
 }
 
+/// Runs `framescope compare --json BASELINE OTHER` (which must succeed) and parses the
+/// document.
+pub fn compare_json(baseline: &Path, other: &Path) -> serde_json::Value {
+    let run = framescope(["compare".as_ref(), "--json".as_ref(), baseline.as_os_str(), other.as_os_str()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    serde_json::from_str(&run.stdout).expect("compare JSON")
+}
+
 /// Runs `framescope report --json` and parses the document.
 pub fn report_json<I, S>(args: I) -> (i32, serde_json::Value)
 where
