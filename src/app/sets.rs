@@ -141,7 +141,7 @@ impl App {
         }
     }
 
-    /// Groups every open run by its file name's prefix ([`prefix_key`]).
+    /// Groups every open run by its file name's prefix (`prefix_key`).
     pub fn group_by_prefix(&mut self) {
         for r in &mut self.runs {
             r.set = prefix_key(&r.label);
