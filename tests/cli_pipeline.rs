@@ -292,6 +292,57 @@ fn without_a_display_the_window_says_so_and_suggests_report() {
 /// On a terminal, stdout and stderr share the screen: an error the table shows is not
 /// repeated on stderr. (Needs util-linux `script` for a pseudo-terminal; skipped
 /// without it.) Into a pipe, stderr still carries it.
+/// Found by a new user: `--strict` passes a clean sampled log (its note that rows are
+/// samples is no problem), an unknown trace name is named in the message, a mapped
+/// column in µs read as ms says how to fix it, and on a terminal the progress line of
+/// several files never shares a line with the output.
+#[test]
+fn strict_sampled_logs_trace_names_units_and_the_progress_line() {
+    let hml = common::repo_file("sample-traces/HardwareMonitoring.hml");
+    let run = framescope([OsStr::new("report"), OsStr::new("--strict"), hml.as_os_str()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("not one per frame"), "the note is still shown: {}", run.stdout);
+
+    let mut text = format!("{HEADER}\n");
+    rows(&mut text, "game.exe", 10, 0, 50);
+    let path = temp("one_app.csv", &text);
+    let run =
+        framescope([OsStr::new("report"), OsStr::new("--trace"), OsStr::new("chrome"), path.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("no trace matches --trace application 'chrome'"), "{}", run.stderr);
+
+    let us = common::repo_file("sample-traces/generic-custom-us.csv");
+    let (code, doc) =
+        report_json([OsStr::new("--column"), OsStr::new("frame-time=frame_us"), us.as_os_str()]);
+    assert_eq!(code, 0);
+    let warned = doc["runs"][0]["warnings"]
+        .as_array()
+        .is_some_and(|w| w.iter().any(|w| w["message"].as_str().is_some_and(|m| m.contains("--unit us"))));
+    assert!(warned, "{doc}");
+
+    let two = temp("two_files.csv", &text);
+    let command = format!(
+        "'{}' report --format csv '{}' '{}'",
+        env!("CARGO_BIN_EXE_framescope"),
+        path.display(),
+        two.display()
+    );
+    let Ok(out) = Command::new("script").args(["-qec", &command, "/dev/null"]).output() else {
+        eprintln!("skipping: no `script` to run framescope on a pseudo-terminal");
+        return;
+    };
+    let screen = String::from_utf8_lossy(&out.stdout);
+    if screen.is_empty() {
+        eprintln!("skipping: `script` could not open a pseudo-terminal");
+        return;
+    }
+    // Every CSV row starts a line of its own once the progress line is erased.
+    for line in screen.lines().filter(|l| l.contains("one_app.csv") || l.contains("two_files.csv")) {
+        let visible = line.rsplit("\x1b[2K").next().unwrap_or(line);
+        assert!(visible.starts_with('"') || visible.starts_with('/'), "{line:?}");
+    }
+}
+
 #[test]
 fn an_error_is_printed_once_on_a_terminal() {
     let bad = temp("bad.csv", "hello\n");

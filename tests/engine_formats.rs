@@ -419,14 +419,39 @@ fn detection_never_guesses_silently() {
         signature(&names("Application,ProcessID,cpuFrameTime,MsBetweenPresents"), b','),
         Signature::Other
     );
-    // A bare FrameTime column: read as PresentMon 2.1, with a warning that it does not fit.
-    let c = load("ft.csv", "FrameTime,Foo\n16.6,1\n16.8,2\n");
+    // A FrameTime column among PresentMon's own names only: read as PresentMon 2.1,
+    // with a warning that it does not fit.
+    let c = load("ft.csv", "FrameTime,CPUBusy\n16.6,1\n16.8,2\n");
     assert_eq!(c.info.format, Format::PresentMon21);
     assert!(
         c.warnings.iter().any(|w| w.message.contains("lacks Application and ProcessID")),
         "{:?}",
         c.warnings
     );
+    // With a column no PresentMon-family writer has, it is another tool's log: a CSV
+    // of no known format (the window's Map columns step), whose error names --column.
+    let e = load_bytes(
+        Path::new("ft.csv"),
+        b"frame,frametime,gpu_us\n1,16600,9000\n2,16700,9000\n",
+        LoadOptions::default(),
+    )
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(e.contains("'frame', 'frametime', 'gpu_us'") && e.contains("--column frame-time=NAME"), "{e}");
+    // A mapping the user gives overrides an incomplete PresentMon fit.
+    let opts = LoadOptions {
+        mapping: Some(framescope::ingest::ColumnMapping {
+            role: framescope::ingest::MappedRole::FrameTime,
+            column: "FrameTime".into(),
+            unit: framescope::ingest::TimeUnit::Micros,
+        }),
+        ..LoadOptions::default()
+    };
+    let c = load_bytes(Path::new("ft.csv"), b"FrameTime,CPUBusy\n16600,1\n16800,2\n", opts)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(c.info.format, Format::Generic);
+    assert_eq!(c.traces[0].frames.frame_time_ms, [16.6, 16.8]);
     // An Unreal header whose EVENTS comes first but has no thread times says so.
     let c = load("ue.csv", "EVENTS,FrameTime,Foo\n,16.0,1\n,17.0,2\n");
     assert_eq!(c.info.format, Format::UnrealCsv);

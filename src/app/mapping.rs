@@ -171,7 +171,13 @@ fn step_ui(ui: &mut egui::Ui, step: &mut MappingStep) -> Option<Outcome> {
         "no frame time from the first rows with this choice".to_owned()
     } else {
         let mean = times.iter().sum::<f64>() / times.len() as f64;
-        format!("first frame times: {} ms (≈ {:.1} FPS)", sample.join(", "), 1000.0 / mean)
+        format!(
+            "first frame times: {} ms (≈ {:.1} FPS over the first {} frames — the whole capture's figures come \
+             once it is open)",
+            sample.join(", "),
+            1000.0 / mean,
+            times.len()
+        )
     };
     ui.label(summary);
     ui.add_space(6.0);

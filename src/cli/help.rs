@@ -45,7 +45,7 @@ from the CapFrameX, FrameView, PresentMon and MangoHud figure of the same name."
 
 /// After the options of `framescope compare --help`.
 pub const COMPARE: &str = "\
-Sets of runs (metrics.md §12): with several files per side (A1 A2 ... --vs B1 B2 ...), each
+Sets of runs (docs/figures.md §12): with several files per side (A1 A2 ... --vs B1 B2 ...), each
 run is analysed on its own and a set's figure is the mean over its runs; a run whose average
 FPS is more than --outlier-limit from its set's median is flagged and left out (a set keeps at
 least two runs). Every figure gets Welch's 95 % interval for the difference of the means; a

@@ -164,7 +164,7 @@ struct CompareArgs {
     /// BASELINE OTHER; or, with --vs, the baseline set A1 A2 … (files or folders).
     #[arg(required = true, value_name = "FILE")]
     files: Vec<PathBuf>,
-    /// The other set B1 B2 … (metrics.md §12): compare set means with 95 % intervals.
+    /// The other set B1 B2 … (docs/figures.md §12): compare set means with 95 % intervals.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     vs: Vec<PathBuf>,
 }
@@ -194,7 +194,7 @@ struct AnalysisArgs {
     #[arg(long, default_value = "default")]
     trace: TraceSelector,
     /// Leave out the first S seconds of every run (a loading screen): only frames that
-    /// start at least S s after the run's first frame count (metrics.md §1).
+    /// start at least S s after the run's first frame count (docs/figures.md §1).
     #[arg(long, value_name = "S", default_value_t = 0.0, value_parser = non_negative)]
     trim_start: f64,
     /// Leave out the last S seconds of every run: only frames that end at least S s
@@ -209,9 +209,9 @@ struct AnalysisArgs {
     /// always used as given).
     #[arg(long = "qpc-frequency", value_name = "HZ", value_parser = positive)]
     qpc_frequency_hz: Option<f64>,
-    /// For a CSV of no known format (formats.md §11): the column of frame times
+    /// For a CSV of no known format (docs/figures.md §1): the column of frame times
     /// (frame-time=NAME) or of per-frame timestamps to difference (timestamp=NAME).
-    /// Files of a known format ignore it, with a warning.
+    /// Files of a known format ignore it, with a warning (one read as PresentMon only for a frame-time column name, without PresentMon's Application and ProcessID, is read with it).
     #[arg(long, value_name = "ROLE=NAME", value_parser = column_spec)]
     column: Option<(MappedRole, String)>,
     /// Unit of the --column column: s, ms, us or ns.
@@ -728,20 +728,23 @@ fn report_command(args: &ReportArgs) -> ExitCode {
                 failed = true;
                 failed_files += 1;
             }
-            progress.update(finished, failed_files);
-            if written.is_err() {
-                return;
+            // The file's output is written (and flushed) before the progress line comes
+            // back, so on a terminal the two never share a line.
+            if written.is_ok() {
+                written = match (&mut csv_sink, format) {
+                    (Some(sink), _) => sink.write(&result.entries),
+                    (None, FormatArg::Table) => result
+                        .entries
+                        .iter()
+                        .try_for_each(|e| report::write_entry(e, args.conventions, &mut out))
+                        .and_then(|()| out.flush()),
+                    _ => {
+                        all_runs.extend(result.entries);
+                        Ok(())
+                    }
+                };
             }
-            written = match (&mut csv_sink, format) {
-                (Some(sink), _) => sink.write(&result.entries),
-                (None, FormatArg::Table) => {
-                    result.entries.iter().try_for_each(|e| report::write_entry(e, args.conventions, &mut out))
-                }
-                _ => {
-                    all_runs.extend(result.entries);
-                    Ok(())
-                }
-            };
+            progress.update(finished, failed_files);
         },
     );
     progress.finish();

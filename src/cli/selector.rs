@@ -71,7 +71,13 @@ impl TraceSelector {
         found.map(|i| vec![i]).ok_or_else(|| {
             let list: Vec<String> =
                 traces.iter().map(|t| format!("{} ({} frames)", t.label(), t.len())).collect();
-            format!("no trace matches the selector; the file has: {}", list.join("; "))
+            let asked = match self {
+                Self::Pid(pid) => format!("process id {pid}"),
+                Self::App(app) => format!("application '{app}'"),
+                Self::PidSwapChain(pid, sc) => format!("process id {pid} with swap chain {sc}"),
+                Self::Default | Self::All => "the selector".to_owned(),
+            };
+            format!("no trace matches --trace {asked}; the file has: {}", list.join("; "))
         })
     }
 }

@@ -12,7 +12,7 @@
 use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number, oversized};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
-use crate::model::{Capture, ColumnKind, FileInfo, Format};
+use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
@@ -377,7 +377,29 @@ pub(super) fn load<R: Read>(
         dropped_known: false,
         target_fps: None,
     };
-    Ok(Capture { info, traces: vec![trace], warnings: Vec::new() })
+    let mut warnings = Vec::new();
+    if known.is_none()
+        && let Some(w) = implausible_unit(&trace.frames.frame_time_ms, mapping.unit)
+    {
+        warnings.push(w);
+    }
+    Ok(Capture { info, traces: vec![trace], warnings })
+}
+
+/// A warning when the mapped frame times read in `unit` have a median of a second or
+/// more (under 1 FPS), the mark of a column in a smaller unit than the one given
+/// (`--unit` defaults to ms): the figures stand, the message says how to read it right.
+fn implausible_unit(frame_time_ms: &[f64], unit: TimeUnit) -> Option<Warning> {
+    let mut sorted: Vec<f64> = frame_time_ms.iter().copied().filter(|v| *v > 0.0).collect();
+    sorted.sort_unstable_by(f64::total_cmp);
+    let median = crate::model::percentile(&sorted, 0.5);
+    (median >= 1000.0).then(|| {
+        Warning::file(format!(
+            "the frame times read in {} have a median of {median:.0} ms (under 1 FPS); if the column holds \
+             microseconds or nanoseconds, give --unit us or --unit ns",
+            unit.name()
+        ))
+    })
 }
 
 /// The header's names for a message: quoted, at most 40.

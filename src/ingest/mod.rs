@@ -291,9 +291,23 @@ fn load_csv<R: BufRead + Send>(
             let told = presentmon
                 .as_ref()
                 .is_err_and(|m| !m.is_empty() && !m.starts_with("not a frame-timing capture"));
-            if presentmon.is_ok() || mangohud || told {
-                let complete =
-                    names.iter().any(|n| n == "application") && names.iter().any(|n| n == "processid");
+            let complete = names.iter().any(|n| n == "application") && names.iter().any(|n| n == "processid");
+            // A header without PresentMon's identity columns that has a column no
+            // PresentMon-family writer uses (`frame,frametime,gpu_us`) is another tool's
+            // log that merely has a frame-time name in it: a CSV of no known format. A
+            // mapping the user gave overrides such an incomplete fit too.
+            let foreign = presentmon.as_ref().is_ok_and(|l| {
+                !complete
+                    && l.format != crate::model::Format::MangoHud
+                    && l.numeric.iter().any(|c| {
+                        matches!(
+                            c.kind,
+                            crate::model::ColumnKind::Other | crate::model::ColumnKind::Telemetry
+                        ) && !crate::model::Column::is_present_column(&c.name)
+                    })
+            });
+            let incomplete_with_mapping = presentmon.is_ok() && !complete && !mangohud && mapping.is_some();
+            if (presentmon.is_ok() && !foreign && !incomplete_with_mapping) || mangohud || told {
                 let mut c = csv_capture::load(path, replay(reader), &opts, progress)?;
                 if !complete && c.info.format != crate::model::Format::MangoHud {
                     c.warnings.push(crate::model::Warning::at(

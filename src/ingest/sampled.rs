@@ -104,7 +104,7 @@ pub(super) fn frame_time_from_rate(cell: Cell) -> Result<f64, SkipReason> {
 pub(super) fn sampled_warning(writer: &str, interval_ms: Option<f64>, rate: &str) -> Warning {
     let every = interval_ms
         .map_or_else(|| "one row per polling interval".to_owned(), |ms| format!("one row every ~{ms:.0} ms"));
-    Warning::file(format!(
+    Warning::note(format!(
         "{writer} wrote {every}, not one per frame: each row is a sample of the average rate ({rate}) \
          over the time since the row before (the first row only opens the log); figures weight the \
          samples by their intervals, and the frame count is an estimate"

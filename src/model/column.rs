@@ -235,6 +235,13 @@ pub struct Column {
 }
 
 impl Column {
+    /// True when `name` is a column PresentMon-family writers use for a present's flags,
+    /// ids and times (not telemetry).
+    #[must_use]
+    pub fn is_present_column(name: &str) -> bool {
+        PRESENT_COLUMNS.contains(&name.trim().to_ascii_lowercase().as_str())
+    }
+
     /// True for a telemetry column (`cli-report.md` `telemetry`): a sampled sensor, or
     /// any numeric column framescope has no frame role for (e.g. `PsoCompileCount`,
     /// MangoHud's `cpu_load`), but not the flags and ids that describe a present.

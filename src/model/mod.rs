@@ -55,19 +55,29 @@ pub struct Warning {
     pub line: Option<u64>,
     /// What happened, in words a user can act on.
     pub message: String,
+    /// True for a note on what the file is (a sampled log's rows are samples), which
+    /// says how to read the figures but is no problem: `--strict` does not fail on it.
+    #[serde(skip)]
+    pub informational: bool,
 }
 
 impl Warning {
     /// A warning about one line of the file.
     #[must_use]
     pub fn at(line: u64, message: impl Into<String>) -> Self {
-        Self { line: Some(line), message: message.into() }
+        Self { line: Some(line), message: message.into(), informational: false }
     }
 
     /// A warning about the file as a whole.
     #[must_use]
     pub fn file(message: impl Into<String>) -> Self {
-        Self { line: None, message: message.into() }
+        Self { line: None, message: message.into(), informational: false }
+    }
+
+    /// A note about the file as a whole (see [`Warning::informational`]).
+    #[must_use]
+    pub fn note(message: impl Into<String>) -> Self {
+        Self { line: None, message: message.into(), informational: true }
     }
 }
 

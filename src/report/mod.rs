@@ -274,7 +274,7 @@ pub fn run_prepared(
         latency.p2d_ms = pcl.p2d_mean_ms;
         let notes = log.warnings.iter().chain(&pcl.warnings);
         warnings.extend(
-            notes.map(|w| Warning { line: w.line, message: format!("PCL marker log: {}", w.message) }),
+            notes.map(|w| Warning { message: format!("PCL marker log: {}", w.message), ..w.clone() }),
         );
     }
     Run {

@@ -228,14 +228,18 @@ fn write_conventions(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         )?;
     }
     if let Some(x) = &c.frameview {
+        // Three decimals, as FrameView's summary file prints them.
+        let f3 = |v: f64| format!("{v:.3}");
         writeln!(
             out,
-            "    FrameView   avg {}  1% low {}  0.1% low {}  1% FPS {}  0.1% FPS {}",
-            f(x.average_fps),
-            f(x.low_1pct_fps),
-            f(x.low_0_1pct_fps),
-            f(x.fps_1pct),
-            f(x.fps_0_1pct)
+            "    FrameView   avg {}  1% low {}  0.1% low {}  10% FPS {}  5% FPS {}  1% FPS {}  0.1% FPS {}",
+            f3(x.average_fps),
+            f3(x.low_1pct_fps),
+            f3(x.low_0_1pct_fps),
+            f3(x.fps_10pct),
+            f3(x.fps_5pct),
+            f3(x.fps_1pct),
+            f3(x.fps_0_1pct)
         )?;
     }
     if let Some(x) = &c.presentmon {
