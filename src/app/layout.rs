@@ -258,7 +258,7 @@ impl App {
             let shown = self.shown();
             let all_trim = self.trim_for_all();
             // Many runs (sets of runs) start folded, so that the comparison stays in view.
-            let listed = super::sets::runs_header_ui(ui, self.runs.len());
+            let listed = super::sets::runs_header_ui(ui, self.runs.len(), comparing && self.sets_mode());
             for (i, run) in self.runs.iter_mut().enumerate().filter(|_| listed) {
                 ui.horizontal(|ui| {
                     if ui.small_button("x").on_hover_text("Close this capture").clicked() {
@@ -691,6 +691,18 @@ impl App {
             ui.label(RichText::new("changes within it are grey").small().weak());
         });
         super::conventions_panel::figures_choice_ui(ui, &mut self.convention);
+        ui.add(
+            egui::Label::new(
+                RichText::new(
+                    "One run per side: two runs of one scene often differ by a few %. Open several runs \
+                     of each build (run1, run2, …) to compare sets, where only significant changes are \
+                     coloured.",
+                )
+                .small()
+                .weak(),
+            )
+            .wrap(),
+        );
         if (band / 100.0 - self.persisted.noise_band).abs() > 1e-12 {
             self.persisted.noise_band = band / 100.0;
             self.settings_dirty = true;

@@ -766,8 +766,8 @@ impl App {
         if self.show_runs_panel {
             let (id, share, most) = match (self.comparing(), self.sets_mode()) {
                 // The sets' table has an interval column more.
-                (true, true) => ("runs_sets", 0.4, 580.0),
-                (true, false) => ("runs_compare", 0.32, 460.0),
+                (true, true) => ("runs_sets", 0.43, 640.0),
+                (true, false) => ("runs_compare", 0.36, 520.0),
                 _ => ("runs", 0.23, 460.0),
             };
             egui::Panel::left(id)
@@ -782,7 +782,7 @@ impl App {
         if self.show_peers_panel && !self.comparing() && !self.runs.is_empty() {
             egui::Panel::left("peers")
                 .resizable(true)
-                .default_size((width * 0.22).clamp(220.0, 360.0))
+                .default_size((width * 0.27).clamp(220.0, 420.0))
                 .size_range(180.0..=(width * 0.4).max(200.0))
                 .show(ui, |ui| {
                     ui.set_min_width(ui.available_width());

@@ -38,10 +38,11 @@ pub fn prefix_key(file_name: &str) -> String {
     if key.is_empty() { stem } else { key.to_owned() }
 }
 
-/// The runs list's header when more than four runs are open (folded at first: the sets
-/// and their comparison stay in view); true when the runs are to be listed.
-pub(super) fn runs_header_ui(ui: &mut egui::Ui, runs: usize) -> bool {
-    if runs <= 4 {
+/// The runs list's header when more than four runs are open, or sets of runs are
+/// compared (folded at first: the sets and their comparison stay in view); true when
+/// the runs are to be listed.
+pub(super) fn runs_header_ui(ui: &mut egui::Ui, runs: usize, sets_compared: bool) -> bool {
+    if runs <= 4 && !sets_compared {
         return true;
     }
     egui::CollapsingHeader::new(format!("Runs ({runs})"))
@@ -158,11 +159,15 @@ impl App {
         let all: Vec<usize> = (0..self.runs.len()).collect();
         let groups = groups(&self.runs, &all);
         // Folded at first (the comparison stays in view); the title says how runs are grouped.
-        let title = if groups.len() <= 3 {
-            let sets: Vec<String> = groups.iter().map(|(n, m)| format!("{n} ×{}", m.len())).collect();
-            format!("Sets of runs: {}", sets.join(", "))
+        let sets: Vec<String> = groups.iter().map(|(n, m)| format!("{n} ×{}", m.len())).collect();
+        let listed = format!("Sets of runs: {}", sets.join(", "));
+        // A header does not wrap: a long one would widen the panel's content, and every
+        // label under it would stop wrapping at the panel's edge.
+        let title = if groups.len() <= 3 && listed.chars().count() <= 60 {
+            listed
         } else {
-            format!("Sets of runs: {} sets", groups.len())
+            let runs: usize = groups.iter().map(|(_, m)| m.len()).sum();
+            format!("Sets of runs: {} sets of {runs} runs", groups.len())
         };
         let header = egui::CollapsingHeader::new(title).id_salt("sets").default_open(false);
         header.show(ui, |ui| {
