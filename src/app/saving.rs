@@ -133,18 +133,24 @@ impl App {
             && let Some((path, failed)) = self.screenshot_and_quit.clone()
         {
             let mapping = self.mapping_step.as_ref().map(|m| m.shown_frames);
-            if !self.errors.is_empty()
-                || (self.pending.is_empty() && self.runs.is_empty() && mapping.is_none())
-            {
+            // A file that failed fails the run (exit 1, its error on stderr); the picture
+            // is still taken when other captures opened (it shows the error too).
+            let report_errors = |errors: &[String]| {
                 if let Ok(mut f) = failed.lock() {
                     *f = true;
                 }
-                for e in &self.errors {
+                for e in errors {
                     eprintln!("error: {e}");
                 }
+            };
+            if self.pending.is_empty() && self.runs.is_empty() && mapping.is_none() {
+                report_errors(&self.errors);
                 self.screenshot_and_quit = None;
                 ctx.send_viewport_cmd(egui::ViewportCommand::Close);
             } else if self.is_idle() && (self.timeline_rect.is_some() || mapping.is_some_and(|n| n >= 3)) {
+                if !self.errors.is_empty() {
+                    report_errors(&self.errors);
+                }
                 self.request_png(ctx, path, false);
             } else {
                 ctx.request_repaint_after(std::time::Duration::from_millis(50));
