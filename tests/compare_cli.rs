@@ -183,7 +183,7 @@ fn compare_swapped_says_better_and_same_says_nothing() {
     for (section, name) in [("summary", "avg_fps"), ("summary", "p99_ms"), ("stutters", "count")] {
         assert_eq!(c[section][name]["better"], Value::Bool(true), "{section}.{name}: {}", c[section][name]);
     }
-    // A run against itself: every delta 0, every `better` null.
+    // A run against itself: every delta 0, every `better` null (telemetry means too).
     let (code, doc, _) = compare_json(&[a.as_os_str(), a.as_os_str()]);
     assert_eq!(code, 0);
     let c = &doc["comparison"];
@@ -313,4 +313,32 @@ fn compare_real_apex_pair_agrees_with_reports() {
     // Run B is slower: lower average FPS and a higher p99 frame time are worse.
     assert_eq!(c["summary"]["avg_fps"]["better"], Value::Bool(false), "{}", c["summary"]["avg_fps"]);
     assert_eq!(c["summary"]["p99_ms"]["better"], Value::Bool(false), "{}", c["summary"]["p99_ms"]);
+}
+
+/// `comparison.telemetry`: every telemetry column either run has, its means compared
+/// (as the single reports give them), neither better nor worse; null where one run
+/// lacks the column. The table lists them after the figures.
+#[test]
+fn compare_has_the_telemetry_means() {
+    let fv = common::repo_file("sample-traces/FrameView_ds.exe_2021_06_04T224922_Log.csv");
+    let pm = common::repo_file("sample-traces/pm-1.x_FarCryNewDawn.csv");
+    let report = single(&fv);
+    let means = report["telemetry"].as_object().expect("telemetry in the report");
+    assert!(!means.is_empty());
+    let (code, doc, _) = compare_json(&[fv.as_os_str(), fv.as_os_str()]);
+    assert_eq!(code, 0);
+    let t = doc["comparison"]["telemetry"].as_object().expect("comparison.telemetry");
+    assert_eq!(t.len(), means.len());
+    for (column, stats) in means {
+        let e = &t[column];
+        assert_eq!(e["baseline"], stats["mean"], "{column}");
+        assert_eq!(e["delta"].as_f64(), Some(0.0), "{column}");
+        assert!(e["better"].is_null(), "{column}");
+    }
+    let (_, doc, _) = compare_json(&[fv.as_os_str(), pm.as_os_str()]);
+    let t = doc["comparison"]["telemetry"].as_object().expect("comparison.telemetry");
+    assert!(t.len() >= means.len() && t.values().all(Value::is_null), "one run lacks every column: {t:?}");
+    let run = framescope([OsStr::new("compare"), fv.as_os_str(), fv.as_os_str()]);
+    assert!(run.stdout.contains("telemetry means"), "{}", run.stdout);
+    assert!(run.stdout.contains("telemetry.GPU0Clk(MHz)"), "{}", run.stdout);
 }

@@ -109,9 +109,12 @@ fn run_value(run: &Value, section: &str, name: &str) -> Option<f64> {
 fn check_every_row(h: &Window, doc: &Value, band: f64) {
     let mut rows = 0;
     // The window lists framescope's own figures; the peer tools' (`conventions`) are the
-    // CLI's `--convention`.
-    let sections =
-        doc["comparison"].as_object().expect("comparison").iter().filter(|(k, _)| *k != "conventions");
+    // CLI's `--convention`, and the telemetry means have a table of their own.
+    let sections = doc["comparison"]
+        .as_object()
+        .expect("comparison")
+        .iter()
+        .filter(|(k, _)| *k != "conventions" && *k != "telemetry");
     for (section, figures) in sections {
         for (name, entry) in figures.as_object().expect("a section") {
             let figure = format!("{section}.{name}");

@@ -354,6 +354,9 @@ pub fn missing_side(baseline: bool, other: bool) -> Option<&'static str> {
 #[derive(Debug, Clone)]
 pub struct Comparison {
     rows: Vec<Row>,
+    /// The telemetry columns either run has, by name, their means compared (`None`
+    /// unless both runs have the column): `comparison.telemetry` in the JSON.
+    telemetry: Vec<TelemetryRow>,
 }
 
 impl Comparison {
@@ -383,7 +386,7 @@ impl Comparison {
     #[must_use]
     pub fn with_convention(self, convention: Option<Section>) -> Self {
         let rows = self.listed(convention).into_iter().copied().collect();
-        Self { rows }
+        Self { rows, telemetry: self.telemetry }
     }
 
     /// The row of a figure named `section.name` (or by its bare name when unique).
@@ -407,7 +410,7 @@ pub fn compare(baseline: &Run, other: &Run) -> Comparison {
             Row { figure, baseline: b, other: o, entry }
         })
         .collect();
-    Comparison { rows }
+    Comparison { rows, telemetry: compare_telemetry(baseline, other) }
 }
 
 /// One telemetry column compared (its run-wide means): neither better nor worse, a
@@ -442,9 +445,22 @@ pub fn compare_telemetry(baseline: &Run, other: &Run) -> Vec<TelemetryRow> {
 
 impl Serialize for Comparison {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        struct Telemetry<'a>(&'a [TelemetryRow]);
+        impl Serialize for Telemetry<'_> {
+            fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut map = serializer.serialize_map(Some(self.0.len()))?;
+                for row in self.0 {
+                    map.serialize_entry(&row.column, &row.entry)?;
+                }
+                map.end()
+            }
+        }
         let cells: Vec<(&'static Figure, Option<Entry>)> =
             self.rows.iter().map(|r| (r.figure, r.entry)).collect();
-        BySection(&cells).serialize(serializer)
+        let mut map = serializer.serialize_map(None)?;
+        BySection(&cells).entries(&mut map)?;
+        map.serialize_entry("telemetry", &Telemetry(&self.telemetry))?;
+        map.end()
     }
 }
 
@@ -455,6 +471,15 @@ pub struct BySection<'a, T>(pub &'a [(&'static Figure, T)]);
 
 impl<T: Serialize> Serialize for BySection<'_, T> {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        self.entries(&mut map)?;
+        map.end()
+    }
+}
+
+impl<T: Serialize> BySection<'_, T> {
+    /// Writes the sections (and `conventions`) into `map`.
+    fn entries<M: SerializeMap>(&self, map: &mut M) -> Result<(), M::Error> {
         struct SectionView<'a, T>(&'a [(&'static Figure, T)], Section);
         impl<T: Serialize> Serialize for SectionView<'_, T> {
             fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
@@ -475,12 +500,10 @@ impl<T: Serialize> Serialize for BySection<'_, T> {
                 map.end()
             }
         }
-        let mut map = serializer.serialize_map(None)?;
         for section in Section::ALL.into_iter().filter(|s| !s.is_convention()) {
             map.serialize_entry(section.name(), &SectionView(self.0, section))?;
         }
-        map.serialize_entry("conventions", &Conventions(self.0))?;
-        map.end()
+        map.serialize_entry("conventions", &Conventions(self.0))
     }
 }
 
@@ -573,6 +596,38 @@ pub fn write_comparison_table(
     }
     if hidden > 0 {
         writeln!(out, "  ({hidden} figures neither run has are not shown; see --json)")?;
+    }
+    if !comparison.telemetry.is_empty() {
+        writeln!(out, "  telemetry means (context, neither better nor worse):")?;
+        for row in &comparison.telemetry {
+            let name = format!("telemetry.{}", row.column);
+            match row.entry {
+                Some(e) => {
+                    let delta = if e.delta > 0.0 { format!("+{}", number(e.delta)) } else { number(e.delta) };
+                    let relative =
+                        e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
+                    writeln!(
+                        out,
+                        "  {name:<40} {:>12} {:>12} {delta:>12} {relative:>10}",
+                        number(e.baseline),
+                        number(e.other)
+                    )?;
+                }
+                None => {
+                    let side = |t: Option<crate::analysis::telemetry::TelemetryStats>| {
+                        t.map_or_else(|| "—".to_owned(), |t| number(t.mean))
+                    };
+                    writeln!(
+                        out,
+                        "  {name:<40} {:>12} {:>12} {:>12} {:>10}  one run only",
+                        side(row.baseline),
+                        side(row.other),
+                        "—",
+                        "—"
+                    )?;
+                }
+            }
+        }
     }
     Ok(())
 }
@@ -676,9 +731,10 @@ pub(super) mod tests {
         let json = serde_json::to_value(&c).unwrap();
         assert!(json["latency"]["pcl_ms"].is_null());
         assert_eq!(json["summary"]["avg_fps"]["better"], serde_json::Value::Bool(false));
-        // Every section, the peer tools' nested under `conventions`.
+        // Every section, the peer tools' nested under `conventions`, and `telemetry`.
         let core = Section::ALL.len() - Section::CONVENTIONS.len();
-        assert_eq!(json.as_object().unwrap().len(), core + 1);
+        assert_eq!(json.as_object().unwrap().len(), core + 2);
+        assert!(json["telemetry"].is_object());
         assert_eq!(json["conventions"].as_object().unwrap().len(), Section::CONVENTIONS.len());
     }
 
