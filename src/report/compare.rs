@@ -601,31 +601,27 @@ pub fn write_comparison_table(
         writeln!(out, "  telemetry means (context, neither better nor worse):")?;
         for row in &comparison.telemetry {
             let name = format!("telemetry.{}", row.column);
-            match row.entry {
-                Some(e) => {
-                    let delta = if e.delta > 0.0 { format!("+{}", number(e.delta)) } else { number(e.delta) };
-                    let relative =
-                        e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
-                    writeln!(
-                        out,
-                        "  {name:<40} {:>12} {:>12} {delta:>12} {relative:>10}",
-                        number(e.baseline),
-                        number(e.other)
-                    )?;
-                }
-                None => {
-                    let side = |t: Option<crate::analysis::telemetry::TelemetryStats>| {
-                        t.map_or_else(|| "—".to_owned(), |t| number(t.mean))
-                    };
-                    writeln!(
-                        out,
-                        "  {name:<40} {:>12} {:>12} {:>12} {:>10}  one run only",
-                        side(row.baseline),
-                        side(row.other),
-                        "—",
-                        "—"
-                    )?;
-                }
+            if let Some(e) = row.entry {
+                let delta = if e.delta > 0.0 { format!("+{}", number(e.delta)) } else { number(e.delta) };
+                let relative = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
+                writeln!(
+                    out,
+                    "  {name:<40} {:>12} {:>12} {delta:>12} {relative:>10}",
+                    number(e.baseline),
+                    number(e.other)
+                )?;
+            } else {
+                let side = |t: Option<crate::analysis::telemetry::TelemetryStats>| {
+                    t.map_or_else(|| "—".to_owned(), |t| number(t.mean))
+                };
+                writeln!(
+                    out,
+                    "  {name:<40} {:>12} {:>12} {:>12} {:>10}  one run only",
+                    side(row.baseline),
+                    side(row.other),
+                    "—",
+                    "—"
+                )?;
             }
         }
     }
