@@ -225,20 +225,15 @@ mod tests {
         Action { name: name.into(), values, median }
     }
 
-    /// Frame generation, two generated frames per application frame (A G G A G G …),
-    /// CPU busy 10 ms on application frames and 0 on generated ones (no CPU work of
-    /// their own). Counting the zeros, every 19-frame window has 12–13 zeros, its median
-    /// is 0 and every application frame spikes; as missing values, the medians are 10
-    /// and nothing spikes.
-    #[test]
-    fn generated_frames_zeros_are_no_work_not_values() {
-        use crate::model::{Column, ColumnKind, FrameType, Frames, TraceMeta};
-        let n = 60;
-        let types: Vec<FrameType> = (0..n)
-            .map(|i| if i % 3 == 0 { FrameType::Application } else { FrameType::IntelXessFg })
-            .collect();
-        let busy: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 10.0 } else { 0.0 }).collect();
-        let trace = Trace {
+    /// A trace of `n` frames of 5 ms, all displayed every 5 ms, with `columns` and
+    /// `frame_type` (empty: none).
+    fn steady_trace(
+        n: usize,
+        columns: Vec<crate::model::Column>,
+        frame_type: Vec<crate::model::FrameType>,
+    ) -> Trace {
+        use crate::model::{Frames, TraceMeta};
+        Trace {
             meta: TraceMeta {
                 application: "g".into(),
                 process_id: None,
@@ -250,16 +245,29 @@ mod tests {
                 frame_time_ms: vec![5.0; n],
                 display_ms: vec![5.0; n],
                 dropped: vec![false; n],
-                frame_type: types,
-                columns: vec![Column {
-                    name: "MsCPUBusy".into(),
-                    kind: ColumnKind::CpuBusy,
-                    values: busy.clone().into(),
-                }],
+                frame_type,
+                columns,
                 ..Frames::default()
             },
             warnings: vec![],
-        };
+        }
+    }
+
+    /// Frame generation, two generated frames per application frame (A G G A G G …),
+    /// CPU busy 10 ms on application frames and 0 on generated ones (no CPU work of
+    /// their own). Counting the zeros, every 19-frame window has 12–13 zeros, its median
+    /// is 0 and every application frame spikes; as missing values, the medians are 10
+    /// and nothing spikes.
+    #[test]
+    fn generated_frames_zeros_are_no_work_not_values() {
+        use crate::model::{Column, ColumnKind, FrameType};
+        let n = 60;
+        let types: Vec<FrameType> = (0..n)
+            .map(|i| if i % 3 == 0 { FrameType::Application } else { FrameType::IntelXessFg })
+            .collect();
+        let busy: Vec<f64> = (0..n).map(|i| if i % 3 == 0 { 10.0 } else { 0.0 }).collect();
+        let cpu = Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.clone().into() };
+        let trace = steady_trace(n, vec![cpu], types);
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Display);
         let health = Health::of(&actions(&trace, &series), &[], 0.2, 4.0);
         assert_eq!(health.spikes["MsCPUBusy"], Vec::<usize>::new());
@@ -277,7 +285,7 @@ mod tests {
     /// boundaries, with missing values and a constant column.
     #[test]
     fn chunked_candidates_match_the_whole_series() {
-        use crate::model::{Column, ColumnKind, Frames, TraceMeta};
+        use crate::model::{Column, ColumnKind};
         let n = 2 * CHUNK + 123;
         let mut x: u32 = 9;
         let busy: Vec<f64> = (0..n)
@@ -288,30 +296,11 @@ mod tests {
                 if i % 41 == 0 { f64::NAN } else { f64::from(x % 97) / 8.0 }
             })
             .collect();
-        let trace = Trace {
-            meta: TraceMeta {
-                application: "g".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: vec![],
-            },
-            frames: Frames {
-                frame_time_ms: vec![5.0; n],
-                display_ms: vec![5.0; n],
-                dropped: vec![false; n],
-                columns: vec![
-                    Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() },
-                    Column {
-                        name: "MsGPUWait".into(),
-                        kind: ColumnKind::GpuWait,
-                        values: vec![0.1; n].into(),
-                    },
-                ],
-                ..Frames::default()
-            },
-            warnings: vec![],
-        };
+        let columns = vec![
+            Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() },
+            Column { name: "MsGPUWait".into(), kind: ColumnKind::GpuWait, values: vec![0.1; n].into() },
+        ];
+        let trace = steady_trace(n, columns, Vec::new());
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
         let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
         let chunked = candidates(&trace, &series, None);

@@ -371,16 +371,7 @@ impl SetsReport {
 /// then the comparison of the means with the 95 % interval and a verdict per figure
 /// (`better`/`worse` only for a significant change, else `noise`).
 pub fn write_sets_table(doc: &SetsReport, out: &mut impl Write) -> std::io::Result<()> {
-    let s = &doc.settings;
-    writeln!(
-        out,
-        "settings: target {} FPS, stutter threshold {}, floor {} ms, frame time: {}{}",
-        s.target_fps,
-        s.stutter_threshold,
-        s.stutter_floor_ms,
-        s.frame_time,
-        super::table::trim_note(s)
-    )?;
+    super::table::write_settings(&doc.settings, out)?;
     for side in [Side::Baseline, Side::Other] {
         let set =
             doc.sets.as_ref().map(|sets| if side == Side::Baseline { &sets.baseline } else { &sets.other });

@@ -290,39 +290,23 @@ fn reg_inc_beta(a: f64, b: f64, x: f64) -> f64 {
 
 fn beta_fraction(a: f64, b: f64, x: f64) -> f64 {
     let tiny = 1e-300;
+    let away_from_zero = |v: f64| if v.abs() < tiny { tiny } else { v };
     let (qab, qap, qam) = (a + b, a + 1.0, a - 1.0);
     let mut c = 1.0;
-    let mut d = 1.0 - qab * x / qap;
-    if d.abs() < tiny {
-        d = tiny;
-    }
-    d = 1.0 / d;
+    let mut d = 1.0 / away_from_zero(1.0 - qab * x / qap);
     let mut h = d;
+    // One step of the modified Lentz method with coefficient `aa`: the factor `h`
+    // is multiplied by.
+    let mut step = |aa: f64| {
+        d = 1.0 / away_from_zero(1.0 + aa * d);
+        c = away_from_zero(1.0 + aa / c);
+        d * c
+    };
     for m in 1..100_000 {
         let m = f64::from(m);
         let m2 = 2.0 * m;
-        let aa = m * (b - m) * x / ((qam + m2) * (a + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < tiny {
-            d = tiny;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < tiny {
-            c = tiny;
-        }
-        d = 1.0 / d;
-        h *= d * c;
-        let aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
-        d = 1.0 + aa * d;
-        if d.abs() < tiny {
-            d = tiny;
-        }
-        c = 1.0 + aa / c;
-        if c.abs() < tiny {
-            c = tiny;
-        }
-        d = 1.0 / d;
-        let delta = d * c;
+        h *= step(m * (b - m) * x / ((qam + m2) * (a + m2)));
+        let delta = step(-(a + m) * (qab + m) * x / ((a + m2) * (qap + m2)));
         h *= delta;
         if (delta - 1.0).abs() < 1e-16 {
             break;

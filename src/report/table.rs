@@ -47,7 +47,7 @@ pub fn write_entry(entry: &RunEntry, conventions: bool, out: &mut impl Write) ->
 }
 
 /// `, trimmed: first 3 s, last 2 s` when runs are trimmed (`metrics.md` §1), else empty.
-pub(super) fn trim_note(s: &SettingsJson) -> String {
+fn trim_note(s: &SettingsJson) -> String {
     let part = |which: &str, v: f64| (v > 0.0).then(|| format!("{which} {v} s"));
     let parts: Vec<String> =
         [part("first", s.trim_start_s), part("last", s.trim_end_s)].into_iter().flatten().collect();
