@@ -33,9 +33,7 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::{Duration, Instant};
 
 /// The PresentMon 1.2–1.6 header (15 columns).
-const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,\
-AllowsTearing,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,\
-MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed";
+use common::PM1_HEADER as HEADER;
 
 /// A valid row for `HEADER`, number `i`, with the given frame-time cell.
 fn row(i: usize, frame_time: &str) -> String {

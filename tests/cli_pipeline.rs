@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::temp_file as temp;
+
 use common::{framescope, real_traces, report_json};
 use serde_json::Value;
 use std::ffi::OsStr;
@@ -16,19 +18,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
-PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,\
-MsUntilDisplayed";
-
-fn temp(name: &str, text: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("framescope-pipe-{}-{k}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
-}
+use common::PM1_HEADER as HEADER;
 
 /// `n` rows of `app` at 10 ms (PID `pid`), starting at frame `from`.
 fn rows(text: &mut String, app: &str, pid: u32, from: usize, n: usize) {

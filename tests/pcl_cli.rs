@@ -5,17 +5,10 @@
 
 mod common;
 
+use common::temp_file as temp;
+
 use common::{close, report_json};
 use std::fmt::Write as _;
-use std::path::PathBuf;
-
-fn temp(name: &str, text: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("framescope-pcl-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
-}
 
 const CAPTURE: &str = "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,TimeInMs,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilDisplayed,MsPCLatency,PCLFrameId
 game.exe,10,0x1,DXGI,0,0,0,Composed: Flip,10.0,10.0,NA,0.5,NA,NA,100

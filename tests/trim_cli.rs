@@ -8,25 +8,14 @@
 
 mod common;
 
+use common::temp_file as temp;
+
 use common::{framescope, real_traces, report_json};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
-PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,\
-MsUntilDisplayed";
-
-/// A new file in a temp folder of its own.
-fn temp(name: &str, text: &str) -> PathBuf {
-    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("framescope-trim-{}-{k}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write");
-    path
-}
+use common::PM1_HEADER as HEADER;
 
 /// One frame: its present time and frame time in whole microseconds (so the hand cut
 /// below is exact integer arithmetic), and its row.

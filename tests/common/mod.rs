@@ -51,6 +51,23 @@ where
     }
 }
 
+/// The PresentMon 1.x header the hand-built CLI test captures use.
+pub const PM1_HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,\
+AllowsTearing,PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,\
+MsUntilRenderComplete,MsUntilDisplayed";
+
+/// A new file `name` holding `text`, in a folder of its own under the system temp dir
+/// (tests run in parallel and reuse names; the files stay, as a user's captures would).
+pub fn temp_file(name: &str, text: &str) -> PathBuf {
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("framescope-test-{}-{k}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write");
+    path
+}
+
 /// Runs `framescope compare --json BASELINE OTHER` (which must succeed) and parses the
 /// document.
 pub fn compare_json(baseline: &Path, other: &Path) -> serde_json::Value {
