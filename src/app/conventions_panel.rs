@@ -458,11 +458,10 @@ pub fn convention_note_ui(ui: &mut egui::Ui, comparison: &compare::Comparison, c
 /// context, not better or worse).
 pub fn telemetry_comparison_ui(
     ui: &mut egui::Ui,
-    baseline: &Run,
-    other: &Run,
+    comparison: &compare::Comparison,
     id: impl std::hash::Hash + std::fmt::Debug + Copy,
 ) {
-    let rows = compare::compare_telemetry(baseline, other);
+    let rows = comparison.telemetry();
     if rows.is_empty() {
         return;
     }
@@ -479,7 +478,7 @@ pub fn telemetry_comparison_ui(
 /// [`telemetry_comparison_ui`]'s table.
 fn telemetry_grid(
     ui: &mut egui::Ui,
-    rows: Vec<compare::TelemetryRow>,
+    rows: &[compare::TelemetryRow],
     id: impl std::hash::Hash + std::fmt::Debug + Copy,
 ) {
     egui::Grid::new((id, "telemetry")).num_columns(6).striped(true).min_col_width(10.0).show(ui, |ui| {

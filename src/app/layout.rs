@@ -762,12 +762,7 @@ impl App {
                 );
             });
             super::conventions_panel::convention_note_ui(ui, &comparison, self.convention);
-            super::conventions_panel::telemetry_comparison_ui(
-                ui,
-                baseline,
-                other,
-                ("comparison_telemetry", i),
-            );
+            super::conventions_panel::telemetry_comparison_ui(ui, &comparison, ("comparison_telemetry", i));
         }
     }
 }

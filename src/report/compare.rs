@@ -389,6 +389,12 @@ impl Comparison {
         Self { rows, telemetry: self.telemetry }
     }
 
+    /// The telemetry columns either run has, their means compared.
+    #[must_use]
+    pub fn telemetry(&self) -> &[TelemetryRow] {
+        &self.telemetry
+    }
+
     /// The row of a figure named `section.name` (or by its bare name when unique).
     #[must_use]
     pub fn row(&self, name: &str) -> Option<&Row> {
