@@ -14,6 +14,7 @@ mod conventions_panel;
 mod dialog;
 mod engine;
 mod export;
+mod figure_text;
 mod loader;
 mod mapping;
 mod panels;
