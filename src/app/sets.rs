@@ -167,7 +167,7 @@ impl App {
             listed
         } else {
             let runs: usize = groups.iter().map(|(_, m)| m.len()).sum();
-            format!("Sets of runs: {} sets of {runs} runs", groups.len())
+            format!("Sets of runs: {} sets, {runs} runs in all", groups.len())
         };
         let header = egui::CollapsingHeader::new(title).id_salt("sets").default_open(false);
         header.show(ui, |ui| {
