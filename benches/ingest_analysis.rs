@@ -6,11 +6,11 @@
 //!
 //! `SLIDER_FRAMES=1000000` picks the size of the slider measurement.
 
-use framescope::analysis::{
+use framescope_core::analysis::{
     Conventions, FrameTimeSource, FrameTypes, Prepared, Settings, SlowTimeCurve, Vsync,
 };
-use framescope::ingest::{LoadOptions, load_bytes};
-use framescope::model::{Capture, Column, ColumnKind, FileInfo, Format, Frames, Trace, TraceMeta};
+use framescope_core::ingest::{LoadOptions, load_bytes};
+use framescope_core::model::{Capture, Column, ColumnKind, FileInfo, Format, Frames, Trace, TraceMeta};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::time::Instant;
@@ -178,7 +178,7 @@ fn slider_moves() {
             ..Settings::default()
         };
         let t = Instant::now();
-        let run = framescope::report::run_prepared(
+        let run = framescope_core::report::run_prepared(
             "synthetic.csv",
             &capture.info,
             &capture.warnings,

@@ -7,7 +7,7 @@
 //! the telemetry and latency rows. Figures, not a test.
 //!
 //! The capture is a PresentMon 2.4 (GUI) CSV written here and read through
-//! `framescope::ingest::load_bytes`, as the window reads a file: frame, display, GPU
+//! `framescope_core::ingest::load_bytes`, as the window reads a file: frame, display, GPU
 //! and latency columns and five telemetry columns (the window draws four).
 //!
 //! For profiling, `UI_FRAME_SIZES=1000000 UI_FRAME_TIMED=2000` picks the sizes and the
@@ -16,7 +16,7 @@
 use eframe::egui;
 use framescope::app::timeline::Command;
 use framescope::app::{App, Persisted};
-use framescope::model::Capture;
+use framescope_core::model::Capture;
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
@@ -76,11 +76,16 @@ fn capture_csv(n: usize) -> String {
 fn capture(n: usize) -> Capture {
     let text = capture_csv(n);
     let path = std::path::Path::new("synthetic.csv");
-    let c = framescope::ingest::load_bytes(path, text.as_bytes(), framescope::ingest::LoadOptions::default())
-        .unwrap_or_else(|e| panic!("the synthetic capture does not load: {e}"));
+    let c = framescope_core::ingest::load_bytes(
+        path,
+        text.as_bytes(),
+        framescope_core::ingest::LoadOptions::default(),
+    )
+    .unwrap_or_else(|e| panic!("the synthetic capture does not load: {e}"));
     let f = &c.traces[0].frames;
     assert_eq!(f.frame_time_ms.len(), n, "every row is a frame");
-    let telemetry = f.columns.iter().filter(|c| c.kind == framescope::model::ColumnKind::Telemetry).count();
+    let telemetry =
+        f.columns.iter().filter(|c| c.kind == framescope_core::model::ColumnKind::Telemetry).count();
     assert_eq!(telemetry, 5, "the telemetry columns are read as telemetry");
     c
 }

@@ -1,15 +1,16 @@
-//! framescope: a fast analyzer for game frame-timing captures.
+//! framescope, the application: the command line ([`cli`]) and, with the default `gui`
+//! feature, the window ([`app`]). Everything they show comes from the core crate,
+//! [`framescope_core`] (formats, the trace model, every figure, the report), which has no
+//! GUI dependency; see `ARCHITECTURE.md`.
 //!
-//! The crate is layered (see `ARCHITECTURE.md`):
-//! * [`model`] — the typed trace model (columns, metadata), no I/O, no UI;
-//! * [`ingest`] — format detection and parsing of capture files into the model;
-//! * [`analysis`] — pure, parallel computations over a trace (`metrics.md`);
-//! * [`report`] — the `framescope report` document (JSON and table);
-//! * [`cli`] — the command line.
+//! * [`cli`] — the command line (`report`, `compare`), no window;
+//! * [`launch`] — what the command line hands to the window, and what to say when no
+//!   window can open;
+//! * [`app`] — the window (feature `gui`).
 
-pub mod analysis;
+#[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;
-pub mod ingest;
-pub mod model;
-pub mod report;
+pub mod launch;
+
+pub use framescope_core as core;

@@ -24,8 +24,8 @@ mod common;
 
 use common::mangle::{XorShift, mangle};
 use common::{Run, TempDir, framescope, real_traces};
-use framescope::ingest::{LoadError, LoadErrorKind, LoadOptions, Progress, load_bytes, load_file};
-use framescope::model::{Capture, Format, Warning};
+use framescope_core::ingest::{LoadError, LoadErrorKind, LoadOptions, Progress, load_bytes, load_file};
+use framescope_core::model::{Capture, Format, Warning};
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -100,7 +100,7 @@ fn warning_at(c: &Capture, line: u64) -> &Warning {
 
 /// Total frames over every trace.
 fn total_frames(c: &Capture) -> usize {
-    c.traces.iter().map(framescope::model::Trace::len).sum()
+    c.traces.iter().map(framescope_core::model::Trace::len).sum()
 }
 
 /// Runs `framescope report --json ARGS` and parses stdout.
@@ -1056,7 +1056,7 @@ fn a_load_stops_when_cancelled() {
     input.cancel_after = Some((5 << 20, std::sync::Arc::clone(&progress)));
     let p = std::sync::Arc::clone(&progress);
     let result = within(Duration::from_secs(30), "an endless capture, cancelled", move || {
-        framescope::ingest::load_reader(Path::new("endless.csv"), input, LoadOptions::default(), &p)
+        framescope_core::ingest::load_reader(Path::new("endless.csv"), input, LoadOptions::default(), &p)
             .map(|c| c.traces.len())
     });
     let e = result.expect_err("a cancelled load is an error");
@@ -1069,7 +1069,7 @@ fn a_read_error_midway_is_an_error_naming_the_file() {
     let mut input = Endless::new();
     input.fail_after = Some(3 << 20);
     let result = within(Duration::from_secs(30), "a capture whose disk fails", move || {
-        framescope::ingest::load_reader(
+        framescope_core::ingest::load_reader(
             Path::new("failing.csv"),
             input,
             LoadOptions::default(),

@@ -7,7 +7,7 @@
 mod common;
 
 use common::{framescope, real_traces, repo_file};
-use framescope::report::batch::COLUMNS;
+use framescope_core::report::batch::COLUMNS;
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

@@ -11,9 +11,9 @@
 mod common;
 
 use common::{TempDir, close, repo_file, report_json};
-use framescope::ingest::layout::{Signature, signature};
-use framescope::ingest::{LoadErrorKind, LoadOptions, Progress, load_bytes, load_file};
-use framescope::model::{ColumnKind, Format};
+use framescope_core::ingest::layout::{Signature, signature};
+use framescope_core::ingest::{LoadErrorKind, LoadOptions, Progress, load_bytes, load_file};
+use framescope_core::model::{ColumnKind, Format};
 use serde_json::Value;
 use std::path::Path;
 
@@ -97,14 +97,14 @@ fn time_axis_events_target_and_metadata_match_the_oracle() {
         let file = repo_file(golden["file"].as_str().unwrap());
         let mapping = golden["column"].as_str().map(|spec| {
             let (role, column) = spec.split_once('=').unwrap();
-            framescope::ingest::ColumnMapping {
+            framescope_core::ingest::ColumnMapping {
                 role: if role == "timestamp" {
-                    framescope::ingest::MappedRole::Timestamp
+                    framescope_core::ingest::MappedRole::Timestamp
                 } else {
-                    framescope::ingest::MappedRole::FrameTime
+                    framescope_core::ingest::MappedRole::FrameTime
                 },
                 column: column.into(),
-                unit: framescope::ingest::TimeUnit::parse(golden["unit"].as_str().unwrap()).unwrap(),
+                unit: framescope_core::ingest::TimeUnit::parse(golden["unit"].as_str().unwrap()).unwrap(),
             }
         });
         let opts = LoadOptions { mapping, ..LoadOptions::default() };
@@ -164,7 +164,7 @@ fn time_axis_events_target_and_metadata_match_the_oracle() {
     }
 }
 
-fn load(name: &str, text: &str) -> framescope::model::Capture {
+fn load(name: &str, text: &str) -> framescope_core::model::Capture {
     load_bytes(Path::new(name), text.as_bytes(), LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -336,7 +336,7 @@ fn unknown_csvs_say_how_to_map_them() {
     let LoadErrorKind::UnknownColumns(u) = &err.kind else { panic!("{err:?}") };
     assert_eq!(u.columns, ["tick", "dt_ms", "draw calls"]);
     assert_eq!(u.samples[1], ["16.6", "16.8"]);
-    let guess = framescope::ingest::generic::suggest(&u.columns, &u.samples, u.decimal_comma).unwrap();
+    let guess = framescope_core::ingest::generic::suggest(&u.columns, &u.samples, u.decimal_comma).unwrap();
     assert_eq!(guess.column, "dt_ms", "{guess:?}");
 
     let (code, doc) = report_json([file.as_os_str(), "--column".as_ref(), "frame-time=nope".as_ref()]);
@@ -385,7 +385,7 @@ fn detection_never_guesses_silently() {
         assert_ne!(signature(&names(header), b','), Signature::Other, "{file}");
         // The PresentMon-family layouts: an Unreal header has FrameTime, so they would
         // take it for PresentMon 2.1 (the old bug); the signature is checked first.
-        let presentmon = framescope::ingest::layout::detect(&names(header), &[]);
+        let presentmon = framescope_core::ingest::layout::detect(&names(header), &[]);
         assert_eq!(
             presentmon.is_ok(),
             file.starts_with("unreal"),
@@ -441,10 +441,10 @@ fn detection_never_guesses_silently() {
     assert!(e.contains("'frame', 'frametime', 'gpu_us'") && e.contains("--column frame-time=NAME"), "{e}");
     // A mapping the user gives overrides an incomplete PresentMon fit.
     let opts = LoadOptions {
-        mapping: Some(framescope::ingest::ColumnMapping {
-            role: framescope::ingest::MappedRole::FrameTime,
+        mapping: Some(framescope_core::ingest::ColumnMapping {
+            role: framescope_core::ingest::MappedRole::FrameTime,
             column: "FrameTime".into(),
-            unit: framescope::ingest::TimeUnit::Micros,
+            unit: framescope_core::ingest::TimeUnit::Micros,
         }),
         ..LoadOptions::default()
     };

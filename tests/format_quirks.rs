@@ -8,9 +8,9 @@
 
 mod common;
 
-use framescope::analysis::{FrameTimeSource, Series, Summary};
-use framescope::ingest::{LoadOptions, load_bytes};
-use framescope::model::{Capture, ColumnKind, Trace};
+use framescope_core::analysis::{FrameTimeSource, Series, Summary};
+use framescope_core::ingest::{LoadOptions, load_bytes};
+use framescope_core::model::{Capture, ColumnKind, Trace};
 use std::path::Path;
 
 // ---------------------------------------------------------------------------------

@@ -1,9 +1,15 @@
-//! The layers stay apart: the model, ingest and analysis never use the UI crates
-//! (ARCHITECTURE.md), so they build and test without a window.
+//! The layers stay apart. The crate graph does most of it: `framescope-core` (model,
+//! ingest, analysis, report, lod) has no GUI dependency, so it cannot use egui, and the
+//! window is behind the `gui` feature. What the compiler cannot check is checked here:
+//! the order of the modules inside the core (ARCHITECTURE.md's table), and that the
+//! command line and the window never call each other.
+//!
+//! Every line of production code is read: `#[cfg(test)]` items (a test module, a
+//! test-only function) are skipped to their closing brace, not to the end of the file.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
         let path = entry.path();
         if path.is_dir() {
@@ -14,61 +20,79 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
     }
 }
 
-#[test]
-fn model_ingest_and_analysis_never_use_the_ui_crates() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = Vec::new();
-    for layer in ["model", "ingest", "analysis"] {
-        rust_files(&root.join(layer), &mut files);
-    }
-    assert!(files.len() >= 15, "found only {} source files", files.len());
-    let mut offenders = Vec::new();
-    for file in &files {
-        let text = std::fs::read_to_string(file).unwrap_or_default();
-        for (i, line) in text.lines().enumerate() {
-            if ["egui", "eframe", "rfd::"].iter().any(|ui| line.contains(ui)) {
-                offenders.push(format!("{}:{}: {}", file.display(), i + 1, line.trim()));
+/// The production lines of a Rust file (1-based numbers): every `#[cfg(test)]` item is
+/// left out, from the attribute to the end of the item (its closing brace, or its `;`).
+fn production_lines(text: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let mut skipping = false;
+    let mut depth: i64 = 0;
+    let mut opened = false;
+    for (i, line) in text.lines().enumerate() {
+        let code = line.split("//").next().unwrap_or("");
+        if !skipping && line.trim_start().starts_with("#[cfg(test)]") {
+            skipping = true;
+            depth = 0;
+            opened = false;
+            continue;
+        }
+        if !skipping {
+            out.push((i + 1, line));
+            continue;
+        }
+        for c in code.chars() {
+            match c {
+                '{' => {
+                    depth += 1;
+                    opened = true;
+                }
+                '}' => depth -= 1,
+                _ => {}
             }
         }
+        if (opened && depth <= 0) || (!opened && code.trim_end().ends_with(';')) {
+            skipping = false;
+        }
     }
-    assert!(offenders.is_empty(), "UI crates used below the UI layer:\n{}", offenders.join("\n"));
+    out
 }
 
-/// `crate::<module>` paths a file's non-test code names (the code above its first
-/// `#[cfg(test)]`), with their lines.
-fn crate_paths(text: &str) -> Vec<(usize, String)> {
+/// Paths under `prefix` (`crate::`, `framescope_core::`, …) that the production code
+/// names, with their lines; a `{…}` group after `::` is kept whole.
+fn named_paths(text: &str, prefix: &str) -> Vec<(usize, String)> {
     let mut out = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        if line.trim_start().starts_with("#[cfg(test)]") {
-            break;
-        }
-        let code = line.split("//").next().unwrap_or("");
+    for (line, code) in production_lines(text) {
+        let code = code.split("//").next().unwrap_or("");
         let mut rest = code;
-        while let Some(at) = rest.find("crate::") {
-            let after = &rest[at + 7..];
+        while let Some(at) = rest.find(prefix) {
+            let after = &rest[at + prefix.len()..];
             let mut path: String =
                 after.chars().take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':').collect();
             if path.ends_with("::") && after[path.len()..].starts_with('{') {
                 let group = &after[path.len()..];
                 path.push_str(&group[..group.find('}').map_or(group.len(), |k| k + 1)]);
             }
-            out.push((i + 1, path));
+            out.push((line, path));
             rest = &after[after.len().min(1)..];
         }
     }
     out
 }
 
-/// ARCHITECTURE.md's table: `model` imports nothing of ours, `ingest` only `model`,
-/// `analysis` only `model`, `report` only `model`, `analysis` and the ingest errors,
-/// and the CLI never the window (`main.rs` opens it). Test modules may load files.
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// ARCHITECTURE.md's table for the core crate: `model` imports nothing of ours,
+/// `ingest` only `model`, `analysis` only `model`, `lod` nothing, `report` `model`,
+/// `analysis` and the ingest errors.
 #[test]
-fn each_layer_imports_only_what_architecture_md_allows() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+fn each_core_module_imports_only_what_architecture_md_allows() {
+    let core = root().join("crates/framescope-core/src");
     let allowed: [(&str, &[&str]); 5] = [
         ("model", &["model"]),
         ("ingest", &["model", "ingest"]),
-        ("analysis", &["model", "analysis"]),
+        ("analysis", &["model", "analysis", "lod"]),
+        ("lod.rs", &["model"]),
         (
             "report",
             &[
@@ -80,17 +104,21 @@ fn each_layer_imports_only_what_architecture_md_allows() {
                 "ingest::{LoadError, LoadErrorKind}",
             ],
         ),
-        ("cli", &["model", "analysis", "ingest", "report", "cli"]),
     ];
     let mut offenders = Vec::new();
     let mut checked = 0;
     for (layer, ok) in allowed {
         let mut files = Vec::new();
-        rust_files(&root.join(layer), &mut files);
+        let path = core.join(layer);
+        if path.is_file() {
+            files.push(path);
+        } else {
+            rust_files(&path, &mut files);
+        }
         for file in &files {
             checked += 1;
             let text = std::fs::read_to_string(file).unwrap_or_default();
-            for (line, path) in crate_paths(&text) {
+            for (line, path) in named_paths(&text, "crate::") {
                 let fits =
                     |p: &&str| path == *p || (!p.contains("::") && path.starts_with(&format!("{p}::")));
                 if !ok.iter().any(fits) {
@@ -105,6 +133,50 @@ fn each_layer_imports_only_what_architecture_md_allows() {
         "imports across layers that ARCHITECTURE.md does not allow:\n{}",
         offenders.join("\n")
     );
-    let main = std::fs::read_to_string(root.join("main.rs")).unwrap_or_default();
+}
+
+/// The command line never names the window and the window never names the command
+/// line: what passes between them is `launch::WindowOptions`, and `main.rs` opens the
+/// window.
+#[test]
+fn the_cli_and_the_window_never_call_each_other() {
+    let src = root().join("src");
+    let mut offenders = Vec::new();
+    for (dir, forbidden) in
+        [("cli", ["crate::app", "eframe", "egui"]), ("app", ["crate::cli", "cli::", "clap"])]
+    {
+        let mut files = Vec::new();
+        rust_files(&src.join(dir), &mut files);
+        assert!(!files.is_empty(), "no files under src/{dir}");
+        for file in &files {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            for (line, code) in production_lines(&text) {
+                if forbidden.iter().any(|f| code.split("//").next().unwrap_or("").contains(f)) {
+                    offenders.push(format!("{}:{line}: {}", file.display(), code.trim()));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "the CLI and the window call each other:\n{}", offenders.join("\n"));
+    let main = std::fs::read_to_string(src.join("main.rs")).unwrap_or_default();
     assert!(main.contains("app::run"), "main.rs opens the window");
+}
+
+/// The core's manifest names no GUI crate (the compiler then refuses any use of one).
+#[test]
+fn the_core_crate_depends_on_no_gui_crate() {
+    let manifest =
+        std::fs::read_to_string(root().join("crates/framescope-core/Cargo.toml")).unwrap_or_default();
+    assert!(manifest.contains("[dependencies]"), "the core's manifest was not read");
+    for gui in ["egui", "eframe", "winit", "glow", "rfd", "egui_plot"] {
+        assert!(!manifest.lines().any(|l| l.trim_start().starts_with(gui)), "the core depends on {gui}");
+    }
+}
+
+#[test]
+fn test_items_are_skipped_to_their_end_not_to_the_end_of_the_file() {
+    let text = "use crate::model;\n#[cfg(test)]\nfn helper() {\n    crate::app::x();\n}\nuse crate::ingest;\n\
+                #[cfg(test)]\nmod tests {\n    use crate::app;\n    fn f() { if x { } }\n}\nfn g() { crate::cli::y() }\n";
+    let paths: Vec<String> = named_paths(text, "crate::").into_iter().map(|(_, p)| p).collect();
+    assert_eq!(paths, ["model", "ingest", "cli::y"]);
 }

@@ -10,9 +10,9 @@
 mod common;
 
 use common::{close, real_traces, report_json};
-use framescope::analysis::{FrameTimeSource, Prepared, Series, Settings, Summary};
-use framescope::ingest::{LoadErrorKind, LoadOptions, load_bytes};
-use framescope::model::Capture;
+use framescope_core::analysis::{FrameTimeSource, Prepared, Series, Settings, Summary};
+use framescope_core::ingest::{LoadErrorKind, LoadOptions, load_bytes};
+use framescope_core::model::Capture;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::Path;

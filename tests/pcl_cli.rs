@@ -79,14 +79,14 @@ fn pcl_needs_exactly_one_capture_and_a_readable_log() {
 #[test]
 fn mangled_marker_logs_never_panic() {
     use common::mangle::{XorShift, mangle};
-    use framescope::analysis::Settings;
-    use framescope::ingest::pcl::parse_marker_log;
+    use framescope_core::analysis::Settings;
+    use framescope_core::ingest::pcl::parse_marker_log;
     const PER_LOG: u64 = 60;
     let capture_path = common::repo_file("sample-traces/synthetic-pcl-capture.csv");
-    let capture = framescope::ingest::load_file(
+    let capture = framescope_core::ingest::load_file(
         &capture_path,
-        framescope::ingest::LoadOptions::default(),
-        &framescope::ingest::Progress::default(),
+        framescope_core::ingest::LoadOptions::default(),
+        &framescope_core::ingest::Progress::default(),
     )
     .expect("the synthetic capture loads");
     let plain = std::fs::read(common::repo_file("sample-traces/synthetic-pcl-markers.csv")).expect("markers");
@@ -113,7 +113,8 @@ fn mangled_marker_logs_never_panic() {
             let path = std::path::Path::new("markers.log");
             let result = std::panic::catch_unwind(|| {
                 parse_marker_log(path, &lines, 10_000_000.0).map(|log| {
-                    let run = framescope::report::run("c.csv", &capture, 0, &Settings::default(), Some(&log));
+                    let run =
+                        framescope_core::report::run("c.csv", &capture, 0, &Settings::default(), Some(&log));
                     run.latency.map(|l| [l.i2fs_ms, l.fs2p_ms, l.p2d_ms, l.pcl_ms])
                 })
             });

@@ -25,8 +25,8 @@
 mod common;
 
 use common::{close, real_traces, report_json};
-use framescope::ingest::{LoadErrorKind, LoadOptions, load_bytes};
-use framescope::model::{Capture, ColumnKind, Format};
+use framescope_core::ingest::{LoadErrorKind, LoadOptions, load_bytes};
+use framescope_core::model::{Capture, ColumnKind, Format};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
@@ -234,12 +234,12 @@ fn nvidia_app_log_resaved_by_a_spreadsheet() {
     assert!(msgs.contains("several processes (PIDs 23316, 99)"), "{msgs}");
     assert!(msgs.contains("Some(3): row has no usable timestamp"), "{msgs}");
     assert!(msgs.contains("Some(6): row has no usable timestamp"), "{msgs}");
-    let p = framescope::analysis::Prepared::new(t, framescope::analysis::FrameTimeSource::Auto);
+    let p = framescope_core::analysis::Prepared::new(t, framescope_core::analysis::FrameTimeSource::Auto);
     let (run, s) = (p.sampled.unwrap(), p.summary.unwrap());
     assert_eq!((run.samples, run.frames), (2, 73));
     assert!(close(run.duration_ms, 1023.0));
     assert!(close(s.avg_fps, 72_880.0 / 1023.0));
-    assert!(p.figures(&framescope::analysis::Settings::default()).pacing.is_none());
+    assert!(p.figures(&framescope_core::analysis::Settings::default()).pacing.is_none());
 }
 
 #[test]
@@ -371,8 +371,12 @@ fn afterburner_csv_with_one_digit_line_types_and_crlf() {
     assert_eq!(names, ["Power", "Frametime"]);
     assert!(same(&t.column_named("Frametime").unwrap().values, &[25.0]));
     assert!(all_messages(&c).contains("Some(6): Framerate is missing"));
-    let p = framescope::analysis::Prepared::new(t, framescope::analysis::FrameTimeSource::Display);
-    assert_eq!(p.source, framescope::analysis::FrameTimeSource::Presents, "a sampled log has rates only");
+    let p = framescope_core::analysis::Prepared::new(t, framescope_core::analysis::FrameTimeSource::Display);
+    assert_eq!(
+        p.source,
+        framescope_core::analysis::FrameTimeSource::Presents,
+        "a sampled log has rates only"
+    );
     let (run, s) = (p.sampled.unwrap(), p.summary.unwrap());
     assert_eq!(run.frames, 40);
     assert!(close(run.duration_ms, 1000.0) && close(s.avg_fps, 40.0));
@@ -392,7 +396,7 @@ fn afterburner_without_framerate_uses_the_frametime() {
     let t = &c.traces[0];
     assert!(same(&t.frames.frame_time_ms, &[25.0, 50.0]));
     assert!(t.column_named("Frametime").is_none(), "the rate's source is no column");
-    let p = framescope::analysis::Prepared::new(t, framescope::analysis::FrameTimeSource::Auto);
+    let p = framescope_core::analysis::Prepared::new(t, framescope_core::analysis::FrameTimeSource::Auto);
     let (run, s) = (p.sampled.unwrap(), p.summary.unwrap());
     assert_eq!(run.frames, 60);
     assert!(close(s.avg_fps, 30.0) && close(s.min_fps, 20.0) && close(s.max_fps, 40.0));

@@ -97,8 +97,8 @@ fn target_fps_and_stutter_threshold_change_the_figures() {
 fn selected_rows(lo: f64, hi: f64) -> PathBuf {
     let path = common::repo_file(SAMPLE);
     let bytes = std::fs::read(&path).unwrap();
-    let opts = framescope::ingest::LoadOptions::default();
-    let capture = framescope::ingest::load_bytes(&path, &bytes, opts).unwrap();
+    let opts = framescope_core::ingest::LoadOptions::default();
+    let capture = framescope_core::ingest::load_bytes(&path, &bytes, opts).unwrap();
     let trace = &capture.traces[capture.default_trace().unwrap()];
     let text = String::from_utf8(bytes).unwrap();
     let lines: Vec<&str> = text.lines().collect();
@@ -294,10 +294,10 @@ fn a_selection_on_a_trace_that_starts_late_gets_its_figures() {
     // window's aligned axis differ, and the selection must be looked up on the right one.
     let mut h = window(&[]);
     let path = common::repo_file(SAMPLE);
-    let capture = framescope::ingest::load_bytes(
+    let capture = framescope_core::ingest::load_bytes(
         &path,
         &std::fs::read(&path).unwrap(),
-        framescope::ingest::LoadOptions::default(),
+        framescope_core::ingest::LoadOptions::default(),
     )
     .unwrap();
     let ff = capture.traces.iter().position(|t| t.meta.application == "firefox.exe").unwrap();

@@ -11,7 +11,7 @@ use eframe::egui;
 use egui_kittest::Harness;
 use egui_kittest::kittest::Queryable as _;
 use framescope::app::{App, Persisted};
-use framescope::ingest::{ColumnMapping, MappedRole, TimeUnit};
+use framescope_core::ingest::{ColumnMapping, MappedRole, TimeUnit};
 use std::path::PathBuf;
 
 /// A window with `persisted` settings and `files` open, settled.

@@ -12,7 +12,7 @@ use common::ui::{Window, app, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::{PEER_FIGURES, Unit, figure_name};
-use framescope::report::compare::number;
+use framescope_core::report::compare::number;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 

@@ -420,7 +420,7 @@ fn trim_edges_are_dragged_on_the_timeline() {
     let trace = common::ui::default_trace(&whole);
     let (t0, t1) = (
         trace.frames.start_ms[0],
-        trace.frames.start_ms[0] + 1000.0 * framescope::analysis::Trim::span_s(&trace),
+        trace.frames.start_ms[0] + 1000.0 * framescope_core::analysis::Trim::span_s(&trace),
     );
     let rect = h.get_by_role_and_label(Role::Canvas, "Timeline").rect();
     let left = rect.left() + framescope::app::timeline::LABEL_WIDTH;

@@ -3,11 +3,11 @@
 //! ([`Analyzed`], rebuilt when a threshold or the frame-time source changes).
 
 use super::charts::ChartData;
-use super::timeline::lod::{Budget, BudgetShares, MedianIndex, SeriesIndex};
-use crate::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, Trim, percentile};
-use crate::ingest::pcl::MarkerLog;
-use crate::model::{ColumnKind, FileInfo, Trace, Warning};
-use crate::report::{self, Run};
+use framescope_core::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, Trim, percentile};
+use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::lod::{Budget, BudgetShares, MedianIndex, SeriesIndex};
+use framescope_core::model::{ColumnKind, FileInfo, Trace, Warning};
+use framescope_core::report::{self, Run};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
 
@@ -176,7 +176,7 @@ impl Tracks {
             dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
             scale_ms,
             display_scale_ms,
-            generated: crate::analysis::has_generated_frames(trace),
+            generated: framescope_core::analysis::has_generated_frames(trace),
             auto_source: FrameTimeSource::Auto.resolve(trace),
         }
     }
@@ -283,7 +283,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
         return None;
     }
     let n = trace.len();
-    let at = |c: Option<&crate::model::Values>, i: usize| {
+    let at = |c: Option<&framescope_core::model::Values>, i: usize| {
         c.map_or(0.0, |v| if v.at(i).is_finite() { v.at(i) } else { 0.0 })
     };
     let mut segments = [
@@ -314,7 +314,7 @@ fn latency_stack(trace: &Trace) -> Option<Stack> {
 /// stages when it has all of them.
 fn engine_stack(trace: &Trace) -> Option<Stack> {
     const NAMES: [&str; 3] = ["Main thread", "Render submit", "GPU"];
-    let stages: Vec<&crate::model::Column> =
+    let stages: Vec<&framescope_core::model::Column> =
         trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::LatencyStage).take(3).collect();
     if stages.is_empty() || stages.iter().all(|c| c.values.all_missing()) {
         return None;
@@ -377,7 +377,7 @@ pub struct Marks {
     pub stutters_by_osc: (Vec<u32>, Vec<u32>),
     /// Runs of oscillating frames, `[first, last]`.
     pub oscillating: Vec<(u32, u32)>,
-    /// Frames in `oscillating[..j]` for every j ([`super::timeline::lod::run_prefix`]).
+    /// Frames in `oscillating[..j]` for every j ([`framescope_core::lod::run_prefix`]).
     pub oscillating_prefix: Vec<u64>,
     /// Per action, its spike frames.
     pub spikes: Vec<(String, Vec<u32>)>,
@@ -505,14 +505,14 @@ pub fn analyze(
         marks.oscillating = runs_in(&o.oscillating, |k| series.frame_of(k).unwrap_or(k as u32) + offset);
     }
     marks.stutters_by_osc = split_by_runs(&marks.stutters, &marks.oscillating);
-    marks.oscillating_prefix = super::timeline::lod::run_prefix(&marks.oscillating);
+    marks.oscillating_prefix = framescope_core::lod::run_prefix(&marks.oscillating);
     // A sampled log's entries are averages over intervals, not frame times: charting
     // them as frames would mislead (metrics.md §10).
     let charts = charts.unwrap_or_else(|| {
         let charted: &[f64] = if prepared.is_sampled() { &[] } else { &prepared.series.frame_time_ms };
         Arc::new(match prepared.curve() {
             Some(curve) if !prepared.is_sampled() => ChartData::from_curve(curve),
-            _ => ChartData::new(charted, crate::analysis::SlowTimeCurve::new(charted).as_ref()),
+            _ => ChartData::new(charted, framescope_core::analysis::SlowTimeCurve::new(charted).as_ref()),
         })
     });
     Ok(Analyzed {
@@ -583,10 +583,10 @@ mod tests {
     #[test]
     fn unity_stages_make_the_latency_row() {
         let bytes = include_bytes!("../../sample-traces/unity-recorder-example.csv");
-        let c = crate::ingest::load_bytes(
+        let c = framescope_core::ingest::load_bytes(
             std::path::Path::new("u.csv"),
             bytes,
-            crate::ingest::LoadOptions::default(),
+            framescope_core::ingest::LoadOptions::default(),
         )
         .unwrap_or_else(|e| panic!("{e}"));
         let stack = Tracks::new(&c.traces[0]).latency.unwrap_or_else(|| panic!("no latency row"));

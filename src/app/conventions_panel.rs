@@ -12,10 +12,10 @@
 
 use super::App;
 use super::panels::{Unit, Verdict, format_change, format_value};
-use crate::model::Trace;
-use crate::report::Run;
-use crate::report::compare::{self, FIGURES, Section};
 use eframe::egui::{self, RichText};
+use framescope_core::model::Trace;
+use framescope_core::report::Run;
+use framescope_core::report::compare::{self, FIGURES, Section};
 
 /// Each peer tool's figures as the window names them: `section.name` (as in the
 /// report's `conventions`), the tool's own name for the figure, its unit, and its
@@ -494,7 +494,7 @@ fn telemetry_grid(
         }
         ui.end_row();
         for row in rows {
-            let range = |s: Option<crate::analysis::TelemetryStats>| {
+            let range = |s: Option<framescope_core::analysis::TelemetryStats>| {
                 s.map_or_else(String::new, |s| {
                     format!("{}: min {}, max {}", row.column, compare::number(s.min), compare::number(s.max))
                 })

@@ -3,11 +3,11 @@
 //!
 //! Everything here builds strings or writes one file; nothing draws.
 
-use crate::analysis::Settings;
-use crate::model::Trace;
-use crate::report::compare::{FIGURES, Section};
-use crate::report::{Report, Run, RunEntry, SCHEMA, SettingsJson};
 use eframe::egui;
+use framescope_core::analysis::Settings;
+use framescope_core::model::Trace;
+use framescope_core::report::compare::{FIGURES, Section};
+use framescope_core::report::{Report, Run, RunEntry, SCHEMA, SettingsJson};
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -15,7 +15,7 @@ use std::path::Path;
 /// pretty-printed with a final newline, as `framescope report --json` prints it (the
 /// run's trim echoed in `settings`, as `--trim-start`/`--trim-end` are).
 #[must_use]
-pub fn report_json(run: &Run, settings: &Settings, trim: crate::analysis::Trim) -> String {
+pub fn report_json(run: &Run, settings: &Settings, trim: framescope_core::analysis::Trim) -> String {
     let report = Report {
         schema: SCHEMA,
         settings: SettingsJson::from(settings).with_trim(trim),
@@ -180,12 +180,12 @@ fn num(v: f64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ingest::{LoadOptions, load_bytes};
-    use crate::report::run_trace;
+    use framescope_core::ingest::{LoadOptions, load_bytes};
+    use framescope_core::report::run_trace;
     use std::path::PathBuf;
 
     /// A 40-frame PresentMon 1.x capture with one dropped frame and a few spikes.
-    fn trace() -> (crate::model::Capture, Trace) {
+    fn trace() -> (framescope_core::model::Capture, Trace) {
         let mut csv = String::from(
             "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents,\
              MsBetweenDisplayChange,MsUntilDisplayed,msGPUActive,\"Odd, name\"\n",
@@ -214,7 +214,8 @@ mod tests {
         let settings = Settings { target_fps: 90.0, ..Settings::default() };
         let run = run(&settings);
         let doc: serde_json::Value =
-            serde_json::from_str(&report_json(&run, &settings, crate::analysis::Trim::default())).unwrap();
+            serde_json::from_str(&report_json(&run, &settings, framescope_core::analysis::Trim::default()))
+                .unwrap();
         assert_eq!(doc["schema"], 1);
         assert_eq!(doc["settings"]["target_fps"], 90.0);
         assert_eq!(doc["settings"]["window_frames"], 19);

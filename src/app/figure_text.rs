@@ -158,11 +158,11 @@ impl Verdict {
 /// baseline) counting as noise; with a baseline of 0 any change counts.
 #[must_use]
 pub fn verdict(
-    entry: &crate::report::compare::Entry,
-    direction: crate::report::compare::Direction,
+    entry: &framescope_core::report::compare::Entry,
+    direction: framescope_core::report::compare::Direction,
     band: f64,
 ) -> Verdict {
-    if direction == crate::report::compare::Direction::Neutral {
+    if direction == framescope_core::report::compare::Direction::Neutral {
         return Verdict::Neutral;
     }
     match (entry.better, entry.relative) {

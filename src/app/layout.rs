@@ -3,8 +3,8 @@
 
 use super::loader::Source;
 use super::{App, dialog, panels, timeline};
-use crate::analysis::FrameTimeSource;
 use eframe::egui::{self, RichText};
+use framescope_core::analysis::FrameTimeSource;
 
 impl App {
     pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
@@ -305,7 +305,8 @@ impl App {
                     super::trimming::run_trim_ui(ui, run, all_trim);
                     let traces = &run.capture.traces;
                     if traces.len() > 1 {
-                        let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
+                        let label =
+                            |t: &framescope_core::model::Trace| format!("{} — {} frames", t.label(), t.len());
                         let before = run.trace;
                         ui.horizontal(|ui| {
                             let name = ui.label("Trace").on_hover_text(
@@ -573,7 +574,7 @@ impl App {
 
     /// The figures' frame-time source in words, for a run (or the comparison) whose
     /// runs have generated frames when `generated`.
-    fn source_text(&self, run: &crate::report::Run, generated: bool) -> String {
+    fn source_text(&self, run: &framescope_core::report::Run, generated: bool) -> String {
         panels::source_text(run.frame_time, self.persisted.frame_time, generated, self.comparing())
     }
 }
@@ -588,11 +589,12 @@ const RENAME_HELP: &str = "What the window calls this run: its legends, headings
 /// A run's load warnings, always in view: the first three, then the rest folded.
 fn warnings_ui(ui: &mut egui::Ui, run: &super::runs::OpenRun) {
     let trace = &run.capture.traces[run.trace];
-    let all: Vec<&crate::model::Warning> = run.capture.warnings.iter().chain(&trace.warnings).collect();
+    let all: Vec<&framescope_core::model::Warning> =
+        run.capture.warnings.iter().chain(&trace.warnings).collect();
     if all.is_empty() {
         return;
     }
-    let text = |w: &crate::model::Warning| {
+    let text = |w: &framescope_core::model::Warning| {
         w.line.map_or_else(|| w.message.clone(), |l| format!("line {l}: {}", w.message))
     };
     let title = if all.len() == 1 { "1 warning".to_owned() } else { format!("{} warnings", all.len()) };
@@ -708,7 +710,7 @@ impl App {
             self.settings_dirty = true;
         }
         let shown = self.shown();
-        let runs: Vec<Option<&crate::report::Run>> = shown
+        let runs: Vec<Option<&framescope_core::report::Run>> = shown
             .iter()
             .map(|&i| {
                 let run = &self.runs[i];
@@ -750,7 +752,7 @@ impl App {
             // framescope's figures, or a peer tool's where its summary would be (as
             // `framescope compare --convention TOOL`).
             let comparison =
-                crate::report::compare::compare(baseline, other).with_convention(self.convention);
+                framescope_core::report::compare::compare(baseline, other).with_convention(self.convention);
             let sources = (baseline.frame_time, other.frame_time);
             egui::ScrollArea::horizontal().id_salt(("comparison_scroll", i)).show(ui, |ui| {
                 panels::comparison_table_ui(
@@ -770,7 +772,7 @@ impl App {
 /// What a capture that is still loading holds so far: its frame count and the
 /// slowest frame time of each stretch of frames, filling from the left as the file is
 /// read (the window stays responsive: the load runs on a worker).
-fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &crate::ingest::Progress) {
+fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &framescope_core::ingest::Progress) {
     let preview = progress.preview();
     let fraction = progress.fraction();
     ui.horizontal(|ui| {

@@ -1,8 +1,8 @@
 //! Loading captures off the UI thread: a worker reads, the UI polls and shows the
 //! shared progress (with a Cancel button).
 
-use crate::ingest::{self, ColumnMapping, LoadError, LoadErrorKind, LoadOptions, Progress};
-use crate::model::Capture;
+use framescope_core::ingest::{self, ColumnMapping, LoadError, LoadErrorKind, LoadOptions, Progress};
+use framescope_core::model::Capture;
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -75,7 +75,7 @@ impl Pending {
             Err(std::sync::mpsc::TryRecvError::Disconnected) => {
                 let path = self.path.clone().unwrap_or_else(|| self.name.clone().into());
                 let why = std::io::Error::other("the reader stopped unexpectedly");
-                Some(Err(LoadError::new(path, None, crate::ingest::LoadErrorKind::Io(why))))
+                Some(Err(LoadError::new(path, None, framescope_core::ingest::LoadErrorKind::Io(why))))
             }
         }
     }

@@ -27,9 +27,10 @@ pub mod timeline;
 mod trimming;
 mod watch;
 
-use crate::analysis::{FrameTimeSource, Settings, Trim};
+use crate::launch::WindowOptions;
 pub use conventions_panel::PEER_FIGURES;
 use eframe::egui;
+use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
 pub use loader::Source as CaptureSource;
 use loader::{Pending, Source};
 pub use panels::{FIGURE_NAMES, Unit, figure_name};
@@ -52,25 +53,10 @@ const PAIR: [(&str, &[u8]); 2] = [
     ("sample: synthetic-run-b.csv", include_bytes!("../../sample-traces/synthetic-run-b.csv")),
 ];
 
-/// How the window starts.
-#[derive(Debug, Clone, Default)]
-pub struct WindowOptions {
-    /// Save a PNG of the window once everything is loaded, then close.
-    pub screenshot: Option<PathBuf>,
-    /// A PCL marker log for the first capture.
-    pub markers: Option<PathBuf>,
-    /// Compare the captures (the sample pair when there are none).
-    pub compare: bool,
-    /// A peer tool's figures (`metrics.md` §11): the comparison shows them instead of
-    /// framescope's, and a single run opens the "As other tools report it" panel.
-    pub convention: Option<crate::report::compare::Section>,
-    /// The trim for all runs (seconds at the start, at the end), instead of the saved one.
-    pub trim: Option<(f64, f64)>,
-}
-
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
 #[must_use]
-pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
+pub fn run(options: &WindowOptions) -> ExitCode {
+    let files = &options.files;
     let screenshot = options.screenshot.clone();
     let markers = options.markers.clone();
     let compare = options.compare;
@@ -119,15 +105,18 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
         Err(e) => {
             // Without the windowing library's source paths, and with the way to the
             // figures without a window.
-            eprintln!("{}", crate::cli::no_window_message(&e.to_string(), &files_for_message));
+            eprintln!("{}", crate::launch::no_window_message(&e.to_string(), &files_for_message));
             ExitCode::from(1)
         }
     }
 }
 
 /// A PCL marker log being read for run `.0`, named `.1`.
-type MarkerJob =
-    (usize, String, analysis::Job<Result<crate::ingest::pcl::MarkerLog, crate::ingest::LoadError>>);
+type MarkerJob = (
+    usize,
+    String,
+    analysis::Job<Result<framescope_core::ingest::pcl::MarkerLog, framescope_core::ingest::LoadError>>,
+);
 
 /// A PNG that is being taken: where to save it and which part of the window.
 type PendingShot = Arc<Mutex<Option<Result<String, String>>>>;
@@ -165,7 +154,7 @@ pub struct App {
     /// The "As other tools report it" panel beside the figures (a single run).
     show_peers_panel: bool,
     /// The peer tool whose figures the comparison shows (`None`: framescope's own).
-    convention: Option<crate::report::compare::Section>,
+    convention: Option<framescope_core::report::compare::Section>,
     timeline_rect: Option<egui::Rect>,
     shot: Option<PendingShot>,
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
@@ -343,7 +332,7 @@ impl App {
     }
 
     /// Opens a capture that is already loaded (benchmarks, tests, embedding).
-    pub fn open_capture(&mut self, name: &str, capture: crate::model::Capture) {
+    pub fn open_capture(&mut self, name: &str, capture: framescope_core::model::Capture) {
         self.runs.push(OpenRun::new(name.to_owned(), None, capture));
         self.selected = self.runs.len() - 1;
         self.view_fitted = false;
@@ -363,7 +352,7 @@ impl App {
         let name = path.display().to_string();
         let r = Arc::clone(&self.repaint);
         let job = analysis::Job::spawn(
-            move || crate::ingest::pcl::load_marker_log(&path, 10_000_000.0),
+            move || framescope_core::ingest::pcl::load_marker_log(&path, 10_000_000.0),
             move || r(),
         );
         self.marker_job = Some((run, name, job));
@@ -573,7 +562,7 @@ impl App {
     /// `auto` resolved over the shown runs' traces (reads their frame types: kept in
     /// [`App::compare_source`] by [`App::drain`]).
     fn resolve_compared(&self) -> FrameTimeSource {
-        let traces: Vec<&crate::model::Trace> =
+        let traces: Vec<&framescope_core::model::Trace> =
             self.shown().into_iter().map(|i| &self.runs[i].capture.traces[self.runs[i].trace]).collect();
         FrameTimeSource::Auto.resolve_for(traces.iter().copied())
     }
@@ -625,7 +614,7 @@ impl App {
 
     /// Opens a capture that finished loading as a run (with its saved trim), and
     /// compares it against the pinned set when it came from the watched folder.
-    fn add_loaded(&mut self, name: String, path: Option<&PathBuf>, capture: crate::model::Capture) {
+    fn add_loaded(&mut self, name: String, path: Option<&PathBuf>, capture: framescope_core::model::Capture) {
         if let Some(path) = path {
             // Absolute, so that Open recent works from any folder.
             let absolute = std::path::absolute(path).unwrap_or_else(|_| path.clone());
@@ -677,11 +666,11 @@ impl App {
                 }
                 Some(Ok(capture)) => self.add_loaded(p.name, p.path.as_ref(), capture),
                 // A load the user cancelled is no error.
-                Some(Err(e)) if matches!(e.kind, crate::ingest::LoadErrorKind::Cancelled) => {
+                Some(Err(e)) if matches!(e.kind, framescope_core::ingest::LoadErrorKind::Cancelled) => {
                     self.status = Some(format!("loading {} cancelled", p.name));
                 }
-                Some(Err(crate::ingest::LoadError {
-                    kind: crate::ingest::LoadErrorKind::UnknownColumns(unknown),
+                Some(Err(framescope_core::ingest::LoadError {
+                    kind: framescope_core::ingest::LoadErrorKind::UnknownColumns(unknown),
                     path,
                     ..
                 })) if !unknown.samples.is_empty() && p.path.is_some() => {

@@ -4,12 +4,12 @@
 
 use super::analysis::Marks;
 use super::{theme, timeline};
-use crate::analysis::FrameTimeSource;
-use crate::analysis::vsync::VsyncSource;
-use crate::model::Trace;
-use crate::report::Run;
-use crate::report::compare::Comparison;
 use eframe::egui::{self, RichText};
+use framescope_core::analysis::FrameTimeSource;
+use framescope_core::analysis::vsync::VsyncSource;
+use framescope_core::model::Trace;
+use framescope_core::report::Run;
+use framescope_core::report::compare::Comparison;
 
 pub use super::figure_text::{
     FIGURE_NAMES, FLOOR_HELP, TARGET_HELP, THRESHOLD_HELP, Unit, Verdict, figure_help, figure_name, fixed,
@@ -166,7 +166,7 @@ fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
     let Some(kinds) = &run.frame_types else { return };
     let displayed = run.frame_time == "display";
     let share = |fps: Option<f64>| fps.map_or_else(|| "—".to_owned(), |f| format!("{f:.2}"));
-    let rate = |s: Option<crate::analysis::Summary>| {
+    let rate = |s: Option<framescope_core::analysis::Summary>| {
         s.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps))
     };
     let rows = [
@@ -488,8 +488,8 @@ pub fn help_ui(ctx: &egui::Context, open: &mut bool) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::Settings;
-    use crate::ingest::{LoadOptions, load_bytes};
+    use framescope_core::analysis::Settings;
+    use framescope_core::ingest::{LoadOptions, load_bytes};
     use std::path::Path;
 
     #[test]
@@ -500,7 +500,7 @@ mod tests {
         }
         let c = load_bytes(Path::new("r.csv"), csv.as_bytes(), LoadOptions::default())
             .unwrap_or_else(|e| panic!("{e}"));
-        let run = crate::report::run("r.csv", &c, 0, &Settings::default(), None);
+        let run = framescope_core::report::run("r.csv", &c, 0, &Settings::default(), None);
         let rows = figure_rows(&run);
         let names: Vec<&str> = rows.iter().map(|r| r.0).take(4).collect();
         assert_eq!(names, ["Average FPS", "Steady FPS", "Mostly steady FPS", "Typical FPS"]);
@@ -516,7 +516,7 @@ mod tests {
         let log = "Timestamp (Elapsed time in seconds),PID,FPS\n0,1,70\n0.5,1,100\n1.5,1,50\n";
         let c = load_bytes(Path::new("s.csv"), log.as_bytes(), LoadOptions::default())
             .unwrap_or_else(|e| panic!("{e}"));
-        let run = crate::report::run("s.csv", &c, 0, &Settings::default(), None);
+        let run = framescope_core::report::run("s.csv", &c, 0, &Settings::default(), None);
         let rows = figure_rows(&run);
         let value = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| r.1.clone()).unwrap_or_default();
         assert_eq!(value("Average FPS"), "66.67");

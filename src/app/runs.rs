@@ -3,10 +3,10 @@
 //! time selection. Results that no longer match what is shown are dropped.
 
 use super::analysis::{self, Analyzed, Job, Source, Tracks};
-use crate::analysis::{Settings, Trim};
-use crate::ingest::pcl::MarkerLog;
-use crate::model::Capture;
-use crate::report::{self, Run};
+use framescope_core::analysis::{Settings, Trim};
+use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::model::Capture;
+use framescope_core::report::{self, Run};
 use std::path::PathBuf;
 use std::sync::Arc;
 

@@ -1,15 +1,15 @@
 //! Sets of runs in the window (`metrics.md` §12): compared runs are grouped into sets
 //! (by the file name's prefix when they open, by a name typed for a run, or by dragging
 //! a run from one group to another), and two sets are compared by their means with
-//! Welch's 95 % interval ([`crate::report::sets`]: the statistics are the CLI's, never
+//! Welch's 95 % interval ([`framescope_core::report::sets`]: the statistics are the CLI's, never
 //! computed twice), so a change inside the runs' noise is neither better nor worse.
 //! Outliers are flagged and left out, and can be put back.
 
 use super::runs::OpenRun;
 use super::{App, panels, theme};
-use crate::report::Run;
-use crate::report::sets::{self, Set, SetComparison, SetRow};
 use eframe::egui::{self, RichText};
+use framescope_core::report::Run;
+use framescope_core::report::sets::{self, Set, SetComparison, SetRow};
 
 /// The set a run opens in: its file name's prefix, so that `run1`, `run2` (or `a1`,
 /// `a2`) land in the same set. The stem is cut before a `run` followed by digits (any
@@ -385,7 +385,7 @@ fn outlier_help(limit: f64) -> String {
     format!(
         "A run whose average FPS is more than {} % from its set's median is left out of the set's figures \
          (metrics.md §12); a set keeps at least two runs.",
-        crate::report::compare::number(limit * 100.0)
+        framescope_core::report::compare::number(limit * 100.0)
     )
 }
 
@@ -480,8 +480,8 @@ fn interval_bar(ui: &mut egui::Ui, row: &SetRow, colour: egui::Color32) {
     p.circle_filled(egui::pos2(x(e.delta), rect.center().y), 2.5, colour);
     response.on_hover_text(format!(
         "95 % interval of the difference: {} to {} (degrees of freedom {})",
-        crate::report::compare::number(e.ci95[0]),
-        crate::report::compare::number(e.ci95[1]),
+        framescope_core::report::compare::number(e.ci95[0]),
+        framescope_core::report::compare::number(e.ci95[1]),
         e.df.map_or_else(|| "—".to_owned(), |d| format!("{d:.1}"))
     ));
 }

@@ -5,7 +5,7 @@
 //! each field that is missing, of the wrong type or out of range falls back to its own
 //! default without discarding the others.
 
-use crate::analysis::{FrameTimeSource, Settings};
+use framescope_core::analysis::{FrameTimeSource, Settings};
 use serde::Deserialize as _;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
@@ -72,7 +72,7 @@ pub struct RememberedMapping {
     /// The header's column names, in order.
     pub header: Vec<String>,
     /// The column, what it holds and its unit.
-    pub mapping: crate::ingest::ColumnMapping,
+    pub mapping: framescope_core::ingest::ColumnMapping,
 }
 
 impl Default for Persisted {
@@ -90,7 +90,7 @@ impl Default for Persisted {
             trim_end_s: 0.0,
             run_trims: Vec::new(),
             watch_dir: PathBuf::new(),
-            outlier_limit: crate::report::sets::DEFAULT_OUTLIER_LIMIT,
+            outlier_limit: framescope_core::report::sets::DEFAULT_OUTLIER_LIMIT,
             column_mappings: Vec::new(),
         }
     }
@@ -262,7 +262,7 @@ impl Persisted {
     }
 
     /// Remembers `mapping` for CSVs with this `header` (replacing an older one).
-    pub fn remember_mapping(&mut self, header: &[String], mapping: crate::ingest::ColumnMapping) {
+    pub fn remember_mapping(&mut self, header: &[String], mapping: framescope_core::ingest::ColumnMapping) {
         self.column_mappings.retain(|m| m.header != header);
         self.column_mappings.insert(0, RememberedMapping { header: header.to_vec(), mapping });
         self.column_mappings.truncate(MAPPINGS_MAX);
@@ -270,7 +270,7 @@ impl Persisted {
 
     /// The mapping remembered for `header`, if any.
     #[must_use]
-    pub fn mapping_for(&self, header: &[String]) -> Option<&crate::ingest::ColumnMapping> {
+    pub fn mapping_for(&self, header: &[String]) -> Option<&framescope_core::ingest::ColumnMapping> {
         self.column_mappings.iter().find(|m| m.header == header).map(|m| &m.mapping)
     }
 
@@ -315,10 +315,10 @@ mod tests {
         assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         let header = vec!["tick".to_owned(), "dt (µs)".to_owned()];
-        let mapping = crate::ingest::ColumnMapping {
-            role: crate::ingest::MappedRole::FrameTime,
+        let mapping = framescope_core::ingest::ColumnMapping {
+            role: framescope_core::ingest::MappedRole::FrameTime,
             column: "dt (µs)".into(),
-            unit: crate::ingest::TimeUnit::Micros,
+            unit: framescope_core::ingest::TimeUnit::Micros,
         };
         p.remember_mapping(&header, mapping.clone());
         p.remember(Path::new("/captures/b.csv"));

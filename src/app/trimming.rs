@@ -1,14 +1,14 @@
 //! Trimming in the window (`metrics.md` §1): seconds left out at the start (a loading
 //! screen) and at the end of every run, or of one run on its own. Every figure, chart
 //! and comparison is of the kept frames (the analysis worker cuts the trace,
-//! [`crate::analysis::Trim`]); the timeline shades the trimmed parts, whose edges can
+//! [`framescope_core::analysis::Trim`]); the timeline shades the trimmed parts, whose edges can
 //! be dragged. The trim for all runs is saved with the settings, a run's own with its
 //! capture's path.
 
 use super::App;
 use super::runs::OpenRun;
-use crate::analysis::Trim;
 use eframe::egui::{self, RichText};
+use framescope_core::analysis::Trim;
 
 /// What a trim does, for its tooltips.
 const TRIM_HELP: &str = "Leave out the first and last seconds of a run (a loading screen, the end of a \

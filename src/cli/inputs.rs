@@ -2,8 +2,8 @@
 //! input), loaded in parallel across cores and handed back in argument order as each
 //! is ready, so output streams while later files still load.
 
-use crate::ingest::{self, LoadError, LoadOptions, Progress};
-use crate::model::Capture;
+use framescope_core::ingest::{self, LoadError, LoadOptions, Progress};
+use framescope_core::model::Capture;
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};

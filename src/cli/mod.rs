@@ -16,13 +16,15 @@ mod selector;
 pub use inputs::{CAPTURE_EXTENSIONS, ProgressArg};
 pub use selector::TraceSelector;
 
-use crate::analysis::{FrameTimeSource, Settings, Trim};
-use crate::ingest::{self, ColumnMapping, LoadOptions, MappedRole, TimeUnit};
-use crate::model::{Capture, Trace, Warning};
-use crate::report::compare::{self, CompareReport, Gate, GateOutcome};
-use crate::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
-use crate::report::{self, FailedRun, OtherTrace, Report, Run, RunEntry, SettingsJson};
+use crate::launch::{WindowOptions, no_display, no_window_message};
+
 use clap::{Args, Parser, Subcommand, ValueEnum};
+use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
+use framescope_core::ingest::{self, ColumnMapping, LoadOptions, MappedRole, TimeUnit};
+use framescope_core::model::{Capture, Trace, Warning};
+use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
+use framescope_core::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
+use framescope_core::report::{self, FailedRun, OtherTrace, Report, Run, RunEntry, SettingsJson};
 use inputs::{Input, ProgressLine};
 use pipeline::{Checks, RowCounts};
 use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
@@ -362,24 +364,7 @@ pub enum Outcome {
     /// A command ran (or the arguments were refused): exit with this status.
     Exit(ExitCode),
     /// Open the window.
-    Window(WindowRequest),
-}
-
-/// The window's arguments.
-#[derive(Debug, Clone, Default)]
-pub struct WindowRequest {
-    /// Captures to open.
-    pub files: Vec<PathBuf>,
-    /// `--screenshot PNG`.
-    pub screenshot: Option<PathBuf>,
-    /// `--pcl MARKERS`.
-    pub markers: Option<PathBuf>,
-    /// `--compare`.
-    pub compare: bool,
-    /// `--convention TOOL`: a peer tool's figures in the window.
-    pub convention: Option<compare::Section>,
-    /// `--trim-start` / `--trim-end` for every run (seconds).
-    pub trim: Option<(f64, f64)>,
+    Window(WindowOptions),
 }
 
 /// Runs the command line: a command's exit status, or the window to open.
@@ -400,7 +385,7 @@ pub fn run() -> Outcome {
                 eprintln!("{}", no_window_message(&reason, &cli.files));
                 return Outcome::Exit(ExitCode::from(1));
             }
-            Outcome::Window(WindowRequest {
+            Outcome::Window(WindowOptions {
                 files: cli.files,
                 screenshot: cli.screenshot,
                 markers: cli.pcl,
@@ -410,63 +395,6 @@ pub fn run() -> Outcome {
                     .then(|| (cli.window_trim_start.unwrap_or(0.0), cli.window_trim_end.unwrap_or(0.0))),
             })
         }
-    }
-}
-
-/// Why no window can open, when that is known before trying: on Linux and the BSDs,
-/// no display server is named in the environment.
-fn no_display() -> Option<String> {
-    if !cfg!(all(unix, not(target_os = "macos"), not(target_os = "ios"), not(target_os = "android"))) {
-        return None;
-    }
-    let set = |v: &str| std::env::var_os(v).is_some_and(|s| !s.is_empty());
-    (!set("DISPLAY") && !set("WAYLAND_DISPLAY") && !set("WAYLAND_SOCKET"))
-        .then(|| "no display is available (neither DISPLAY nor WAYLAND_DISPLAY is set)".to_owned())
-}
-
-/// What to print when the window cannot open: the reason without the windowing
-/// library's source locations, and the command that gives the figures without a window.
-#[must_use]
-pub fn no_window_message(reason: &str, files: &[PathBuf]) -> String {
-    let reason = strip_source_locations(reason);
-    let files = if files.is_empty() {
-        "FILE...".to_owned()
-    } else {
-        files.iter().map(|f| shell_word(&f.display().to_string())).collect::<Vec<_>>().join(" ")
-    };
-    format!(
-        "error: no window can open: {reason}\n\
-         For the figures without a window, run:  framescope report {files}\n\
-         (framescope report --help lists the options; --json and --format csv suit scripts)"
-    )
-}
-
-/// Removes ` at /path/file.rs:123:` locations that windowing errors carry.
-fn strip_source_locations(message: &str) -> String {
-    let mut out = message.to_owned();
-    while let Some(at) = out.find(" at ") {
-        let rest = &out[at + 4..];
-        let Some(rs) = rest.find(".rs:") else { break };
-        let digits = rest[rs + 4..].chars().take_while(char::is_ascii_digit).count();
-        if digits == 0 || rest[..rs].contains(' ') {
-            break;
-        }
-        let mut end = at + 4 + rs + 4 + digits;
-        let colon = out[end..].starts_with(':');
-        if colon {
-            end += 1;
-        }
-        out.replace_range(at..end, if colon { ":" } else { "" });
-    }
-    out.trim().to_owned()
-}
-
-/// A file name as a shell word (quoted when it holds spaces or quotes).
-fn shell_word(s: &str) -> String {
-    if s.chars().all(|c| c.is_ascii_alphanumeric() || "-_./:\\+=,@".contains(c)) {
-        s.to_owned()
-    } else {
-        format!("'{}'", s.replace('\'', "'\\''"))
     }
 }
 
@@ -808,17 +736,6 @@ fn warn_marker_error(runs: &mut [RunEntry], marker_error: Option<&str>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn window_errors_lose_their_source_locations() {
-        let winit = "winit EventLoopError: os error at /root/.cargo/registry/src/index.crates.io-1949cf8c6b5b557f/\
-                     winit-0.30.13/src/platform_impl/linux/mod.rs:765: neither WAYLAND_DISPLAY nor WAYLAND_SOCKET \
-                     nor DISPLAY is set.";
-        let msg = no_window_message(winit, &[PathBuf::from("my run.csv")]);
-        assert!(!msg.contains(".rs:") && !msg.contains("/root"), "{msg}");
-        assert!(msg.contains("neither WAYLAND_DISPLAY"), "{msg}");
-        assert!(msg.contains("framescope report 'my run.csv'"), "{msg}");
-    }
 
     #[test]
     fn fractions() {

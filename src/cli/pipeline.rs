@@ -2,8 +2,8 @@
 //! row fails), `--max-skipped R` (too large a share of skipped rows fails), and the
 //! different-applications warning of `compare`.
 
-use crate::model::{Capture, Warning};
-use crate::report::Run;
+use framescope_core::model::{Capture, Warning};
+use framescope_core::report::Run;
 
 /// Rows of one file: kept as frames (samples) and skipped with a warning.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -93,7 +93,7 @@ impl Checks {
         {
             failures.push(format!(
                 "--max-skipped {}: {file}: {skipped}, more than {:.1} %",
-                crate::report::compare::number(max),
+                framescope_core::report::compare::number(max),
                 max * 100.0
             ));
         }

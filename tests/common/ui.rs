@@ -93,10 +93,11 @@ pub fn frame_pos(h: &Window, timeline: usize, run: usize, start_ms: f64, frame_t
 }
 
 /// The default trace of a capture file, loaded the way the window loads it.
-pub fn default_trace(path: &std::path::Path) -> framescope::model::Trace {
+pub fn default_trace(path: &std::path::Path) -> framescope_core::model::Trace {
     let bytes = std::fs::read(path).expect("read the capture");
-    let capture = framescope::ingest::load_bytes(path, &bytes, framescope::ingest::LoadOptions::default())
-        .expect("a readable capture");
+    let capture =
+        framescope_core::ingest::load_bytes(path, &bytes, framescope_core::ingest::LoadOptions::default())
+            .expect("a readable capture");
     let i = capture.default_trace().expect("a default trace");
     capture.traces.into_iter().nth(i).expect("the default trace")
 }

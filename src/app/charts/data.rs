@@ -3,8 +3,8 @@
 //! curves on a grid of target rates, and frame-time histograms on "nice" bin grids.
 //! Pure and UI-free; the drawing in the parent module only reads it.
 
-use crate::analysis::{SlowTimeCurve, percentile};
 use egui_plot::PlotPoint;
+use framescope_core::analysis::{SlowTimeCurve, percentile};
 use std::sync::Arc;
 
 /// Highest target rate on the pacing chart, as in the headline scan.

@@ -82,7 +82,7 @@ fn plot_height(ui: &egui::Ui) -> f32 {
 #[cfg(test)]
 mod fixtures {
     use super::ChartData;
-    use crate::analysis::SlowTimeCurve;
+    use framescope_core::analysis::SlowTimeCurve;
 
     /// A 60 FPS-ish run: 15.5–20.45 ms with an 80 ms hitch every 997 frames.
     pub(super) fn series(n: usize) -> Vec<f64> {

@@ -5,8 +5,8 @@
 //! events never make a wall of text.
 
 use super::rows::Frame;
-use crate::model::Event;
 use eframe::egui::{Color32, FontId, Painter, Rect, Stroke, pos2, vec2};
+use framescope_core::model::Event;
 
 /// The markers' colour.
 pub const EVENT: Color32 = Color32::from_rgb(215, 140, 245);

@@ -12,15 +12,15 @@
 //! applies in one place.
 
 pub mod events;
-pub mod lod;
+pub use framescope_core::lod;
 mod rows;
 pub mod view;
 
 use super::analysis::{Analyzed, TelemetryTrack, Tracks};
 use super::theme;
-use crate::analysis::FrameTimeSource;
-use crate::model::Trace;
 use eframe::egui::{self, FontId, Key, Rect, Sense, Stroke, pos2, vec2};
+use framescope_core::analysis::FrameTimeSource;
+use framescope_core::model::Trace;
 use lod::{Budget, BudgetShares, SeriesIndex};
 pub use rows::fps_text;
 use std::sync::{Arc, Mutex};
@@ -78,10 +78,10 @@ pub struct TrimEdges {
 impl TrimEdges {
     /// The edges of `trim` on `trace`.
     #[must_use]
-    pub fn of(trace: &Trace, trim: crate::analysis::Trim) -> Option<Self> {
+    pub fn of(trace: &Trace, trim: framescope_core::analysis::Trim) -> Option<Self> {
         let f = &trace.frames;
         let first_ms = *f.start_ms.first()?;
-        let last_ms = first_ms + crate::analysis::Trim::span_s(trace) * 1000.0;
+        let last_ms = first_ms + framescope_core::analysis::Trim::span_s(trace) * 1000.0;
         Some(Self {
             first_ms,
             last_ms,

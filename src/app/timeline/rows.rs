@@ -1,13 +1,13 @@
 //! Painting the timeline rows. Every row reads per pixel column: the frames under a
-//! column and their typical and slowest values come from the LOD ([`super::lod`]), so
+//! column and their typical and slowest values come from the LOD ([`framescope_core::lod`]), so
 //! a row costs O(width · log n) whatever the trace length.
 
 use super::super::analysis::{Analyzed, Stack};
 use super::super::theme;
-use super::lod::{Budget, ColumnStat, Verdict};
 use super::view::TimeView;
-use crate::model::Trace;
 use eframe::egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, pos2, vec2};
+use framescope_core::lod::{Budget, ColumnStat, Verdict};
+use framescope_core::model::Trace;
 use std::ops::Range;
 
 /// What every row of one frame of the UI shares.

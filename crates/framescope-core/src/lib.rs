@@ -1,0 +1,15 @@
+//! framescope's core: everything but the window, usable from the command line, a batch
+//! job or a language binding. It has no GUI dependency (the crate graph keeps it so).
+//!
+//! The layers (see `ARCHITECTURE.md`):
+//! * [`model`] — the typed trace model (columns, metadata), no I/O, no UI;
+//! * [`ingest`] — format detection and parsing of capture files into the model;
+//! * [`analysis`] — pure, parallel computations over a trace (`metrics.md`);
+//! * [`report`] — the `framescope report` document (JSON and table);
+//! * [`lod`] — the level-of-detail structures a timeline draws from.
+
+pub mod analysis;
+pub mod ingest;
+pub mod lod;
+pub mod model;
+pub mod report;
