@@ -5,6 +5,9 @@
 
 use std::path::PathBuf;
 
+/// Why no window opens in a build without the `gui` feature.
+pub const HEADLESS: &str = "this framescope was built without the window (cargo feature `gui`)";
+
 /// The window's arguments, as the command line read them (one struct for the CLI and
 /// the window).
 #[derive(Debug, Clone, Default)]
@@ -25,6 +28,7 @@ pub struct WindowOptions {
 
 /// Why no window can open, when that is known before trying: on Linux and the BSDs,
 /// no display server is named in the environment.
+#[must_use]
 pub fn no_display() -> Option<String> {
     if !cfg!(all(unix, not(target_os = "macos"), not(target_os = "ios"), not(target_os = "android"))) {
         return None;

@@ -5,6 +5,7 @@ use super::loader::Source;
 use super::{App, dialog, panels, timeline};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;
+use framescope_core::model::Trace;
 
 impl App {
     pub(super) fn toolbar_ui(&mut self, ui: &mut egui::Ui) {
@@ -305,8 +306,7 @@ impl App {
                     super::trimming::run_trim_ui(ui, run, all_trim);
                     let traces = &run.capture.traces;
                     if traces.len() > 1 {
-                        let label =
-                            |t: &framescope_core::model::Trace| format!("{} — {} frames", t.label(), t.len());
+                        let label = |t: &Trace| format!("{} — {} frames", t.label(), t.len());
                         let before = run.trace;
                         ui.horizontal(|ui| {
                             let name = ui.label("Trace").on_hover_text(

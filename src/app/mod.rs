@@ -67,7 +67,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
         viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
         ..Default::default()
     };
-    let files = files.to_vec();
+    let files = files.clone();
     let files_for_message = files.clone();
     let failed = Arc::new(Mutex::new(false));
     let failed_in_app = Arc::clone(&failed);

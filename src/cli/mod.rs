@@ -16,7 +16,7 @@ mod selector;
 pub use inputs::{CAPTURE_EXTENSIONS, ProgressArg};
 pub use selector::TraceSelector;
 
-use crate::launch::{WindowOptions, no_display, no_window_message};
+use crate::launch::{self, WindowOptions, no_display, no_window_message};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
@@ -381,7 +381,8 @@ pub fn run() -> Outcome {
         Some(Command::Report(args)) => Outcome::Exit(report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         None => {
-            if let Some(reason) = no_display() {
+            let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
+            if let Some(reason) = reason {
                 eprintln!("{}", no_window_message(&reason, &cli.files));
                 return Outcome::Exit(ExitCode::from(1));
             }

@@ -5,6 +5,7 @@
 
 pub mod mangle;
 pub mod runs;
+#[cfg(feature = "gui")]
 pub mod ui;
 
 use std::path::{Path, PathBuf};
