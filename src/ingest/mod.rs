@@ -16,6 +16,7 @@ mod builder;
 mod capframex_json;
 mod csv_capture;
 mod error;
+pub mod etl;
 pub mod generic;
 pub mod layout;
 mod mangohud;
