@@ -675,7 +675,7 @@ fn etl_entry(input: &inputs::Input) -> Option<FileResult> {
     let name = input.name();
     let (entries, errors) = match ingest::etl::summarize(path) {
         Ok(summary) => {
-            (vec![report::etl::EtlRun::new(&name, summary, ingest::etl::load_marker_log(path))], Vec::new())
+            (vec![report::etl::EtlRun::entry(&name, summary, ingest::etl::load_marker_log(path))], Vec::new())
         }
         Err(e) => (vec![RunEntry::Failed(FailedRun::from_load_error(&name, &e))], vec![e.to_string()]),
     };

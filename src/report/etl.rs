@@ -65,7 +65,7 @@ pub struct EtlRun {
 impl EtlRun {
     /// The entry of a summarised .etl and its marker log (an error when it has none).
     #[must_use]
-    pub fn new(file: &str, mut etl: EtlSummary, markers: Result<MarkerLog, LoadError>) -> RunEntry {
+    pub fn entry(file: &str, mut etl: EtlSummary, markers: Result<MarkerLog, LoadError>) -> RunEntry {
         let mut warnings = std::mem::take(&mut etl.warnings);
         let pcl = match markers {
             Ok(log) => Some(breakdown(&log, &mut warnings)),

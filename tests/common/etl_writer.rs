@@ -110,7 +110,7 @@ fn body(kind: Kind) -> (Vec<u8>, Vec<u8>) {
 }
 
 fn pad8(v: &mut Vec<u8>) {
-    while v.len() % 8 != 0 {
+    while !v.len().is_multiple_of(8) {
         v.push(0);
     }
 }

@@ -155,7 +155,7 @@ pub fn load_marker_log(path: &Path) -> Result<MarkerLog, LoadError> {
     for e in events.iter().filter(|e| e.process_id == pid) {
         match e.kind {
             PclKind::Marker { marker, frame_id, .. } => {
-                markers.push(Marker { time_ms: clock.ms(e.ticks), marker, frame_id })
+                markers.push(Marker { time_ms: clock.ms(e.ticks), marker, frame_id });
             }
             PclKind::Input => inputs.push(clock.ms(e.ticks)),
             _ => {}

@@ -162,11 +162,14 @@ enum Key {
     Group(u8),
 }
 
+/// Per provider: records per kind, TraceLogging event names, the name from its traits.
+type ProviderTally = (BTreeMap<RecordKind, u64>, BTreeMap<String, u64>, Option<String>);
+
 #[derive(Default)]
 struct Tally {
     records: u64,
     kinds: BTreeMap<RecordKind, u64>,
-    providers: BTreeMap<Key, (BTreeMap<RecordKind, u64>, BTreeMap<String, u64>, Option<String>)>,
+    providers: BTreeMap<Key, ProviderTally>,
     first: Option<u64>,
     last: Option<u64>,
     pcl: PclEvents,

@@ -321,7 +321,7 @@ mod tests {
     fn signed_and_struct() {
         // Struct "a" of 2 members (in-type 24 with chain, out-type 2), an INT8 and an ANSI string.
         let mut body = b"\0E\0a\0".to_vec();
-        body.extend_from_slice(&[24 | 0x80, 2]);
+        body.extend_from_slice(&[0x18 | 0x80, 2]);
         body.extend_from_slice(b"x\0\x03y\0\x02");
         let mut m = ((body.len() + 2) as u16).to_le_bytes().to_vec();
         m.extend_from_slice(&body);
