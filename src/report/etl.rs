@@ -6,7 +6,7 @@
 use super::RunEntry;
 use crate::analysis::PclLatency;
 use crate::ingest::LoadError;
-use crate::ingest::etl::EtlSummary;
+use crate::model::etl::EtlSummary;
 use crate::model::markers::MarkerLog;
 use crate::model::{Frames, Trace, TraceMeta, Warning};
 use serde::Serialize;
