@@ -234,3 +234,47 @@ fn etl_parser_reads_the_hand_built_files() {
     let log = load_marker_log(&path, 1e7).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!((log.markers.len(), log.inputs_ms.as_ref().map(Vec::len)), (30, Some(10)));
 }
+
+/// `framescope report` on an .etl without markers, a damaged one, and `--pcl` with them.
+#[test]
+fn report_says_what_an_etl_without_markers_or_damaged_holds() {
+    let dir = TempDir::new("etl_report_cli");
+    let capture = dir.file("capture.csv", CAPTURE.as_bytes());
+    let events = [
+        Event { ticks: 100, cpu: 0, pid: 3, kind: Kind::Init },
+        Event { ticks: 900, cpu: 1, pid: 3, kind: Kind::Shutdown },
+    ];
+    let s = Session { cpus: 2, ..Session::default() };
+    let quiet = dir.file("quiet.etl", &etl_writer::write(&s, &events));
+    let (code, doc) = report_json([quiet.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert!(run["pcl"].is_null(), "{run}");
+    assert_eq!(run["etl"]["pcl"]["init"], 1);
+    assert_eq!(run["etl"]["pcl"]["markers"], 0);
+    let table = common::framescope(["report".as_ref(), quiet.as_os_str()]);
+    assert!(table.stdout.contains("PCL Stats: events, but no markers"), "{}", table.stdout);
+    // --pcl with it: the capture is reported, the marker log is an error naming the file.
+    let run =
+        common::framescope(["report".as_ref(), capture.as_os_str(), "--pcl".as_ref(), quiet.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("quiet.etl") && run.stderr.contains("no PCL Stats markers"),
+        "{}",
+        run.stderr
+    );
+    // A file cut inside its last buffer: read, with a warning naming the byte; --strict fails.
+    let mut bytes = etl_writer::write(&s, &events);
+    bytes.truncate(bytes.len() - 1000);
+    let cut = dir.file("cut.etl", &bytes);
+    let (code, doc) = report_json([cut.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let warning = doc["runs"][0]["warnings"][0]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(warning.starts_with("byte 131072: the file ends inside a buffer"), "{warning}");
+    let strict = common::framescope(["report".as_ref(), "--strict".as_ref(), cut.as_os_str()]);
+    assert_eq!(strict.code, 1, "{}", strict.stderr);
+    // An .etl given as a capture to compare: refused with what to do instead.
+    let run = common::framescope(["compare".as_ref(), capture.as_os_str(), quiet.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("an ETW trace (.etl), not a frame capture"), "{}", run.stderr);
+}

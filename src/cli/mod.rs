@@ -666,8 +666,8 @@ impl FileResult {
 }
 
 /// The entry of an .etl (known by its content): what it holds and its PCL markers'
-/// breakdown; `None` for any other input.
-fn etl_entry(input: &inputs::Input) -> Option<FileResult> {
+/// breakdown; `None` for any other input. `--strict` fails it on a warning.
+fn etl_entry(input: &inputs::Input, checks: Checks) -> Option<FileResult> {
     let inputs::Input::File(path) = input else { return None };
     if !ingest::etl::is_etl_file(path) {
         return None;
@@ -679,7 +679,15 @@ fn etl_entry(input: &inputs::Input) -> Option<FileResult> {
         }
         Err(e) => (vec![RunEntry::Failed(FailedRun::from_load_error(&name, &e))], vec![e.to_string()]),
     };
-    Some(FileResult { entries, errors, failures: Vec::new(), notes: Vec::new() })
+    let warnings = entries.iter().filter_map(|e| match e {
+        RunEntry::Etl(run) => Some(run.warnings.iter().filter(|w| !w.informational).count()),
+        _ => None,
+    });
+    let failures = match warnings.sum::<usize>() {
+        n if checks.strict && n > 0 => vec![format!("--strict: {name}: {n} warnings")],
+        _ => Vec::new(),
+    };
+    Some(FileResult { entries, errors, failures, notes: Vec::new() })
 }
 
 /// Load errors go to stderr, except when the table on a terminal already shows them
@@ -734,7 +742,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     inputs::for_each_ordered(
         &inputs,
         |input| {
-            if let Some(result) = etl_entry(input) {
+            if let Some(result) = etl_entry(input, checks) {
                 return result;
             }
             let loaded = job.load(input);
