@@ -151,7 +151,8 @@ pub fn write_etl(run: &EtlRun, out: &mut impl Write) -> std::io::Result<()> {
         let name = p.name.as_deref().map(|n| format!(" {n}")).unwrap_or_default();
         let names: Vec<String> = p.event_names.iter().map(|(k, n)| format!("{k} {n}")).collect();
         let names = if names.is_empty() { String::new() } else { format!(" ({})", names.join(", ")) };
-        writeln!(out, "    {id}{name}: {} records{names}", p.events)?;
+        let plural = if p.events == 1 { "" } else { "s" };
+        writeln!(out, "    {id}{name}: {} record{plural}{names}", p.events)?;
     }
     match (&run.pcl, &e.pcl) {
         (Some(p), _) => {
