@@ -75,6 +75,7 @@ pub struct EtlSummary {
     pub span_ms: Option<f64>,
     /// PCL Stats events (null when there are none).
     pub pcl: Option<PclEvents>,
-    /// Problems, with their byte offsets.
+    /// Problems, with their byte offsets (the report moves them to its entry's warnings).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<Warning>,
 }
