@@ -160,6 +160,11 @@ fn damage_is_reported_with_its_byte_offset() {
     // The second data buffer's first record claims 0xFFFF bytes (its buffer is 8 KiB).
     let second = 2 * 8192;
     bytes[second + 72..second + 74].copy_from_slice(&0xFFFFu16.to_le_bytes());
+    // The first data buffer's first event has a broken TraceLogging schema: its size
+    // (after the 80-byte header, the 40-byte provider-traits item and the schema item's
+    // 8-byte header) says 3 bytes.
+    let schema = 8192 + 72 + 80 + 40 + 8;
+    bytes[schema..schema + 2].copy_from_slice(&3u16.to_le_bytes());
     // And the file is cut inside its last buffer.
     bytes.truncate(bytes.len() - 100);
     let path = dir.file("damaged.etl", &bytes);
@@ -172,6 +177,10 @@ fn damage_is_reported_with_its_byte_offset() {
         "{messages:?}"
     );
     assert!(messages.iter().any(|m| m.contains("the file ends inside a buffer")), "{messages:?}");
+    assert!(
+        messages.iter().any(|m| m.contains("schema cannot be read: the schema states 3 bytes")),
+        "{messages:?}"
+    );
     // Not an .etl at all: refused, naming the file.
     let junk = dir.file("junk.etl", &[0u8; 200]);
     let e = load_marker_log(&junk, 1e7).map(|_| ()).unwrap_err().to_string();

@@ -315,3 +315,51 @@ pub fn looks_like_etl(head: &[u8]) -> bool {
         && r[6] == 0
         && r[7] == 0
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A buffer of `size` bytes (at least its header) whose header states `filled`.
+    fn buffer(size: u32, filled: u32) -> Vec<u8> {
+        let mut b = vec![0u8; (size as usize).max(BUFFER_HEADER_LEN)];
+        b[0..4].copy_from_slice(&size.to_le_bytes());
+        b[0x30..0x34].copy_from_slice(&filled.to_le_bytes());
+        b
+    }
+
+    #[test]
+    fn buffers_in_order_then_an_impossible_size_ends_the_reading() {
+        let mut file = buffer(128, 100);
+        file.extend(buffer(96, 200)); // filled past its end: read to the end, with a problem
+        file.extend(buffer(40, 40)); // smaller than a header: nothing after it can be found
+        file.extend(buffer(128, 100));
+        let mut r = BufferReader::new(&file[..], file.len() as u64);
+        let a = r.next_buffer().map(|b| (b.header.file_offset, b.data.len()));
+        let b = r.next_buffer().map(|b| (b.header.file_offset, b.data.len()));
+        assert_eq!((a, b), (Some((0, 28)), Some((128, 24))));
+        assert!(r.next_buffer().is_none());
+        let offsets: Vec<u64> = r.problems.iter().map(|p| p.offset).collect();
+        assert_eq!(offsets, [128, 224], "{:?}", r.problems);
+        assert!(r.problems[1].message.contains("impossible size of 40"));
+    }
+
+    #[test]
+    fn a_file_cut_inside_a_buffer_keeps_what_is_there() {
+        let file = buffer(4096, 1000);
+        let mut r = BufferReader::new(&file[..500], 500);
+        assert_eq!(r.next_buffer().map(|b| b.data.len()), Some(500 - BUFFER_HEADER_LEN));
+        assert!(r.next_buffer().is_none());
+        assert!(r.problems[0].message.starts_with("the file ends inside a buffer of 4096 bytes"));
+    }
+
+    #[test]
+    fn etl_sniffing() {
+        let mut head = buffer(1024, 300);
+        head[72..80].copy_from_slice(&[2, 0, 0x02, 0xC0, 0x80, 0x01, 0, 0]);
+        assert!(looks_like_etl(&head));
+        head[79] = 3; // a system record of another group is not the log-file header
+        assert!(!looks_like_etl(&head));
+        assert!(!looks_like_etl(b"timestamp_ns,event,marker_id,frame_id\n1,PCLStatsEvent,0,1\n"));
+    }
+}
