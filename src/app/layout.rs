@@ -72,7 +72,9 @@ impl App {
         if pcl.on_hover_text("A PCL Stats marker log recorded with the capture shown").clicked() {
             ui.close();
             match dialog::show(|| {
-                rfd::FileDialog::new().add_filter("PCL marker logs", &["csv", "log", "txt"]).pick_file()
+                rfd::FileDialog::new()
+                    .add_filter("PCL marker logs", &["csv", "log", "txt", "etl"])
+                    .pick_file()
             }) {
                 Ok(path) => self.attach_marker_log(path),
                 Err(why) => self.status = Some(why),

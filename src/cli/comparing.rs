@@ -131,7 +131,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         .iter()
         .filter_map(|(_, e)| match e {
             RunEntry::Run(r) => Some(&**r),
-            RunEntry::Failed(_) => None,
+            RunEntry::Failed(_) | RunEntry::Etl(_) => None,
         })
         .collect();
     let warnings: Vec<Warning> = pipeline::different_applications(&ok_runs).into_iter().collect();
@@ -207,7 +207,7 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
             .filter(|(i, _)| side_of(*i) == side)
             .filter_map(|(_, e)| match e {
                 RunEntry::Run(r) => Some(&**r),
-                RunEntry::Failed(_) => None,
+                RunEntry::Failed(_) | RunEntry::Etl(_) => None,
             })
             .collect()
     };

@@ -563,7 +563,7 @@ impl FileResult {
                     .iter()
                     .filter_map(|e| match e {
                         RunEntry::Run(r) => Some(&**r),
-                        RunEntry::Failed(_) => None,
+                        RunEntry::Failed(_) | RunEntry::Etl(_) => None,
                     })
                     .collect();
                 checks.check(name, loaded.rows(), &runs)
@@ -592,6 +592,31 @@ impl FileResult {
     fn failed(&self) -> bool {
         !self.errors.is_empty() || !self.failures.is_empty()
     }
+}
+
+/// The entry of an .etl (known by its content): what it holds and its PCL markers'
+/// breakdown; `None` for any other input. `--strict` fails it on a warning.
+fn etl_entry(input: &inputs::Input, checks: Checks) -> Option<FileResult> {
+    let inputs::Input::File(path) = input else { return None };
+    if !ingest::etl::is_etl_file(path) {
+        return None;
+    }
+    let name = input.name();
+    let (entries, errors) = match ingest::etl::summarize(path) {
+        Ok(summary) => {
+            (vec![report::etl::EtlRun::entry(&name, summary, ingest::etl::load_marker_log(path))], Vec::new())
+        }
+        Err(e) => (vec![RunEntry::Failed(FailedRun::from_load_error(&name, &e))], vec![e.to_string()]),
+    };
+    let warnings = entries.iter().filter_map(|e| match e {
+        RunEntry::Etl(run) => Some(run.warnings.iter().filter(|w| !w.informational).count()),
+        _ => None,
+    });
+    let failures = match warnings.sum::<usize>() {
+        n if checks.strict && n > 0 => vec![format!("--strict: {name}: {n} warnings")],
+        _ => Vec::new(),
+    };
+    Some(FileResult { entries, errors, failures, notes: Vec::new() })
 }
 
 /// Load errors go to stderr, except when the table on a terminal already shows them
@@ -646,6 +671,9 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     inputs::for_each_ordered(
         &inputs,
         |input| {
+            if let Some(result) = etl_entry(input, checks) {
+                return result;
+            }
             let loaded = job.load(input);
             let (mut entries, errors) = loaded.runs(&settings, markers.as_ref());
             warn_marker_error(&mut entries, marker_error.as_deref());

@@ -3,6 +3,8 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 #![allow(dead_code)]
 
+pub mod etl_parser;
+pub mod etl_writer;
 pub mod mangle;
 pub mod runs;
 #[cfg(feature = "gui")]

@@ -16,6 +16,7 @@ mod builder;
 mod capframex_json;
 mod csv_capture;
 mod error;
+pub mod etl;
 pub mod generic;
 pub mod layout;
 mod mangohud;
@@ -206,6 +207,12 @@ pub fn load_reader<R: Read + Send>(
     let mut reader = BufReader::with_capacity(1 << 16, counting);
     // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces;
     // the sampled logs (NVIDIA App, Afterburner) by their first line.
+    if etl::looks_like_etl(reader.fill_buf().map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?) {
+        let msg = "an ETW trace (.etl), not a frame capture: framescope reads its PCL Stats markers \
+                   (`--pcl FILE.etl`, File › Attach PCL log…); `framescope report FILE.etl` says what it holds"
+            .to_owned();
+        return Err(LoadError::new(path, None, LoadErrorKind::Unsupported(msg)));
+    }
     let (json, nvidia, afterburner, bom) = {
         let head = reader.fill_buf().map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
         let bom = head.starts_with(b"\xEF\xBB\xBF");

@@ -11,6 +11,7 @@
 //! This module has no UI dependency and never touches files.
 
 mod column;
+pub mod etl;
 mod format;
 pub mod markers;
 mod values;

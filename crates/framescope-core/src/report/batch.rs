@@ -154,6 +154,7 @@ pub fn row(entry: &RunEntry) -> Vec<String> {
 fn cell(entry: &RunEntry, json: &Value, column: &str) -> String {
     match (column, entry) {
         ("warnings", RunEntry::Run(r)) => return r.warnings.len().to_string(),
+        ("warnings", RunEntry::Etl(r)) => return r.warnings.len().to_string(),
         ("health.spikes", RunEntry::Run(r)) => return spikes(r),
         ("present_modes", RunEntry::Run(r)) => return r.present_modes.join("; "),
         _ => {}

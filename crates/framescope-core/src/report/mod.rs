@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod compare;
+pub mod etl;
 pub mod gate;
 pub mod sets;
 pub mod stats;
@@ -118,6 +119,8 @@ pub enum RunEntry {
     Run(Box<Run>),
     /// A file that could not be read or held no frames.
     Failed(FailedRun),
+    /// An ETW trace (`.etl`): what it holds and its PCL Stats markers (`etl.rs`).
+    Etl(Box<etl::EtlRun>),
 }
 
 /// One trace's figures. Sections that cannot be computed are `null`, never 0.

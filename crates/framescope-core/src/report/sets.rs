@@ -401,6 +401,7 @@ pub fn write_sets_table(doc: &SetsReport, out: &mut impl Write) -> std::io::Resu
                     }
                 }
                 RunEntry::Failed(f) => writeln!(out, "  {}  error: {}", f.file, f.error.message)?,
+                RunEntry::Etl(e) => writeln!(out, "  {}  an ETW trace, not a run", e.file)?,
             }
         }
         for w in set.map(|j| j.warnings.as_slice()).unwrap_or_default() {

@@ -43,6 +43,7 @@ pub fn write_entry(entry: &RunEntry, conventions: bool, out: &mut impl Write) ->
             Ok(())
         }
         RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", f.file, f.error.message),
+        RunEntry::Etl(e) => super::etl::write_etl(e, out),
     }
 }
 
