@@ -20,6 +20,7 @@ pub mod generic;
 pub mod layout;
 mod mangohud;
 mod nvidia_app;
+mod overflow;
 pub mod pcl;
 mod preamble;
 mod records;

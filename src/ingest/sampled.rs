@@ -22,9 +22,9 @@ use std::path::Path;
 /// How often (in rows) the loaders look at the cancel flag.
 pub(super) const CANCEL_CHECK_ROWS: u64 = 8192;
 
-/// Frame times outside this range (ms) are no real frame: 1 ns to 11.6 days, as for
-/// every other format. A rate is usable when `1000 / r` is inside it.
-const PLAUSIBLE_FRAME_TIME_MS: std::ops::RangeInclusive<f64> = 1e-6..=1e9;
+/// Frame times outside [`PLAUSIBLE_FRAME_TIME_MS`] are no real frame, as for every
+/// other format. A rate is usable when `1000 / r` is inside it.
+use super::overflow::PLAUSIBLE_FRAME_TIME_MS;
 
 /// Timestamps beyond ±10¹⁵ ms (31 700 years) are not read: no difference of two kept
 /// timestamps can overflow.
