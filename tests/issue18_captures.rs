@@ -112,3 +112,87 @@ fn an_overflow_display_interval_is_missing_with_a_warning() {
         assert_eq!(run.code, 1, "{source}: {}", run.stderr);
     }
 }
+
+/// A deterministic jitter in ±0.05 ms (a fixed-refresh display's measured intervals
+/// jitter by a few hundredths of a ms).
+fn jitter(i: u32) -> f64 {
+    f64::from((i * 7919) % 101) / 1000.0 - 0.05
+}
+
+/// A capture whose frame times and display intervals are `intervals`.
+fn displayed(intervals: &[f64]) -> String {
+    let cells: Vec<(String, String, String)> =
+        intervals.iter().map(|d| (format!("{d:.4}"), format!("{d:.4}"), "3.0".to_owned())).collect();
+    let rows: Vec<(&str, &str, &str)> = cells.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
+    pm1(&rows)
+}
+
+/// A steady 30 FPS cap on a 60 Hz display: every interval 33.3 ms (two 60 Hz periods)
+/// with a little jitter. It was "30 Hz"; a frame cap is no refresh rate: 60 Hz.
+#[test]
+fn a_steady_30_fps_cap_on_a_60_hz_display_is_not_30_hz() {
+    let p = 1000.0 / 60.0;
+    let intervals: Vec<f64> = (0..900).map(|i| 2.0 * p + jitter(i)).collect();
+    let path = temp_file("cap30.csv", &displayed(&intervals));
+    let (code, doc) = report_json([&path]);
+    assert_eq!(code, 0);
+    let hz = doc["runs"][0]["vsync"]["refresh_hz"].as_f64().unwrap_or(0.0);
+    assert!((hz - 60.0).abs() < 0.05, "{}", doc["runs"][0]["vsync"]);
+}
+
+/// The RoboCop capture (a 30 FPS driver cap under variable refresh) said "30.06 Hz,
+/// confidence 80 %"; its intervals spread over 31.6–37 ms and include 16.09 and 25.00.
+#[test]
+fn robocop_has_no_refresh_rate() {
+    let Some(dir) = common::real_traces() else { return };
+    let path = dir.join("frameview/FrameView_RoboCop_30fpscap_Native4K_2024_04_13T193123_Log.csv");
+    let (code, doc) = report_json([&path]);
+    assert_eq!(code, 0);
+    assert_eq!(doc["runs"][0]["frames"], 897);
+    assert!(doc["runs"][0]["vsync"].is_null(), "{}", doc["runs"][0]["vsync"]);
+}
+
+/// Frames, duration (ms) and VSYNC grid (rate, confidence) of `path` trimmed by `a` s
+/// at the start and `b` s at the end.
+fn grid(path: &std::path::Path, a: f64, b: f64) -> (u64, f64, f64, f64) {
+    let (code, doc) = report_json([
+        "--trim-start".as_ref(),
+        a.to_string().as_ref(),
+        "--trim-end".as_ref(),
+        b.to_string().as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    let v = &run["vsync"];
+    let n = run["frames"].as_u64().unwrap();
+    let d = run["duration_ms"].as_f64().unwrap();
+    (n, d, v["refresh_hz"].as_f64().unwrap_or(0.0), v["confidence"].as_f64().unwrap_or(0.0))
+}
+
+/// A display series at 120 Hz (mostly one period, one in seven two, jitter) is
+/// detected the same on the whole capture and on any part of 1000 frames or more,
+/// hand-built and real (Ghost Recon Breakpoint, 4070 frames at 119.84 Hz).
+#[test]
+fn a_120_hz_series_is_detected_the_same_on_any_thousand_frames() {
+    let p = 1000.0 / 119.84;
+    let intervals: Vec<f64> = (0..3000).map(|i| if i % 7 == 0 { 2.0 * p } else { p } + jitter(i)).collect();
+    let mut paths = vec![temp_file("vsync120.csv", &displayed(&intervals))];
+    if let Some(dir) = common::real_traces() {
+        paths.push(dir.join("presentmon-1x/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv"));
+    }
+    for path in &paths {
+        let name = path.file_name().unwrap().to_string_lossy();
+        let (n, duration_ms, whole, confidence) = grid(path, 0.0, 0.0);
+        assert!(n > 2500 && (whole - 119.84).abs() < 0.02 && confidence > 0.99, "{name}: {n} {whole} {confidence}");
+        // Parts of about 1050 frames (at the run's mean frame time): the first, the
+        // last and four in between.
+        let (seconds, part_s) = (duration_ms / 1000.0, 1050.0 * duration_ms / n as f64 / 1000.0);
+        for k in 0..6 {
+            let a = (seconds - part_s) * f64::from(k) / 5.0;
+            let (n, _, hz, c) = grid(path, a, (seconds - part_s - a).max(0.0));
+            assert!(n >= 1000 && n < 1100, "{name}: part {k}: {n} frames");
+            assert!((hz - whole).abs() < 0.01 && c > 0.99, "{name}: part {k} ({n} frames): {hz} vs {whole}");
+        }
+    }
+}
