@@ -196,3 +196,38 @@ fn a_120_hz_series_is_detected_the_same_on_any_thousand_frames() {
         }
     }
 }
+
+/// FRAPS frame times re-saved by a German spreadsheet: `;`, decimal commas, the two
+/// FRAPS columns plus `Time (s)` and `Delta`, CRLF. Read as FRAPS: the running clock
+/// 0, 16.5, 33.25, 58.25, 75 ms gives frames of 16.5, 16.75, 25, 16.75 ms — T = 75 ms,
+/// avg 4000/75 = 53.33 FPS, min 1000/25 = 40, max 1000/16.5 = 60.61, p50 (h = 1.5 of
+/// 16.5, 16.75, 16.75, 25) 16.75 ms — the figures of the same file as FRAPS writes it.
+#[test]
+fn fraps_resaved_by_a_german_spreadsheet_is_fraps() {
+    let german = "Frame;Time (ms);Time (s);Delta\r\n1;0;0;\r\n2;16,5;0,0165;16,5\r\n3;33,25;0,03325;16,75\r\n\
+                  4;58,25;0,05825;25\r\n5;75;0,075;16,75\r\n";
+    let fraps = "Frame, Time (ms)\n1, 0.000\n2, 16.500\n3, 33.250\n4, 58.250\n5, 75.000\n";
+    let (code, doc) = report_json([temp_file("frametimes-de.csv", german)]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!(run["format_version"], "FRAPS frametimes");
+    assert_eq!(run["frames"], 4);
+    assert!(run["warnings"].as_array().unwrap().is_empty(), "{run}");
+    let s = &run["summary"];
+    for (key, want) in
+        [("avg_fps", 4000.0 / 75.0), ("min_fps", 40.0), ("max_fps", 1000.0 / 16.5), ("p50_ms", 16.75)]
+    {
+        assert!(close(s[key].as_f64().unwrap(), want), "{key}: {s}");
+    }
+    assert!(close(run["duration_ms"].as_f64().unwrap(), 75.0));
+    let (_, original) = report_json([temp_file("frametimes.csv", fraps)]);
+    // The spreadsheet's columns are telemetry: Delta's mean (16.5 + 16.75 + 25 + 16.75) / 4.
+    assert!(close(run["telemetry"]["Delta"]["mean"].as_f64().unwrap(), 18.75), "{run}");
+    let strip = |r: &Value| {
+        let mut r = figures(r);
+        r.as_object_mut().unwrap().remove("application");
+        r.as_object_mut().unwrap().remove("telemetry");
+        r
+    };
+    assert_eq!(strip(run), strip(&original["runs"][0]));
+}
