@@ -231,3 +231,91 @@ fn fraps_resaved_by_a_german_spreadsheet_is_fraps() {
     };
     assert_eq!(strip(run), strip(&original["runs"][0]));
 }
+
+/// A PresentMon 1.x capture (no `FrameType` column) of a frame-generated game: presents
+/// alternate 1 ms and 15 ms (a generated frame right after each rendered one), the
+/// display shows one every 8 ms. All 199 neighbouring pairs differ by more than 2×:
+/// a warning says the capture looks frame-generated and points at the display source.
+#[test]
+fn alternating_presents_warn_of_unrecorded_frame_generation() {
+    let rows: Vec<(String, String, String)> =
+        (0..200).map(|i| (if i % 2 == 0 { "1.0" } else { "15.0" }.to_owned(), "8.0".to_owned(), "20.0".to_owned())).collect();
+    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
+    let path = temp_file("fg-v1.csv", &pm1(&rows));
+    let (code, doc) = report_json([&path]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    assert_eq!(run["frame_time"], "presents");
+    let m = messages(run);
+    assert_eq!(m.len(), 1, "{m:?}");
+    assert!(m[0].starts_with("the capture looks frame-generated: present intervals alternate short and long (100 %"), "{}", m[0]);
+    assert!(m[0].contains("--frame-time display"), "{}", m[0]);
+    assert_eq!(framescope(["report", "--strict", path.to_str().unwrap()]).code, 1);
+    // On the display intervals the figures are what the player sees: no warning.
+    let (_, display) = report_json(["--frame-time".as_ref(), "display".as_ref(), path.as_os_str()]);
+    assert!(messages(&display["runs"][0]).is_empty(), "{}", display["runs"][0]);
+    assert!(close(display["runs"][0]["summary"]["avg_fps"].as_f64().unwrap(), 125.0));
+    // Steady presents: no warning.
+    let steady: Vec<(&str, &str, &str)> = (0..200).map(|_| ("8.0", "8.0", "20.0")).collect();
+    let (_, doc) = report_json([temp_file("steady.csv", &pm1(&steady))]);
+    assert!(messages(&doc["runs"][0]).is_empty());
+}
+
+/// A format with a `FrameType` column says itself which frames are generated: the
+/// same alternation there is no guess to warn about.
+#[test]
+fn a_format_that_marks_generated_frames_gets_no_guess() {
+    let mut s = String::from(
+        "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
+         PresentMode,FrameType,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsUntilDisplayed\n",
+    );
+    let mut t = 1.0;
+    for i in 0..200 {
+        let ft = if i % 2 == 0 { 1.0 } else { 15.0 };
+        t += ft / 1000.0;
+        writeln!(s, "g.exe,1,0x1,DXGI,0,0,1,Hardware: Independent Flip,Application,{t:.6},{ft:.4},8.0,20.0").unwrap();
+    }
+    let (code, doc) = report_json([temp_file("fg-v2.csv", &s)]);
+    assert_eq!(code, 0);
+    assert!(messages(&doc["runs"][0]).is_empty(), "{}", doc["runs"][0]);
+}
+
+/// Every real capture, every trace: only Naraka's `--v1_metrics` capture (XeSS-FG, no
+/// `FrameType`; 83 % of neighbouring presents differ by 2× or more) looks
+/// frame-generated. The FrameView DLSS-FG capture's presents are paced (20.5 ms apart)
+/// and the NVIDIA App's FrameGen log is sampled: nothing to see there, and no false
+/// alarm anywhere else.
+#[test]
+fn only_the_v1_metrics_xess_capture_looks_frame_generated() {
+    let Some(dir) = common::real_traces() else { return };
+    let mut files = Vec::new();
+    let mut stack = vec![dir.clone()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "csv" || x == "json" || x == "hml") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    let mut flagged = Vec::new();
+    for f in &files {
+        let (_, doc) = report_json(["--trace".as_ref(), "all".as_ref(), f.as_os_str()]);
+        for run in doc["runs"].as_array().unwrap() {
+            if run["warnings"].as_array().is_some_and(|w| {
+                w.iter().any(|w| w["message"].as_str().unwrap_or("").contains("looks frame-generated"))
+            }) {
+                let name = f.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+                flagged.push(format!("{name} {}", run["application"].as_str().unwrap_or("")));
+            }
+        }
+    }
+    assert!(files.len() > 30, "{}", files.len());
+    assert_eq!(
+        flagged,
+        ["presentmon-1x/pm-v2.5x_v1metrics_auxgold_test_case_10_Naraka.csv NarakaBladepoint.exe"]
+    );
+}

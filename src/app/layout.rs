@@ -4,6 +4,7 @@
 use super::loader::Source;
 use super::{App, dialog, panels, timeline};
 use crate::analysis::FrameTimeSource;
+use crate::analysis::framegen::records_frame_types;
 use eframe::egui::{self, RichText};
 
 impl App {
@@ -415,7 +416,8 @@ impl App {
                         ui.label("updating for the new settings…");
                     });
                 }
-                let source = self.source_text(&a.run, a.run.frame_types.is_some());
+                let recorded = records_frame_types(trace);
+                let source = self.source_text(&a.run, a.run.frame_types.is_some(), recorded);
                 panels::figures_ui(ui, &a.run, "figures", &source);
                 ui.toggle_value(&mut self.show_peers_panel, "As other tools report it")
                     .on_hover_text(PEERS_HELP);
@@ -434,7 +436,7 @@ impl App {
             ));
             match run.selection_run(&settings, trim, range) {
                 Some(sel) => {
-                    let source = self.source_text(sel, sel.frame_types.is_some());
+                    let source = self.source_text(sel, sel.frame_types.is_some(), records_frame_types(trace));
                     panels::figures_ui(ui, sel, "selection_figures", &source);
                 }
                 None => {
@@ -572,9 +574,10 @@ impl App {
     }
 
     /// The figures' frame-time source in words, for a run (or the comparison) whose
-    /// runs have generated frames when `generated`.
-    fn source_text(&self, run: &crate::report::Run, generated: bool) -> String {
-        panels::source_text(run.frame_time, self.persisted.frame_time, generated, self.comparing())
+    /// runs have generated frames when `generated`, and whose formats all mark them
+    /// when `recorded`.
+    fn source_text(&self, run: &crate::report::Run, generated: bool, recorded: bool) -> String {
+        panels::source_text(run.frame_time, self.persisted.frame_time, generated, recorded, self.comparing())
     }
 }
 
@@ -728,10 +731,12 @@ impl App {
         };
         // One source for every compared run (metrics.md §9); each run says which.
         let generated = runs.iter().flatten().any(|r| r.frame_types.is_some());
+        let recorded =
+            shown.iter().all(|&i| records_frame_types(&self.runs[i].capture.traces[self.runs[i].trace]));
         let mut sources: Vec<&str> = runs.iter().flatten().map(|r| r.frame_time).collect();
         sources.dedup();
         let source = if sources.len() == 1 {
-            self.source_text(baseline, generated)
+            self.source_text(baseline, generated, recorded)
         } else {
             format!("differs between runs ({}): updating…", sources.join(", "))
         };
