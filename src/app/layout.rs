@@ -306,7 +306,10 @@ impl App {
                     super::trimming::run_trim_ui(ui, run, all_trim);
                     let traces = &run.capture.traces;
                     if traces.len() > 1 {
-                        let label = |t: &crate::model::Trace| format!("{} — {} frames", t.label(), t.len());
+                        let label = |t: &crate::model::Trace| {
+                            let what = if t.is_sampled() { "samples" } else { "frames" };
+                            format!("{} — {} {what}", t.label(), t.len())
+                        };
                         let before = run.trace;
                         ui.horizontal(|ui| {
                             let name = ui.label("Trace").on_hover_text(

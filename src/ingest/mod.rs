@@ -25,6 +25,7 @@ pub mod pcl;
 mod preamble;
 mod records;
 mod sampled;
+mod sessions;
 pub mod table;
 pub mod unity;
 pub mod unreal;

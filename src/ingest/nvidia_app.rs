@@ -16,8 +16,9 @@ use super::error::{LoadError, LoadErrorKind};
 use super::records::{Records, Row};
 use super::sampled::{
     CANCEL_CHECK_ROWS, Clock, Interval, MAX_TIME_MS, NotSample, Samples, Tally, field_texts, file_stem,
-    first_field, first_names, frame_time_from_rate, no_frames, sampled_warning, shape,
+    first_field, first_names, frame_time_from_rate, mean_interval, no_frames, sampled_warning, shape,
 };
+use super::sessions::SessionClock;
 use super::values::{Cell, parse_cell};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
 use std::io::BufRead;
@@ -140,12 +141,17 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         runtime: None,
         present_modes: Vec::new(),
     };
-    let empty = samples.why_empty();
-    let trace = samples.finish(meta, extra);
-    if let Some(why) = empty {
-        return Err(no_frames(path, why, &trace));
+    if let Some(why) = samples.why_empty() {
+        return Err(no_frames(path, why, &samples.finish(meta, extra)));
     }
+    let (traces, notes) = samples.finish_sessions(meta, extra, SessionClock::Elapsed, false);
+    if traces.is_empty() {
+        let why = "no logging session of the log has a sample".to_owned();
+        return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(why)));
+    }
+    let interval = if notes.is_empty() { interval } else { mean_interval(&traces) };
     let mut warnings = vec![sampled_warning("The NVIDIA App", interval, "FPS")];
+    warnings.extend(notes);
     warnings.extend(pids.warning());
     let info = FileInfo {
         path: path.to_path_buf(),
@@ -155,7 +161,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         dropped_known: false,
         target_fps: None,
     };
-    Ok(Capture { info, traces: vec![trace], warnings })
+    Ok(Capture { info, traces, warnings })
 }
 
 /// State of the NVIDIA App row loop.
@@ -188,7 +194,7 @@ impl NvidiaRows {
         let interval = self.clock.step(seconds).map_or(Interval::Opens, |d| Interval::Closes(d * 1000.0));
         if let Some(reason) = malformed {
             s.skips.add(line, reason);
-            s.malformed_timed_row();
+            s.malformed_timed_row(line, seconds * 1000.0);
             return;
         }
         let pid = match l.process_id.map(|i| parse_cell(field(i))) {
