@@ -452,3 +452,28 @@ fn a_sampled_mangohud_log_of_two_sessions() {
     assert!(close(runs[0]["conventions"]["mangohud"]["average_fps"].as_f64().unwrap(), 250.0), "{}", runs[0]);
     assert!(close(runs[1]["conventions"]["mangohud"]["average_fps"].as_f64().unwrap(), 100.0), "{}", runs[1]);
 }
+
+/// The window lists a log's sessions as it lists a capture's traces: the Trace box
+/// shows the default session (3, most frames) and offers the others; picking session 1
+/// shows its figures (10 samples, ≈1000 frames, 100 FPS).
+#[test]
+fn the_window_lists_the_sessions_of_a_log() {
+    use common::ui::{labelled, settle, window};
+    use egui_kittest::kittest::Queryable as _;
+    let path = temp_file("HardwareMonitoring.hml", &three_sessions());
+    let mut h = window(std::slice::from_ref(&path));
+    let combo = eframe::egui::accesskit::Role::ComboBox;
+    let shown = |h: &common::ui::Window| h.get_by_role_and_label(combo, "Trace").value().unwrap_or_default();
+    assert_eq!(shown(&h), "session 3 (12:06:30) — 6 samples");
+    assert_eq!(labelled(&h, "Frames"), ["≈1500 (estimated from 6 samples)"]);
+    h.get_by_role_and_label(combo, "Trace").click();
+    h.run_steps(2);
+    for option in ["session 1 (12:00:00) — 10 samples", "session 2 (12:04:10) — 8 samples"] {
+        assert!(h.query_by_label(option).is_some(), "{option} offered");
+    }
+    h.get_by_label("session 1 (12:00:00) — 10 samples").click();
+    settle(&mut h);
+    assert_eq!(shown(&h), "session 1 (12:00:00) — 10 samples");
+    assert_eq!(labelled(&h, "Frames"), ["≈1000 (estimated from 10 samples)"]);
+    assert_eq!(labelled(&h, "Average FPS"), ["100.00"]);
+}
