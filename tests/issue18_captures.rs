@@ -1,7 +1,7 @@
-//! Issue 18, part A, through the real binary: overflow cells (`metrics.md` §1),
-//! logging sessions of sampled logs (§10), a frame cap read as the display's refresh
-//! rate (§8), frame generation a format cannot record, and FRAPS frame times re-saved
-//! by a German spreadsheet. Every capture here is built by hand; the figures are worked
+//! Issue 18, part A, through the real binary: overflow cells (`metrics.md` §1), a
+//! frame cap read as the display's refresh rate (§8), frame generation a format cannot
+//! record, and FRAPS frame times re-saved by a German spreadsheet (logging sessions of
+//! sampled logs, §10, are in `issue18_sessions.rs`). Every capture here is built by hand; the figures are worked
 //! out in the comments.
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
@@ -23,8 +23,11 @@ fn pm1(rows: &[(&str, &str, &str)]) -> String {
     let mut t = 1.0;
     for (ft, display, until) in rows {
         t += ft.parse::<f64>().ok().filter(|v| *v < 1e6).unwrap_or(0.0) / 1000.0;
-        writeln!(s, "game.exe,100,0xAA,DXGI,1,0,0,Hardware: Independent Flip,0,{t:.6},{ft},{display},0.1,0.5,{until}")
-            .unwrap();
+        writeln!(
+            s,
+            "game.exe,100,0xAA,DXGI,1,0,0,Hardware: Independent Flip,0,{t:.6},{ft},{display},0.1,0.5,{until}"
+        )
+        .unwrap();
     }
     s
 }
@@ -51,9 +54,11 @@ fn messages(run: &Value) -> Vec<String> {
 /// with a warning naming each line, and `--strict` fails on it.
 #[test]
 fn an_overflow_frame_time_is_a_skipped_row_with_a_warning() {
-    let good = [("10.0", "10.0", "5.0"), ("20.0", "20.0", "5.0"), ("30.0", "30.0", "5.0"), ("40.0", "40.0", "5.0")];
+    let good =
+        [("10.0", "10.0", "5.0"), ("20.0", "20.0", "5.0"), ("30.0", "30.0", "5.0"), ("40.0", "40.0", "5.0")];
     let with: Vec<_> =
-        [good[0], good[1], ("2500000.000", "16.0", "5.0"), good[2], (OVERFLOW, "16.0", "5.0"), good[3]].into();
+        [good[0], good[1], ("2500000.000", "16.0", "5.0"), good[2], (OVERFLOW, "16.0", "5.0"), good[3]]
+            .into();
     let overflow = temp_file("overflow.csv", &pm1(&with));
     let clean = temp_file("clean.csv", &pm1(&good));
     let (code, doc) = report_json([&overflow]);
@@ -100,7 +105,10 @@ fn an_overflow_display_interval_is_missing_with_a_warning() {
     // MsUntilDisplayed's overflow cell is missing too: mean of 5, 7, 9 = 7.
     assert!(close(run["latency"]["display_latency_mean_ms"].as_f64().unwrap(), 7.0), "{run}");
     let m = messages(run);
-    assert!(m.iter().any(|m| m.starts_with("column MsBetweenDisplayChange: 1 value is implausible")), "{m:?}");
+    assert!(
+        m.iter().any(|m| m.starts_with("column MsBetweenDisplayChange: 1 value is implausible")),
+        "{m:?}"
+    );
     assert!(m.iter().any(|m| m.starts_with("column MsUntilDisplayed: 1 value is implausible")), "{m:?}");
     assert!(run["warnings"].as_array().unwrap().iter().all(|w| w["line"] == 4), "{run}");
     // Under presents every row is a frame: 16 + 17 + 15 + 18 = 66 ms.
@@ -123,7 +131,8 @@ fn jitter(i: u32) -> f64 {
 fn displayed(intervals: &[f64]) -> String {
     let cells: Vec<(String, String, String)> =
         intervals.iter().map(|d| (format!("{d:.4}"), format!("{d:.4}"), "3.0".to_owned())).collect();
-    let rows: Vec<(&str, &str, &str)> = cells.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
+    let rows: Vec<(&str, &str, &str)> =
+        cells.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
     pm1(&rows)
 }
 
@@ -184,14 +193,17 @@ fn a_120_hz_series_is_detected_the_same_on_any_thousand_frames() {
     for path in &paths {
         let name = path.file_name().unwrap().to_string_lossy();
         let (n, duration_ms, whole, confidence) = grid(path, 0.0, 0.0);
-        assert!(n > 2500 && (whole - 119.84).abs() < 0.02 && confidence > 0.99, "{name}: {n} {whole} {confidence}");
+        assert!(
+            n > 2500 && (whole - 119.84).abs() < 0.02 && confidence > 0.99,
+            "{name}: {n} {whole} {confidence}"
+        );
         // Parts of about 1050 frames (at the run's mean frame time): the first, the
         // last and four in between.
         let (seconds, part_s) = (duration_ms / 1000.0, 1050.0 * duration_ms / n as f64 / 1000.0);
         for k in 0..6 {
             let a = (seconds - part_s) * f64::from(k) / 5.0;
             let (n, _, hz, c) = grid(path, a, (seconds - part_s - a).max(0.0));
-            assert!(n >= 1000 && n < 1100, "{name}: part {k}: {n} frames");
+            assert!((1000..1100).contains(&n), "{name}: part {k}: {n} frames");
             assert!((hz - whole).abs() < 0.01 && c > 0.99, "{name}: part {k} ({n} frames): {hz} vs {whole}");
         }
     }
@@ -238,9 +250,11 @@ fn fraps_resaved_by_a_german_spreadsheet_is_fraps() {
 /// a warning says the capture looks frame-generated and points at the display source.
 #[test]
 fn alternating_presents_warn_of_unrecorded_frame_generation() {
-    let rows: Vec<(String, String, String)> =
-        (0..200).map(|i| (if i % 2 == 0 { "1.0" } else { "15.0" }.to_owned(), "8.0".to_owned(), "20.0".to_owned())).collect();
-    let rows: Vec<(&str, &str, &str)> = rows.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
+    let rows: Vec<(String, String, String)> = (0..200)
+        .map(|i| (if i % 2 == 0 { "1.0" } else { "15.0" }.to_owned(), "8.0".to_owned(), "20.0".to_owned()))
+        .collect();
+    let rows: Vec<(&str, &str, &str)> =
+        rows.iter().map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str())).collect();
     let path = temp_file("fg-v1.csv", &pm1(&rows));
     let (code, doc) = report_json([&path]);
     assert_eq!(code, 0);
@@ -248,7 +262,13 @@ fn alternating_presents_warn_of_unrecorded_frame_generation() {
     assert_eq!(run["frame_time"], "presents");
     let m = messages(run);
     assert_eq!(m.len(), 1, "{m:?}");
-    assert!(m[0].starts_with("the capture looks frame-generated: present intervals alternate short and long (100 %"), "{}", m[0]);
+    assert!(
+        m[0].starts_with(
+            "the capture looks frame-generated: present intervals alternate short and long (100 %"
+        ),
+        "{}",
+        m[0]
+    );
     assert!(m[0].contains("--frame-time display"), "{}", m[0]);
     assert_eq!(framescope(["report", "--strict", path.to_str().unwrap()]).code, 1);
     // On the display intervals the figures are what the player sees: no warning.
@@ -273,7 +293,8 @@ fn a_format_that_marks_generated_frames_gets_no_guess() {
     for i in 0..200 {
         let ft = if i % 2 == 0 { 1.0 } else { 15.0 };
         t += ft / 1000.0;
-        writeln!(s, "g.exe,1,0x1,DXGI,0,0,1,Hardware: Independent Flip,Application,{t:.6},{ft:.4},8.0,20.0").unwrap();
+        writeln!(s, "g.exe,1,0x1,DXGI,0,0,1,Hardware: Independent Flip,Application,{t:.6},{ft:.4},8.0,20.0")
+            .unwrap();
     }
     let (code, doc) = report_json([temp_file("fg-v2.csv", &s)]);
     assert_eq!(code, 0);
@@ -318,162 +339,4 @@ fn only_the_v1_metrics_xess_capture_looks_frame_generated() {
         flagged,
         ["presentmon-1x/pm-v2.5x_v1metrics_auxgold_test_case_10_Naraka.csv NarakaBladepoint.exe"]
     );
-}
-
-/// An MSI Afterburner log of three logging sessions appended to one file, as
-/// Afterburner does (line types `80`, whole-second times):
-/// * session 1, 12:00:00–12:00:10: 11 lines 1 s apart at 100 FPS. The first line opens
-///   it; 10 samples of P = 10 s / 10 = 1000 ms: 10 · 100 · 1 = 1000 frames, 10 s,
-///   avg 100 FPS.
-/// * a 4-minute gap; session 2, 12:04:10–12:04:14: 9 lines polled every 0.5 s (times
-///   repeat: :10 :10 :11 :11 … :14) at 60 FPS: P = 4 s / 8 = 500 ms, 8 samples,
-///   8 · 60 · 0.5 = 240 frames, 4 s, avg 60.
-/// * a 136 s gap; session 3, 12:06:30–12:06:36: 7 lines 1 s apart, 200 and 300 FPS in
-///   turn from the second line: 6 samples, 3 · 200 + 3 · 300 = 1500 frames, 6 s, avg
-///   1500 / 6 = 250 FPS, min 200, max 300.
-///
-/// The median positive step is 1 s, so both gaps (> 5 s) start a session. One period
-/// over the whole file would be 396 s / 26 lines = 15.2 s a sample: 1 run of
-/// (10·100 + 8·60 + 3·200 + 3·300)·15.23 ≈ 45 000 frames that is none of the games.
-fn three_sessions() -> String {
-    let mut s = String::from(
-        "00, 01-06-2024 12:00:00, Hardware monitoring log v1.6\n\
-         01, 01-06-2024 12:00:00, NVIDIA GeForce RTX 4070\n\
-         02, 01-06-2024 12:00:00, GPU usage ,Framerate \n",
-    );
-    let mut line = |t: u32, fps: u32| {
-        writeln!(s, "80, 01-06-2024 12:{:02}:{:02}, 50 ,{fps} ", t / 60, t % 60).unwrap();
-    };
-    (0..=10).for_each(|k| line(k, 100));
-    (0..9).for_each(|k| line(250 + k / 2, 60));
-    (0..7).for_each(|k| line(390 + k, if k % 2 == 1 { 200 } else { 300 }));
-    s
-}
-
-#[test]
-fn an_afterburner_log_of_three_sessions_gives_three_runs() {
-    let path = temp_file("HardwareMonitoring.hml", &three_sessions());
-    let (code, doc) = report_json(["--trace".as_ref(), "all".as_ref(), path.as_os_str()]);
-    assert_eq!(code, 0, "{doc}");
-    let runs = doc["runs"].as_array().unwrap();
-    let want = [
-        ("session 1 (12:00:00)", 10, 1000, 10_000.0, 100.0, 100.0, 100.0),
-        ("session 2 (12:04:10)", 8, 240, 4_000.0, 60.0, 60.0, 60.0),
-        ("session 3 (12:06:30)", 6, 1500, 6_000.0, 250.0, 200.0, 300.0),
-    ];
-    assert_eq!(runs.len(), 3);
-    for (run, (name, samples, frames, duration, avg, min, max)) in runs.iter().zip(want) {
-        assert_eq!(run["application"], name);
-        assert_eq!(run["sampled"], true);
-        assert_eq!(run["samples"], samples, "{name}");
-        assert_eq!(run["frames"], frames, "{name}");
-        assert!(close(run["duration_ms"].as_f64().unwrap(), duration), "{name}: {}", run["duration_ms"]);
-        let s = &run["summary"];
-        assert!(close(s["avg_fps"].as_f64().unwrap(), avg), "{name}: {s}");
-        assert!(close(s["min_fps"].as_f64().unwrap(), min) && close(s["max_fps"].as_f64().unwrap(), max), "{s}");
-        let m = messages(run);
-        assert!(m.iter().any(|m| m.starts_with("the log holds 3 logging sessions")), "{m:?}");
-        assert!(m.iter().any(|m| m.contains("gaps of 4 min 0 s, 2 min 16 s")), "{m:?}");
-    }
-    // By default the session with the most frames (3: 1500), the others named.
-    let (_, doc) = report_json([&path]);
-    let run = &doc["runs"][0];
-    assert_eq!(run["application"], "session 3 (12:06:30)");
-    let others: Vec<(&str, u64)> = run["other_traces"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| (t["application"].as_str().unwrap(), t["frames"].as_u64().unwrap()))
-        .collect();
-    assert_eq!(others, [("session 1 (12:00:00)", 10), ("session 2 (12:04:10)", 8)]);
-    let table = framescope(["report".as_ref(), path.as_os_str()]);
-    assert!(
-        table.stdout.contains(
-            "the file also holds 2 other logging sessions: session 1 (12:00:00) 10 samples; session 2 (12:04:10) 8 samples"
-        ),
-        "{}",
-        table.stdout
-    );
-    // One picked by name; the sessions note is no problem for --strict.
-    let (_, doc) = report_json(["--trace".as_ref(), "session 2".as_ref(), path.as_os_str()]);
-    assert_eq!(doc["runs"][0]["frames"], 240);
-    assert_eq!(framescope(["report".as_ref(), "--strict".as_ref(), path.as_os_str()]).code, 0);
-}
-
-/// An NVIDIA App log (elapsed seconds) of two sessions: rows every 0.5 s from 0 to
-/// 2.0 s at 100 FPS (4 samples: 2 s, 200 frames), then from 62.0 to 63.0 s at 50 FPS
-/// (the 60 s step is a gap: 2 samples, 1 s, 50 frames). Named by their start after the
-/// log's first row.
-#[test]
-fn an_nvidia_app_log_of_two_sessions() {
-    let mut s = String::from("Timestamp (Elapsed time in seconds),PID,FPS,\n");
-    for t in [0.0, 0.5, 1.0, 1.5, 2.0] {
-        writeln!(s, "{t},42,100").unwrap();
-    }
-    for t in [62.0, 62.5, 63.0] {
-        writeln!(s, "{t},43,50").unwrap();
-    }
-    let (code, doc) = report_json(["--trace".as_ref(), "all".as_ref(), temp_file("nv.csv", &s).as_os_str()]);
-    assert_eq!(code, 0, "{doc}");
-    let got: Vec<(&str, u64, f64)> = doc["runs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| (r["application"].as_str().unwrap(), r["frames"].as_u64().unwrap(), r["duration_ms"].as_f64().unwrap()))
-        .collect();
-    assert_eq!(got, [("session 1 (at 0.0 s)", 200, 2000.0), ("session 2 (at 62.0 s)", 50, 1000.0)]);
-}
-
-/// A MangoHud log written with a 100 ms `log_interval`, two sessions: `elapsed` 0.1 …
-/// 1.0 s at 250 FPS (10 rows: 9 samples of 100 ms, 9 · 25 = 225 frames), then 60 s
-/// later 61.0 … 61.5 s at 100 FPS (6 rows: 5 samples, 5 · 10 = 50 frames). MangoHud's
-/// own figures (`conventions.mangohud`) are each session's: its logged frame times.
-#[test]
-fn a_sampled_mangohud_log_of_two_sessions() {
-    let mut text = String::from(
-        "v1\n0.8.2\n---------------------SYSTEM INFO---------------------\n\
-         os,cpu,gpu,ram,kernel,driver,cpuscheduler\nCachyOS,9800X3D,RX 9070 XT,65438132,6.17,,performance\n\
-         --------------------FRAME METRICS--------------------\nfps,frametime,gpu_load,elapsed\n",
-    );
-    for k in 1..=10u64 {
-        writeln!(text, "250,4,80,{}", k * 100_000_000).unwrap();
-    }
-    for k in 0..6u64 {
-        writeln!(text, "100,10,90,{}", 61_000_000_000 + k * 100_000_000).unwrap();
-    }
-    let (code, doc) = report_json(["--trace".as_ref(), "all".as_ref(), temp_file("mango.csv", &text).as_os_str()]);
-    assert_eq!(code, 0, "{doc}");
-    let runs = doc["runs"].as_array().unwrap();
-    let got: Vec<(&str, u64, u64)> = runs
-        .iter()
-        .map(|r| (r["application"].as_str().unwrap(), r["samples"].as_u64().unwrap(), r["frames"].as_u64().unwrap()))
-        .collect();
-    assert_eq!(got, [("session 1 (at 0.0 s)", 9, 225), ("session 2 (at 60.9 s)", 5, 50)]);
-    assert!(close(runs[0]["conventions"]["mangohud"]["average_fps"].as_f64().unwrap(), 250.0), "{}", runs[0]);
-    assert!(close(runs[1]["conventions"]["mangohud"]["average_fps"].as_f64().unwrap(), 100.0), "{}", runs[1]);
-}
-
-/// The window lists a log's sessions as it lists a capture's traces: the Trace box
-/// shows the default session (3, most frames) and offers the others; picking session 1
-/// shows its figures (10 samples, ≈1000 frames, 100 FPS).
-#[test]
-fn the_window_lists_the_sessions_of_a_log() {
-    use common::ui::{labelled, settle, window};
-    use egui_kittest::kittest::Queryable as _;
-    let path = temp_file("HardwareMonitoring.hml", &three_sessions());
-    let mut h = window(std::slice::from_ref(&path));
-    let combo = eframe::egui::accesskit::Role::ComboBox;
-    let shown = |h: &common::ui::Window| h.get_by_role_and_label(combo, "Trace").value().unwrap_or_default();
-    assert_eq!(shown(&h), "session 3 (12:06:30) — 6 samples");
-    assert_eq!(labelled(&h, "Frames"), ["≈1500 (estimated from 6 samples)"]);
-    h.get_by_role_and_label(combo, "Trace").click();
-    h.run_steps(2);
-    for option in ["session 1 (12:00:00) — 10 samples", "session 2 (12:04:10) — 8 samples"] {
-        assert!(h.query_by_label(option).is_some(), "{option} offered");
-    }
-    h.get_by_label("session 1 (12:00:00) — 10 samples").click();
-    settle(&mut h);
-    assert_eq!(shown(&h), "session 1 (12:00:00) — 10 samples");
-    assert_eq!(labelled(&h, "Frames"), ["≈1000 (estimated from 10 samples)"]);
-    assert_eq!(labelled(&h, "Average FPS"), ["100.00"]);
 }

@@ -102,7 +102,9 @@ pub fn alternation_warning(share: f64, display: bool) -> String {
          and pacing figures then flag most rendered frames"
     );
     if display {
-        format!("{what} — analyse the display intervals instead (--frame-time display; in the window, Frame time: display)")
+        format!(
+            "{what} — analyse the display intervals instead (--frame-time display; in the window, Frame time: display)"
+        )
     } else {
         format!("{what}, and the capture has no display intervals to analyse instead")
     }

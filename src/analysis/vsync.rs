@@ -207,9 +207,10 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     let distinct = Distinct::of(intervals);
     let scored: Vec<(f64, f64)> =
         CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(&distinct, 1000.0 / hz))).collect();
-    let &(best_ms, best) = scored.iter().fold(&scored[0], |a, b| if b.1 > a.1 { b } else { a });
-    let &(period, confidence) = scored.iter().find(|s| {
-        s.1 >= best - 0.05 && (s.0 == best_ms || contradicting_share(&distinct, s.0, best_ms) <= MAX_CONTRADICTING)
+    let top = (0..scored.len()).fold(0, |a, k| if scored[k].1 > scored[a].1 { k } else { a });
+    let (best_ms, best) = scored[top];
+    let (_, &(period, confidence)) = scored.iter().enumerate().find(|&(k, s)| {
+        s.1 >= best - 0.05 && (k == top || contradicting_share(&distinct, s.0, best_ms) <= MAX_CONTRADICTING)
     })?;
     let tol = tolerance_ms(period);
     let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {

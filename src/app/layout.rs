@@ -306,10 +306,7 @@ impl App {
                     super::trimming::run_trim_ui(ui, run, all_trim);
                     let traces = &run.capture.traces;
                     if traces.len() > 1 {
-                        let label = |t: &crate::model::Trace| {
-                            let what = if t.is_sampled() { "samples" } else { "frames" };
-                            format!("{} — {} {what}", t.label(), t.len())
-                        };
+                        let label = trace_label;
                         let before = run.trace;
                         ui.horizontal(|ui| {
                             let name = ui.label("Trace").on_hover_text(
@@ -814,6 +811,13 @@ fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &crate::ingest::P
         "per {} frames: mean frame time, and behind it the slowest frame (up to {scale:.0} ms)",
         preview.bucket_frames
     ));
+}
+
+/// A trace in the Trace box: its label and how many frames (samples, for a sampled
+/// log's session) it holds.
+fn trace_label(t: &crate::model::Trace) -> String {
+    let what = if t.is_sampled() { "samples" } else { "frames" };
+    format!("{} — {} {what}", t.label(), t.len())
 }
 
 #[cfg(test)]

@@ -348,10 +348,17 @@ mod tests {
         let mut t = 1.0;
         for d in intervals {
             t += d / 1000.0;
-            let _ = writeln!(text, "g.exe,1,0x1,DXGI,0,0,1,Hardware: Independent Flip,0,{t:.6},{d:.4},{d:.4},0.1,0.5,3.0");
+            let _ = writeln!(
+                text,
+                "g.exe,1,0x1,DXGI,0,0,1,Hardware: Independent Flip,0,{t:.6},{d:.4},{d:.4},0.1,0.5,3.0"
+            );
         }
-        crate::ingest::load_bytes(std::path::Path::new("g.csv"), text.as_bytes(), crate::ingest::LoadOptions::default())
-            .unwrap_or_else(|e| panic!("{e}"))
+        crate::ingest::load_bytes(
+            std::path::Path::new("g.csv"),
+            text.as_bytes(),
+            crate::ingest::LoadOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("{e}"))
     }
 
     /// The run's start times of frames `a` and `b` (ms), as a selection range.
@@ -373,7 +380,10 @@ mod tests {
         let whole = report::run("g", &c, 0, &settings, None);
         assert_eq!(whole.vsync, None);
         let part = c.traces[0].slice(1001..1150);
-        assert!(report::run_trace("g", &c.info, &[], &part, &settings, None).vsync.is_some(), "alone: 120 Hz");
+        assert!(
+            report::run_trace("g", &c.info, &[], &part, &settings, None).vsync.is_some(),
+            "alone: 120 Hz"
+        );
         let sel = selection_run(&c, 0, "g", settings, Trim::default(), range(&c, 1001, 1149));
         assert_eq!(sel.frames, 148);
         assert_eq!(sel.vsync, None);

@@ -118,7 +118,10 @@ mod tests {
         assert!(p("12:").is_err());
         assert!(app_matches("firefox.exe", "firefox") && app_matches("Firefox.EXE", "FIREFOX.exe"));
         assert!(app_matches("game", "game.exe") && !app_matches("firefox.exe", "fire"));
-        assert!(app_matches("session 2 (12:41:07)", "Session 2") && app_matches("session 2 (12:41:07)", "session 2 (12:41:07)"));
+        assert!(
+            app_matches("session 2 (12:41:07)", "Session 2")
+                && app_matches("session 2 (12:41:07)", "session 2 (12:41:07)")
+        );
         assert!(!app_matches("session 12 (12:41:07)", "session 1") && !app_matches("game (x)", "game"));
         assert!(p("").is_err());
     }

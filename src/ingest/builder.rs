@@ -103,7 +103,9 @@ impl SkipReason {
                 format!("{count} rows have a Dropped value that is neither 0 nor 1; read as displayed")
             }
             Self::ImplausibleFrameTime => {
-                format!("{count} rows have an implausible frame time (under 1 ns, or 10⁶ ms or more); skipped")
+                format!(
+                    "{count} rows have an implausible frame time (under 1 ns, or 10⁶ ms or more); skipped"
+                )
             }
             Self::Oversized => format!("{count} rows are too long to be frames; skipped"),
             Self::BadProcessId => format!("{count} rows have a ProcessID that is not a number; skipped"),
@@ -326,12 +328,12 @@ impl TraceBuilder {
         push_grown(&mut f.dropped, dropped);
         push_grown(&mut f.line, line);
         let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
-        let mut display = layout.display.map_or(f64::NAN, |i| number(record.cell(i)));
-        if !plausible_duration(display) && display.is_finite() {
-            let name = if layout.display_shifted { "DisplayedTime" } else { "MsBetweenDisplayChange" };
-            self.overflow.note(name, line, display);
-            display = f64::NAN;
-        }
+        let display = Self::display_cell(
+            &mut self.overflow,
+            layout.display.map_or(f64::NAN, |i| number(record.cell(i))),
+            layout,
+            line,
+        );
         let interval = if dropped {
             f64::NAN
         } else if layout.display_shifted {
@@ -361,6 +363,17 @@ impl TraceBuilder {
             push_grown(&mut self.raw_time, raw);
         }
         self.push_columns(record, layout, line, dropped);
+    }
+
+    /// A display-column value, or NaN when it is implausible (counted in `overflow`
+    /// for a warning).
+    fn display_cell(overflow: &mut OverflowLog, display: f64, layout: &Layout, line: u64) -> f64 {
+        if plausible_duration(display) || !display.is_finite() {
+            return display;
+        }
+        let name = if layout.display_shifted { "DisplayedTime" } else { "MsBetweenDisplayChange" };
+        overflow.note(name, line, display);
+        f64::NAN
     }
 
     /// The present mode of a cell (rows repeat the last one: no lookup then).

@@ -124,7 +124,9 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
 }
 
 fn values(v: Option<&Vec<Option<f64>>>, i: usize) -> f64 {
-    v.and_then(|v| v.get(i).copied().flatten()).filter(|x| super::overflow::plausible_duration(*x)).unwrap_or(f64::NAN)
+    v.and_then(|v| v.get(i).copied().flatten())
+        .filter(|x| super::overflow::plausible_duration(*x))
+        .unwrap_or(f64::NAN)
 }
 
 /// One run's arrays as a trace; frames with an unusable frame time are skipped.

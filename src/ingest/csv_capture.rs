@@ -478,10 +478,11 @@ impl<'a> RowReader<'a> {
             // A sampled MangoHud log (one trace: MangoHud names no process) is read
             // as samples; its per-frame reading only lends the telemetry.
             if sampled && let Some(rows) = mango.take() {
-                let (mut sessions, notes) = rows.sampled_traces(trace, self.count, cell_warnings).map_err(|why| {
-                    let line = warnings.iter().find_map(|w| w.line);
-                    LoadError::new(path, line, LoadErrorKind::NoFrames(why))
-                })?;
+                let (mut sessions, notes) =
+                    rows.sampled_traces(&trace, self.count, cell_warnings).map_err(|why| {
+                        let line = warnings.iter().find_map(|w| w.line);
+                        LoadError::new(path, line, LoadErrorKind::NoFrames(why))
+                    })?;
                 warnings.push(sampled_warning("MangoHud", super::sampled::mean_interval(&sessions), "fps"));
                 warnings.extend(notes);
                 // Every session but the last is a run already; the last goes on below.

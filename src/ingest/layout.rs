@@ -418,7 +418,8 @@ pub fn signature(header: &[String], sep: u8) -> Signature {
 /// spreadsheet re-save adds, each at most once (a German one writes
 /// `Frame;Time (ms);Time (s);Delta`): seconds, the difference, a frame time or a rate.
 fn is_fraps(lower: &[String]) -> bool {
-    const ADDED: [&str; 7] = ["time (s)", "delta", "delta (ms)", "frametime", "frame time", "frame time (ms)", "fps"];
+    const ADDED: [&str; 7] =
+        ["time (s)", "delta", "delta (ms)", "frametime", "frame time", "frame time (ms)", "fps"];
     let [frame, time, added @ ..] = lower else { return false };
     frame == "frame"
         && time == "time (ms)"

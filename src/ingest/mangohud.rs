@@ -145,7 +145,7 @@ impl MangoRows {
     /// says why there is no sample.
     pub(super) fn sampled_traces(
         self,
-        per_frame: Trace,
+        per_frame: &Trace,
         rows: u64,
         extra: Vec<Warning>,
     ) -> Result<(Vec<Trace>, Vec<Warning>), String> {
@@ -189,7 +189,8 @@ impl MangoRows {
         if let Some(why) = s.why_empty() {
             return Err(why);
         }
-        let (mut traces, notes) = s.finish_sessions(per_frame.meta.clone(), extra, SessionClock::Elapsed, false);
+        let (mut traces, notes) =
+            s.finish_sessions(per_frame.meta.clone(), extra, SessionClock::Elapsed, false);
         if traces.is_empty() {
             return Err("no logging session of the log has a sample".into());
         }

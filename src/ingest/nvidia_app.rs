@@ -120,7 +120,6 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         }
     }
     let NvidiaRows { samples, no_time, bad_pid, pids, .. } = rows;
-    let interval = samples.interval_ms();
     let mut extra = no_time.warnings(
         "row has no usable timestamp (e.g. a truncated row, or a summary row added in a spreadsheet); \
          skipped",
@@ -141,9 +140,23 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         runtime: None,
         present_modes: Vec::new(),
     };
+    capture(path, samples, meta, extra, pids.warning())
+}
+
+/// The capture of a log read into `samples`: one trace per logging session, the
+/// sampled note, the sessions' notes and `pids` (several processes); the error when
+/// there is no sample.
+fn capture(
+    path: &Path,
+    samples: Samples,
+    meta: TraceMeta,
+    extra: Vec<Warning>,
+    pids: Option<Warning>,
+) -> Result<Capture, LoadError> {
     if let Some(why) = samples.why_empty() {
         return Err(no_frames(path, why, &samples.finish(meta, extra)));
     }
+    let interval = samples.interval_ms();
     let (traces, notes) = samples.finish_sessions(meta, extra, SessionClock::Elapsed, false);
     if traces.is_empty() {
         let why = "no logging session of the log has a sample".to_owned();
@@ -152,7 +165,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
     let interval = if notes.is_empty() { interval } else { mean_interval(&traces) };
     let mut warnings = vec![sampled_warning("The NVIDIA App", interval, "FPS")];
     warnings.extend(notes);
-    warnings.extend(pids.warning());
+    warnings.extend(pids);
     let info = FileInfo {
         path: path.to_path_buf(),
         format: Format::NvidiaApp,

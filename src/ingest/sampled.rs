@@ -115,7 +115,9 @@ pub(super) fn sampled_warning(writer: &str, interval_ms: Option<f64>, rate: &str
 /// The mean interval (ms) of the samples of `traces`, for the "sampled" note of a log
 /// of several sessions.
 pub(super) fn mean_interval(traces: &[Trace]) -> Option<f64> {
-    let (sum, n) = traces.iter().fold((0.0, 0usize), |(s, n), t| (s + t.frames.sample_ms.iter().sum::<f64>(), n + t.len()));
+    let (sum, n) = traces
+        .iter()
+        .fold((0.0, 0usize), |(s, n), t| (s + t.frames.sample_ms.iter().sum::<f64>(), n + t.len()));
     (n > 0).then(|| sum / n as f64)
 }
 
@@ -460,10 +462,8 @@ impl Samples {
             let one = list.first().is_some_and(|s| !s.samples.is_empty());
             return (if one { vec![whole] } else { Vec::new() }, Vec::new());
         }
-        let names: Vec<String> = (1..)
-            .zip(&list)
-            .map(|(n, s)| sessions::name(n, times[s.rows.start], times[0], clock))
-            .collect();
+        let names: Vec<String> =
+            (1..).zip(&list).map(|(n, s)| sessions::name(n, times[s.rows.start], times[0], clock)).collect();
         let first_lines: Vec<u64> = list.iter().map(|s| lines[s.rows.start]).collect();
         let (traces, mut notes) = sessions::split(&whole, &list, &names, &first_lines);
         notes.insert(0, sessions::note(&starts, &times, &names));

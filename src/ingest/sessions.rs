@@ -29,7 +29,8 @@ pub fn starts(times: &[f64]) -> Vec<usize> {
     if times.is_empty() {
         return Vec::new();
     }
-    let mut steps: Vec<f64> = times.windows(2).map(|w| w[1] - w[0]).filter(|s| *s > 0.0 && s.is_finite()).collect();
+    let mut steps: Vec<f64> =
+        times.windows(2).map(|w| w[1] - w[0]).filter(|s| *s > 0.0 && s.is_finite()).collect();
     steps.sort_unstable_by(f64::total_cmp);
     let median = crate::model::percentile(&steps, 0.5);
     let mut out = vec![0];
@@ -82,7 +83,12 @@ pub fn name(n: usize, start_ms: f64, origin_ms: f64, clock: SessionClock) -> Str
 /// is the file line of session k's first row), and the warnings without a line. A
 /// session without samples is no trace: the note says so.
 #[must_use]
-pub fn split(whole: &Trace, sessions: &[Session], names: &[String], first_lines: &[u64]) -> (Vec<Trace>, Vec<Warning>) {
+pub fn split(
+    whole: &Trace,
+    sessions: &[Session],
+    names: &[String],
+    first_lines: &[u64],
+) -> (Vec<Trace>, Vec<Warning>) {
     let mut traces = Vec::new();
     let mut notes = Vec::new();
     for (k, s) in sessions.iter().enumerate() {
