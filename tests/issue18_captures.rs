@@ -1,8 +1,8 @@
 //! Issue 18, part A, through the real binary: overflow cells (`metrics.md` §1), a
 //! frame cap read as the display's refresh rate (§8), frame generation a format cannot
 //! record, and FRAPS frame times re-saved by a German spreadsheet (logging sessions of
-//! sampled logs, §10, are in `issue18_sessions.rs`). Every capture here is built by hand; the figures are worked
-//! out in the comments.
+//! sampled logs, §10, are in `issue18_sessions.rs`). The captures are built by hand
+//! (figures worked out in the comments) or real.
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
