@@ -151,10 +151,13 @@ mod tests {
     fn alternating_presents_look_generated() {
         let fg: Vec<f64> = (0..200).map(|i| if i % 2 == 0 { 1.0 } else { 15.0 }).collect();
         assert_eq!(alternation(&fg), Some(1.0));
-        // Naraka's rhythm: 3.2, 0.4, 8.6 ms — two of three pairs differ by 2× or more.
+        // Naraka's rhythm of three, 3.2, 0.4, 8.6 ms: every pair differs by more than
+        // 2× (8.6 > 2 · 3.2). With 5.0 for 8.6, two of three (5.0 < 2 · 3.2): of 299
+        // pairs, the 99 starting at 5.0 do not differ, 200 do.
         let triplets: Vec<f64> = (0..300).map(|i| [3.2, 0.4, 8.6][i % 3]).collect();
-        let share = alternation(&triplets).unwrap_or(0.0);
-        assert!((share - 2.0 / 3.0).abs() < 0.01, "{share}");
+        assert_eq!(alternation(&triplets), Some(1.0));
+        let triplets: Vec<f64> = (0..300).map(|i| [3.2, 0.4, 5.0][i % 3]).collect();
+        assert_eq!(alternation(&triplets), Some(200.0 / 299.0));
         // 16.7 ms with a 40 ms stutter every tenth frame: 2 pairs of 10 differ, 20 %.
         let stutters: Vec<f64> = (0..300).map(|i| if i % 10 == 0 { 40.0 } else { 16.7 }).collect();
         assert_eq!(alternation(&stutters), None);
