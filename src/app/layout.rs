@@ -5,6 +5,7 @@ use super::loader::Source;
 use super::{App, dialog, panels, timeline};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;
+use framescope_core::analysis::framegen::records_frame_types;
 use framescope_core::model::Trace;
 
 impl App {
@@ -308,7 +309,7 @@ impl App {
                     super::trimming::run_trim_ui(ui, run, all_trim);
                     let traces = &run.capture.traces;
                     if traces.len() > 1 {
-                        let label = |t: &Trace| format!("{} — {} frames", t.label(), t.len());
+                        let label = trace_label;
                         let before = run.trace;
                         ui.horizontal(|ui| {
                             let name = ui.label("Trace").on_hover_text(
@@ -418,7 +419,8 @@ impl App {
                         ui.label("updating for the new settings…");
                     });
                 }
-                let source = self.source_text(&a.run, a.run.frame_types.is_some());
+                let recorded = records_frame_types(trace);
+                let source = self.source_text(&a.run, a.run.frame_types.is_some(), recorded);
                 panels::figures_ui(ui, &a.run, "figures", &source);
                 ui.toggle_value(&mut self.show_peers_panel, "As other tools report it")
                     .on_hover_text(PEERS_HELP);
@@ -437,7 +439,7 @@ impl App {
             ));
             match run.selection_run(&settings, trim, range) {
                 Some(sel) => {
-                    let source = self.source_text(sel, sel.frame_types.is_some());
+                    let source = self.source_text(sel, sel.frame_types.is_some(), records_frame_types(trace));
                     panels::figures_ui(ui, sel, "selection_figures", &source);
                 }
                 None => {
@@ -575,9 +577,10 @@ impl App {
     }
 
     /// The figures' frame-time source in words, for a run (or the comparison) whose
-    /// runs have generated frames when `generated`.
-    fn source_text(&self, run: &framescope_core::report::Run, generated: bool) -> String {
-        panels::source_text(run.frame_time, self.persisted.frame_time, generated, self.comparing())
+    /// runs have generated frames when `generated`, and whose formats all mark them
+    /// when `recorded`.
+    fn source_text(&self, run: &framescope_core::report::Run, generated: bool, recorded: bool) -> String {
+        panels::source_text(run.frame_time, self.persisted.frame_time, generated, recorded, self.comparing())
     }
 }
 
@@ -732,10 +735,12 @@ impl App {
         };
         // One source for every compared run (metrics.md §9); each run says which.
         let generated = runs.iter().flatten().any(|r| r.frame_types.is_some());
+        let recorded =
+            shown.iter().all(|&i| records_frame_types(&self.runs[i].capture.traces[self.runs[i].trace]));
         let mut sources: Vec<&str> = runs.iter().flatten().map(|r| r.frame_time).collect();
         sources.dedup();
         let source = if sources.len() == 1 {
-            self.source_text(baseline, generated)
+            self.source_text(baseline, generated, recorded)
         } else {
             format!("differs between runs ({}): updating…", sources.join(", "))
         };
@@ -810,6 +815,13 @@ fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &framescope_core:
         "per {} frames: mean frame time, and behind it the slowest frame (up to {scale:.0} ms)",
         preview.bucket_frames
     ));
+}
+
+/// A trace in the Trace box: its label and how many frames (samples, for a sampled
+/// log's session) it holds.
+fn trace_label(t: &Trace) -> String {
+    let what = if t.is_sampled() { "samples" } else { "frames" };
+    format!("{} — {} {what}", t.label(), t.len())
 }
 
 #[cfg(test)]

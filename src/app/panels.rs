@@ -114,13 +114,24 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
 
 /// Which frame-time source a run was analysed with, and why: `used` is the run's
 /// `frame_time`, `asked` the user's choice, `generated` whether the run (or, when
-/// `comparing`, any compared run) has generated frames.
+/// `comparing`, any compared run) has generated frames, `recorded` whether its format
+/// (every compared run's) marks generated frames at all.
 #[must_use]
-pub fn source_text(used: &str, asked: FrameTimeSource, generated: bool, comparing: bool) -> String {
+pub fn source_text(
+    used: &str,
+    asked: FrameTimeSource,
+    generated: bool,
+    recorded: bool,
+    comparing: bool,
+) -> String {
     let why = match (asked, used, generated, comparing) {
         (FrameTimeSource::Presents | FrameTimeSource::Display, ..) => "set by you",
         (_, "display", _, false) => "auto — frame generation",
         (_, "display", _, true) => "auto — frame generation in a compared run",
+        (_, _, false, false) if !recorded => "auto — frame generation: not recorded by this format",
+        (_, _, false, true) if !recorded => {
+            "auto — frame generation: not recorded by a compared run's format"
+        }
         (_, _, false, _) => "auto — no generated frames",
         (_, _, true, false) => "auto — no display data",
         (_, _, true, true) => "auto — a compared run has no display data",
@@ -491,6 +502,30 @@ mod tests {
     use framescope_core::analysis::Settings;
     use framescope_core::ingest::{LoadOptions, load_bytes};
     use std::path::Path;
+
+    /// Auto on presents says why: no generated frame in a format that marks them, or a
+    /// format that cannot mark them (issue 18).
+    #[test]
+    fn the_source_says_when_the_format_cannot_record_frame_generation() {
+        let auto = FrameTimeSource::Auto;
+        assert_eq!(
+            source_text("presents", auto, false, true, false),
+            "presents (auto — no generated frames)"
+        );
+        assert_eq!(
+            source_text("presents", auto, false, false, false),
+            "presents (auto — frame generation: not recorded by this format)"
+        );
+        assert_eq!(
+            source_text("presents", auto, false, false, true),
+            "presents (auto — frame generation: not recorded by a compared run's format)"
+        );
+        assert_eq!(source_text("display", auto, true, true, false), "display (auto — frame generation)");
+        assert_eq!(
+            source_text("presents", FrameTimeSource::Presents, false, false, false),
+            "presents (set by you)"
+        );
+    }
 
     #[test]
     fn smoothness_rows_come_first_after_the_average() {

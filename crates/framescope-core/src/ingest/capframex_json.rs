@@ -124,14 +124,17 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
 }
 
 fn values(v: Option<&Vec<Option<f64>>>, i: usize) -> f64 {
-    v.and_then(|v| v.get(i).copied().flatten()).filter(|x| x.is_finite()).unwrap_or(f64::NAN)
+    v.and_then(|v| v.get(i).copied().flatten())
+        .filter(|x| super::overflow::plausible_duration(*x))
+        .unwrap_or(f64::NAN)
 }
 
 /// One run's arrays as a trace; frames with an unusable frame time are skipped.
 fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
     let ft = data.ms_between_presents.as_ref();
     let n = ft.map_or(0, Vec::len);
-    let kept: Vec<usize> = (0..n).filter(|&i| (1e-6..=1e9).contains(&values(ft, i))).collect();
+    let kept: Vec<usize> =
+        (0..n).filter(|&i| super::overflow::PLAUSIBLE_FRAME_TIME_MS.contains(&values(ft, i))).collect();
     let dropped: Vec<bool> = kept
         .iter()
         .map(|&i| data.dropped.as_ref().and_then(|d| d.get(i).copied().flatten()).unwrap_or(false))

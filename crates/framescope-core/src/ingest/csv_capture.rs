@@ -478,12 +478,17 @@ impl<'a> RowReader<'a> {
             // A sampled MangoHud log (one trace: MangoHud names no process) is read
             // as samples; its per-frame reading only lends the telemetry.
             if sampled && let Some(rows) = mango.take() {
-                trace = rows.sampled_trace(trace, self.count, cell_warnings).map_err(|why| {
-                    let line = warnings.iter().find_map(|w| w.line);
-                    LoadError::new(path, line, LoadErrorKind::NoFrames(why))
-                })?;
-                let interval = trace.frames.sample_ms.iter().sum::<f64>() / trace.len().max(1) as f64;
-                warnings.push(sampled_warning("MangoHud", Some(interval), "fps"));
+                let (mut sessions, notes) =
+                    rows.sampled_traces(&trace, self.count, cell_warnings).map_err(|why| {
+                        let line = warnings.iter().find_map(|w| w.line);
+                        LoadError::new(path, line, LoadErrorKind::NoFrames(why))
+                    })?;
+                warnings.push(sampled_warning("MangoHud", super::sampled::mean_interval(&sessions), "fps"));
+                warnings.extend(notes);
+                // Every session but the last is a run already; the last goes on below.
+                let Some(last) = sessions.pop() else { continue };
+                traces.extend(sessions);
+                trace = last;
             }
             if trace.is_empty() {
                 // Not a run: its skipped rows still tell the user something.

@@ -8,6 +8,7 @@
 //! than the header, labelled events, a footer).
 
 use super::builder::{SkipLog, SkipReason};
+use super::overflow::plausible_duration;
 use super::values::{self, Cell};
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Column, ColumnKind, Event, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
@@ -214,6 +215,8 @@ pub(super) struct Accumulator {
     specs: Vec<ColumnSpec>,
     values: Vec<ValuesBuilder>,
     invalid: Vec<super::builder::InvalidCells>,
+    /// Duration cells of 10⁶ ms or more, read as missing (`metrics.md` §1).
+    overflow: super::overflow::OverflowLog,
     decimal_comma: bool,
     cells: u64,
     telemetry_dropped: bool,
@@ -234,6 +237,7 @@ impl Accumulator {
             specs,
             values: vec![ValuesBuilder::default(); n],
             invalid: vec![super::builder::InvalidCells::default(); n],
+            overflow: super::overflow::OverflowLog::default(),
             decimal_comma,
             cells: 0,
             telemetry_dropped: false,
@@ -282,6 +286,10 @@ impl Accumulator {
         for ((spec, values), invalid) in self.specs.iter().zip(&mut self.values).zip(&mut self.invalid) {
             let v = match rec.get(spec.pos).map_or(Cell::Missing, |c| number(c, self.decimal_comma)) {
                 Cell::Number(v) if spec.zero_missing && v == 0.0 => f64::NAN,
+                Cell::Number(v) if spec.kind.is_duration_ms() && !plausible_duration(v * spec.scale) => {
+                    self.overflow.note(&spec.name, line, v * spec.scale);
+                    f64::NAN
+                }
                 Cell::Number(v) => v * spec.scale,
                 Cell::Missing => f64::NAN,
                 Cell::Invalid => {
@@ -379,6 +387,7 @@ impl Accumulator {
         let n = self.frame_time_ms.len();
         let mut warnings = self.skips.warnings();
         warnings.extend(self.warnings);
+        warnings.extend(self.overflow.warnings());
         let mut start_ms = self.start_ms;
         if let Some(&s0) = start_ms.first() {
             for s in &mut start_ms {
@@ -419,13 +428,13 @@ fn is_plain_column(kind: ColumnKind) -> bool {
     !matches!(kind, ColumnKind::EngineThread | ColumnKind::EngineGpu | ColumnKind::LatencyStage)
 }
 
-/// Frame times outside 1 ns ..= 1e9 ms are no real frame (`ARCHITECTURE.md`).
+/// Frame times under 1 ns or of 10⁶ ms or more are no real frame (`metrics.md` §1).
 pub(super) fn check_frame_time(v: f64) -> Result<f64, SkipReason> {
     if !v.is_finite() {
         Err(SkipReason::InvalidFrameTime)
     } else if v <= 0.0 {
         Err(SkipReason::NonPositiveFrameTime)
-    } else if !(1e-6..=1e9).contains(&v) {
+    } else if !super::overflow::PLAUSIBLE_FRAME_TIME_MS.contains(&v) {
         Err(SkipReason::ImplausibleFrameTime)
     } else {
         Ok(v)

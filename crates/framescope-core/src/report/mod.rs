@@ -268,6 +268,10 @@ pub fn run_prepared(
             prepared.source.name()
         )));
     }
+    if let Some(share) = prepared.alternation {
+        let display = crate::analysis::has_display_data(trace);
+        warnings.push(Warning::file(crate::analysis::framegen::alternation_warning(share, display)));
+    }
     let mut latency = prepared.latency;
     if let Some(log) = markers {
         let pcl = PclLatency::of(log, trace);

@@ -72,12 +72,20 @@ fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
                 (Some(p), None) => format!(" (PID {p})"),
                 _ => String::new(),
             };
-            format!("{}{id} {} frames", t.application, t.frames)
+            format!("{}{id} {} {}", t.application, t.frames, if r.sampled { "samples" } else { "frames" })
         })
         .collect();
     let more = if n > LISTED { format!("; … {} more", n - LISTED) } else { String::new() };
-    let traces = if n == 1 { "trace" } else { "traces" };
+    let traces = match (r.sampled, n) {
+        (true, 1) => "logging session",
+        (true, _) => "logging sessions",
+        (false, 1) => "trace",
+        (false, _) => "traces",
+    };
     writeln!(out, "  the file also holds {n} other {traces}: {}{more}", list.join("; "))?;
+    if r.sampled {
+        return writeln!(out, "  (see every session with --trace all, or pick one with --trace 'session N')");
+    }
     writeln!(out, "  (see every trace with --trace all, or pick one with --trace PID, APP or PID:SWAPCHAIN)")
 }
 
