@@ -485,13 +485,13 @@ impl<'a> RowReader<'a> {
                 let interval = trace.frames.sample_ms.iter().sum::<f64>() / trace.len().max(1) as f64;
                 warnings.push(sampled_warning("MangoHud", Some(interval), "fps"));
             }
-            if !has_kept_frame(&trace) {
+            if has_kept_frame(&trace) {
+                traces.push(trace);
+            } else {
                 // Not a run (`metrics.md` §1: no frame time and no display interval
                 // above 0, e.g. every cell 0): its skipped rows still tell the user
                 // something.
                 warnings.extend(trace.warnings);
-            } else {
-                traces.push(trace);
             }
         }
         if traces.is_empty() {
