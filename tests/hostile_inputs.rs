@@ -44,3 +44,107 @@ MsUntilRenderComplete,MsUntilDisplayed,Motherboard,OS,Processor";
         }
     }
 }
+
+/// `report --json FILE`'s runs with their `file` left out (to compare one capture's
+/// figures saved in another encoding).
+fn runs_without_file(path: &std::path::Path) -> Vec<serde_json::Value> {
+    let (code, doc) = common::report_json([path]);
+    assert_eq!(code, 0, "{}: {doc}", path.display());
+    let mut runs = doc["runs"].as_array().cloned().unwrap_or_default();
+    for r in &mut runs {
+        r.as_object_mut().map(|o| o.remove("file"));
+    }
+    runs
+}
+
+/// A real PresentMon 1.x capture saved as UTF-16 (LE without a byte-order mark, BE
+/// with one) and gzip-compressed (with UTF-16 inside too) gives the figures of the
+/// UTF-8 file, every one. (Before: "binary data (NUL bytes)", exit 1.)
+#[test]
+fn utf16_and_gzip_captures_read_as_their_text() {
+    use std::io::Write as _;
+    let dir = TempDir::new("encodings");
+    let original = common::repo_file("sample-traces/pm-1.x_csgo_d3d9_dropped.csv");
+    let text = std::fs::read_to_string(&original).expect("sample");
+    let text = text.trim_start_matches('\u{feff}');
+    let utf16 = |big_endian: bool, bom: bool| -> Vec<u8> {
+        let units = bom.then_some(0xFEFF_u16).into_iter().chain(text.encode_utf16());
+        units.flat_map(|u| if big_endian { u.to_be_bytes() } else { u.to_le_bytes() }).collect()
+    };
+    let gzip = |bytes: &[u8]| -> Vec<u8> {
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        gz.write_all(bytes).expect("compress");
+        gz.finish().expect("compress")
+    };
+    let expected = runs_without_file(&original);
+    assert_eq!(expected[0]["frames"], 4265, "the sample as the goldens have it");
+    for (name, bytes) in [
+        ("utf16le.csv", utf16(false, false)),
+        ("utf16be_bom.csv", utf16(true, true)),
+        ("utf16le_bom.csv", utf16(false, true)),
+        ("capture.csv.gz", gzip(text.as_bytes())),
+        ("utf16.csv.gz", gzip(&utf16(false, true))),
+    ] {
+        let path = dir.file(name, &bytes);
+        assert_eq!(runs_without_file(&path), expected, "{name}");
+    }
+    // A damaged archive is named as one.
+    let mut broken = gzip(text.as_bytes());
+    broken.truncate(broken.len() / 2);
+    let path = dir.file("broken.csv.gz", &broken);
+    let run = framescope(["report".as_ref(), path.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains(
+            "broken.csv.gz: cannot read the file: the file is gzip-compressed and the archive is damaged"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+/// A CapFrameX capture JSON of three frames (10, 20, 30 ms).
+fn capframex_json(arrays: &str) -> String {
+    format!(r#"{{"Info":{{"ProcessName":"game.exe"}},"Runs":[{{"CaptureData":{{{arrays}}}}}]}}"#)
+}
+
+/// CapFrameX JSON after 100 000 bytes of white space is still JSON. (Before: "not a
+/// CSV frame log": the sniff saw only the first 64 KiB.)
+#[test]
+fn capframex_json_after_much_white_space_is_json() {
+    let dir = TempDir::new("json_space");
+    let mut text = " \n\t\r".repeat(25_000);
+    text.push_str(&capframex_json(r#""MsBetweenPresents":[10.0,20.0,30.0]"#));
+    let path = dir.file("spaced.json", text.as_bytes());
+    let (code, doc) = common::report_json([&path]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "capframex-json");
+    // n = 3, T = 60 ms: 1000 · 3 / 60 = 50 FPS.
+    assert_eq!(run["frames"], 3);
+    assert!((run["summary"]["avg_fps"].as_f64().unwrap() - 50.0).abs() < 1e-9, "{run}");
+}
+
+/// Per-frame arrays of different lengths: the frames every array covers are read, and
+/// a warning names each array and its length. (Before: silently the frame-time array's
+/// length, the others' missing or extra values ignored.)
+#[test]
+fn capframex_arrays_of_different_lengths_are_named() {
+    let dir = TempDir::new("json_lengths");
+    // Frame times for 5 frames, times for 3: frames 10, 20, 30 ms are read.
+    let text = capframex_json(
+        r#""TimeInSeconds":[0.01,0.03,0.06],"MsBetweenPresents":[10.0,20.0,30.0,40.0,50.0],"Dropped":[false,false,false,false,false]"#,
+    );
+    let path = dir.file("uneven.json", text.as_bytes());
+    let (code, doc) = common::report_json([&path]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!(run["frames"], 3, "{run}");
+    assert!((run["duration_ms"].as_f64().unwrap() - 60.0).abs() < 1e-9, "{run}");
+    let warnings = run["warnings"].to_string();
+    assert!(
+        warnings.contains("different lengths (MsBetweenPresents 5, TimeInSeconds 3, Dropped 5)")
+            && warnings.contains("only the first 3 frames"),
+        "{warnings}"
+    );
+}
