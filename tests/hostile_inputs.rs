@@ -148,3 +148,133 @@ fn capframex_arrays_of_different_lengths_are_named() {
         "{warnings}"
     );
 }
+
+/// Makes a named pipe (FIFO) at `path` with `mkfifo`.
+#[cfg(unix)]
+fn mkfifo(path: &std::path::Path) {
+    let made = std::process::Command::new("mkfifo").arg(path).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo {}", path.display());
+}
+
+/// A named pipe nobody writes to: `report` and `compare` give up after 10 s with a
+/// message naming the pipe (before: blocked in `open` forever; the test's runner would
+/// have killed it). One with a writer, and process substitution (`<(cmd)`, an
+/// anonymous pipe), read as usual.
+#[cfg(unix)]
+#[test]
+fn named_pipes_never_hang() {
+    use std::io::Write as _;
+    use std::time::{Duration, Instant};
+    let dir = TempDir::new("fifo");
+    let lonely = dir.0.join("lonely.csv");
+    mkfifo(&lonely);
+    let capture = common::repo_file("sample-traces/pm-1.x_csgo_d3d9_dropped.csv");
+    let started = Instant::now();
+    let (report, compare) = std::thread::scope(|s| {
+        let report = s.spawn(|| framescope(["report".as_ref(), lonely.as_os_str()]));
+        let compare = s.spawn(|| framescope(["compare".as_ref(), capture.as_os_str(), lonely.as_os_str()]));
+        (report.join().unwrap(), compare.join().unwrap())
+    });
+    assert!(started.elapsed() < Duration::from_secs(40), "gave up after about 10 s");
+    for (what, run) in [("report", report), ("compare", compare)] {
+        assert_eq!(run.code, 1, "{what}: {}", run.stderr);
+        assert!(
+            run.stderr.contains(
+                "lonely.csv: this is a named pipe (FIFO) and nothing opened it for writing within 10 s"
+            ),
+            "{what}: {}",
+            run.stderr
+        );
+    }
+
+    // A pipe with a writer: the capture's figures.
+    let fed = dir.0.join("fed.csv");
+    mkfifo(&fed);
+    let bytes = std::fs::read(&capture).unwrap();
+    let writer = {
+        let fed = fed.clone();
+        std::thread::spawn(move || {
+            let mut w = std::fs::OpenOptions::new().write(true).open(fed).unwrap();
+            w.write_all(&bytes).unwrap();
+        })
+    };
+    let (code, doc) = common::report_json([&fed]);
+    writer.join().unwrap();
+    assert_eq!((code, doc["runs"][0]["frames"].as_u64()), (0, Some(4265)), "{doc}");
+
+    // Process substitution hands over /dev/fd/N, an anonymous pipe.
+    let bin = env!("CARGO_BIN_EXE_framescope");
+    let out = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(format!("'{bin}' report --json <(cat '{}')", capture.display()))
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && text.contains("\"frames\": 4265"), "{text}");
+}
+
+/// This process's user id (from `/proc`), or `None` where there is no `/proc`.
+fn uid() -> Option<u32> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    status.lines().find(|l| l.starts_with("Uid:"))?.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// Runs the binary as a user whom file permissions stop: itself when not root, else
+/// user 65534 (nobody) through `setpriv`; `None` (the test skips) when neither works.
+fn framescope_unprivileged(args: &[&std::ffi::OsStr]) -> Option<common::Run> {
+    let bin = env!("CARGO_BIN_EXE_framescope");
+    let mut cmd = if uid()? == 0 {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+        c
+    } else {
+        std::process::Command::new(bin)
+    };
+    let out = cmd.args(args).output().ok()?;
+    let run = common::Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    };
+    // setpriv missing or refused, or the binary out of that user's reach.
+    (!run.stderr.starts_with("setpriv:") && run.code != 126 && run.code != 127).then_some(run)
+}
+
+/// A folder that cannot be read says "permission denied", not "holds no capture
+/// file"; an unreadable subfolder of a walked folder is a failed input (exit 1, the
+/// others reported), not silently skipped with exit 0. As root the binary is run as
+/// user nobody; the message itself is tested without privileges in `cli::inputs`.
+#[cfg(unix)]
+#[test]
+fn unreadable_folders_are_failed_inputs() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = TempDir::new("locked");
+    let capture = std::fs::read(common::repo_file("sample-traces/pm-1.x_csgo_d3d9_dropped.csv")).unwrap();
+    let walked = dir.0.join("walked");
+    let locked = walked.join("locked");
+    std::fs::create_dir_all(&locked).unwrap();
+    std::fs::write(walked.join("a.csv"), &capture).unwrap();
+    std::fs::write(locked.join("b.csv"), &capture).unwrap();
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let run_whole = framescope_unprivileged(&["report".as_ref(), "--json".as_ref(), walked.as_os_str()]);
+    let run_locked = framescope_unprivileged(&["report".as_ref(), locked.as_os_str()]);
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let (Some(whole), Some(alone)) = (run_whole, run_locked) else {
+        eprintln!("skipping: cannot run framescope as a user whom permissions stop (no setpriv?)");
+        return;
+    };
+    let doc: serde_json::Value = serde_json::from_str(&whole.stdout).expect("JSON");
+    assert_eq!(whole.code, 1, "{}", whole.stderr);
+    assert_eq!(doc["runs"][0]["frames"], 4265, "a.csv is still reported");
+    let locked_name = locked.display().to_string();
+    assert_eq!(doc["runs"][1]["file"], locked_name.as_str());
+    let message = "cannot read this folder (permission denied); its captures were not read";
+    assert!(doc["runs"][1]["error"]["message"].as_str().is_some_and(|m| m.contains(message)), "{doc}");
+    assert!(whole.stderr.contains(&format!("{locked_name}: {message}")), "{}", whole.stderr);
+    assert_eq!(alone.code, 1);
+    assert!(
+        alone.stderr.contains(message) && !alone.stderr.contains("holds no capture file"),
+        "{}",
+        alone.stderr
+    );
+}

@@ -21,6 +21,7 @@ pub mod generic;
 pub mod layout;
 mod mangohud;
 mod nvidia_app;
+pub mod open;
 pub mod pcl;
 mod preamble;
 mod records;
@@ -185,13 +186,11 @@ impl<R: Read> Read for Counting<'_, R> {
 /// Loads a capture file.
 pub fn load_file(path: &Path, opts: LoadOptions, progress: &Progress) -> Result<Capture, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
-    let file = std::fs::File::open(path).map_err(io_err)?;
+    let file = open::open_input(path)?;
     let meta = file.metadata().map_err(io_err)?;
-    if meta.is_dir() {
-        let msg = "this is a folder; expected a capture file".to_owned();
-        return Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)));
+    if meta.is_file() {
+        progress.total_bytes.store(meta.len(), Ordering::Relaxed);
     }
-    progress.total_bytes.store(meta.len(), Ordering::Relaxed);
     load_reader(path, file, opts, progress)
 }
 
