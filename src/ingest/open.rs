@@ -1,10 +1,10 @@
 //! Opening an input for reading without hanging: a named pipe (FIFO) blocks in `open`
-//! until something opens it for writing, which may be never; a terminal or other
-//! device never ends. Regular files open as usual.
+//! until something opens it for writing, which may be never. Everything else opens as
+//! usual (a device such as `/dev/zero` is read, and refused for what it holds).
 //!
 //! A FIFO is opened on a helper thread and given up on after [`FIFO_WAIT`] without a
 //! writer. Process substitution (`framescope report <(cmd)`, `/dev/fd/N`) hands over an
-//! anonymous pipe, which opens at once: it keeps working. Devices are refused.
+//! anonymous pipe, which opens at once: it keeps working.
 
 use super::error::{LoadError, LoadErrorKind};
 use std::fs::File;
@@ -14,8 +14,8 @@ use std::time::Duration;
 /// How long a named pipe may stay without a writer before the load gives up.
 pub const FIFO_WAIT: Duration = Duration::from_secs(10);
 
-/// Opens `path` for reading: a folder, a device or socket is refused with a message, a
-/// FIFO waits at most [`FIFO_WAIT`] for a writer.
+/// Opens `path` for reading: a folder is refused with a message, a FIFO waits at most
+/// [`FIFO_WAIT`] for a writer.
 pub fn open_input(path: &Path) -> Result<File, LoadError> {
     open_waiting(path, FIFO_WAIT)
 }
@@ -23,25 +23,16 @@ pub fn open_input(path: &Path) -> Result<File, LoadError> {
 /// [`open_input`] with another wait for a FIFO's writer.
 pub(super) fn open_waiting(path: &Path, wait: Duration) -> Result<File, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
-    let refuse = |what: &str| {
-        let msg = format!("this is {what}; expected a capture file");
-        Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)))
-    };
     let kind = std::fs::metadata(path).map_err(io_err)?.file_type();
     if kind.is_dir() {
-        return refuse("a folder");
+        let msg = "this is a folder; expected a capture file".to_owned();
+        return Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)));
     }
     #[cfg(unix)]
     {
         use std::os::unix::fs::FileTypeExt;
         if kind.is_fifo() {
             return open_fifo(path, wait);
-        }
-        if kind.is_char_device() || kind.is_block_device() {
-            return refuse("a device");
-        }
-        if kind.is_socket() {
-            return refuse("a socket");
         }
     }
     File::open(path).map_err(io_err)
@@ -97,7 +88,7 @@ mod tests {
     }
 
     #[test]
-    fn a_fifo_with_a_writer_reads_and_devices_are_refused() {
+    fn a_fifo_with_a_writer_reads() {
         let path = fifo("writer");
         let writer_path = path.clone();
         let writer = std::thread::spawn(move || {
@@ -108,7 +99,5 @@ mod tests {
         open_waiting(&path, Duration::from_secs(30)).unwrap().read_to_string(&mut text).unwrap();
         writer.join().unwrap();
         assert_eq!(text, "a,b\n");
-        let err = open_input(Path::new("/dev/null")).unwrap_err();
-        assert!(err.to_string().ends_with("this is a device; expected a capture file"), "{err}");
     }
 }
