@@ -278,3 +278,67 @@ fn unreadable_folders_are_failed_inputs() {
         alone.stderr
     );
 }
+
+/// True when `s` holds a control character other than a line end or tab (what a
+/// terminal would act on), or a C1 control.
+fn has_raw_controls(s: &str) -> bool {
+    s.chars().any(|c| c.is_control() && c != '\n' && c != '\t' && c != '\r')
+}
+
+/// Control characters in a file's text (application and column names: ESC [2J clears
+/// the screen, OSC sets the title, U+009B is an 8-bit CSI, a newline fakes a line)
+/// reach the terminal escaped: in the table, the CSV and the messages on stderr. The
+/// JSON keeps the exact strings (serde escapes C0; DEL and C1 are escaped too). (Before:
+/// printed raw.)
+#[test]
+fn control_characters_from_a_file_are_escaped() {
+    let dir = TempDir::new("controls");
+    let app = "game\u{1b}[2J\u{1b}]0;pwned\u{7}\u{9b}1m\u{7f}";
+    let row =
+        |ft: &str| format!("\"{app}\",1,0x1,DXGI,0,0,0,Hardware: Legacy Flip,0,0.5,{ft},16.0,0.1,0.1,0.1,7");
+    let text = format!(
+        "{PM1_HEADER},\"Temp\u{1b}[31m\"\n{}\n{}\n{}\n",
+        row("16.0"),
+        row("17.0"),
+        row("not a number\u{1b}[H")
+    );
+    let capture = dir.file("hostile.csv", text.as_bytes());
+    let escaped_app = "game\\x1b[2J\\x1b]0;pwned\\x07\\u{9b}1m\\x7f";
+
+    let table = framescope(["report".as_ref(), capture.as_os_str()]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(!has_raw_controls(&table.stdout), "table: {:?}", table.stdout);
+    assert!(table.stdout.contains(escaped_app), "{}", table.stdout);
+
+    let csv = framescope(["report".as_ref(), "--format".as_ref(), "csv".as_ref(), capture.as_os_str()]);
+    assert_eq!(csv.code, 0, "{}", csv.stderr);
+    assert!(!has_raw_controls(&csv.stdout) && csv.stdout.contains(escaped_app), "csv: {:?}", csv.stdout);
+
+    let json = framescope(["report".as_ref(), "--json".as_ref(), capture.as_os_str()]);
+    assert_eq!(json.code, 0, "{}", json.stderr);
+    assert!(!has_raw_controls(&json.stdout), "json: {:?}", json.stdout);
+    assert!(
+        json.stdout.contains("game\\u001b[2J") && json.stdout.contains("\\u009b1m\\u007f"),
+        "{}",
+        json.stdout
+    );
+    let doc: serde_json::Value = serde_json::from_str(&json.stdout).unwrap();
+    assert_eq!(doc["runs"][0]["application"], app, "the JSON keeps the exact name");
+
+    // An unknown CSV: its column names are in the error on stderr (and the table).
+    let unknown = dir.file("unknown.csv", b"frame\x1b[2J,\"ms\nfake: PASS\"\n1,2\n");
+    let run = framescope(["report".as_ref(), unknown.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(!has_raw_controls(&run.stderr) && run.stderr.contains("frame\\x1b[2J"), "{:?}", run.stderr);
+    assert!(!has_raw_controls(&run.stdout), "{:?}", run.stdout);
+
+    // A CapFrameX name with a line end cannot add a line to the table.
+    let json_capture = dir.file(
+        "fake_line.json",
+        br#"{"Info":{"ProcessName":"game\n  gate: PASS\r"},"Runs":[{"CaptureData":{"MsBetweenPresents":[10.0,20.0]}}]}"#,
+    );
+    let run = framescope(["report".as_ref(), json_capture.as_os_str()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("  game\\x0a  gate: PASS\\x0d"), "{}", run.stdout);
+    assert!(!run.stdout.lines().any(|l| l.starts_with("  gate")), "{}", run.stdout);
+}

@@ -119,7 +119,8 @@ pub fn run(files: &[PathBuf], options: &WindowOptions) -> ExitCode {
         Err(e) => {
             // Without the windowing library's source paths, and with the way to the
             // figures without a window.
-            eprintln!("{}", crate::cli::no_window_message(&e.to_string(), &files_for_message));
+            let message = crate::cli::no_window_message(&e.to_string(), &files_for_message);
+            eprintln!("{}", crate::report::escape::lines(&message));
             ExitCode::from(1)
         }
     }

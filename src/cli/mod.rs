@@ -7,6 +7,15 @@
 //! argument order; `report` streams each file's runs as soon as it and every file
 //! before it are done.
 
+/// Prints a message line on stderr with any control character escaped
+/// (`report::escape::text`: a file's name or text cannot drive the terminal). Every
+/// message the commands print goes through here.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", $crate::report::escape::text(&format!($($arg)*)))
+    };
+}
+
 mod comparing;
 mod help;
 mod inputs;
@@ -397,7 +406,7 @@ pub fn run() -> Outcome {
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         None => {
             if let Some(reason) = no_display() {
-                eprintln!("{}", no_window_message(&reason, &cli.files));
+                eprintln!("{}", report::escape::lines(&no_window_message(&reason, &cli.files)));
                 return Outcome::Exit(ExitCode::from(1));
             }
             Outcome::Window(WindowRequest {
@@ -649,14 +658,14 @@ impl FileResult {
     fn print(&self, echo_errors: bool) {
         if echo_errors {
             for e in &self.errors {
-                eprintln!("error: {e}");
+                say!("error: {e}");
             }
         }
         for f in &self.failures {
-            eprintln!("error: {f}");
+            say!("error: {f}");
         }
         for n in &self.notes {
-            eprintln!("warning: {n}");
+            say!("warning: {n}");
         }
     }
 
@@ -675,7 +684,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
     let format = match (args.format, a.json) {
         (Some(FormatArg::Table | FormatArg::Csv), true) => {
-            eprintln!("error: --json and --format table|csv contradict each other; give one");
+            say!("error: --json and --format table|csv contradict each other; give one");
             return ExitCode::from(2);
         }
         (Some(f), _) => f,
@@ -685,12 +694,12 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     let inputs = match inputs::expand(&args.files) {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return ExitCode::from(2);
         }
     };
     if a.pcl.is_some() && inputs.len() != 1 {
-        eprintln!("error: --pcl goes with exactly one FILE");
+        say!("error: --pcl goes with exactly one FILE");
         return ExitCode::from(2);
     }
     let settings = a.settings();
@@ -701,7 +710,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     let checks = args.checks.checks();
     let progress = ProgressLine::new(args.progress, inputs.len());
 
-    let mut out = std::io::stdout().lock();
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
     let mut written: std::io::Result<()> = Ok(());
     let mut csv_sink = None;
     match format {
@@ -767,7 +776,7 @@ fn finish(written: std::io::Result<()>, failed: bool, gate_failed: bool) -> Exit
     if let Err(e) = written
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        eprintln!("error: cannot write the report: {e}");
+        say!("error: cannot write the report: {e}");
         return ExitCode::from(1);
     }
     if failed {
@@ -788,7 +797,7 @@ fn load_markers(
         None => (None, None),
         Some(Ok(log)) => (Some(log), None),
         Some(Err(e)) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             (None, Some(e.to_string()))
         }
     }

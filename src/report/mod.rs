@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod compare;
+pub mod escape;
 pub mod gate;
 pub mod sets;
 pub mod stats;

@@ -1,5 +1,6 @@
 //! The readable form of a report, for a terminal.
 
+use super::escape::text;
 use super::{Report, Run, RunEntry, SettingsJson};
 use std::io::Write;
 
@@ -42,7 +43,7 @@ pub fn write_entry(entry: &RunEntry, conventions: bool, out: &mut impl Write) ->
             }
             Ok(())
         }
-        RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", f.file, f.error.message),
+        RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", text(&f.file), text(&f.error.message)),
     }
 }
 
@@ -67,11 +68,11 @@ fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         .take(LISTED)
         .map(|t| {
             let id = match (t.process_id, &t.swap_chain) {
-                (Some(p), Some(sc)) => format!(" (PID {p}, {sc})"),
+                (Some(p), Some(sc)) => format!(" (PID {p}, {})", text(sc)),
                 (Some(p), None) => format!(" (PID {p})"),
                 _ => String::new(),
             };
-            format!("{}{id} {} frames", t.application, t.frames)
+            format!("{}{id} {} frames", text(&t.application), t.frames)
         })
         .collect();
     let more = if n > LISTED { format!("; … {} more", n - LISTED) } else { String::new() };
@@ -81,14 +82,14 @@ fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
 }
 
 fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}  [{} {}]", r.file, r.format, r.format_version)?;
+    writeln!(out, "{}  [{} {}]", text(&r.file), r.format, text(&r.format_version))?;
     let pid = r.process_id.map_or_else(String::new, |p| format!("  PID {p}"));
-    let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {s}"));
-    let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {s}"));
-    writeln!(out, "  {}{pid}{sc}{rt}", r.application)?;
+    let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {}", text(s)));
+    let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {}", text(s)));
+    writeln!(out, "  {}{pid}{sc}{rt}", text(&r.application))?;
     write_other_traces(r, out)?;
     if !r.present_modes.is_empty() {
-        writeln!(out, "  present mode: {}", r.present_modes.join(", "))?;
+        writeln!(out, "  present mode: {}", text(&r.present_modes.join(", ")))?;
     }
     let dropped = r.dropped_frames.map_or_else(|| "unknown".to_owned(), |d| d.to_string());
     let duration = r.duration_ms.map_or_else(|| "—".to_owned(), |d| format!("{:.3} s", d / 1000.0));
@@ -138,8 +139,8 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         writeln!(out, "  warnings ({}):", r.warnings.len())?;
         for w in r.warnings.iter().take(10) {
             match w.line {
-                Some(l) => writeln!(out, "    line {l}: {}", w.message)?,
-                None => writeln!(out, "    {}", w.message)?,
+                Some(l) => writeln!(out, "    line {l}: {}", text(&w.message))?,
+                None => writeln!(out, "    {}", text(&w.message))?,
             }
         }
         if r.warnings.len() > 10 {
