@@ -140,7 +140,7 @@ impl App {
                     *f = true;
                 }
                 for e in errors {
-                    eprintln!("error: {}", crate::report::escape::text(&e));
+                    eprintln!("error: {}", crate::report::escape::text(e));
                 }
             };
             if self.pending.is_empty() && self.runs.is_empty() && mapping.is_none() {
