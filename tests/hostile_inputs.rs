@@ -342,3 +342,31 @@ fn control_characters_from_a_file_are_escaped() {
     assert!(run.stdout.contains("  game\\x0a  gate: PASS\\x0d"), "{}", run.stdout);
     assert!(!run.stdout.lines().any(|l| l.starts_with("  gate")), "{}", run.stdout);
 }
+
+/// A capture of fewer than 100 frames takes its 1 % and 0.1 % lows from one frame
+/// (k = max(1, ⌊n/100⌋) = 1): the table says so beside them; the JSON figures are
+/// unchanged. 99 frames of 10 ms and one of 50 ms → 1 % low = 0.1 % low = 1000 / 50 =
+/// 20 FPS either way; at 100 frames (k = 1 is exactly 1 %) no note.
+#[test]
+fn a_short_capture_says_its_lows_are_one_frame() {
+    let dir = TempDir::new("short");
+    let capture = |n: usize| {
+        let mut s = "Application,ProcessID,SwapChainAddress,MsBetweenPresents\n".to_owned();
+        for i in 0..n {
+            s.push_str(if i == 10 { "g.exe,1,0x1,50\n" } else { "g.exe,1,0x1,10\n" });
+        }
+        s
+    };
+    let note = "(lows: one frame each, fewer than 100 frames)";
+    for (n, noted) in [(50, true), (99, true), (100, false)] {
+        let path = dir.file(&format!("short{n}.csv"), capture(n).as_bytes());
+        let run = framescope(["report".as_ref(), path.as_os_str()]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let fps = run.stdout.lines().find(|l| l.trim_start().starts_with("FPS")).unwrap_or_default();
+        assert!(fps.contains("1% low    20.00   0.1% low    20.00"), "{fps}");
+        assert_eq!(fps.ends_with(note), noted, "{n} frames: {fps}");
+        let (_, doc) = common::report_json([&path]);
+        assert_eq!(doc["runs"][0]["summary"]["low_1pct_fps"], 20.0, "the JSON figure stays");
+        assert!(!doc.to_string().contains("one frame each"), "no note in the JSON");
+    }
+}

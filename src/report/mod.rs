@@ -10,7 +10,7 @@ pub mod stats;
 mod table;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::{write_entry, write_settings, write_table, write_table_with};
+pub use table::{FEW_FRAMES, lows_note, write_entry, write_settings, write_table, write_table_with};
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,

@@ -81,6 +81,19 @@ fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "  (see every trace with --trace all, or pick one with --trace PID, APP or PID:SWAPCHAIN)")
 }
 
+/// Runs shorter than this take their 1 % and 0.1 % lows from a single frame (`k =
+/// max(1, ⌊n/100⌋)`, `metrics.md` §2): more than 1 % of the run.
+pub const FEW_FRAMES: usize = 100;
+
+/// Said beside the 1 % and 0.1 % lows of a per-frame run of fewer than [`FEW_FRAMES`]
+/// frames: they are one frame's rate, not an average over 1 % of the frames. `None`
+/// otherwise (and for sampled logs, whose lows come from samples).
+#[must_use]
+pub fn lows_note(r: &Run) -> Option<&'static str> {
+    (!r.sampled && r.summary.is_some() && r.frames < FEW_FRAMES)
+        .then_some("one frame each, fewer than 100 frames")
+}
+
 fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     writeln!(out, "{}  [{} {}]", text(&r.file), r.format, text(&r.format_version))?;
     let pid = r.process_id.map_or_else(String::new, |p| format!("  PID {p}"));
@@ -113,9 +126,10 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     }
     match &r.summary {
         Some(m) => {
+            let note = lows_note(r).map_or_else(String::new, |n| format!("   (lows: {n})"));
             writeln!(
                 out,
-                "  FPS      avg {:>8.2}   1% low {:>8.2}   0.1% low {:>8.2}   min {:>8.2}   max {:>8.2}",
+                "  FPS      avg {:>8.2}   1% low {:>8.2}   0.1% low {:>8.2}   min {:>8.2}   max {:>8.2}{note}",
                 m.avg_fps, m.low_1pct_fps, m.low_0_1pct_fps, m.min_fps, m.max_fps
             )?;
             writeln!(
