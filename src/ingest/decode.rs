@@ -25,56 +25,77 @@ enum Encoding {
     Utf16 { big_endian: bool, bom: bool },
 }
 
-/// The encoding of a file that starts with `head`.
+/// The encoding of a file that starts with `head`. UTF-16 must look like text: a
+/// capture's header is ASCII, so most units have a zero high byte (binary data that
+/// happens to start with a byte-order mark stays binary, and is refused as such).
 fn sniff(head: &[u8]) -> Encoding {
-    match head {
+    let (bom, rest) = match head {
         [0x1F, 0x8B, 0x08, ..] => return Encoding::Gzip,
-        [0xFF, 0xFE, ..] => return Encoding::Utf16 { big_endian: false, bom: true },
-        [0xFE, 0xFF, ..] => return Encoding::Utf16 { big_endian: true, bom: true },
-        _ => {}
+        [0xFF, 0xFE, rest @ ..] => (Some(false), rest),
+        [0xFE, 0xFF, rest @ ..] => (Some(true), rest),
+        _ => (None, head),
+    };
+    match (bom, ascii_utf16(rest)) {
+        // A mark with (almost) nothing after it: nothing contradicts it.
+        (Some(big_endian), _) if rest.len() < 4 => Encoding::Utf16 { big_endian, bom: true },
+        (Some(big_endian), Some(found)) if found == big_endian => Encoding::Utf16 { big_endian, bom: true },
+        (None, Some(big_endian)) => Encoding::Utf16 { big_endian, bom: false },
+        _ => Encoding::Plain,
     }
-    // Without a mark: text that is mostly ASCII has a NUL in every other byte, the
-    // high byte of each unit (odd positions in UTF-16LE, even in BE), and none in the
-    // others. Binary data (PNG, zeros) does not look like that.
-    let head = &head[..head.len().min(SNIFF_BYTES) & !1];
-    let units = head.len() / 2;
+}
+
+/// `Some(big_endian)` when `bytes` read as UTF-16 of mostly ASCII characters: a NUL in
+/// at least 70 % of the units' high bytes (odd positions in UTF-16LE, even in BE) and
+/// in at most 10 % of their low bytes. Binary data (PNG, zeros) does not look like that.
+fn ascii_utf16(bytes: &[u8]) -> Option<bool> {
+    let bytes = &bytes[..bytes.len().min(SNIFF_BYTES) & !1];
+    let units = bytes.len() / 2;
     if units < 2 {
-        return Encoding::Plain;
+        return None;
     }
-    let zeros = |parity: usize| head.iter().skip(parity).step_by(2).filter(|&&b| b == 0).count();
+    let zeros = |parity: usize| bytes.iter().skip(parity).step_by(2).filter(|&&b| b == 0).count();
     let (even, odd) = (zeros(0), zeros(1));
     let mostly = |n: usize| n * 10 >= units * 7;
-    let few = |n: usize| n * 50 <= units;
+    let few = |n: usize| n * 10 <= units;
     if mostly(odd) && few(even) {
-        Encoding::Utf16 { big_endian: false, bom: false }
+        Some(false)
     } else if mostly(even) && few(odd) {
-        Encoding::Utf16 { big_endian: true, bom: false }
+        Some(true)
     } else {
-        Encoding::Plain
+        None
     }
 }
 
 /// The text of `reader`: gunzipped when it is gzip, transcoded to UTF-8 when it is
 /// UTF-16 (inside gzip too).
-pub(super) fn text<'a, R: BufRead + Send + 'a>(mut reader: R) -> std::io::Result<Text<'a>> {
-    let encoding = sniff(reader.fill_buf()?);
-    let mut reader: Text<'a> = match encoding {
-        Encoding::Gzip => {
-            Box::new(BufReader::with_capacity(1 << 16, Gunzip(flate2::bufread::MultiGzDecoder::new(reader))))
-        }
-        _ => Box::new(reader),
-    };
-    if encoding == Encoding::Gzip {
-        // What the archive holds may be UTF-16 (never gzip again: one layer is undone).
-        if let Encoding::Utf16 { big_endian, bom } = sniff(reader.fill_buf()?) {
-            return Ok(utf16(reader, big_endian, bom));
-        }
-        return Ok(reader);
-    }
+pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Text<'a>> {
+    let (encoding, reader) = sniffed(Box::new(reader))?;
     match encoding {
-        Encoding::Utf16 { big_endian, bom } => Ok(utf16(reader, big_endian, bom)),
-        _ => Ok(reader),
+        Encoding::Gzip => {
+            let gunzip = Gunzip(flate2::bufread::MultiGzDecoder::new(reader));
+            // What the archive holds may be UTF-16 (never gzip again: one layer is undone).
+            match sniffed(Box::new(BufReader::with_capacity(1 << 16, gunzip)))? {
+                (Encoding::Utf16 { big_endian, bom }, inner) => utf16(inner, big_endian, bom),
+                (_, inner) => Ok(inner),
+            }
+        }
+        Encoding::Utf16 { big_endian, bom } => utf16(reader, big_endian, bom),
+        Encoding::Plain => Ok(reader),
     }
+}
+
+/// The encoding of `reader`'s first [`SNIFF_BYTES`], and the reader, unread. A first
+/// buffer shorter than that (a pipe's first write, a test's tiny buffer) is topped up.
+fn sniffed(mut reader: Text<'_>) -> std::io::Result<(Encoding, Text<'_>)> {
+    let buf = reader.fill_buf()?;
+    if buf.len() >= SNIFF_BYTES || buf.is_empty() {
+        return Ok((sniff(buf), reader));
+    }
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    (&mut reader).take(SNIFF_BYTES as u64).read_to_end(&mut head)?;
+    let encoding = sniff(&head);
+    let replayed = std::io::Cursor::new(head).chain(reader);
+    Ok((encoding, Box::new(BufReader::with_capacity(1 << 16, replayed))))
 }
 
 /// A gzip decoder whose errors say the file is a damaged archive.
@@ -92,12 +113,12 @@ impl<R: BufRead> Read for Gunzip<R> {
 }
 
 /// `reader` (UTF-16 text) as UTF-8 text.
-fn utf16(mut reader: Text<'_>, big_endian: bool, bom: bool) -> Text<'_> {
+fn utf16(mut reader: Text<'_>, big_endian: bool, bom: bool) -> std::io::Result<Text<'_>> {
     if bom {
-        reader.consume(2);
+        reader.read_exact(&mut [0u8; 2])?;
     }
     let utf16 = Utf16 { inner: reader, big_endian, out: Vec::new(), pos: 0, odd_byte: None, high: None };
-    Box::new(BufReader::with_capacity(1 << 16, utf16))
+    Ok(Box::new(BufReader::with_capacity(1 << 16, utf16)))
 }
 
 /// UTF-16 bytes read as UTF-8, a buffer at a time.
@@ -235,9 +256,10 @@ mod tests {
 
     #[test]
     fn broken_utf16_becomes_replacement_characters() {
-        // A lone low surrogate, a high one followed by 'a', and an odd last byte.
-        let bytes = [0xFF, 0xFE, 0x00, 0xDC, 0x3D, 0xD8, b'a', 0, b'z'];
-        assert_eq!(read_text(&bytes), "\u{FFFD}\u{FFFD}a\u{FFFD}");
+        // Text, a lone low surrogate, a high one followed by 'a', an odd last byte.
+        let mut bytes = utf16_bytes("ab,cd,ef,gh\n", false, true);
+        bytes.extend_from_slice(&[0x00, 0xDC, 0x3D, 0xD8, b'a', 0, b'z']);
+        assert_eq!(read_text(&bytes), "ab,cd,ef,gh\n\u{FFFD}\u{FFFD}a\u{FFFD}");
     }
 
     #[test]
@@ -249,5 +271,9 @@ mod tests {
         assert_eq!(read_text(&packed), "x,y\n1,2\n", "UTF-16 inside gzip");
         assert_eq!(sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Encoding::Plain);
         assert_eq!(sniff(&[0u8; 64]), Encoding::Plain, "zeros are no text");
+        let mut bom_then_binary: Vec<u8> =
+            (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        bom_then_binary[..2].copy_from_slice(&[0xFF, 0xFE]);
+        assert_eq!(sniff(&bom_then_binary), Encoding::Plain, "a mark before binary data");
     }
 }
