@@ -137,12 +137,16 @@ fn walk(dir: &Path, found: &mut Vec<Input>) {
     }
 }
 
-/// True when a file name ends in one of [`CAPTURE_EXTENSIONS`].
+/// True when a file name ends in one of [`CAPTURE_EXTENSIONS`], gzip-compressed or
+/// not (`run.csv.gz`: read as its text).
 #[must_use]
 pub fn is_capture_name(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| CAPTURE_EXTENSIONS.iter().any(|c| c.eq_ignore_ascii_case(e)))
+    let ext = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_owned);
+    let inner = match ext(path) {
+        Some(e) if e.eq_ignore_ascii_case("gz") => path.file_stem().map(Path::new).and_then(ext),
+        other => other,
+    };
+    inner.is_some_and(|e| CAPTURE_EXTENSIONS.iter().any(|c| c.eq_ignore_ascii_case(&e)))
 }
 
 /// Runs `work` on every item on worker threads, one per core (items are taken in order,
@@ -278,12 +282,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("framescope-walk-{}", std::process::id()));
         let sub = dir.join("sub");
         std::fs::create_dir_all(&sub).unwrap_or_default();
-        for name in ["b.csv", "a.JSON", "notes.md", ".hidden.csv", "sub/c.hml"] {
+        for name in ["b.csv", "a.JSON", "notes.md", ".hidden.csv", "sub/c.hml", "sub/d.csv.gz", "sub/e.gz"] {
             std::fs::write(dir.join(name), "x").unwrap_or_default();
         }
         let inputs = expand(&[dir.clone(), "-".into()]).unwrap_or_default();
         let names: Vec<String> = inputs.iter().map(Input::name).collect();
-        let want = [dir.join("a.JSON"), dir.join("b.csv"), sub.join("c.hml")];
+        let want = [dir.join("a.JSON"), dir.join("b.csv"), sub.join("c.hml"), sub.join("d.csv.gz")];
         let mut want: Vec<String> = want.iter().map(|p| p.display().to_string()).collect();
         want.push("-".into());
         assert_eq!(names, want);
