@@ -149,9 +149,9 @@ pub fn number(cell: &[u8], decimal_comma: bool) -> Cell {
     values::parse_cell(cell)
 }
 
-/// The rows after the header, each with its 1-based file line. Read with `csv_core`
-/// ([`Records`]): a row over 1 MiB or 100 000 fields (the PresentMon reader's limits) is read through without
-/// being kept ([`Rows::oversized`]), so a hostile row costs no more than that.
+/// The rows after the header, each with its 1-based file line, read with `csv_core`
+/// ([`Records`]): a row over 1 MiB or 100 000 fields (the PresentMon reader's limits)
+/// is read through without being kept, so a hostile row costs no more than that.
 pub(super) struct Rows<R: Read> {
     records: Records<BufReader<R>>,
     row: Row,
@@ -163,12 +163,8 @@ impl<R: Read> Rows<R> {
     /// Rows of `reader`, which stands just after the header of `head`.
     pub(super) fn new(path: &Path, reader: R, head: &Head) -> Self {
         let input = BufReader::with_capacity(1 << 16, reader);
-        Self {
-            records: Records::with_delimiter(input, head.header_line + 1, head.sep),
-            row: Row::default(),
-            oversized: false,
-            path: path.to_path_buf(),
-        }
+        let records = Records::with_delimiter(input, head.header_line + 1, head.sep);
+        Self { records, row: Row::default(), oversized: false, path: path.to_path_buf() }
     }
 
     /// The next row into `rec` (its fields trimmed) and its line; `None` at the end.
@@ -189,8 +185,7 @@ impl<R: Read> Rows<R> {
         Ok(line)
     }
 
-    /// Why the last row is no frame when it was too long to keep (over 1 MiB or
-    /// 100 000 fields), else `None`.
+    /// Why the last row is no frame when it was too long to keep, else `None`.
     pub(super) fn oversized(&self) -> Option<SkipReason> {
         self.oversized.then_some(SkipReason::Oversized)
     }
@@ -466,9 +461,8 @@ mod tests {
         assert_eq!(number(b"", true), Cell::Missing);
     }
 
-    /// Rows keep their file lines across blank lines, trim their cells, split on the
-    /// head's separator, and an over-long row (here 100 001 fields) comes back empty and
-    /// oversized, the next row read as usual.
+    /// Rows keep their lines across blank lines, trim cells, split on the head's
+    /// separator; a row of 100 001 fields comes back empty and oversized.
     #[test]
     fn rows_split_trim_and_read_through_oversized_rows() {
         let head =
@@ -480,14 +474,10 @@ mod tests {
         let mut rec = csv::ByteRecord::new();
         let mut seen = Vec::new();
         while let Ok(Some(line)) = rows.next(&mut rec) {
-            seen.push((
-                line,
-                rec.iter().map(|c| String::from_utf8_lossy(c).into_owned()).collect::<Vec<_>>(),
-            ));
+            seen.push((line, rec.iter().map(String::from_utf8_lossy).collect::<Vec<_>>().join("|")));
             assert_eq!(rows.oversized().is_some(), line == 6, "line {line}");
         }
-        let cells = |v: &[&str]| v.iter().map(|c| (*c).to_owned()).collect::<Vec<_>>();
-        assert_eq!(seen, vec![(4, cells(&["1", "2,5"])), (6, Vec::new()), (7, cells(&["3", "4"]))]);
+        assert_eq!(seen, [(4, "1|2,5".to_owned()), (6, String::new()), (7, "3|4".to_owned())]);
     }
 
     #[test]
