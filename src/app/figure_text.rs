@@ -278,6 +278,11 @@ pub fn figure_help(name: &str) -> &'static str {
     }
 }
 
+/// The row beside the lows of a run of fewer than 100 frames (`report::lows_note`).
+pub const SHORT_RUN_LOWS: &str = "1% and 0.1% lows";
+/// What the note beside a short run's lows means, for its tooltip.
+pub const SHORT_RUN_LOWS_HELP: &str = "The run has fewer than 100 frames, so its 1% and 0.1% lows are each \
+    the rate of its single slowest frame (k = 1), not an average over 1 % or 0.1 % of its frames.";
 /// What the target FPS is, for its tooltips.
 pub const TARGET_HELP: &str = "The frame rate you want the game to hold. Frames slower than 1000 / target ms \
     are slow: the slow- and excess-time figures count them, and the timeline colours them (within 0.5 % \

@@ -105,7 +105,8 @@ pub fn run(options: &WindowOptions) -> ExitCode {
         Err(e) => {
             // Without the windowing library's source paths, and with the way to the
             // figures without a window.
-            eprintln!("{}", crate::launch::no_window_message(&e.to_string(), &files_for_message));
+            let message = crate::launch::no_window_message(&e.to_string(), &files_for_message);
+            eprintln!("{}", framescope_core::report::escape::lines(&message));
             ExitCode::from(1)
         }
     }

@@ -12,8 +12,8 @@ use framescope_core::report::Run;
 use framescope_core::report::compare::Comparison;
 
 pub use super::figure_text::{
-    FIGURE_NAMES, FLOOR_HELP, TARGET_HELP, THRESHOLD_HELP, Unit, Verdict, figure_help, figure_name, fixed,
-    format_change, format_delta, format_value, verdict,
+    FIGURE_NAMES, FLOOR_HELP, SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP, TARGET_HELP, THRESHOLD_HELP, Unit,
+    Verdict, figure_help, figure_name, fixed, format_change, format_delta, format_value, verdict,
 };
 
 /// What the figures panel says for a figure a sampled log cannot give.
@@ -48,6 +48,9 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     if let Some(s) = &run.summary {
         rows.push(("1% low FPS", format!("{:.2}", s.low_1pct_fps)));
         rows.push(("0.1% low FPS", format!("{:.2}", s.low_0_1pct_fps)));
+        if let Some(note) = framescope_core::report::lows_note(run) {
+            rows.push((SHORT_RUN_LOWS, note.to_owned()));
+        }
         rows.push(("Min / max FPS", format!("{:.2} / {:.2}", s.min_fps, s.max_fps)));
     }
     if let Some(st) = &run.stutters {
@@ -157,7 +160,7 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
     let value_width = (ui.available_width() - 140.0).max(60.0);
     egui::Grid::new(id).num_columns(2).striped(true).max_col_width(value_width).show(ui, |ui| {
         for (name, value) in figure_rows(run) {
-            let help = figure_help(name);
+            let help = if name == SHORT_RUN_LOWS { SHORT_RUN_LOWS_HELP } else { figure_help(name) };
             let label = ui.label(name).on_hover_text(help);
             // Long values (the refresh rate's) wrap inside the panel.
             ui.add(egui::Label::new(RichText::new(value).strong()).wrap())
@@ -541,6 +544,10 @@ mod tests {
         assert_eq!(names, ["Average FPS", "Steady FPS", "Mostly steady FPS", "Typical FPS"]);
         assert!(rows.iter().any(|(n, v)| *n == "Stutters" && v.starts_with("1 ")));
         assert!(!rows.iter().any(|(_, v)| v == NEEDS_FRAMES));
+        // 50 frames: the lows are the one 50 ms frame's rate (1000 / 50), and say so.
+        let at = rows.iter().position(|r| r.0 == "1% low FPS").unwrap_or_default();
+        assert_eq!(rows[at].1, "20.00");
+        assert_eq!(rows[at + 2], (SHORT_RUN_LOWS, "one frame each, fewer than 100 frames".to_owned()));
     }
 
     /// A sampled log: two samples of 500 ms at 100 FPS and 1000 ms at 50 FPS (W = 100

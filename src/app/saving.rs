@@ -140,7 +140,7 @@ impl App {
                     *f = true;
                 }
                 for e in errors {
-                    eprintln!("error: {e}");
+                    eprintln!("error: {}", framescope_core::report::escape::text(e));
                 }
             };
             if self.pending.is_empty() && self.runs.is_empty() && mapping.is_none() {

@@ -51,7 +51,7 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
 pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let a = &args.analysis;
     if a.trace == TraceSelector::All {
-        eprintln!(
+        say!(
             "error: --trace all does not apply to compare: pick one trace per file \
              (default, PID, APP or PID:SWAPCHAIN)"
         );
@@ -60,12 +60,12 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let sides = match sides(args) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return ExitCode::from(2);
         }
     };
     if matches!(sides, Sides::Sets(..)) && (a.pcl.is_some() || args.other_pcl.is_some()) {
-        eprintln!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
+        say!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
         return ExitCode::from(2);
     }
     let gate = Gate {
@@ -137,7 +137,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let warnings: Vec<Warning> = pipeline::different_applications(&ok_runs).into_iter().collect();
     if echo {
         for w in &warnings {
-            eprintln!("warning: {}", w.message);
+            say!("warning: {}", w.message);
         }
     }
     let compared =
@@ -164,7 +164,7 @@ struct Compared<'a> {
 /// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
 fn write_single(c: Compared<'_>) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, .. } = c;
-    let mut out = std::io::stdout().lock();
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let comparison = match runs.as_slice() {
         [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
@@ -183,7 +183,11 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     };
     let written = if table {
         report::write_table(&doc.report, &mut out)
-            .and_then(|()| doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", w.message)))
+            .and_then(|()| {
+                doc.warnings
+                    .iter()
+                    .try_for_each(|w| writeln!(out, "\nwarning: {}", report::escape::text(&w.message)))
+            })
             .and_then(|()| match &doc.comparison {
                 Some(c) => {
                     writeln!(out).and_then(|()| compare::write_comparison_table(c, args.convention, &mut out))
@@ -199,7 +203,7 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 /// Sets of runs (`metrics.md` §12): outliers, set means, Welch intervals.
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, echo } = c;
-    let mut out = std::io::stdout().lock();
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
     let set_runs = |side: Side| -> Vec<&Run> {
         entries
@@ -241,7 +245,7 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     });
     if echo {
         for w in set_a.warnings.iter().chain(&set_b.warnings) {
-            eprintln!("warning: {}", w.message);
+            say!("warning: {}", w.message);
         }
     }
     let mut doc = SetsReport {
@@ -266,7 +270,7 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
         r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0))
     };
     for r in &outcome.regressions {
-        eprintln!(
+        say!(
             "regression: {} got worse: {} -> {} ({}); limit {}",
             r.figure,
             compare::number(r.baseline),
@@ -276,7 +280,7 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
         );
     }
     for r in &outcome.within_noise {
-        eprintln!(
+        say!(
             "note: {} got worse beyond its limit ({} -> {}, {}; limit {}) but the change is not significant \
              (its 95 % interval includes 0); it does not fail the gate",
             r.figure,
@@ -290,17 +294,17 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
         let side =
             if n.missing == "both" { "both runs".to_owned() } else { format!("the {} run", n.missing) };
         if n.fails {
-            eprintln!(
+            say!(
                 "regression: {} is missing in {side}, so the gate cannot check it (--allow-missing lets it pass)",
                 n.figure
             );
         } else {
-            eprintln!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
+            say!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
         }
     }
     let (failed, skipped) = (outcome.regressions.len(), outcome.not_comparable.len());
     let missing = outcome.not_comparable.iter().filter(|n| n.fails).count();
     let skipped = if skipped > 0 { format!(", {skipped} not comparable") } else { String::new() };
     let missing = if missing > 0 { format!(" ({missing} of them fail the gate)") } else { String::new() };
-    eprintln!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}{missing}");
+    say!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}{missing}");
 }

@@ -7,6 +7,15 @@
 //! argument order; `report` streams each file's runs as soon as it and every file
 //! before it are done.
 
+/// Prints a message line on stderr with any control character escaped
+/// (`report::escape::text`: a file's name or text cannot drive the terminal). Every
+/// message the commands print goes through here.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        eprintln!("{}", ::framescope_core::report::escape::text(&format!($($arg)*)))
+    };
+}
+
 mod comparing;
 mod help;
 mod inputs;
@@ -383,7 +392,7 @@ pub fn run() -> Outcome {
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {
-                eprintln!("{}", no_window_message(&reason, &cli.files));
+                eprintln!("{}", report::escape::lines(&no_window_message(&reason, &cli.files)));
                 return Outcome::Exit(ExitCode::from(1));
             }
             Outcome::Window(WindowOptions {
@@ -578,14 +587,14 @@ impl FileResult {
     fn print(&self, echo_errors: bool) {
         if echo_errors {
             for e in &self.errors {
-                eprintln!("error: {e}");
+                say!("error: {e}");
             }
         }
         for f in &self.failures {
-            eprintln!("error: {f}");
+            say!("error: {f}");
         }
         for n in &self.notes {
-            eprintln!("warning: {n}");
+            say!("warning: {n}");
         }
     }
 
@@ -629,7 +638,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
     let format = match (args.format, a.json) {
         (Some(FormatArg::Table | FormatArg::Csv), true) => {
-            eprintln!("error: --json and --format table|csv contradict each other; give one");
+            say!("error: --json and --format table|csv contradict each other; give one");
             return ExitCode::from(2);
         }
         (Some(f), _) => f,
@@ -639,12 +648,12 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     let inputs = match inputs::expand(&args.files) {
         Ok(i) => i,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return ExitCode::from(2);
         }
     };
     if a.pcl.is_some() && inputs.len() != 1 {
-        eprintln!("error: --pcl goes with exactly one FILE");
+        say!("error: --pcl goes with exactly one FILE");
         return ExitCode::from(2);
     }
     let settings = a.settings();
@@ -655,7 +664,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     let checks = args.checks.checks();
     let progress = ProgressLine::new(args.progress, inputs.len());
 
-    let mut out = std::io::stdout().lock();
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
     let mut written: std::io::Result<()> = Ok(());
     let mut csv_sink = None;
     match format {
@@ -724,7 +733,7 @@ fn finish(written: std::io::Result<()>, failed: bool, gate_failed: bool) -> Exit
     if let Err(e) = written
         && e.kind() != std::io::ErrorKind::BrokenPipe
     {
-        eprintln!("error: cannot write the report: {e}");
+        say!("error: cannot write the report: {e}");
         return ExitCode::from(1);
     }
     if failed {
@@ -745,7 +754,7 @@ fn load_markers(
         None => (None, None),
         Some(Ok(log)) => (Some(log), None),
         Some(Err(e)) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             (None, Some(e.to_string()))
         }
     }

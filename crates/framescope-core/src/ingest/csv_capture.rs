@@ -490,18 +490,23 @@ impl<'a> RowReader<'a> {
                 traces.extend(sessions);
                 trace = last;
             }
-            if trace.is_empty() {
-                // Not a run: its skipped rows still tell the user something.
-                warnings.extend(trace.warnings);
-            } else {
+            if has_kept_frame(&trace) {
                 traces.push(trace);
+            } else {
+                // Not a run (`metrics.md` §1: no frame time and no display interval
+                // above 0, e.g. every cell 0): its skipped rows still tell the user
+                // something.
+                warnings.extend(trace.warnings);
             }
         }
         if traces.is_empty() {
             let why = if self.count == 0 {
                 "the file has a header but no data rows".to_owned()
             } else {
-                format!("none of its {} rows has a usable frame time", self.count)
+                format!(
+                    "none of its {} rows has a usable frame time (a frame time or display interval above 0)",
+                    self.count
+                )
             };
             let line = warnings.first().and_then(|w| w.line);
             return Err(LoadError::new(path, line, LoadErrorKind::NoFrames(why)));
@@ -620,4 +625,12 @@ fn infer_time_scale(
                on the timeline may be off"
         .to_owned();
     (declared, Some(Warning::file(msg)))
+}
+
+/// True when the trace holds a frame of either series: a frame time or a display
+/// interval above 0 (a row of zeros is kept as a frame without a present interval, for
+/// the display series, and may be all a trace has).
+fn has_kept_frame(trace: &crate::model::Trace) -> bool {
+    let f = &trace.frames;
+    f.frame_time_ms.iter().any(|&v| v > 0.0) || f.display_ms.iter().any(|&v| v > 0.0)
 }

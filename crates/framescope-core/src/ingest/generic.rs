@@ -9,7 +9,7 @@
 //! skipped and does not move the clock. Every other column with numbers is telemetry,
 //! except frame-number columns.
 
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number, oversized};
+use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning};
@@ -298,7 +298,7 @@ pub(super) fn load<R: Read>(
     let mut axis_ms: Vec<f64> = Vec::new();
     while let Some(line) = rows.next(&mut rec)? {
         acc.tick(progress, path)?;
-        if let Some(reason) = oversized(&rec) {
+        if let Some(reason) = rows.oversized() {
             acc.skip(line, reason);
             continue;
         }

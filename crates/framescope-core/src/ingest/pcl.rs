@@ -20,7 +20,7 @@ pub fn load_marker_log(path: &Path, qpc_frequency_hz: f64) -> Result<MarkerLog, 
         return super::etl::load_marker_log(path);
     }
     let err = |line, kind| LoadError::new(path, line, kind);
-    let file = std::fs::File::open(path).map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+    let file = super::open::open_input(path)?;
     let mut reader = BufReader::new(file);
     let mut parser = Parser::new(qpc_frequency_hz);
     let mut buf = Vec::new();

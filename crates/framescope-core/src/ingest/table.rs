@@ -9,18 +9,17 @@
 
 use super::builder::{SkipLog, SkipReason};
 use super::overflow::plausible_duration;
+use super::records::{Records, Row};
 use super::values::{self, Cell};
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Column, ColumnKind, Event, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
-use std::io::{BufRead, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// The longest line accepted before and as the header.
 const MAX_HEAD_LINE_BYTES: usize = 256 * 1024;
 /// How many lines may stand before the header.
 const MAX_HEAD_LINES: u64 = 1000;
-/// Rows longer than this many fields are no frame (the PresentMon reader's limit too).
-pub(super) const MAX_FIELDS: usize = 100_000;
 /// Column cells kept at most (about 4 bytes each): beyond, the telemetry columns are
 /// left out (with a warning) and the frame times and health actions kept.
 const MAX_CELLS: u64 = 1 << 25;
@@ -151,40 +150,45 @@ pub fn number(cell: &[u8], decimal_comma: bool) -> Cell {
     values::parse_cell(cell)
 }
 
-/// The rows after the header, each with its 1-based file line.
+/// The rows after the header, each with its 1-based file line, read with `csv_core`
+/// ([`Records`]): a row over 1 MiB or 100 000 fields (the PresentMon reader's limits)
+/// is read through without being kept, so a hostile row costs no more than that.
 pub(super) struct Rows<R: Read> {
-    rdr: csv::Reader<R>,
-    header_line: u64,
+    records: Records<BufReader<R>>,
+    row: Row,
+    oversized: bool,
     path: std::path::PathBuf,
 }
 
 impl<R: Read> Rows<R> {
     /// Rows of `reader`, which stands just after the header of `head`.
     pub(super) fn new(path: &Path, reader: R, head: &Head) -> Self {
-        let rdr = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(head.sep)
-            .trim(csv::Trim::All)
-            .from_reader(reader);
-        Self { rdr, header_line: head.header_line, path: path.to_path_buf() }
+        let input = BufReader::with_capacity(1 << 16, reader);
+        let records = Records::with_delimiter(input, head.header_line + 1, head.sep);
+        Self { records, row: Row::default(), oversized: false, path: path.to_path_buf() }
     }
 
-    /// The next row into `rec` and its line; `None` at the end. Blank lines are passed
-    /// over.
+    /// The next row into `rec` (its fields trimmed) and its line; `None` at the end.
+    /// Blank lines are passed over. An oversized row comes back empty.
     pub(super) fn next(&mut self, rec: &mut csv::ByteRecord) -> Result<Option<u64>, LoadError> {
-        match self.rdr.read_byte_record(rec) {
-            Ok(true) => Ok(Some(self.header_line + rec.position().map_or(0, csv::Position::line))),
-            Ok(false) => Ok(None),
-            Err(e) => {
-                let line = e.position().map(|p| self.header_line + p.line());
-                let kind = match e.into_kind() {
-                    csv::ErrorKind::Io(io) => LoadErrorKind::Io(io),
-                    other => LoadErrorKind::NotACapture(format!("not a readable CSV row ({other:?})")),
-                };
-                Err(LoadError::new(&self.path, line, kind))
+        rec.clear();
+        let line = self
+            .records
+            .next_row(&mut self.row)
+            .map_err(|e| LoadError::new(&self.path, None, LoadErrorKind::Io(e)))?;
+        self.oversized =
+            line.is_some() && (self.row.is_oversized() || self.row.len() > super::records::MAX_ROW_FIELDS);
+        if line.is_some() && !self.oversized {
+            for i in 0..self.row.len() {
+                rec.push_field(self.row.get(i).unwrap_or_default().trim_ascii());
             }
         }
+        Ok(line)
+    }
+
+    /// Why the last row is no frame when it was too long to keep, else `None`.
+    pub(super) fn oversized(&self) -> Option<SkipReason> {
+        self.oversized.then_some(SkipReason::Oversized)
     }
 }
 
@@ -452,11 +456,6 @@ pub(super) fn meta_for(path: &Path) -> TraceMeta {
     }
 }
 
-/// A row too long to be a frame, or `None`.
-pub(super) fn oversized(rec: &csv::ByteRecord) -> Option<SkipReason> {
-    (rec.len() > MAX_FIELDS).then_some(SkipReason::Oversized)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -469,6 +468,25 @@ mod tests {
         assert_eq!(number(b"15,625", false), Cell::Invalid);
         assert_eq!(number(b"16.5", true), Cell::Number(16.5));
         assert_eq!(number(b"", true), Cell::Missing);
+    }
+
+    /// Rows keep their lines across blank lines, trim cells, split on the head's
+    /// separator; a row of 100 001 fields comes back empty and oversized.
+    #[test]
+    fn rows_split_trim_and_read_through_oversized_rows() {
+        let head =
+            Head { header: vec!["a".into(), "b".into()], header_line: 3, sep: b';', ..Head::default() };
+        let mut text = " 1 ; 2,5 \n\n".to_owned();
+        text.push_str(&";".repeat(100_000));
+        text.push_str("\n3;4\n");
+        let mut rows = Rows::new(Path::new("t.csv"), text.as_bytes(), &head);
+        let mut rec = csv::ByteRecord::new();
+        let mut seen = Vec::new();
+        while let Ok(Some(line)) = rows.next(&mut rec) {
+            seen.push((line, rec.iter().map(String::from_utf8_lossy).collect::<Vec<_>>().join("|")));
+            assert_eq!(rows.oversized().is_some(), line == 6, "line {line}");
+        }
+        assert_eq!(seen, [(4, "1|2,5".to_owned()), (6, String::new()), (7, "3|4".to_owned())]);
     }
 
     #[test]

@@ -195,7 +195,11 @@ impl<W: Write> CsvSink<W> {
     /// Writes the rows of one file's runs.
     pub fn write(&mut self, entries: &[RunEntry]) -> std::io::Result<()> {
         for e in entries {
-            self.writer.write_record(row(e)).map_err(into_io)?;
+            // Cells keep their line ends (quoted), never a file's control characters.
+            let cells = row(e);
+            self.writer
+                .write_record(cells.iter().map(|c| super::escape::lines(c).into_owned()))
+                .map_err(into_io)?;
         }
         self.writer.flush()
     }

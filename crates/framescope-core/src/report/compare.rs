@@ -574,7 +574,7 @@ pub fn write_comparison_table(
     }
     for row in listed {
         let side = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), number);
-        let name = row.figure.qualified_name();
+        let name = super::escape::text(&row.figure.qualified_name()).into_owned();
         let (delta, relative, verdict) = match (row.entry, row.missing()) {
             (_, Some("both")) => {
                 hidden += 1;

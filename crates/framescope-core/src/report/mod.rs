@@ -3,6 +3,7 @@
 
 pub mod batch;
 pub mod compare;
+pub mod escape;
 pub mod etl;
 pub mod gate;
 pub mod sets;
@@ -10,7 +11,7 @@ pub mod stats;
 mod table;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::{write_entry, write_settings, write_table, write_table_with};
+pub use table::{FEW_FRAMES, lows_note, write_entry, write_settings, write_table, write_table_with};
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,

@@ -5,6 +5,7 @@
 //! better nor worse.
 
 use super::compare::{BySection, Direction, Entry, FIGURES, Figure, number};
+use super::escape::text;
 use super::gate::{GateOutcome, GateRow, NotComparable, Regression};
 use super::stats::{self, Welch};
 use super::{Run, RunEntry, SettingsJson};
@@ -394,22 +395,26 @@ pub fn write_sets_table(doc: &SetsReport, out: &mut impl Write) -> std::io::Resu
                     writeln!(
                         out,
                         "  {}  [{}]  avg {avg} FPS  frames {}{note}",
-                        run.file, run.application, run.frames
+                        text(&run.file),
+                        text(&run.application),
+                        run.frames
                     )?;
                     for w in run.warnings.iter().take(3) {
-                        writeln!(out, "    warning: {}", w.message)?;
+                        writeln!(out, "    warning: {}", text(&w.message))?;
                     }
                 }
-                RunEntry::Failed(f) => writeln!(out, "  {}  error: {}", f.file, f.error.message)?,
-                RunEntry::Etl(e) => writeln!(out, "  {}  an ETW trace, not a run", e.file)?,
+                RunEntry::Failed(f) => {
+                    writeln!(out, "  {}  error: {}", text(&f.file), text(&f.error.message))?;
+                }
+                RunEntry::Etl(e) => writeln!(out, "  {}  an ETW trace, not a run", text(&e.file))?,
             }
         }
         for w in set.map(|j| j.warnings.as_slice()).unwrap_or_default() {
-            writeln!(out, "  warning: {}", w.message)?;
+            writeln!(out, "  warning: {}", text(&w.message))?;
         }
     }
     for w in &doc.warnings {
-        writeln!(out, "\nwarning: {}", w.message)?;
+        writeln!(out, "\nwarning: {}", text(&w.message))?;
     }
     writeln!(out)?;
     match &doc.comparison {
