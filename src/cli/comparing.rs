@@ -74,12 +74,17 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     };
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
+
     let echo = echo_errors(table);
     let checks = args.checks.checks();
     let (inputs, baseline_count) = match &sides {
         Sides::Single(x, y) => (vec![x.clone(), y.clone()], 1),
         Sides::Sets(x, y) => (x.iter().chain(y).cloned().collect::<Vec<_>>(), x.len()),
     };
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        eprintln!("error: {e}");
+        return ExitCode::from(2);
+    }
 
     // Load every file (in parallel), then analyse them all with one frame-time source
     // (metrics.md §9).
@@ -105,16 +110,19 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         }
         Sides::Sets(..) => Vec::new(),
     };
-    let results: Vec<FileResult> = loaded
+    let results: Vec<_> = loaded
         .par_iter()
         .enumerate()
         .map(|(i, l)| {
             let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
             let (mut entries, errors) = l.runs(&settings, m);
             warn_marker_error(&mut entries, m_err);
-            FileResult::of(l, entries, errors, checks)
+            let page = html::pages(a.html.is_some(), l, &entries, &settings);
+            (FileResult::of(l, entries, errors, checks), page)
         })
         .collect();
+    let (results, pages): (Vec<FileResult>, Vec<_>) = results.into_iter().unzip();
+    let pages: Vec<_> = pages.into_iter().flatten().collect();
     settings.frame_time = asked;
     let mut failed = markers.iter().any(|(_, e)| e.is_some());
     for r in &results {
@@ -141,7 +149,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         }
     }
     let compared =
-        Compared { args, gate: &gate, settings: settings_json, entries, warnings, failed, table, echo };
+        Compared { args, gate: &gate, settings: settings_json, entries, warnings, failed, table, echo, pages };
     match sides {
         Sides::Single(..) => write_single(compared),
         Sides::Sets(..) => write_sets(compared, baseline_count),
@@ -159,11 +167,13 @@ struct Compared<'a> {
     failed: bool,
     table: bool,
     echo: bool,
+    /// Each run's page data when `--html` is given (else empty).
+    pages: Vec<Option<html::PageRun>>,
 }
 
 /// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
 fn write_single(c: Compared<'_>) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, .. } = c;
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
     let mut out = std::io::stdout().lock();
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let comparison = match runs.as_slice() {
@@ -181,6 +191,9 @@ fn write_single(c: Compared<'_>) -> ExitCode {
         not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
         warnings,
     };
+    if let Some(path) = &args.analysis.html {
+        failed |= !html::write_compare(path, &doc, pages);
+    }
     let written = if table {
         report::write_table(&doc.report, &mut out)
             .and_then(|()| doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", w.message)))
@@ -198,7 +211,7 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 
 /// Sets of runs (`metrics.md` §12): outliers, set means, Welch intervals.
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, echo } = c;
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } = c;
     let mut out = std::io::stdout().lock();
     let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
     let set_runs = |side: Side| -> Vec<&Run> {
@@ -256,6 +269,9 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
         warnings,
     };
     doc.set_gate(outcome.as_ref());
+    if let Some(path) = &args.analysis.html {
+        failed |= !html::write_sets(path, &doc, pages);
+    }
     let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
     finish(written, failed, outcome.is_some_and(|o| o.failed()))
 }
