@@ -3,6 +3,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 #![allow(dead_code)]
 
+pub mod cdp;
 pub mod mangle;
 pub mod runs;
 #[cfg(feature = "gui")]

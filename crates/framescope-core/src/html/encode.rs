@@ -1,6 +1,6 @@
 //! Compact encodings for the page's embedded data and the escaping of text put into
 //! HTML: unsigned LEB128 varints (zigzag for signed values), base64, and HTML / script
-//! escaping. The page's script decodes them (`page.js`, `decode*`).
+//! escaping. The page's script decodes them (`common.js`).
 
 /// Appends `v` as an unsigned LEB128 varint (7 bits a byte, low bits first).
 pub fn push_varint(out: &mut Vec<u8>, mut v: u64) {

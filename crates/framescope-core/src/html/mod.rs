@@ -6,8 +6,8 @@
 //! (zoom and pan, hover, stutters marked) and the percentile, slow/excess and histogram
 //! charts, overlaid for comparisons.
 //!
-//! Nothing is fetched: the style sheet and script (`page.css`, `page.js`, in this
-//! folder) are inlined, and the data is a JSON element with base64 fields. The timeline
+//! Nothing is fetched: the style sheet and script (`page.css` and the scripts, in this
+//! folder; the script is `common.js`, `timeline.js` and `charts.js`) are inlined, and the data is a JSON element with base64 fields. The timeline
 //! is reduced here ([`PageRun`], with the window's level-of-detail structures), so a
 //! long capture gives a page of a few megabytes that opens at once.
 //!
@@ -43,7 +43,8 @@ pub const PAGE_RAW_BUDGET: usize = 4_000_000;
 const MAX_BINS: f64 = 120.0;
 
 const CSS: &str = include_str!("page.css");
-const JS: &str = include_str!("page.js");
+/// The page's script: helpers, the timeline, the charts (run in this order).
+const JS: [&str; 3] = [include_str!("common.js"), include_str!("timeline.js"), include_str!("charts.js")];
 
 /// Run colours of a comparison (the window's order: baseline first).
 const COLOURS: usize = 6;
@@ -263,7 +264,12 @@ fn write_page(doc: &Doc<'_>, mut pages: Vec<Option<PageRun>>, out: &mut impl Wri
         doc.kind
     )?;
     out.write_all(script_json(&data).as_bytes())?;
-    write!(out, "</script><script>{JS}</script></body></html>\n")
+    out.write_all(b"</script><script>")?;
+    for part in JS {
+        out.write_all(part.as_bytes())?;
+        out.write_all(b"\n")?;
+    }
+    out.write_all(b"</script></body></html>\n")
 }
 
 /// The timeline and chart canvases the script draws into.
