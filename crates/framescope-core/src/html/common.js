@@ -79,10 +79,16 @@ FS.ticks = function (lo, hi, count) {
   return out;
 };
 
+/** The decimals that write every multiple of `step` exactly (2.5 → 1, 0.25 → 2). */
+FS.decimals = function (step) {
+  let d = 0;
+  while (d < 6 && Math.abs(step * Math.pow(10, d) - Math.round(step * Math.pow(10, d))) > 1e-6 * step * Math.pow(10, d)) d++;
+  return d;
+};
+
 /** A tick's label with the decimals its step needs. */
 FS.label = function (v, step, unit) {
-  const d = step >= 1 ? 0 : Math.min(4, Math.ceil(-Math.log10(step) - 1e-9));
-  return v.toFixed(d) + (unit || "");
+  return v.toFixed(FS.decimals(step)) + (unit || "");
 };
 
 /** A canvas sized for the device's pixels; returns its 2D context in CSS pixels. */
@@ -119,6 +125,5 @@ FS.ms = function (v) { return v.toFixed(3) + " ms (" + (1000 / v).toFixed(2) + "
 
 /** Seconds for the time axis and the range. */
 FS.seconds = function (ms, step) {
-  const d = step >= 1000 ? 0 : step >= 100 ? 1 : step >= 10 ? 2 : 3;
-  return (ms / 1000).toFixed(d) + " s";
+  return (ms / 1000).toFixed(Math.min(3, FS.decimals(step / 1000))) + " s";
 };

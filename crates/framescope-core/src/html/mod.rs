@@ -241,12 +241,23 @@ fn write_page(doc: &Doc<'_>, mut pages: Vec<Option<PageRun>>, out: &mut impl Wri
         doc.top
     );
     body.push_str(TIMELINE_AND_CHARTS);
-    figures_sections(&mut body, doc, &pages);
+    // One run: its figures beside its header and the peer tools' figures.
+    let pair = doc.entries.len() == 1;
+    if pair {
+        body.push_str("<div class=\"pair\"><div>");
+    }
+    figures_sections(&mut body, doc, &pages, pair);
     let headers: Vec<(&RunEntry, Option<&PageRun>, usize)> =
         doc.entries.iter().zip(&pages).map(|(e, p)| (e.run, p.as_ref(), e.colour)).collect();
+    body.push_str(if pair { "</div><div>" } else { "" });
     body.push_str("<section id=\"runs\"><h2>Runs</h2>");
     tables::run_headers(&mut body, &headers);
-    body.push_str("</section></main>");
+    body.push_str("</section>");
+    if pair {
+        peers_section(&mut body, doc, &pages);
+        body.push_str("</div></div>");
+    }
+    body.push_str("</main>");
     let _ = write!(
         body,
         "<footer>Made by framescope {} — every figure is defined in docs/figures.md; hover a figure's name for its definition.</footer>",
@@ -289,8 +300,33 @@ const TIMELINE_AND_CHARTS: &str = "<section id=\"timeline\"><h2>Timeline</h2>\
 <figure><figcaption>Frame-time histogram</figcaption><div class=\"canvas-wrap\"><canvas id=\"ch-hist\"></canvas><div class=\"tip\"></div></div></figure>\
 </div></section>";
 
-/// The figures table (runs and set means) and the peer tools' figures.
-fn figures_sections(body: &mut String, doc: &Doc<'_>, pages: &[Option<PageRun>]) {
+/// The figures table (runs and set means) and, unless `pair` puts them elsewhere,
+/// the peer tools' figures.
+fn figures_sections(body: &mut String, doc: &Doc<'_>, pages: &[Option<PageRun>], pair: bool) {
+    let (names, columns) = columns(doc, pages);
+    body.push_str("<section id=\"figures\"><h2>Figures</h2>");
+    if !tables::figures_table(body, &columns, &names, false) {
+        body.push_str("<p class=\"note\">No figures: no run has usable frame times.</p>");
+    }
+    body.push_str("</section>");
+    if !pair {
+        peers_section(body, doc, pages);
+    }
+}
+
+/// The peer tools' figures, in a collapsible section.
+fn peers_section(body: &mut String, doc: &Doc<'_>, pages: &[Option<PageRun>]) {
+    let (names, columns) = columns(doc, pages);
+    body.push_str("<details id=\"peers\"><summary>As other tools report it (CapFrameX, FrameView, PresentMon, MangoHud)</summary>\
+        <p class=\"note\">Each tool's own definitions on the same frames (docs/figures.md §10); compare like with like.</p>");
+    if !tables::figures_table(body, &columns, &names, true) {
+        body.push_str("<p class=\"note\">None: these tools define their figures on frames.</p>");
+    }
+    body.push_str("</details>");
+}
+
+/// The runs' names and the figures table's columns: each set's runs, then its mean.
+fn columns<'a>(doc: &'a Doc<'a>, pages: &[Option<PageRun>]) -> (Vec<String>, Vec<Column<'a>>) {
     let names: Vec<String> = doc
         .entries
         .iter()
@@ -310,16 +346,7 @@ fn figures_sections(body: &mut String, doc: &Doc<'_>, pages: &[Option<PageRun>])
             columns.push(Column::Mean { side, set, colour: usize::from(*side == "other") });
         }
     }
-    body.push_str("<section id=\"figures\"><h2>Figures</h2>");
-    if !tables::figures_table(body, &columns, &names, false) {
-        body.push_str("<p class=\"note\">No figures: no run has usable frame times.</p>");
-    }
-    body.push_str("</section><details id=\"peers\"><summary>As other tools report it (CapFrameX, FrameView, PresentMon, MangoHud)</summary>\
-        <p class=\"note\">Each tool's own definitions on the same frames (docs/figures.md §10); compare like with like.</p>");
-    if !tables::figures_table(body, &columns, &names, true) {
-        body.push_str("<p class=\"note\">None: these tools define their figures on frames.</p>");
-    }
-    body.push_str("</details>");
+    (names, columns)
 }
 
 /// Keeps raw frames for the runs that fit [`PAGE_RAW_BUDGET`], in order.

@@ -16,7 +16,13 @@ FS.timeline = (function () {
   const total = Math.max(1, ...runs.map((r) => r.tl.span_ms));
   const scale = Math.max(1, ...runs.map((r) => r.tl.scale_ms));
   const view = { t0: 0, t1: total };
-  let pointer = null, drawn = [], rowH = runs.length <= 2 ? 120 : runs.length <= 4 ? 90 : 64;
+  // A link may open at a moment: `#t=START-END` in seconds.
+  const asked = /t=([\d.]+)-([\d.]+)/.exec(location.hash);
+  if (asked && +asked[2] > +asked[1]) {
+    view.t0 = Math.max(0, asked[1] * 1000);
+    view.t1 = Math.min(total, Math.max(view.t0 + 1, asked[2] * 1000));
+  }
+  let pointer = null, drawn = [], rowH = runs.length === 1 ? 170 : runs.length <= 2 ? 120 : runs.length <= 4 ? 90 : 64;
 
   function prepare(run) {
     const tl = run.timeline;
@@ -100,7 +106,9 @@ FS.timeline = (function () {
       }
       vals.sort((a, b) => a - b);
       const m = vals.length, typ = m === 0 ? NaN : m % 2 ? vals[m >> 1] : (vals[m / 2 - 1] + vals[m / 2]) / 2;
-      out.push({ x0: px, x1: px + 1, typ: typ, max: maxV, n: j - i, over: time ? over / time : 0,
+      // Up to where its last frame ends, so columns of frames wider than a pixel meet.
+      const x1 = Math.max(px + 1, Math.floor((end(j - 1) - view.t0) / mpp));
+      out.push({ x0: px, x1: x1, typ: typ, max: maxV, n: j - i, over: time ? over / time : 0,
         far: time ? far / time : 0, ta: r.start[i], tb: end(j - 1), frame: j - i === 1 ? i : -1 });
       i = j;
     }
@@ -155,7 +163,7 @@ FS.timeline = (function () {
     ctx.fillStyle = theme.runs[run.colour % 6];
     ctx.fillRect(8, top + 4, 10, 10);
     ctx.fillStyle = theme.text; ctx.textAlign = "left"; ctx.textBaseline = "top";
-    ctx.fillText(fitText(ctx, run.name, LEFT - 64), 24, top + 3);
+    ctx.fillText(fitText(ctx, run.name, LEFT - 34), 24, top + 3);
     ctx.fillStyle = theme.muted;
     ctx.fillText("frame time, ms", 8, top + 20);
     ctx.fillText("stutters", 8, top + rowH);
@@ -215,8 +223,8 @@ FS.timeline = (function () {
       ctx.globalAlpha = 1;
     }
     const span = view.t1 - view.t0;
-    range.textContent = FS.seconds(view.t0, span / 10) + " – " + FS.seconds(view.t1, span / 10) + " of " +
-      FS.seconds(total, total / 10) + (span < total ? " (zoomed in)" : " (whole run)");
+    range.textContent = FS.seconds(view.t0, 1) + " – " + FS.seconds(view.t1, 1) + " of " +
+      FS.seconds(total, 1) + (span < total ? " (zoomed in)" : " (whole run)");
     range.dataset.t0 = view.t0.toFixed(3);
     range.dataset.t1 = view.t1.toFixed(3);
     hover();
