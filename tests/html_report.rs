@@ -40,8 +40,12 @@ fn capture(dir: &Path, name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathB
         let us = (ft(i) * 1000.0).round() as u64;
         t_us += us;
         let ms = us as f64 / 1000.0;
-        writeln!(text, "game.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{ms:.3},{ms:.3},0.4,1.5,5.0", t_us as f64 / 1e6)
-            .unwrap();
+        writeln!(
+            text,
+            "game.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{ms:.3},{ms:.3},0.4,1.5,5.0",
+            t_us as f64 / 1e6
+        )
+        .unwrap();
     }
     let path = dir.join(name);
     std::fs::write(&path, text).expect("write capture");
@@ -128,7 +132,10 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
     for (key, col, text) in cells.iter().filter(|c| !c.0.starts_with("telemetry.")) {
         let e = by_section(comparison, key);
         if e.is_null() {
-            assert!(matches!(col.as_str(), "baseline" | "other") || text == "—" || text == "not comparable", "{key} {col}");
+            assert!(
+                matches!(col.as_str(), "baseline" | "other") || text == "—" || text == "not comparable",
+                "{key} {col}"
+            );
             continue;
         }
         let f = |k: &str| e[k].as_f64().unwrap();
@@ -137,8 +144,14 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
             "baseline" => number(f("baseline")),
             "other" => number(f("other")),
             "delta" => signed(f("delta")),
-            "relative" => e["relative"].as_f64().map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0)),
-            "interval" => format!("[{}, {}]", signed(e["ci95"][0].as_f64().unwrap()), signed(e["ci95"][1].as_f64().unwrap())),
+            "relative" => {
+                e["relative"].as_f64().map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0))
+            }
+            "interval" => format!(
+                "[{}, {}]",
+                signed(e["ci95"][0].as_f64().unwrap()),
+                signed(e["ci95"][1].as_f64().unwrap())
+            ),
             "verdict" => match (e["better"].as_bool(), neutral) {
                 (Some(true), _) => "better".into(),
                 (Some(false), _) => "worse".into(),
@@ -156,7 +169,8 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
 
 /// The page's visible range in ms, from the range label's attributes.
 fn range(b: &mut Browser) -> (f64, f64) {
-    let r = b.eval("[+document.getElementById('range').dataset.t0, +document.getElementById('range').dataset.t1]");
+    let r = b
+        .eval("[+document.getElementById('range').dataset.t0, +document.getElementById('range').dataset.t1]");
     (r[0].as_f64().unwrap(), r[1].as_f64().unwrap())
 }
 
@@ -180,18 +194,24 @@ fn tip(b: &mut Browser) -> String {
 /// range. Returns the tooltip.
 fn check_timeline(b: &mut Browser, ft: &dyn Fn(usize) -> f64) -> String {
     let (left, right, y) = track(b);
-    let x = (left + right) / 2.0;
+    let x = f64::midpoint(left, right);
     let (t0, t1) = range(b);
     b.wheel(x, y, -500.0);
     let (z0, z1) = range(b);
     let factor = (z1 - z0) / (t1 - t0);
     assert!((factor - (-0.75f64).exp()).abs() < 0.01, "the wheel zoomed by {factor}: {t0}–{t1} → {z0}–{z1}");
     let anchor = t0 + (x - left) / (right - left) * (t1 - t0);
-    assert!((z0 + (x - left) / (right - left) * (z1 - z0) - anchor).abs() < (t1 - t0) * 1e-3, "the time under the pointer moved");
+    assert!(
+        (z0 + (x - left) / (right - left) * (z1 - z0) - anchor).abs() < (t1 - t0) * 1e-3,
+        "the time under the pointer moved"
+    );
     b.drag(x, x - 200.0, y);
     let (p0, p1) = range(b);
     let moved = 200.0 / (right - left) * (z1 - z0);
-    assert!((p0 - z0 - moved).abs() < (z1 - z0) * 0.01 && (p1 - p0 - (z1 - z0)).abs() < 0.01, "the drag panned {z0} → {p0}, not by {moved}");
+    assert!(
+        (p0 - z0 - moved).abs() < (z1 - z0) * 0.01 && (p1 - p0 - (z1 - z0)).abs() < 0.01,
+        "the drag panned {z0} → {p0}, not by {moved}"
+    );
     let mut text = String::new();
     for _ in 0..40 {
         b.mouse_move(x, y);
@@ -201,7 +221,14 @@ fn check_timeline(b: &mut Browser, ft: &dyn Fn(usize) -> f64) -> String {
         }
         b.wheel(x, y, -600.0);
     }
-    let frame: usize = text.split("frame ").nth(1).and_then(|s| s.split(' ').next()).unwrap().replace(',', "").parse().unwrap();
+    let frame: usize = text
+        .split("frame ")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .unwrap()
+        .replace(',', "")
+        .parse()
+        .unwrap();
     let shown = text.split("frame time ").nth(1).and_then(|s| s.split(' ').next()).unwrap();
     assert_eq!(shown, format!("{:.3}", ft(frame)), "frame {frame}: {text}");
     text
@@ -243,7 +270,10 @@ fn a_single_run_page_shows_the_reports_figures_and_reads_frames() {
     // The sample capture too, with its screenshot.
     let sample = common::repo_file("sample-traces/synthetic-run-a.csv");
     let page = dir.join("sample.html");
-    assert_eq!(framescope(["report".as_ref(), sample.as_os_str(), "--html".as_ref(), page.as_os_str()]).code, 0);
+    assert_eq!(
+        framescope(["report".as_ref(), sample.as_os_str(), "--html".as_ref(), page.as_os_str()]).code,
+        0
+    );
     let (_, json) = common::report_json([&sample]);
     let Some((mut b, _, _)) = open(&page, 1000) else { return };
     check_figures(&mut b, json["runs"].as_array().unwrap(), None);
@@ -254,11 +284,19 @@ fn a_single_run_page_shows_the_reports_figures_and_reads_frames() {
 #[test]
 fn a_comparison_page_is_written_when_the_gate_fails_and_matches_compare_json() {
     let dir = out_dir("compare");
-    let (a, bb) = (common::repo_file("sample-traces/synthetic-run-a.csv"), common::repo_file("sample-traces/synthetic-run-b.csv"));
+    let (a, bb) = (
+        common::repo_file("sample-traces/synthetic-run-a.csv"),
+        common::repo_file("sample-traces/synthetic-run-b.csv"),
+    );
     let page = dir.join("compare.html");
     let gated = framescope([
-        "compare".as_ref(), a.as_os_str(), bb.as_os_str(), "--fail-if-worse".as_ref(), "avg_fps=3%".as_ref(),
-        "--html".as_ref(), page.as_os_str(),
+        "compare".as_ref(),
+        a.as_os_str(),
+        bb.as_os_str(),
+        "--fail-if-worse".as_ref(),
+        "avg_fps=3%".as_ref(),
+        "--html".as_ref(),
+        page.as_os_str(),
     ]);
     assert_eq!(gated.code, 3, "the gate's exit status is unchanged: {}", gated.stderr);
     let json = common::compare_json(&a, &bb);
@@ -267,7 +305,7 @@ fn a_comparison_page_is_written_when_the_gate_fails_and_matches_compare_json() {
     check_figures(&mut b, json["runs"].as_array().unwrap(), None);
     check_comparison(&mut b, &json["comparison"], false);
     let (left, right, y) = track(&mut b);
-    b.mouse_move((left + right) / 2.0, y);
+    b.mouse_move(f64::midpoint(left, right), y);
     let text = tip(&mut b);
     assert!(text.starts_with("synthetic-run-a.csv\n") && text.contains("frames"), "{text}");
     shot(&mut b, "html-compare.png");
@@ -295,7 +333,8 @@ fn a_sets_page_shows_each_runs_figures_the_means_and_the_intervals() {
     assert!(means * 8 == cells * 2, "two mean columns beside six runs: {means} of {cells}");
     check_comparison(&mut b, &json["comparison"], true);
     // A = 100, 102, 98; B = 94, 96, 95: delta −5, significant (sets_cli.rs works the interval).
-    let verdict = b.eval("document.querySelector('td[data-cmp=\"summary.avg_fps\"][data-col=\"verdict\"]').textContent");
+    let verdict = b
+        .eval("document.querySelector('td[data-cmp=\"summary.avg_fps\"][data-col=\"verdict\"]').textContent");
     assert_eq!(verdict, "worse");
     shot(&mut b, "html-sets.png");
 }
@@ -335,11 +374,63 @@ fn a_million_frame_page_is_small_and_opens_fast() {
     );
     assert!(drawn < 2000.0, "first paint after {drawn} ms");
     let (left, right, y) = track(&mut b);
-    b.mouse_move((left + right) / 2.0, y);
+    b.mouse_move(f64::midpoint(left, right), y);
     assert!(tip(&mut b).contains("frames"), "a zoomed-out column");
     check_timeline(&mut b, &|i| (ft[i] * 1000.0).round() / 1000.0);
     assert_eq!(b.errors(), Vec::<String>::new());
     drop(b);
     // The capture is 80 MB: not left behind.
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `--html` never writes over an input (exit 2, the capture unchanged) and says so
+/// when it cannot write (exit 1).
+#[test]
+fn the_page_is_never_written_over_an_input_and_a_write_error_fails() {
+    let dir = out_dir("guard");
+    let file = capture(&dir, "keep.csv", 50, hand_ft);
+    let before = std::fs::read(&file).unwrap();
+    let run = framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), file.as_os_str()]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("is one of the input files"), "{}", run.stderr);
+    let other = capture(&dir, "other.csv", 50, hand_ft);
+    let run = framescope([
+        "compare".as_ref(),
+        file.as_os_str(),
+        other.as_os_str(),
+        "--html".as_ref(),
+        other.as_os_str(),
+    ]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(std::fs::read(&file).unwrap(), before);
+    let nowhere = dir.join("no-such-folder").join("page.html");
+    let run = framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), nowhere.as_os_str()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("cannot write the HTML page"), "{}", run.stderr);
+}
+
+/// Sampled logs (no charts; samples as wide as their interval), a MangoHud log and a
+/// file that cannot be read make a page that opens without an error.
+#[test]
+fn sampled_logs_and_a_failed_file_make_a_working_page() {
+    let dir = out_dir("mixed");
+    let page = dir.join("mixed.html");
+    let files = [
+        common::repo_file("sample-traces/HardwareMonitoring.hml"),
+        common::repo_file("sample-traces/mangohud-0.6.0-0.6.1_glxgears_2021-06-03_21-32-02.csv"),
+        dir.join("missing.csv"),
+    ];
+    let mut args: Vec<std::ffi::OsString> =
+        vec!["report".into(), "--html".into(), page.clone().into_os_string()];
+    args.extend(files.iter().map(|f| f.clone().into_os_string()));
+    let run = framescope(&args);
+    assert_eq!(run.code, 1, "the missing file fails the run: {}", run.stderr);
+    let Some((mut b, _, _)) = open(&page, 1000) else { return };
+    let failed = b.eval("document.querySelectorAll('article.run.failed').length");
+    assert_eq!(failed, 1);
+    let (left, right, y) = track(&mut b);
+    b.mouse_move(f64::midpoint(left, right), y);
+    b.wheel(f64::midpoint(left, right), y, -800.0);
+    assert!(!tip(&mut b).is_empty());
+    assert_eq!(b.errors(), Vec::<String>::new());
 }

@@ -74,7 +74,6 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     };
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
-
     let echo = echo_errors(table);
     let checks = args.checks.checks();
     let (inputs, baseline_count) = match &sides {
@@ -88,19 +87,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
 
     // Load every file (in parallel), then analyse them all with one frame-time source
     // (metrics.md §9).
-    let progress = ProgressLine::new(args.progress, inputs.len());
-    let mut loaded = Vec::with_capacity(inputs.len());
-    let mut failed_files = 0;
-    inputs::for_each_ordered(
-        &inputs,
-        |input| job.load(input),
-        |_, l, finished| {
-            failed_files += usize::from(matches!(l, Loaded::Failed(..)));
-            progress.update(finished, failed_files);
-            loaded.push(l);
-        },
-    );
-    progress.finish();
+    let loaded = load_all(&inputs, &job, args.progress);
     let mut settings = a.settings();
     let asked = settings.frame_time;
     settings.frame_time = asked.resolve_for(loaded.iter().flat_map(Loaded::traces).collect::<Vec<_>>());
@@ -110,7 +97,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         }
         Sides::Sets(..) => Vec::new(),
     };
-    let results: Vec<_> = loaded
+    let (results, pages): (Vec<FileResult>, Vec<_>) = loaded
         .par_iter()
         .enumerate()
         .map(|(i, l)| {
@@ -120,8 +107,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
             let page = html::pages(a.html.is_some(), l, &entries, &settings);
             (FileResult::of(l, entries, errors, checks), page)
         })
-        .collect();
-    let (results, pages): (Vec<FileResult>, Vec<_>) = results.into_iter().unzip();
+        .unzip();
     let pages: Vec<_> = pages.into_iter().flatten().collect();
     settings.frame_time = asked;
     let mut failed = markers.iter().any(|(_, e)| e.is_some());
@@ -148,12 +134,39 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
             eprintln!("warning: {}", w.message);
         }
     }
-    let compared =
-        Compared { args, gate: &gate, settings: settings_json, entries, warnings, failed, table, echo, pages };
+    let compared = Compared {
+        args,
+        gate: &gate,
+        settings: settings_json,
+        entries,
+        warnings,
+        failed,
+        table,
+        echo,
+        pages,
+    };
     match sides {
         Sides::Single(..) => write_single(compared),
         Sides::Sets(..) => write_sets(compared, baseline_count),
     }
+}
+
+/// Loads every file (in parallel), in argument order, with a progress line.
+fn load_all(inputs: &[Input], job: &Job<'_>, progress: ProgressArg) -> Vec<Loaded> {
+    let progress = ProgressLine::new(progress, inputs.len());
+    let mut loaded = Vec::with_capacity(inputs.len());
+    let mut failed_files = 0;
+    inputs::for_each_ordered(
+        inputs,
+        |input| job.load(input),
+        |_, l, finished| {
+            failed_files += usize::from(matches!(l, Loaded::Failed(..)));
+            progress.update(finished, failed_files);
+            loaded.push(l);
+        },
+    );
+    progress.finish();
+    loaded
 }
 
 /// A comparison's runs, analysed, with what its output needs.
@@ -211,7 +224,8 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 
 /// Sets of runs (`metrics.md` §12): outliers, set means, Welch intervals.
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } = c;
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
+        c;
     let mut out = std::io::stdout().lock();
     let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
     let set_runs = |side: Side| -> Vec<&Run> {

@@ -7,8 +7,8 @@
 use super::inputs::Input;
 use super::{Loaded, Picked};
 use framescope_core::analysis::Settings;
-pub(super) use framescope_core::html::PageRun;
 use framescope_core::html;
+pub(super) use framescope_core::html::PageRun;
 use framescope_core::report::{CompareReport, Report, RunEntry, sets::SetsReport};
 use std::io::Write;
 use std::path::Path;

@@ -36,7 +36,10 @@ pub fn chromium() -> Option<PathBuf> {
         .find(|p| p.is_file());
     if found.is_none() {
         let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
-        assert!(!required, "FRAMESCOPE_REQUIRE_SHARED=1 but no chromium on the PATH (apt-get install chromium)");
+        assert!(
+            !required,
+            "FRAMESCOPE_REQUIRE_SHARED=1 but no chromium on the PATH (apt-get install chromium)"
+        );
         eprintln!("skipping: no chromium on the PATH (apt-get install chromium, or set FRAMESCOPE_CHROMIUM)");
     }
     found
@@ -45,7 +48,8 @@ pub fn chromium() -> Option<PathBuf> {
 impl Browser {
     /// Starts a headless browser with a fresh profile and a page of `width` × `height`.
     pub fn launch(binary: &Path, width: u32, height: u32) -> Self {
-        let profile = std::env::temp_dir().join(format!("framescope-chromium-{}-{width}x{height}", std::process::id()));
+        let profile =
+            std::env::temp_dir().join(format!("framescope-chromium-{}-{width}x{height}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("profile dir");
         let mut child = Command::new("sh")
@@ -88,11 +92,12 @@ impl Browser {
                 buf.clear();
             }
         });
-        let mut b = Self { child, stdin, rx, next_id: 0, session: String::new(), profile, events: Vec::new() };
+        let mut b =
+            Self { child, stdin, rx, next_id: 0, session: String::new(), profile, events: Vec::new() };
         let target = b.send("Target.createTarget", json!({"url": "about:blank"}), None);
         let id = target["targetId"].as_str().expect("targetId").to_owned();
         let attached = b.send("Target.attachToTarget", json!({"targetId": id, "flatten": true}), None);
-        b.session = attached["sessionId"].as_str().expect("sessionId").to_owned();
+        attached["sessionId"].as_str().expect("sessionId").clone_into(&mut b.session);
         for domain in ["Runtime.enable", "Log.enable", "Network.enable", "Page.enable"] {
             b.call(domain, json!({}));
         }
@@ -108,14 +113,15 @@ impl Browser {
     fn send(&mut self, method: &str, params: Value, session: Option<&str>) -> Value {
         self.next_id += 1;
         let id = self.next_id;
-        let mut msg = json!({"id": id, "method": method, "params": params});
+        let mut msg = json!({"id": id, "method": method});
+        msg["params"] = params;
         if let Some(s) = session {
             msg["sessionId"] = json!(s);
         }
         let mut bytes = serde_json::to_vec(&msg).expect("json");
         bytes.push(0);
         self.stdin.write_all(&bytes).and_then(|()| self.stdin.flush()).expect("write to chromium");
-        let deadline = Instant::now() + Duration::from_secs(60);
+        let deadline = Instant::now() + Duration::from_mins(1);
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.rx.recv_timeout(left) {
@@ -138,7 +144,10 @@ impl Browser {
 
     /// Evaluates `expr` in the page (awaiting a promise) and returns its value.
     pub fn eval(&mut self, expr: &str) -> Value {
-        let r = self.call("Runtime.evaluate", json!({"expression": expr, "returnByValue": true, "awaitPromise": true}));
+        let r = self.call(
+            "Runtime.evaluate",
+            json!({"expression": expr, "returnByValue": true, "awaitPromise": true}),
+        );
         assert!(r.get("exceptionDetails").is_none(), "{expr}: {}", r["exceptionDetails"]);
         r["result"]["value"].clone()
     }
@@ -149,7 +158,7 @@ impl Browser {
         let start = Instant::now();
         let url = format!("file://{}", path.canonicalize().expect("page path").display());
         self.call("Page.navigate", json!({"url": url}));
-        self.wait_for("document.body && document.body.dataset.drawnMs !== undefined", Duration::from_secs(60));
+        self.wait_for("document.body && document.body.dataset.drawnMs !== undefined", Duration::from_mins(1));
         start.elapsed().as_secs_f64() * 1000.0
     }
 
@@ -184,11 +193,9 @@ impl Browser {
 
     /// Drags with the left button from (x0, y) to (x1, y).
     pub fn drag(&mut self, x0: f64, x1: f64, y: f64) {
-        let ev = |t: &str, x: f64, buttons: u32| {
-            json!({"type": t, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1})
-        };
+        let ev = |t: &str, x: f64, buttons: u32| json!({"type": t, "x": x, "y": y, "button": "left", "buttons": buttons, "clickCount": 1});
         self.call("Input.dispatchMouseEvent", ev("mousePressed", x0, 1));
-        self.call("Input.dispatchMouseEvent", ev("mouseMoved", (x0 + x1) / 2.0, 1));
+        self.call("Input.dispatchMouseEvent", ev("mouseMoved", f64::midpoint(x0, x1), 1));
         self.call("Input.dispatchMouseEvent", ev("mouseMoved", x1, 1));
         self.call("Input.dispatchMouseEvent", ev("mouseReleased", x1, 0));
         self.settle();
@@ -206,7 +213,9 @@ impl Browser {
                         Some(format!("console: {}", p["args"]))
                     }
                     "Runtime.exceptionThrown" => Some(format!("exception: {}", p["exceptionDetails"])),
-                    "Log.entryAdded" if p["entry"]["level"] == "error" => Some(format!("log: {}", p["entry"])),
+                    "Log.entryAdded" if p["entry"]["level"] == "error" => {
+                        Some(format!("log: {}", p["entry"]))
+                    }
                     _ => None,
                 }
             })
@@ -254,10 +263,12 @@ fn base64_decode(s: &str) -> Vec<u8> {
         b'+' => 62,
         _ => 63,
     };
-    let clean: Vec<u8> = s.bytes().filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/').collect();
+    let clean: Vec<u8> =
+        s.bytes().filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/').collect();
     let mut out = Vec::with_capacity(clean.len() * 3 / 4);
     for chunk in clean.chunks(4) {
-        let n = chunk.iter().enumerate().fold(0u32, |acc, (i, &c)| acc | (u32::from(value(c)) << (18 - 6 * i)));
+        let n =
+            chunk.iter().enumerate().fold(0u32, |acc, (i, &c)| acc | (u32::from(value(c)) << (18 - 6 * i)));
         out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
     }
     out

@@ -53,10 +53,9 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison) {
         }
         let key = row.figure.qualified_name();
         let side = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), number);
-        let (delta, rel) = row.entry.map_or_else(
-            || ("—".to_owned(), "—".to_owned()),
-            |e| (signed(e.delta), relative(e.relative)),
-        );
+        let (delta, rel) = row
+            .entry
+            .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
         let v = verdict(row);
         out.push_str("<tr>");
         out.push_str(&name_cell(&key));
@@ -80,8 +79,9 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison) {
         let _ = write!(out, "<tr><th scope=\"row\">{}</th>", escape(&t.column));
         cell(out, &key, "baseline", "num", &side(t.baseline));
         cell(out, &key, "other", "num", &side(t.other));
-        let (delta, rel) =
-            t.entry.map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
+        let (delta, rel) = t
+            .entry
+            .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
         cell(out, &key, "delta", "num", &delta);
         cell(out, &key, "relative", "num", &rel);
         cell(out, &key, "verdict", "verdict", if t.entry.is_some() { "" } else { "one run only" });
@@ -121,27 +121,25 @@ pub(super) fn sets_table(out: &mut String, c: &SetComparison) {
 
 fn set_row(out: &mut String, row: &SetRow) {
     let key = row.figure.qualified_name();
-    let side = |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| number(s.mean));
+    let side =
+        |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| number(s.mean));
     out.push_str("<tr>");
     out.push_str(&name_cell(&key));
     cell(out, &key, "baseline", "num", &side(row.baseline));
     cell(out, &key, "other", "num", &side(row.other));
-    match row.entry {
-        Some(e) => {
-            let v = row.verdict().unwrap_or("not comparable");
-            cell(out, &key, "delta", "num", &signed(e.delta));
-            cell(out, &key, "relative", "num", &relative(e.relative));
-            cell(out, &key, "interval", "num", &format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1])));
-            out.push_str(&interval_bar(e.ci95, e.delta, v));
-            cell(out, &key, "verdict", &format!("verdict {v}"), v);
+    if let Some(e) = row.entry {
+        let v = row.verdict().unwrap_or("not comparable");
+        cell(out, &key, "delta", "num", &signed(e.delta));
+        cell(out, &key, "relative", "num", &relative(e.relative));
+        cell(out, &key, "interval", "num", &format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1])));
+        out.push_str(&interval_bar(e.ci95, e.delta, v));
+        cell(out, &key, "verdict", &format!("verdict {v}"), v);
+    } else {
+        for col in ["delta", "relative", "interval"] {
+            cell(out, &key, col, "num", "—");
         }
-        None => {
-            for col in ["delta", "relative", "interval"] {
-                cell(out, &key, col, "num", "—");
-            }
-            out.push_str("<td></td>");
-            cell(out, &key, "verdict", "verdict not-comparable", "not comparable");
-        }
+        out.push_str("<td></td>");
+        cell(out, &key, "verdict", "verdict not-comparable", "not comparable");
     }
     out.push_str("</tr>");
 }
@@ -179,7 +177,8 @@ pub(super) fn gate_box(
         if fails { "failed" } else { "passed" }
     );
     let describe = |r: &Regression| {
-        let rel = r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0));
+        let rel =
+            r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0));
         format!("{}: {} → {} ({rel}); limit {}", r.figure, number(r.baseline), number(r.other), r.limit)
     };
     for r in regressions {

@@ -93,7 +93,8 @@ mod tests {
 
     #[test]
     fn base64_of_the_rfc_4648_examples() {
-        for (text, want) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy")] {
+        for (text, want) in [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foobar", "Zm9vYmFy")]
+        {
             assert_eq!(base64(text.as_bytes()), want);
         }
         assert_eq!(base64(&[0xfb, 0xff]), "+/8=");

@@ -74,8 +74,12 @@ pub fn write_report_page(
     pages: Vec<Option<PageRun>>,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    let entries: Vec<Entry<'_>> =
-        report.runs.iter().enumerate().map(|(i, e)| Entry { run: e, colour: i % COLOURS, set: None, outlier: false }).collect();
+    let entries: Vec<Entry<'_>> = report
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Entry { run: e, colour: i % COLOURS, set: None, outlier: false })
+        .collect();
     let ok: Vec<&Run> = runs_of(&entries);
     let title = match ok.as_slice() {
         [one] => tables::short_name(&one.file).to_owned(),
@@ -94,8 +98,13 @@ pub fn write_compare_page(
     pages: Vec<Option<PageRun>>,
     out: &mut impl Write,
 ) -> std::io::Result<()> {
-    let entries: Vec<Entry<'_>> =
-        doc.report.runs.iter().enumerate().map(|(i, e)| Entry { run: e, colour: i % COLOURS, set: None, outlier: false }).collect();
+    let entries: Vec<Entry<'_>> = doc
+        .report
+        .runs
+        .iter()
+        .enumerate()
+        .map(|(i, e)| Entry { run: e, colour: i % COLOURS, set: None, outlier: false })
+        .collect();
     let names: Vec<&str> = doc.report.runs.iter().map(|e| tables::short_name(entry_file(e))).collect();
     let title = names.join(" vs ");
     let mut top = String::new();
@@ -109,13 +118,18 @@ pub fn write_compare_page(
         }
         None => top.push_str("<p class=\"error\">No comparison: a file could not be reported.</p>"),
     }
-    let page = Doc { kind: "compare", title, settings: &doc.report.settings, entries, top, means: Vec::new() };
+    let page =
+        Doc { kind: "compare", title, settings: &doc.report.settings, entries, top, means: Vec::new() };
     write_page(&page, pages, out)
 }
 
 /// Writes the page of a sets comparison (`compare A1 A2 … --vs B1 B2 …`); `pages[i]`
 /// belongs to `doc.runs[i]`.
-pub fn write_sets_page(doc: &SetsReport, pages: Vec<Option<PageRun>>, out: &mut impl Write) -> std::io::Result<()> {
+pub fn write_sets_page(
+    doc: &SetsReport,
+    pages: Vec<Option<PageRun>>,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     let entries: Vec<Entry<'_>> = doc
         .runs
         .iter()
@@ -129,7 +143,12 @@ pub fn write_sets_page(doc: &SetsReport, pages: Vec<Option<PageRun>>, out: &mut 
     let count = |side: Side| doc.runs.iter().filter(|r| r.set == side.name()).count();
     let title = format!("{} runs vs {} runs", count(Side::Baseline), count(Side::Other));
     let mut top = String::new();
-    compared::gate_box(&mut top, doc.regressions.as_deref(), doc.not_comparable.as_deref(), doc.within_noise.as_deref());
+    compared::gate_box(
+        &mut top,
+        doc.regressions.as_deref(),
+        doc.not_comparable.as_deref(),
+        doc.within_noise.as_deref(),
+    );
     section_warnings(&mut top, &doc.warnings);
     match &doc.comparison {
         Some(c) => {
@@ -144,7 +163,8 @@ pub fn write_sets_page(doc: &SetsReport, pages: Vec<Option<PageRun>>, out: &mut 
             "<p class=\"error\">No comparison: a file could not be reported, or a set has fewer than two runs.</p>",
         ),
     }
-    let means = doc.sets.as_ref().map_or_else(Vec::new, |s| vec![("baseline", &s.baseline), ("other", &s.other)]);
+    let means =
+        doc.sets.as_ref().map_or_else(Vec::new, |s| vec![("baseline", &s.baseline), ("other", &s.other)]);
     let page = Doc { kind: "sets", title, settings: &doc.settings, entries, top, means };
     write_page(&page, pages, out)
 }
@@ -201,9 +221,17 @@ fn headline(out: &mut String, entries: &[Entry<'_>]) {
     out.push_str("<section class=\"headline\">");
     for (run, e) in runs.iter().zip(entries.iter().filter(|e| matches!(e.run, RunEntry::Run(_)))) {
         let Some(s) = run.summary else { continue };
-        let _ = write!(out, "<div class=\"tiles\"><h3><span class=\"swatch c{}\"></span>{}</h3>", e.colour, escape(tables::short_name(&run.file)));
+        let _ = write!(
+            out,
+            "<div class=\"tiles\"><h3><span class=\"swatch c{}\"></span>{}</h3>",
+            e.colour,
+            escape(tables::short_name(&run.file))
+        );
         let mut tile = |label: &str, value: String, unit: &str| {
-            let _ = write!(out, "<div class=\"tile\"><span class=\"value\">{value}</span><span class=\"unit\">{unit}</span><span class=\"label\">{label}</span></div>");
+            let _ = write!(
+                out,
+                "<div class=\"tile\"><span class=\"value\">{value}</span><span class=\"unit\">{unit}</span><span class=\"label\">{label}</span></div>"
+            );
         };
         tile("average", format!("{:.2}", s.avg_fps), "FPS");
         tile("1% low", format!("{:.2}", s.low_1pct_fps), "FPS");
@@ -418,4 +446,104 @@ fn page_data(doc: &Doc<'_>, pages: &[Option<PageRun>], grid: Option<(f64, f64)>)
         "runs": runs,
     });
     data.to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use reduce::Distribution;
+
+    /// Two runs for the shared grid: A 10 ms ×4 and 12.5 ms, B 11 ms ×3. From 10 to
+    /// A's p99.9 (12.49): 2.49 / 120 = 0.0208 → a 0.025 ms bin, 100 bins from 10 ms
+    /// (⌊2.49 / 0.025⌋ + 1); A's 12.5 ms lies at the last bin's end: overflow.
+    #[test]
+    fn histograms_share_one_grid() {
+        let run = |values: &[(u64, u64)], p999: f64| {
+            let mut p = page_run();
+            p.distribution =
+                Distribution { tenth_us: values.to_vec(), min_ms: values[0].0 as f64 / 1e4, p999_ms: p999 };
+            Some(p)
+        };
+        let mut pages = vec![run(&[(100_000, 4), (125_000, 1)], 12.49), None, run(&[(110_000, 3)], 11.0)];
+        let (start, bin) = shared_histograms(&mut pages).unwrap();
+        assert_eq!((start, bin), (10.0, 0.025));
+        let a = pages[0].as_ref().unwrap().charts.as_ref().unwrap();
+        assert_eq!(
+            (a.histogram.len(), a.histogram[0], a.histogram.iter().sum::<u64>(), a.overflow),
+            (100, 4, 4, 1)
+        );
+        let b = pages[2].as_ref().unwrap().charts.as_ref().unwrap();
+        assert_eq!((b.histogram[40], b.histogram.iter().sum::<u64>(), b.overflow), (3, 3, 0));
+    }
+
+    /// A trace of frames `ft` (ms) one after another from 0.
+    fn trace(ft: &[f64]) -> Trace {
+        let start = ft.iter().scan(0.0, |t, v| {
+            let s = *t;
+            *t += v;
+            Some(s)
+        });
+        Trace {
+            meta: crate::model::TraceMeta {
+                application: "a.exe".into(),
+                process_id: None,
+                swap_chain: None,
+                runtime: None,
+                present_modes: Vec::new(),
+            },
+            frames: crate::model::Frames {
+                frame_time_ms: ft.to_vec(),
+                start_ms: start.collect(),
+                display_ms: vec![f64::NAN; ft.len()],
+                dropped: vec![false; ft.len()],
+                ..crate::model::Frames::default()
+            },
+            warnings: Vec::new(),
+        }
+    }
+
+    /// A page run of a few frames (its distribution replaced by the test).
+    fn page_run() -> PageRun {
+        let trace = trace(&[10.0; 3]);
+        let settings = Settings::default();
+        let run = crate::report::run_trace("a.csv", &page_run_info(), &[], &trace, &settings, None);
+        PageRun::new(&run, &[], &trace, &settings)
+    }
+
+    /// The page of one run holds its figures with the readable table's decimals, no
+    /// reference to anything outside itself, and the data its script reads.
+    #[test]
+    fn a_run_page_is_self_contained() {
+        let trace = trace(&[10.0, 20.0, 10.0]);
+        let info = page_run_info();
+        let settings = Settings::default();
+        let run = crate::report::run_trace("dir/a<b>.csv", &info, &[], &trace, &settings, None);
+        let mut out = Vec::new();
+        write_run_page(&run, &[("GPU".into(), "RTX & co".into())], &trace, &settings, &mut out).unwrap();
+        let html = String::from_utf8(out).unwrap();
+        // avg FPS = 1000 · 3 / 40 = 75; p50 = 10 ms.
+        assert!(html.contains("data-key=\"summary.avg_fps\" data-run=\"0\">75.00</td>"), "avg");
+        assert!(html.contains("data-key=\"summary.p50_ms\" data-run=\"0\">10.000</td>"), "p50");
+        assert!(html.contains("a&lt;b&gt;.csv") && html.contains("RTX &amp; co"), "escaped");
+        for outside in ["http:", "https:", "src=", "href=", "@import", "url("] {
+            assert!(!html.contains(outside), "the page refers to {outside}");
+        }
+        let data = html.split("id=\"fs-data\">").nth(1).and_then(|s| s.split("</script>").next()).unwrap();
+        let json: serde_json::Value = serde_json::from_str(data).unwrap();
+        assert_eq!(json["runs"][0]["timeline"]["frames"], 3);
+        assert_eq!(json["runs"][0]["name"], "a<b>.csv");
+    }
+
+    fn page_run_info() -> crate::model::FileInfo {
+        crate::model::FileInfo {
+            path: "a.csv".into(),
+            format: crate::model::Format::PresentMon1,
+            format_version: String::new(),
+            system: Vec::new(),
+            dropped_known: false,
+            target_fps: None,
+        }
+    }
 }

@@ -294,3 +294,121 @@ fn percentile_grid() -> impl Iterator<Item = u32> {
 fn fps_grid() -> impl Iterator<Item = f64> {
     (1..=240_u32).chain((242..=500).step_by(2)).chain((505..=1000).step_by(5)).map(f64::from)
 }
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used, clippy::expect_used)]
+
+    use super::*;
+    use crate::ingest::{LoadOptions, load_bytes};
+
+    const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
+PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,\
+MsUntilDisplayed";
+
+    /// A PresentMon 1.x capture of frames `ft` (ms), its run and its page data at 60 FPS.
+    fn page(ft: &[f64]) -> PageRun {
+        let mut text = format!("{HEADER}\n");
+        let mut t = 0.0;
+        for v in ft {
+            t += v;
+            text.push_str(&format!(
+                "a.exe,1,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{v:.3},{v:.3},0.4,1.5,5.0\n",
+                t / 1000.0
+            ));
+        }
+        let capture =
+            load_bytes(std::path::Path::new("a.csv"), text.as_bytes(), LoadOptions::default()).unwrap();
+        let settings = Settings::default();
+        let run = crate::report::run("a.csv", &capture, 0, &settings, None);
+        PageRun::new(&run, &[], &capture.traces[0], &settings)
+    }
+
+    fn decode(b64: &str) -> Vec<u8> {
+        let value = |c: u8| match c {
+            b'A'..=b'Z' => c - b'A',
+            b'a'..=b'z' => c - b'a' + 26,
+            b'0'..=b'9' => c - b'0' + 52,
+            b'+' => 62,
+            _ => 63,
+        };
+        let clean: Vec<u8> = b64.bytes().filter(|&c| c != b'=').collect();
+        let mut out = Vec::new();
+        for chunk in clean.chunks(4) {
+            let n =
+                chunk.iter().enumerate().fold(0u32, |a, (i, &c)| a | (u32::from(value(c)) << (18 - 6 * i)));
+            out.extend_from_slice(&n.to_be_bytes()[1..chunk.len()]);
+        }
+        out
+    }
+
+    fn varints(b64: &str) -> Vec<u64> {
+        let mut out = Vec::new();
+        let (mut v, mut shift) = (0u64, 0);
+        for b in decode(b64) {
+            v |= u64::from(b & 0x7f) << shift;
+            shift += 7;
+            if b & 0x80 == 0 {
+                out.push(v);
+                (v, shift) = (0, 0);
+            }
+        }
+        out
+    }
+
+    /// Eight frames, 10 ms but the fifth 40 ms: 110 ms. One column (2^7 = 128 ms wide,
+    /// the first power of two over 110 ms / max(1, 8 / 32) columns) holds all eight:
+    /// typical 10 ms (µs + 1 = 10 001), slowest 40 ms, and at 60 FPS (over 16.75 ms,
+    /// far over 33.5 ms) the 40 ms frame is 40 / 110 = 36.4 % of the time over and far
+    /// over: 0.364 · 255 = 92.7 → 93. Raw: every start follows the last one's end
+    /// (steps 0). The 40 ms frame stutters (30 ms and 300 % over its window's median of
+    /// 10 ms) and starts at 40 ms (zigzag 80 000).
+    #[test]
+    fn eight_frames_worked_by_hand() {
+        let p = page(&[10.0, 10.0, 10.0, 10.0, 40.0, 10.0, 10.0, 10.0]);
+        let t = &p.timeline;
+        assert_eq!((t.frames, t.levels.len()), (8, 1));
+        assert!((t.span_ms - 110.0).abs() < 1e-9, "{}", t.span_ms);
+        let l = &t.levels[0];
+        assert_eq!((l.dt_ms, l.count), (128.0, 1));
+        assert_eq!(varints(&l.typ), [10_001]);
+        assert_eq!(varints(&l.max), [40_001]);
+        assert_eq!(varints(&l.frames), [8]);
+        assert_eq!((decode(&l.over), decode(&l.far)), (vec![93], vec![93]));
+        let raw = t.raw.as_ref().unwrap();
+        assert_eq!(varints(&raw.values), [10_001, 10_001, 10_001, 10_001, 40_001, 10_001, 10_001, 10_001]);
+        assert_eq!(varints(&raw.starts), [0; 8]);
+        assert_eq!(raw.last_span_ms, 10.0);
+        assert_eq!(
+            (t.stutters, varints(&t.stutter_ms), varints(&t.stutter_frames)),
+            (1, vec![80_000], vec![8])
+        );
+        // The body scale: p99 of the frames (h = 7 · 0.99 = 6.93 between 10 and 40 in
+        // the sorted series → 10 + 0.93 · 30 = 37.9) × 1.6 = 60.64.
+        assert!((t.scale_ms - 60.64).abs() < 1e-9, "{}", t.scale_ms);
+        assert_eq!(p.distribution.tenth_us, [(100_000, 7), (400_000, 1)]);
+        let charts = p.charts.unwrap();
+        assert_eq!(charts.percentile.len(), 461);
+        assert_eq!(charts.percentile.last(), Some(&(100.0, 40.0)));
+    }
+
+    /// 2 000 frames of 5 ms: 10 s. The finest level aims at 2000 / 32 = 62 columns:
+    /// 10 000 / 62 = 161.3 ms → 256 ms wide, 40 columns; that is no more than 128, so
+    /// it is the only level. A column holds the 51 or 52 frames that start in it and
+    /// the one reaching into it from the column before; the last, [9984, 10 240) ms,
+    /// the three that start at 9985, 9990 and 9995 ms and the one from 9980 ms.
+    #[test]
+    fn levels_cover_every_frame() {
+        let p = page(&[5.0; 2000]);
+        let t = &p.timeline;
+        assert_eq!(t.levels.len(), 1);
+        let l = &t.levels[0];
+        assert_eq!((l.dt_ms, l.count), (256.0, 40));
+        let frames = varints(&l.frames);
+        assert!(frames[..39].iter().all(|&n| (52..=53).contains(&n)), "{frames:?}");
+        assert_eq!(frames[39], 4);
+        assert!(frames.iter().sum::<u64>() >= 2000);
+        assert!(varints(&l.typ).iter().all(|&v| v == 5_001));
+        assert_eq!(decode(&l.over), [0; 40]);
+    }
+}

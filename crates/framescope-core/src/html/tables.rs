@@ -67,12 +67,7 @@ pub(super) fn name_cell(qualified: &str) -> String {
 
 /// The figures of `sections` (framescope's own, or the peer tools'), one row per
 /// figure some column has, one column per run or set mean.
-pub(super) fn figures_table(
-    out: &mut String,
-    columns: &[Column<'_>],
-    names: &[String],
-    peers: bool,
-) -> bool {
+pub(super) fn figures_table(out: &mut String, columns: &[Column<'_>], names: &[String], peers: bool) -> bool {
     let rows: Vec<&'static Figure> = FIGURES
         .iter()
         .filter(|f| f.section.is_convention() == peers)
@@ -175,11 +170,7 @@ fn run_header(out: &mut String, i: usize, run: &Run, page: Option<&PageRun>, col
     };
     let dropped = run.dropped_frames.map_or_else(|| "dropped unknown".to_owned(), |d| format!("{d} dropped"));
     let duration = run.duration_ms.map_or_else(|| "—".to_owned(), |d| Style::Seconds.format(d));
-    let _ = write!(
-        out,
-        "<p>{frames} · {dropped} · {duration} · frame time: {}</p>",
-        escape(run.frame_time)
-    );
+    let _ = write!(out, "<p>{frames} · {dropped} · {duration} · frame time: {}</p>", escape(run.frame_time));
     if run.sampled {
         out.push_str(
             "<p class=\"note\">Sampled log: figures from samples; pacing, stutters, oscillation and \
