@@ -434,3 +434,26 @@ fn sampled_logs_and_a_failed_file_make_a_working_page() {
     assert!(!tip(&mut b).is_empty());
     assert_eq!(b.errors(), Vec::<String>::new());
 }
+
+/// Measures any page: `FRAMESCOPE_HTML_PAGE=page.html cargo test --test html_report --
+/// --ignored open_time` prints its size and time to first paint (10M frames: see
+/// ARCHITECTURE.md).
+#[test]
+#[ignore = "measures the page named by FRAMESCOPE_HTML_PAGE"]
+fn open_time_of_a_page() {
+    let Some(page) = std::env::var_os("FRAMESCOPE_HTML_PAGE").map(PathBuf::from) else { return };
+    let size = std::fs::metadata(&page).unwrap().len();
+    let Some((mut b, drawn, wall)) = open(&page, 1000) else { return };
+    let (left, right, y) = track(&mut b);
+    let started = std::time::Instant::now();
+    for _ in 0..10 {
+        b.wheel(f64::midpoint(left, right), y, -300.0);
+    }
+    let zoom_ms = started.elapsed().as_secs_f64() * 100.0;
+    eprintln!(
+        "{}: {:.2} MB, first paint {drawn:.0} ms (page clock), {wall:.0} ms (test); {zoom_ms:.0} ms a wheel step",
+        page.display(),
+        size as f64 / 1e6
+    );
+    assert_eq!(b.errors(), Vec::<String>::new());
+}
