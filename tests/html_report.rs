@@ -277,6 +277,15 @@ fn a_single_run_page_shows_the_reports_figures_and_reads_frames() {
     let (_, json) = common::report_json([&sample]);
     let Some((mut b, _, _)) = open(&page, 1000) else { return };
     check_figures(&mut b, json["runs"].as_array().unwrap(), None);
+    // Point at the second stutter for the screenshot's tooltip.
+    let (left, right, y) = track(&mut b);
+    let (at, (_, total)) = (b.eval("FS.timeline.runs[0].stutT[1]").as_f64().unwrap(), range(&mut b));
+    let x = left + (right - left) * at / total;
+    let found = [0.0, -1.0, 1.0, -2.0, 2.0].iter().any(|dx| {
+        b.mouse_move(x + dx, y);
+        tip(&mut b).contains("1 stutter")
+    });
+    assert!(found, "no column near {x} says it holds the stutter: {}", tip(&mut b));
     shot(&mut b, "html-run.png");
     eprintln!("single run: first paint {drawn:.0} ms");
 }

@@ -666,6 +666,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
             if a.html.is_some() {
                 page_runs.extend(result.entries.iter().cloned());
                 pages.extend(page);
+                framescope_core::html::limit_raw_frames(&mut pages);
             }
             progress.clear();
             result.print(echo);

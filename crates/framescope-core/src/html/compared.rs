@@ -7,7 +7,7 @@ use super::encode::escape;
 use super::tables::name_cell;
 use crate::report::compare::{Comparison, Direction, Regression, Row, number};
 use crate::report::gate::NotComparable;
-use crate::report::sets::{SetComparison, SetRow};
+use crate::report::sets::{SetComparison, SetRow, SetsJson};
 use std::fmt::Write as _;
 
 /// `+1.5` / `-2` / `0`, as the comparison table writes a change.
@@ -91,6 +91,30 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison) {
     if hidden > 0 {
         let _ = write!(out, "<p class=\"note\">{hidden} figures neither run has are not shown.</p>");
     }
+}
+
+/// Each set's runs used, outliers left out, median average FPS and warnings.
+pub(super) fn sets_summary(out: &mut String, sets: &SetsJson) {
+    out.push_str("<ul class=\"sets\">");
+    for (side, set) in [("baseline", &sets.baseline), ("other", &sets.other)] {
+        let median = set.median_avg_fps.map_or_else(String::new, |m| format!(", median average {m:.2} FPS"));
+        let _ =
+            write!(out, "<li><strong>{side} set</strong>: {} of {} runs used{median}", set.runs, set.given);
+        if !set.outliers.is_empty() {
+            let names: Vec<&str> = set.outliers.iter().map(|f| super::tables::short_name(f)).collect();
+            let _ = write!(
+                out,
+                "; left out as outliers (more than {} % from the median): {}",
+                number(sets.outlier_limit * 100.0),
+                escape(&names.join(", "))
+            );
+        }
+        for w in &set.warnings {
+            let _ = write!(out, "<br><span class=\"warning\">warning: {}</span>", escape(&w.message));
+        }
+        out.push_str("</li>");
+    }
+    out.push_str("</ul>");
 }
 
 /// Two sets compared: the means, the delta, its 95 % interval (numbers and a bar

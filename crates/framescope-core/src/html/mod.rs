@@ -156,6 +156,9 @@ pub fn write_sets_page(
                 "<section id=\"comparison\"><h2>Comparison: other set against baseline set</h2>\
                  <p class=\"note\">Set means; Welch's 95 % interval of the difference.</p>",
             );
+            if let Some(sets) = &doc.sets {
+                compared::sets_summary(&mut top, sets);
+            }
             compared::sets_table(&mut top, c);
             top.push_str("</section>");
         }
@@ -258,7 +261,7 @@ fn settings_line(s: &SettingsJson) -> String {
 /// Writes the whole page.
 fn write_page(doc: &Doc<'_>, mut pages: Vec<Option<PageRun>>, out: &mut impl Write) -> std::io::Result<()> {
     pages.resize_with(doc.entries.len(), || None);
-    spend_raw_budget(&mut pages);
+    limit_raw_frames(&mut pages);
     let grid = shared_histograms(&mut pages);
     let mut body = String::new();
     let _ = write!(
@@ -274,15 +277,21 @@ fn write_page(doc: &Doc<'_>, mut pages: Vec<Option<PageRun>>, out: &mut impl Wri
     if pair {
         body.push_str("<div class=\"pair\"><div>");
     }
-    figures_sections(&mut body, doc, &pages, pair);
-    let headers: Vec<(&RunEntry, Option<&PageRun>, usize)> =
-        doc.entries.iter().zip(&pages).map(|(e, p)| (e.run, p.as_ref(), e.colour)).collect();
+    let labels = labels(doc, &pages);
+    figures_sections(&mut body, doc, &labels, pair);
+    let headers: Vec<(&RunEntry, Option<&PageRun>, usize, &str)> = doc
+        .entries
+        .iter()
+        .zip(&pages)
+        .zip(&labels)
+        .map(|((e, p), l)| (e.run, p.as_ref(), e.colour, l.as_str()))
+        .collect();
     body.push_str(if pair { "</div><div>" } else { "" });
     body.push_str("<section id=\"runs\"><h2>Runs</h2>");
     tables::run_headers(&mut body, &headers);
     body.push_str("</section>");
     if pair {
-        peers_section(&mut body, doc, &pages);
+        peers_section(&mut body, doc, &labels, true);
         body.push_str("</div></div>");
     }
     body.push_str("</main>");
@@ -291,7 +300,7 @@ fn write_page(doc: &Doc<'_>, mut pages: Vec<Option<PageRun>>, out: &mut impl Wri
         "<footer>Made by framescope {} — every figure is defined in docs/figures.md; hover a figure's name for its definition.</footer>",
         env!("CARGO_PKG_VERSION")
     );
-    let data = page_data(doc, &pages, grid);
+    let data = page_data(doc, &pages, &labels, grid);
     write!(
         out,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
@@ -321,7 +330,7 @@ const TIMELINE_AND_CHARTS: &str = "<section id=\"timeline\"><h2>Timeline</h2>\
 <button type=\"button\" id=\"zoom-reset\">Whole run</button></div>\
 <div class=\"canvas-wrap\"><canvas id=\"tl\" tabindex=\"0\" aria-label=\"Timeline of frame times: wheel to zoom, drag to pan\"></canvas>\
 <div id=\"tip\" class=\"tip\" role=\"status\"></div></div>\
-<p class=\"note\">Wheel or +/− to zoom, drag to pan, double-click for the whole run. Zoomed out, a column's bar is its typical (median) frame, the whisker its slowest, the colour its share of time over the target.</p></section>\
+<p class=\"note\">Wheel or +/− to zoom, drag or ←/→ to pan, double-click for the whole run. Zoomed out, a column's bar is its typical (median) frame, the whisker its slowest, the colour its share of time over the target.</p></section>\
 <section id=\"charts\"><h2>Distribution</h2><div class=\"charts\">\
 <figure><figcaption>Frame time by percentile</figcaption><div class=\"canvas-wrap\"><canvas id=\"ch-pct\"></canvas><div class=\"tip\"></div></div></figure>\
 <figure><figcaption>Slow and excess time by target FPS</figcaption><div class=\"canvas-wrap\"><canvas id=\"ch-pacing\"></canvas><div class=\"tip\"></div></div></figure>\
@@ -330,37 +339,58 @@ const TIMELINE_AND_CHARTS: &str = "<section id=\"timeline\"><h2>Timeline</h2>\
 
 /// The figures table (runs and set means) and, unless `pair` puts them elsewhere,
 /// the peer tools' figures.
-fn figures_sections(body: &mut String, doc: &Doc<'_>, pages: &[Option<PageRun>], pair: bool) {
-    let (names, columns) = columns(doc, pages);
+fn figures_sections(body: &mut String, doc: &Doc<'_>, names: &[String], pair: bool) {
+    let columns = columns(doc);
     body.push_str("<section id=\"figures\"><h2>Figures</h2>");
-    if !tables::figures_table(body, &columns, &names, false) {
+    if !tables::figures_table(body, &columns, names, false) {
         body.push_str("<p class=\"note\">No figures: no run has usable frame times.</p>");
     }
     body.push_str("</section>");
     if !pair {
-        peers_section(body, doc, pages);
+        peers_section(body, doc, names, false);
     }
 }
 
 /// The peer tools' figures, in a collapsible section.
-fn peers_section(body: &mut String, doc: &Doc<'_>, pages: &[Option<PageRun>]) {
-    let (names, columns) = columns(doc, pages);
-    body.push_str("<details id=\"peers\"><summary>As other tools report it (CapFrameX, FrameView, PresentMon, MangoHud)</summary>\
+fn peers_section(body: &mut String, doc: &Doc<'_>, names: &[String], open: bool) {
+    let columns = columns(doc);
+    body.push_str(if open { "<details id=\"peers\" open>" } else { "<details id=\"peers\">" });
+    body.push_str("<summary>As other tools report it (CapFrameX, FrameView, PresentMon, MangoHud)</summary>\
         <p class=\"note\">Each tool's own definitions on the same frames (docs/figures.md §10); compare like with like.</p>");
-    if !tables::figures_table(body, &columns, &names, true) {
+    if !tables::figures_table(body, &columns, names, true) {
         body.push_str("<p class=\"note\">None: these tools define their figures on frames.</p>");
     }
     body.push_str("</details>");
 }
 
-/// The runs' names and the figures table's columns: each set's runs, then its mean.
-fn columns<'a>(doc: &'a Doc<'a>, pages: &[Option<PageRun>]) -> (Vec<String>, Vec<Column<'a>>) {
-    let names: Vec<String> = doc
+/// Each run's label: its name without folders, and its trace when another run of the
+/// page has the same name (`report --trace all`).
+fn labels(doc: &Doc<'_>, pages: &[Option<PageRun>]) -> Vec<String> {
+    let names: Vec<&str> = doc
         .entries
         .iter()
         .zip(pages)
-        .map(|(e, p)| p.as_ref().map_or_else(|| entry_file(e.run).to_owned(), |p| p.name.clone()))
+        .map(|(e, p)| tables::short_name(p.as_ref().map_or_else(|| entry_file(e.run), |p| p.name.as_str())))
         .collect();
+    names
+        .iter()
+        .zip(&doc.entries)
+        .map(|(name, e)| match e.run {
+            RunEntry::Run(r) if names.iter().filter(|n| *n == name).count() > 1 => {
+                let id = match (r.process_id, &r.swap_chain) {
+                    (Some(p), Some(sc)) => format!(" (PID {p}, {sc})"),
+                    (Some(p), None) => format!(" (PID {p})"),
+                    _ => String::new(),
+                };
+                format!("{name} · {}{id}", r.application)
+            }
+            _ => (*name).to_owned(),
+        })
+        .collect()
+}
+
+/// The figures table's columns: each set's runs, then its mean.
+fn columns<'a>(doc: &'a Doc<'a>) -> Vec<Column<'a>> {
     let mut columns = Vec::new();
     let mut sides: Vec<Option<&'static str>> = doc.entries.iter().map(|e| e.set).collect();
     sides.dedup();
@@ -374,11 +404,12 @@ fn columns<'a>(doc: &'a Doc<'a>, pages: &[Option<PageRun>]) -> (Vec<String>, Vec
             columns.push(Column::Mean { side, set, colour: usize::from(*side == "other") });
         }
     }
-    (names, columns)
+    columns
 }
 
-/// Keeps raw frames for the runs that fit [`PAGE_RAW_BUDGET`], in order.
-fn spend_raw_budget(pages: &mut [Option<PageRun>]) {
+/// Keeps raw frames for the runs that fit [`PAGE_RAW_BUDGET`], in order, and drops
+/// the others' (a caller gathering many runs calls it as they come, to bound memory).
+pub fn limit_raw_frames(pages: &mut [Option<PageRun>]) {
     let mut spent = 0;
     for p in pages.iter_mut().flatten() {
         let n = p.raw_frames();
@@ -422,14 +453,20 @@ fn shared_histograms(pages: &mut [Option<PageRun>]) -> Option<(f64, f64)> {
 }
 
 /// The script's data: settings, each run's name, colour, set, timeline and charts.
-fn page_data(doc: &Doc<'_>, pages: &[Option<PageRun>], grid: Option<(f64, f64)>) -> String {
+fn page_data(
+    doc: &Doc<'_>,
+    pages: &[Option<PageRun>],
+    labels: &[String],
+    grid: Option<(f64, f64)>,
+) -> String {
     let runs: Vec<serde_json::Value> = doc
         .entries
         .iter()
         .zip(pages)
-        .map(|(e, p)| match p {
+        .zip(labels)
+        .map(|((e, p), label)| match p {
             Some(p) => json!({
-                "name": tables::short_name(&p.name),
+                "name": label,
                 "colour": e.colour,
                 "set": e.set,
                 "outlier": e.outlier,

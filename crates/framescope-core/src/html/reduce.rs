@@ -301,6 +301,7 @@ mod tests {
 
     use super::*;
     use crate::ingest::{LoadOptions, load_bytes};
+    use std::fmt::Write as _;
 
     const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
 PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,\
@@ -312,10 +313,11 @@ MsUntilDisplayed";
         let mut t = 0.0;
         for v in ft {
             t += v;
-            text.push_str(&format!(
-                "a.exe,1,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{v:.3},{v:.3},0.4,1.5,5.0\n",
+            let _ = writeln!(
+                text,
+                "a.exe,1,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{v:.3},{v:.3},0.4,1.5,5.0",
                 t / 1000.0
-            ));
+            );
         }
         let capture =
             load_bytes(std::path::Path::new("a.csv"), text.as_bytes(), LoadOptions::default()).unwrap();
@@ -378,7 +380,7 @@ MsUntilDisplayed";
         let raw = t.raw.as_ref().unwrap();
         assert_eq!(varints(&raw.values), [10_001, 10_001, 10_001, 10_001, 40_001, 10_001, 10_001, 10_001]);
         assert_eq!(varints(&raw.starts), [0; 8]);
-        assert_eq!(raw.last_span_ms, 10.0);
+        assert!((raw.last_span_ms - 10.0).abs() < 1e-12);
         assert_eq!(
             (t.stutters, varints(&t.stutter_ms), varints(&t.stutter_frames)),
             (1, vec![80_000], vec![8])

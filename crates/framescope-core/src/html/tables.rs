@@ -43,7 +43,7 @@ impl Column<'_> {
             Self::Run { index, colour, outlier, .. } => {
                 let name = names.get(*index).map_or("", String::as_str);
                 let note = if *outlier { " <span class=\"note\">(outlier, left out)</span>" } else { "" };
-                format!("<span class=\"swatch c{colour}\"></span>{}{note}", escape(short_name(name)))
+                format!("<span class=\"swatch c{colour}\"></span>{}{note}", escape(name))
             }
             Self::Mean { side, set, colour } => format!(
                 "<span class=\"swatch c{colour}\"></span>{side} set mean <span class=\"note\">({} of {} runs)</span>",
@@ -131,11 +131,11 @@ pub(super) fn section_title(section: Section) -> &'static str {
 
 /// One header per run: file, format, trace, frames, source, system facts, warnings;
 /// a failed file's error.
-pub(super) fn run_headers(out: &mut String, entries: &[(&RunEntry, Option<&PageRun>, usize)]) {
+pub(super) fn run_headers(out: &mut String, entries: &[(&RunEntry, Option<&PageRun>, usize, &str)]) {
     out.push_str("<div class=\"runs\">");
-    for (i, (entry, page, colour)) in entries.iter().enumerate() {
+    for (i, (entry, page, colour, label)) in entries.iter().enumerate() {
         match entry {
-            RunEntry::Run(run) => run_header(out, i, run, *page, *colour),
+            RunEntry::Run(run) => run_header(out, i, run, (*page, label), *colour),
             RunEntry::Failed(f) => {
                 let _ = write!(
                     out,
@@ -149,12 +149,11 @@ pub(super) fn run_headers(out: &mut String, entries: &[(&RunEntry, Option<&PageR
     out.push_str("</div>");
 }
 
-fn run_header(out: &mut String, i: usize, run: &Run, page: Option<&PageRun>, colour: usize) {
-    let name = page.map_or(run.file.as_str(), |p| p.name.as_str());
+fn run_header(out: &mut String, i: usize, run: &Run, (page, label): (Option<&PageRun>, &str), colour: usize) {
     let _ = write!(
         out,
         "<article class=\"run\" data-run=\"{i}\"><h3><span class=\"swatch c{colour}\"></span>{}</h3>",
-        escape(short_name(name))
+        escape(label)
     );
     let mut facts = vec![format!("{} {}", run.format, run.format_version), run.application.clone()];
     facts.extend(run.process_id.map(|p| format!("PID {p}")));

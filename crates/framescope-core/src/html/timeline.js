@@ -297,8 +297,16 @@ FS.timeline = (function () {
   canvas.addEventListener("dblclick", () => { view.t0 = 0; view.t1 = total; schedule(); });
   canvas.addEventListener("keydown", (e) => {
     const mid = LEFT + (canvas.clientWidth - LEFT) / 2;
+    const span = view.t1 - view.t0, pan = (d) => {
+      view.t0 = Math.min(Math.max(0, view.t0 + d * span), total - span);
+      view.t1 = view.t0 + span;
+      schedule();
+    };
     if (e.key === "+" || e.key === "=") zoom(0.5, mid);
     else if (e.key === "-") zoom(2, mid);
+    else if (e.key === "ArrowLeft") pan(-0.2);
+    else if (e.key === "ArrowRight") pan(0.2);
+    else if (e.key === "Home" || e.key === "0") { view.t0 = 0; view.t1 = total; schedule(); }
   });
   document.getElementById("zoom-in").addEventListener("click", () => zoom(0.5, LEFT + (canvas.clientWidth - LEFT) / 2));
   document.getElementById("zoom-out").addEventListener("click", () => zoom(2, LEFT + (canvas.clientWidth - LEFT) / 2));
