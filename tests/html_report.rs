@@ -466,3 +466,36 @@ fn open_time_of_a_page() {
     );
     assert_eq!(b.errors(), Vec::<String>::new());
 }
+
+/// Real captures: XeSS frame generation (display source, frame types, other traces), a
+/// FrameView log with its system columns and a DLSS-FG one: every figure as `report
+/// --json` gives it, the system facts and no error.
+#[test]
+fn real_captures_make_pages_with_their_figures_and_system_facts() {
+    let Some(real) = common::real_traces() else { return };
+    let files = [
+        real.join("presentmon-2x/pm-v2.5x_auxgold_test_case_10_Naraka_XeSS-FG.csv"),
+        real.join("frameview/FrameView_Cyberpunk2077_4K_Native+DLSSFG_2024_04_17T051708_Log.csv"),
+        real.join("frameview/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv"),
+    ];
+    let dir = out_dir("real");
+    let page = dir.join("real.html");
+    let mut args: Vec<std::ffi::OsString> =
+        vec!["report".into(), "--html".into(), page.clone().into_os_string()];
+    args.extend(files.iter().map(|f| f.clone().into_os_string()));
+    let run = framescope(&args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let (_, json) = common::report_json(&files);
+    assert_eq!(json["runs"][0]["frame_time"], "display", "Naraka is analysed on display intervals");
+    let Some((mut b, _, _)) = open(&page, 1000) else { return };
+    let cells = check_figures(&mut b, json["runs"].as_array().unwrap(), None);
+    let generated = figure_cells(&mut b).into_iter().filter(|c| c.0 == "frame_types.generated_fps").count();
+    assert_eq!(generated, 3, "a generated-FPS cell per run");
+    let system = b.eval("document.querySelectorAll('article.run table.facts tr').length").as_u64().unwrap();
+    assert!(system >= 2, "FrameView's system columns are shown ({system} facts)");
+    let (left, right, y) = track(&mut b);
+    b.mouse_move(f64::midpoint(left, right), y);
+    assert!(tip(&mut b).contains("frames"), "{}", tip(&mut b));
+    assert_eq!(b.errors(), Vec::<String>::new());
+    eprintln!("real captures: {cells} figure cells checked");
+}
