@@ -12,6 +12,7 @@
 mod common;
 
 use common::cdp::{Browser, chromium};
+use common::html::{by_section, run_value, signed, written};
 use common::{framescope, runs};
 use framescope_core::report::compare::number;
 use serde_json::Value;
@@ -52,46 +53,6 @@ fn capture(dir: &Path, name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathB
     path
 }
 
-/// What the page must show for figure `key` (`section.name`) of value `v`: the
-/// readable table's decimals (report/table.rs).
-fn written(key: &str, v: f64) -> String {
-    let (section, name) = key.split_once('.').unwrap();
-    let fixed = |d: usize| format!("{:.*}", d, v + 0.0);
-    if name.ends_with("_fraction") {
-        format!("{:.2} %", v * 100.0)
-    } else if name == "duration_ms" {
-        format!("{:.3} s", v / 1000.0)
-    } else if matches!(name, "frames" | "dropped_frames" | "count" | "oscillating_frames")
-        || (section == "pacing" && name.ends_with("_fps"))
-    {
-        fixed(0)
-    } else if section == "frameview" || (section == "summary" && name.ends_with("_ms")) {
-        fixed(3)
-    } else {
-        fixed(2)
-    }
-}
-
-/// Figure `key`'s value in a run's JSON (`report --json`'s run object).
-fn run_value(run: &Value, key: &str) -> Value {
-    let (section, name) = key.split_once('.').unwrap();
-    match section {
-        "run" => run[name].clone(),
-        "frame_types" => run["frame_types"][name.trim_end_matches("_fps")]["fps"].clone(),
-        "capframex" | "frameview" | "presentmon" | "mangohud" => run["conventions"][section][name].clone(),
-        _ => run[section][name].clone(),
-    }
-}
-
-/// Figure `key` in a `{section: {name: …}}` object (sets' means, comparisons).
-fn by_section<'a>(obj: &'a Value, key: &str) -> &'a Value {
-    let (section, name) = key.split_once('.').unwrap();
-    match section {
-        "capframex" | "frameview" | "presentmon" | "mangohud" => &obj["conventions"][section][name],
-        _ => &obj[section][name],
-    }
-}
-
 /// Every `[data-key]` cell of the page: (key, run index or set side, text).
 fn figure_cells(b: &mut Browser) -> Vec<(String, String, String)> {
     let cells = b.eval(
@@ -114,10 +75,6 @@ fn check_figures(b: &mut Browser, runs: &[Value], sets: Option<&Value>) -> usize
         assert_eq!(text.trim_start_matches('≈'), want, "{key} of {column}");
     }
     cells.len()
-}
-
-fn signed(v: f64) -> String {
-    if v > 0.0 { format!("+{}", number(v)) } else { number(v) }
 }
 
 /// Checks the comparison table against `comparison` of `compare --json`; `sets` for

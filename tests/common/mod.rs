@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod cdp;
+pub mod html;
 pub mod mangle;
 pub mod runs;
 #[cfg(feature = "gui")]
