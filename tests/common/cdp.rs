@@ -48,8 +48,10 @@ pub fn chromium() -> Option<PathBuf> {
 impl Browser {
     /// Starts a headless browser with a fresh profile and a page of `width` × `height`.
     pub fn launch(binary: &Path, width: u32, height: u32) -> Self {
-        let profile =
-            std::env::temp_dir().join(format!("framescope-chromium-{}-{width}x{height}", std::process::id()));
+        // A fresh profile per browser (tests of one binary run in parallel, in one process).
+        static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+        let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let profile = std::env::temp_dir().join(format!("framescope-chromium-{}-{k}", std::process::id()));
         let _ = std::fs::remove_dir_all(&profile);
         std::fs::create_dir_all(&profile).expect("profile dir");
         let mut child = Command::new("sh")
