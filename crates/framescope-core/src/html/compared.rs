@@ -39,11 +39,20 @@ fn verdict(row: &Row) -> &'static str {
 
 /// The other run against the baseline: framescope's own figures (the peer tools' are
 /// in their own section), rows neither run has left out; telemetry means after them.
-pub(super) fn comparison_table(out: &mut String, c: &Comparison) {
-    out.push_str(
-        "<div class=\"scroll\"><table class=\"compare\"><thead><tr><th></th><th scope=\"col\">baseline</th>\
-         <th scope=\"col\">other</th><th scope=\"col\">delta</th><th scope=\"col\">relative</th>\
-         <th scope=\"col\">verdict</th></tr></thead><tbody>",
+/// `names` are the two runs' (baseline first), under the column heads.
+pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2]) {
+    let head = |side: &str, colour: usize, name: &str| {
+        format!(
+            "<th scope=\"col\">{side}<br><span class=\"note\"><span class=\"swatch c{colour}\"></span>{}</span></th>",
+            escape(name)
+        )
+    };
+    let _ = write!(
+        out,
+        "<div class=\"scroll\"><table class=\"compare\"><thead><tr><th></th>{}{}<th scope=\"col\">delta</th>\
+         <th scope=\"col\">relative</th><th scope=\"col\">verdict</th></tr></thead><tbody>",
+        head("baseline", 0, names[0]),
+        head("other", 1, names[1])
     );
     let mut hidden = 0;
     for row in c.listed(None) {

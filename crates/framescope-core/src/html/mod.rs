@@ -111,7 +111,8 @@ pub fn write_compare_page(
     match &doc.comparison {
         Some(c) => {
             top.push_str("<section id=\"comparison\"><h2>Comparison: other against baseline</h2>");
-            compared::comparison_table(&mut top, c);
+            let name = |i: usize| names.get(i).copied().unwrap_or_default();
+            compared::comparison_table(&mut top, c, [name(0), name(1)]);
             top.push_str("</section>");
         }
         None => top.push_str("<p class=\"error\">No comparison: a file could not be reported.</p>"),

@@ -177,7 +177,7 @@ fn run_header(out: &mut String, i: usize, run: &Run, (page, label): (Option<&Pag
         );
     }
     if let Some(p) = page.filter(|p| !p.system.is_empty()) {
-        out.push_str("<details><summary>System</summary><table class=\"facts\">");
+        out.push_str("<details open><summary>System</summary><table class=\"facts\">");
         for (k, v) in &p.system {
             let _ = write!(out, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", escape(k), escape(v));
         }
