@@ -4,7 +4,7 @@
 //! verdict), and what the regression gate found.
 
 use super::encode::escape;
-use super::tables::name_cell;
+use super::tables::name_cell_with;
 use crate::report::compare::{Comparison, Direction, Regression, Row, number};
 use crate::report::gate::NotComparable;
 use crate::report::sets::{SetComparison, SetRow, SetsJson};
@@ -17,6 +17,19 @@ fn signed(v: f64) -> String {
 
 fn relative(r: Option<f64>) -> String {
     r.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0))
+}
+
+/// A compared figure's name, with the unit `compare` writes its value in when the
+/// name does not say it.
+fn compared_name(key: &str) -> String {
+    let unit = if key.ends_with("_fraction") {
+        " (fraction)"
+    } else if key == "run.duration_ms" {
+        " (ms)"
+    } else {
+        ""
+    };
+    name_cell_with(key, unit)
 }
 
 /// A cell of comparison row `key`, column `col`.
@@ -67,7 +80,7 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2
             .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
         let v = verdict(row);
         out.push_str("<tr>");
-        out.push_str(&name_cell(&key));
+        out.push_str(&compared_name(&key));
         cell(out, &key, "baseline", "num", &side(row.baseline));
         cell(out, &key, "other", "num", &side(row.other));
         cell(out, &key, "delta", "num", &delta);
@@ -157,7 +170,7 @@ fn set_row(out: &mut String, row: &SetRow) {
     let side =
         |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| number(s.mean));
     out.push_str("<tr>");
-    out.push_str(&name_cell(&key));
+    out.push_str(&compared_name(&key));
     cell(out, &key, "baseline", "num", &side(row.baseline));
     cell(out, &key, "other", "num", &side(row.other));
     if let Some(e) = row.entry {

@@ -60,9 +60,19 @@ pub(super) fn short_name(path: &str) -> &str {
 
 /// A figure's name cell, with its definition on hover.
 pub(super) fn name_cell(qualified: &str) -> String {
+    name_cell_with(qualified, "")
+}
+
+/// [`name_cell`] with `unit` after the name (the comparison tables write durations in
+/// ms and shares as fractions, as `compare` does).
+pub(super) fn name_cell_with(qualified: &str, unit: &str) -> String {
     let (name, _, text) = def(qualified);
     let name = if name.is_empty() { qualified } else { name };
-    format!("<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span></th>", escape(text), escape(name))
+    format!(
+        "<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{unit}</th>",
+        escape(text),
+        escape(name)
+    )
 }
 
 /// The figures of `sections` (framescope's own, or the peer tools'), one row per
