@@ -80,22 +80,14 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         Sides::Single(x, y) => (vec![x.clone(), y.clone()], 1),
         Sides::Sets(x, y) => (x.iter().chain(y).cloned().collect::<Vec<_>>(), x.len()),
     };
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        say!("error: {e}");
+        return ExitCode::from(2);
+    }
 
     // Load every file (in parallel), then analyse them all with one frame-time source
     // (metrics.md §9).
-    let progress = ProgressLine::new(args.progress, inputs.len());
-    let mut loaded = Vec::with_capacity(inputs.len());
-    let mut failed_files = 0;
-    inputs::for_each_ordered(
-        &inputs,
-        |input| job.load(input),
-        |_, l, finished| {
-            failed_files += usize::from(matches!(l, Loaded::Failed(..)));
-            progress.update(finished, failed_files);
-            loaded.push(l);
-        },
-    );
-    progress.finish();
+    let loaded = load_all(&inputs, &job, args.progress);
     let mut settings = a.settings();
     let asked = settings.frame_time;
     settings.frame_time = asked.resolve_for(loaded.iter().flat_map(Loaded::traces).collect::<Vec<_>>());
@@ -105,16 +97,18 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         }
         Sides::Sets(..) => Vec::new(),
     };
-    let results: Vec<FileResult> = loaded
+    let (results, pages): (Vec<FileResult>, Vec<_>) = loaded
         .par_iter()
         .enumerate()
         .map(|(i, l)| {
             let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
             let (mut entries, errors) = l.runs(&settings, m);
             warn_marker_error(&mut entries, m_err);
-            FileResult::of(l, entries, errors, checks)
+            let page = html::pages(a.html.is_some(), l, &entries, &settings);
+            (FileResult::of(l, entries, errors, checks), page)
         })
-        .collect();
+        .unzip();
+    let pages: Vec<_> = pages.into_iter().flatten().collect();
     settings.frame_time = asked;
     let mut failed = markers.iter().any(|(_, e)| e.is_some());
     for r in &results {
@@ -140,12 +134,39 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
             say!("warning: {}", w.message);
         }
     }
-    let compared =
-        Compared { args, gate: &gate, settings: settings_json, entries, warnings, failed, table, echo };
+    let compared = Compared {
+        args,
+        gate: &gate,
+        settings: settings_json,
+        entries,
+        warnings,
+        failed,
+        table,
+        echo,
+        pages,
+    };
     match sides {
         Sides::Single(..) => write_single(compared),
         Sides::Sets(..) => write_sets(compared, baseline_count),
     }
+}
+
+/// Loads every file (in parallel), in argument order, with a progress line.
+fn load_all(inputs: &[Input], job: &Job<'_>, progress: ProgressArg) -> Vec<Loaded> {
+    let progress = ProgressLine::new(progress, inputs.len());
+    let mut loaded = Vec::with_capacity(inputs.len());
+    let mut failed_files = 0;
+    inputs::for_each_ordered(
+        inputs,
+        |input| job.load(input),
+        |_, l, finished| {
+            failed_files += usize::from(matches!(l, Loaded::Failed(..)));
+            progress.update(finished, failed_files);
+            loaded.push(l);
+        },
+    );
+    progress.finish();
+    loaded
 }
 
 /// A comparison's runs, analysed, with what its output needs.
@@ -159,11 +180,13 @@ struct Compared<'a> {
     failed: bool,
     table: bool,
     echo: bool,
+    /// Each run's page data when `--html` is given (else empty).
+    pages: Vec<Option<html::PageRun>>,
 }
 
 /// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
 fn write_single(c: Compared<'_>) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, .. } = c;
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
     let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let comparison = match runs.as_slice() {
@@ -181,6 +204,9 @@ fn write_single(c: Compared<'_>) -> ExitCode {
         not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
         warnings,
     };
+    if let Some(path) = &args.analysis.html {
+        failed |= !html::write_compare(path, &doc, pages);
+    }
     let written = if table {
         report::write_table(&doc.report, &mut out)
             .and_then(|()| {
@@ -202,7 +228,8 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 
 /// Sets of runs (`metrics.md` §12): outliers, set means, Welch intervals.
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, echo } = c;
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
+        c;
     let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
     let set_runs = |side: Side| -> Vec<&Run> {
@@ -260,6 +287,9 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
         warnings,
     };
     doc.set_gate(outcome.as_ref());
+    if let Some(path) = &args.analysis.html {
+        failed |= !html::write_sets(path, &doc, pages);
+    }
     let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
     finish(written, failed, outcome.is_some_and(|o| o.failed()))
 }

@@ -18,6 +18,7 @@ macro_rules! say {
 
 mod comparing;
 mod help;
+mod html;
 mod inputs;
 mod pipeline;
 mod selector;
@@ -232,6 +233,10 @@ struct AnalysisArgs {
     /// Print the JSON document instead of a table.
     #[arg(long)]
     json: bool,
+    /// Also write the document as one self-contained HTML page (figures, comparison,
+    /// interactive timeline and charts; no network needed to open it).
+    #[arg(long, value_name = "OUT.html")]
+    html: Option<PathBuf>,
 }
 
 /// Options that make a pipeline fail on doubtful input.
@@ -656,6 +661,10 @@ fn report_command(args: &ReportArgs) -> ExitCode {
         say!("error: --pcl goes with exactly one FILE");
         return ExitCode::from(2);
     }
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        say!("error: {e}");
+        return ExitCode::from(2);
+    }
     let settings = a.settings();
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
@@ -676,19 +685,26 @@ fn report_command(args: &ReportArgs) -> ExitCode {
         FormatArg::Json => {}
     }
     let mut all_runs = Vec::new();
+    let (mut page_runs, mut pages) = (Vec::new(), Vec::new());
     let (mut failed, mut failed_files) = (marker_error.is_some(), 0);
     inputs::for_each_ordered(
         &inputs,
         |input| {
             if let Some(result) = etl_entry(input, checks) {
-                return result;
+                return (result, Vec::new());
             }
             let loaded = job.load(input);
             let (mut entries, errors) = loaded.runs(&settings, markers.as_ref());
             warn_marker_error(&mut entries, marker_error.as_deref());
-            FileResult::of(&loaded, entries, errors, checks)
+            let page = html::pages(a.html.is_some(), &loaded, &entries, &settings);
+            (FileResult::of(&loaded, entries, errors, checks), page)
         },
-        |_, result, finished| {
+        |_, (result, page), finished| {
+            if a.html.is_some() {
+                page_runs.extend(result.entries.iter().cloned());
+                pages.extend(page);
+                framescope_core::html::limit_raw_frames(&mut pages);
+            }
             progress.clear();
             result.print(echo);
             if result.failed() {
@@ -716,6 +732,10 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     );
     progress.finish();
     drop(csv_sink);
+    if let Some(path) = &a.html {
+        let report = Report { schema: report::SCHEMA, settings: settings_json.clone(), runs: page_runs };
+        failed |= !html::write_report(path, &report, pages);
+    }
     if format == FormatArg::Json && written.is_ok() {
         let report = Report { schema: report::SCHEMA, settings: settings_json, runs: all_runs };
         written = write_json(&report, &mut out);

@@ -3,8 +3,10 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 #![allow(dead_code)]
 
+pub mod cdp;
 pub mod etl_parser;
 pub mod etl_writer;
+pub mod html;
 pub mod mangle;
 pub mod runs;
 #[cfg(feature = "gui")]

@@ -6,9 +6,11 @@
 //! * [`ingest`] — format detection and parsing of capture files into the model;
 //! * [`analysis`] — pure, parallel computations over a trace (`metrics.md`);
 //! * [`report`] — the `framescope report` document (JSON and table);
+//! * [`html`] — the same documents as one self-contained HTML page;
 //! * [`lod`] — the level-of-detail structures a timeline draws from.
 
 pub mod analysis;
+pub mod html;
 pub mod ingest;
 pub mod lod;
 pub mod model;
