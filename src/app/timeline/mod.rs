@@ -8,10 +8,10 @@
 //! the mark rows (stutters, health, dropped frames, oscillation) are drawn by density.
 //! Fully zoomed in, every frame is its own bar.
 //!
-//! Each kind of row is a [`row::TimelineRow`] in its own file (`frame_row.rs`,
+//! Each kind of row is a `row::TimelineRow` in its own file (`frame_row.rs`,
 //! `gpu_row.rs`, `display_row.rs`, `stutter_row.rs`, `health_row.rs`,
-//! `latency_row.rs`, `telemetry_row.rs`), listed in [`row::rows_of`]: it prepares a
-//! [`draw::DrawList`] (plain data, from the per-column values of the column cache,
+//! `latency_row.rs`, `telemetry_row.rs`), listed in `row::rows_of`: it prepares a
+//! `draw::DrawList` (plain data, from the per-column values of the column cache,
 //! `cache.rs`) and paints it. This file lays the rows out under the ruler; `hover.rs`
 //! and `input.rs` answer the pointer and the keys, `overlays.rs` and `events.rs` draw
 //! over the rows.
