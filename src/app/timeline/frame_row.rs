@@ -89,3 +89,105 @@ impl TimelineRow for FrameRow<'_> {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::draw::{Band, ColourClass, Item};
+    use super::super::row::{RowContext, rows_of};
+    use super::super::{Input, RunId, TimeView};
+    use crate::app::analysis::Tracks;
+    use framescope_core::analysis::FrameTimeSource;
+    use framescope_core::ingest::LoadOptions;
+    use framescope_core::lod::{BudgetClass, CacheKey, ColumnCache};
+    use framescope_core::model::Trace;
+    use std::fmt::Write as _;
+
+    /// Six frames of a PresentMon 2.4 capture: 10, 10, 40, 10, 10, 10 ms.
+    fn trace() -> Trace {
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
+             PresentMode,FrameType,TimeInSeconds,MsBetweenPresents\n",
+        );
+        let mut t = 0.0;
+        for ft in [10.0, 10.0, 40.0, 10.0, 10.0, 10.0] {
+            t += ft / 1000.0;
+            let _ =
+                writeln!(csv, "g.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,Application,{t:.6},{ft}");
+        }
+        let path = std::path::Path::new("six.csv");
+        let capture = framescope_core::ingest::load_bytes(path, csv.as_bytes(), LoadOptions::default());
+        capture.ok().and_then(|c| c.traces.into_iter().next()).unwrap_or_else(|| panic!("six frames load"))
+    }
+
+    /// The frame row's draw list for the given pixel columns: no window, no painter.
+    fn prepared(columns: &[std::ops::Range<usize>]) -> Vec<Item> {
+        let trace = trace();
+        let tracks = Tracks::new(&trace);
+        let input = Input {
+            run: RunId(1),
+            trace_index: 0,
+            generation: 0,
+            trace: &trace,
+            tracks: &tracks,
+            analyzed: None,
+            source: FrameTimeSource::Presents,
+            target_fps: 60.0,
+            view: TimeView::default(),
+            selection: None,
+            selected_frame: None,
+            cursor_ms: None,
+            compact: false,
+            scales: None,
+            trim: None,
+        };
+        let ctx = RowContext::new(&input);
+        let rows = rows_of(&ctx);
+        let mut cache = ColumnCache::default();
+        let key = CacheKey { run: 1, trace: 0, generation: 0, ms_per_column: 1.0, width: 1.0 };
+        cache.prepare(key, 0, columns.len(), |_, _| columns.to_vec());
+        assert_eq!(rows[0].label(&ctx), "Frame time\npresents");
+        rows[0].prepare(&ctx, &mut cache).items
+    }
+
+    #[test]
+    fn a_column_of_many_frames_is_its_typical_frame_with_a_whisker_to_the_slowest() {
+        let items = prepared(std::slice::from_ref(&(0..6)));
+        // The median of 10, 10, 40, 10, 10, 10 ms is 10 ms, within a 60 FPS budget
+        // (16.67 ms); the slowest, 40 ms, is over twice it (33.5 ms): far over.
+        let within = ColourClass::Budget(BudgetClass::Within);
+        assert_eq!(items[0], Item::Bar { col: 0, from: 0.0, to: 10.0, colour: within });
+        let mark = Some((ColourClass::Budget(BudgetClass::FarOver), 2.0));
+        assert_eq!(
+            items[1],
+            Item::Whisker { col: 0, from: 10.0, to: 40.0, colour: ColourClass::Whisker, mark }
+        );
+        let target = Item::Level {
+            value: 1000.0 / 60.0,
+            colour: ColourClass::Target,
+            label: Some("target 16.67 ms · 60 FPS".to_owned()),
+        };
+        assert_eq!(items[2..], [target]);
+    }
+
+    #[test]
+    fn a_column_of_one_frame_is_that_frame() {
+        let items = prepared(&(0..6).map(|i| i..i + 1).collect::<Vec<_>>());
+        let bars: Vec<(u32, f64, ColourClass)> = items
+            .iter()
+            .filter_map(|i| match *i {
+                Item::Bar { col, to, colour, .. } => Some((col, to, colour)),
+                _ => None,
+            })
+            .collect();
+        let (w, far) = (ColourClass::Budget(BudgetClass::Within), ColourClass::Budget(BudgetClass::FarOver));
+        assert_eq!(
+            bars,
+            [(0, 10.0, w), (1, 10.0, w), (2, 40.0, far), (3, 10.0, w), (4, 10.0, w), (5, 10.0, w)]
+        );
+        assert!(
+            !items
+                .iter()
+                .any(|i| matches!(i, Item::Whisker { .. } | Item::Mark { band: Band::Bottom(_), .. }))
+        );
+    }
+}
