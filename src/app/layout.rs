@@ -540,6 +540,9 @@ impl App {
                     |a| a.prepared.source,
                 );
                 let input = timeline::Input {
+                    run: timeline::RunId(run.id),
+                    trace_index: run.trace,
+                    generation: run.generation(),
                     trace: &run.capture.traces[run.trace],
                     tracks,
                     analyzed: run.analyzed(),

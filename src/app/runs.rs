@@ -45,6 +45,8 @@ pub struct OpenRun {
     tracks: Option<(usize, Arc<Tracks>)>,
     tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
     analyzed: Option<(usize, Arc<Analyzed>)>,
+    /// Bumped whenever a finished analysis is taken in ([`Self::generation`]).
+    generation: u64,
     analysis_job: Option<(AnalysisKey, Job<Result<Analyzed, String>>)>,
     selection: Option<(SelectionKey, Run)>,
     selection_job: Option<(SelectionKey, Job<Run>)>,
@@ -87,6 +89,7 @@ impl OpenRun {
             tracks: None,
             tracks_job: None,
             analyzed: None,
+            generation: 0,
             analysis_job: None,
             selection: None,
             selection_job: None,
@@ -130,6 +133,13 @@ impl OpenRun {
     #[must_use]
     pub fn analyzed(&self) -> Option<&Analyzed> {
         self.analyzed.as_ref().filter(|(t, _)| *t == self.trace).map(|(_, a)| a.as_ref())
+    }
+
+    /// The generation of the analysis taken in last: changes whenever the figures and
+    /// marks [`Self::analyzed`] gives change (what the timeline's caches are keyed by).
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Figures of the time selection, when computed for the current selection.
@@ -276,6 +286,7 @@ impl OpenRun {
             match done {
                 Ok(Ok(a)) => {
                     self.analyzed = Some((key.0, Arc::new(a)));
+                    self.generation += 1;
                     self.failed_analysis = None;
                 }
                 Ok(Err(e)) => {
