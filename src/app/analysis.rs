@@ -5,8 +5,11 @@
 use super::charts::ChartData;
 use framescope_core::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, Trim, percentile};
 use framescope_core::ingest::pcl::MarkerLog;
-use framescope_core::lod::{Budget, BudgetShares, MedianIndex, SeriesIndex};
+use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
 use framescope_core::model::{ColumnKind, FileInfo, Trace, Warning};
+use framescope_core::presentation::axes::{telemetry_axis, telemetry_unit};
+use framescope_core::presentation::stages::{latency_stack, pcl_stack};
+pub use framescope_core::presentation::{axes::nice_step, stages::Stack};
 use framescope_core::report::{self, Run};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, channel};
@@ -37,39 +40,6 @@ impl<T: Send + 'static> Job<T> {
                 Some(Err("a background task stopped unexpectedly".into()))
             }
         }
-    }
-}
-
-/// One stacked segment kind of the latency row.
-pub struct Segment {
-    /// What it is.
-    pub name: &'static str,
-    /// Value per frame (ms, NaN = missing).
-    pub values: Vec<f64>,
-    /// Its typical value per range (the stack of a zoomed-out column).
-    pub median: MedianIndex,
-}
-
-/// Stacked per-frame segments (latency stages), with what the LOD needs.
-pub struct Stack {
-    /// The segments, bottom first.
-    pub segments: Vec<Segment>,
-    /// Sum of the segments per frame (NaN when the frame has none).
-    pub total: Vec<f64>,
-    /// Index over `total`.
-    pub index: SeriesIndex,
-    /// A scale that shows the body of the totals (p99 · 1.6).
-    pub scale_ms: f64,
-    /// What the row is called.
-    pub label: &'static str,
-}
-
-impl Stack {
-    fn new(label: &'static str, segments: Vec<Segment>, total: Vec<f64>) -> Self {
-        let mut sorted: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
-        sorted.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
-        Self { index: SeriesIndex::new(&total), segments, total, scale_ms, label }
     }
 }
 
@@ -182,189 +152,11 @@ impl Tracks {
     }
 }
 
-/// The unit a telemetry column's name says, for its axis and hover values.
-#[must_use]
-pub fn telemetry_unit(name: &str) -> &'static str {
-    let n = name.to_ascii_lowercase();
-    let has = |words: &[&str]| words.iter().any(|w| n.contains(w));
-    if has(&["limited"]) {
-        // PresentMon's throttling flags: 0 or 1.
-        ""
-    } else if has(&["(mb)", "mbytes"]) || n.ends_with("mb") {
-        // Unreal's stats end in MB (`MemoryFreeMB`, `PhysicalUsedMB`; formats.md §10).
-        "MB"
-    } else if ["exclusive/", "inclusive/", "gpu/"].iter().any(|p| n.starts_with(p))
-        || n.ends_with("_ms")
-        || n.contains("(ms)")
-    {
-        // Unreal's `Exclusive/…` and `GPU/…` stats are ms; so are `*_ms` / `(ms)` columns.
-        "ms"
-    } else if n.ends_with("_us") || n.contains("(us)") || n.contains("(µs)") {
-        "µs"
-    } else if has(&["temperature", "temp", "celsius", "°c"]) {
-        "°C"
-    } else if has(&["utilization", "util", "load", "usage", "%", "percent"]) {
-        "%"
-    } else if has(&["power", "watt"]) {
-        "W"
-    } else if has(&["voltage", "volt"]) {
-        "V"
-    } else if has(&["frequency", "clock", "clk", "mhz"]) {
-        "MHz"
-    } else if has(&["fan", "rpm"]) {
-        "RPM"
-    } else if has(&["bandwidth"]) {
-        "B/s"
-    } else if has(&["size", "memory", "vram"]) {
-        "B"
-    } else {
-        ""
-    }
-}
-
-/// A telemetry row's axis: round bounds around `[lo, hi]` that are at least a tenth of
-/// the values' size apart (so that 75 → 76 °C is a small step, not a cliff), from 0
-/// when the values are near it.
-#[must_use]
-pub fn telemetry_axis(lo: f64, hi: f64) -> (f64, f64) {
-    let size = lo.abs().max(hi.abs());
-    let span = (hi - lo).max(0.1 * size).max(1e-9);
-    let centre = f64::midpoint(lo, hi);
-    let (mut a, mut b) = (centre - span * 0.6, centre + span * 0.6);
-    a = a.min(lo);
-    b = b.max(hi);
-    if lo >= 0.0 && a < 0.0 {
-        a = 0.0;
-    }
-    if lo >= 0.0 && a < 0.25 * b {
-        a = 0.0;
-    }
-    let step = nice_step((b - a) / 2.0);
-    ((a / step).floor() * step, (b / step).ceil() * step)
-}
-
-/// The smallest step of the form {1, 2, 5} · 10^k not below `raw`.
-#[must_use]
-pub fn nice_step(raw: f64) -> f64 {
-    if !(raw.is_finite() && raw > 0.0) {
-        return 1.0;
-    }
-    let decade = 10_f64.powi(raw.log10().floor() as i32);
-    [1.0, 2.0, 5.0, 10.0]
-        .into_iter()
-        .map(|m| m * decade)
-        .find(|&w| w >= raw * 0.999_999)
-        .unwrap_or(10.0 * decade)
-}
-
 /// p99 · 1.6 of the finite positive values (at least 1 ms).
 fn body_scale(values: &[f64]) -> f64 {
     let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
     sorted.sort_unstable_by(f64::total_cmp);
     (percentile(&sorted, 0.99) * 1.6).max(1.0)
-}
-
-fn segment(name: &'static str, values: Vec<f64>) -> Segment {
-    Segment { name, median: MedianIndex::new(&values), values }
-}
-
-/// CPU work until Present(), Present() to GPU done, GPU done to display — from
-/// whichever of the capture's columns say so.
-fn latency_stack(trace: &Trace) -> Option<Stack> {
-    if let Some(stack) = engine_stack(trace) {
-        return Some(stack);
-    }
-    let col = |kinds: &[ColumnKind]| kinds.iter().find_map(|&k| trace.column(k)).map(|c| &c.values);
-    let cpu = col(&[ColumnKind::CpuBusy]);
-    let render = col(&[ColumnKind::RenderPresentLatency, ColumnKind::UntilRenderComplete]);
-    let until = col(&[ColumnKind::UntilDisplayed]);
-    let display_latency = col(&[ColumnKind::DisplayLatency]);
-    if until.is_none() && display_latency.is_none() {
-        return None;
-    }
-    let n = trace.len();
-    let at = |c: Option<&framescope_core::model::Values>, i: usize| {
-        c.map_or(0.0, |v| if v.at(i).is_finite() { v.at(i) } else { 0.0 })
-    };
-    let mut segments = [
-        ("CPU until Present", vec![f64::NAN; n]),
-        ("Present to GPU done", vec![f64::NAN; n]),
-        ("GPU done to display", vec![f64::NAN; n]),
-    ];
-    let mut total = vec![f64::NAN; n];
-    for (i, sum) in total.iter_mut().enumerate() {
-        let (c, r) = (at(cpu, i), at(render, i));
-        let to_display = match (until.map(|u| u.at(i)), display_latency.map(|d| d.at(i))) {
-            (Some(u), _) if u.is_finite() => u - r,
-            (_, Some(d)) if d.is_finite() => d - c - r,
-            _ => continue,
-        };
-        let parts = [c, r, to_display.max(0.0)];
-        for (seg, v) in segments.iter_mut().zip(parts) {
-            seg.1[i] = v;
-        }
-        *sum = parts.iter().sum();
-    }
-    let segments = segments.into_iter().map(|(name, values)| segment(name, values)).collect();
-    Some(Stack::new("Latency\nCPU · GPU · display", segments, total))
-}
-
-/// An engine's latency stages from its timestamps (Unity: main thread, render submit,
-/// GPU; `formats.md` §7), in the capture's order; a frame's total is the sum of its
-/// stages when it has all of them.
-fn engine_stack(trace: &Trace) -> Option<Stack> {
-    const NAMES: [&str; 3] = ["Main thread", "Render submit", "GPU"];
-    let stages: Vec<&framescope_core::model::Column> =
-        trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::LatencyStage).take(3).collect();
-    if stages.is_empty() || stages.iter().all(|c| c.values.all_missing()) {
-        return None;
-    }
-    let n = trace.len();
-    let total = (0..n)
-        .map(|i| {
-            let parts: Vec<f64> = stages.iter().map(|c| c.values.at(i)).collect();
-            if parts.iter().all(|v| v.is_finite()) { parts.iter().sum() } else { f64::NAN }
-        })
-        .collect();
-    let segments =
-        stages.iter().zip(NAMES).map(|(c, name)| segment(name, c.values.iter().collect())).collect();
-    Some(Stack::new("Latency\nmain · submit · GPU", segments, total))
-}
-
-/// The PC-latency breakdown of a marker log per capture frame: I2FS (on the frame
-/// whose simulation start ended it), FS2P and P2D.
-fn pcl_stack(trace: &Trace, pcl: &PclLatency) -> Option<Stack> {
-    let n = trace.len();
-    let mut seg = [vec![f64::NAN; n], vec![f64::NAN; n], vec![f64::NAN; n]];
-    let mut by_id = std::collections::HashMap::new();
-    for f in &pcl.frames {
-        if let Some(i) = f.trace_frame {
-            by_id.insert(f.frame_id, i);
-            seg[1][i] = f.fs2p_ms.unwrap_or(f64::NAN);
-            seg[2][i] = f.p2d_ms.unwrap_or(f64::NAN);
-        }
-    }
-    for (v, id) in pcl.i2fs_ms.iter().zip(&pcl.i2fs_frame_ids) {
-        if let Some(&i) = by_id.get(id) {
-            seg[0][i] = *v;
-        }
-    }
-    let total: Vec<f64> = (0..n)
-        .map(|i| {
-            let parts = [seg[0][i], seg[1][i], seg[2][i]];
-            if parts.iter().all(|v| v.is_nan()) {
-                f64::NAN
-            } else {
-                parts.iter().filter(|v| v.is_finite()).sum()
-            }
-        })
-        .collect();
-    if total.iter().all(|v| v.is_nan()) {
-        return None;
-    }
-    let [i2fs, fs2p, p2d] = seg;
-    let segments = vec![segment("I2FS", i2fs), segment("FS2P", fs2p), segment("P2D", p2d)];
-    Some(Stack::new("PC latency\nI2FS · FS2P · P2D", segments, total))
 }
 
 /// Per-frame marks of the figures, in trace frame indices (ascending).
@@ -577,34 +369,6 @@ fn split_by_runs(frames: &[u32], runs: &[(u32, u32)]) -> (Vec<u32>, Vec<u32>) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The Unity recorder example's first frame: frame start 50000000000, first submit
-    /// +45000 ticks, Present +115000, complete +225000 at 10 MHz: 4.5 + 7 + 11 = 22.5 ms.
-    #[test]
-    fn unity_stages_make_the_latency_row() {
-        let bytes = include_bytes!("../../sample-traces/unity-recorder-example.csv");
-        let c = framescope_core::ingest::load_bytes(
-            std::path::Path::new("u.csv"),
-            bytes,
-            framescope_core::ingest::LoadOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("{e}"));
-        let stack = Tracks::new(&c.traces[0]).latency.unwrap_or_else(|| panic!("no latency row"));
-        assert_eq!(stack.segments.len(), 3);
-        assert!((stack.total[0] - 22.5).abs() < 1e-9, "{}", stack.total[0]);
-        assert!((stack.segments[0].values[0] - 4.5).abs() < 1e-9);
-    }
-
-    #[test]
-    fn engine_stat_units() {
-        assert_eq!(telemetry_unit("MemoryFreeMB"), "MB");
-        assert_eq!(telemetry_unit("Exclusive/GameThread/Physics"), "ms");
-        assert_eq!(telemetry_unit("GPU/BasePass"), "ms");
-        assert_eq!(telemetry_unit("cpu_us"), "µs");
-        assert_eq!(telemetry_unit("CPUUsage_Process"), "%");
-        assert_eq!(telemetry_unit("GPU0Clk(MHz)"), "MHz");
-        assert_eq!(telemetry_unit("Memory Used"), "B");
-    }
 
     #[test]
     fn runs_of_a_mask() {

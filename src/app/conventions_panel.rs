@@ -11,10 +11,11 @@
 //! way `framescope compare --convention TOOL` filters its table.
 
 use super::App;
-use super::panels::{Unit, Verdict, format_change, format_value};
+use super::panels::{Unit, format_change, format_value, verdict_text};
 use eframe::egui::{self, RichText};
 use framescope_core::model::Trace;
 use framescope_core::report::Run;
+use framescope_core::report::Verdict;
 use framescope_core::report::compare::{self, FIGURES, Section};
 
 /// Each peer tool's figures as the window names them: `section.name` (as in the
@@ -513,7 +514,7 @@ fn telemetry_grid(
             if let Some(e) = row.entry {
                 ui.label(signed_number(e.delta)).labelled_by(name.id);
                 ui.label(format_change(e.relative)).labelled_by(name.id);
-                ui.label(Verdict::Neutral.text()).labelled_by(name.id);
+                ui.label(verdict_text(Verdict::Neutral)).labelled_by(name.id);
             } else {
                 ui.label("not comparable").labelled_by(name.id);
                 ui.label("—").labelled_by(name.id);

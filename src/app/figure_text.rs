@@ -1,6 +1,8 @@
 //! How the window names, writes and explains a figure: the table of names and units,
-//! number formats, the verdict of a compared figure, and the one-sentence help of
-//! every figure and setting. No drawing.
+//! number formats, how a verdict ([`framescope_core::report::Verdict`]) is written, and
+//! the one-sentence help of every figure and setting. No drawing.
+
+use framescope_core::report::Verdict;
 
 /// How a compared figure is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -125,51 +127,13 @@ pub fn format_change(relative: Option<f64>) -> String {
     )
 }
 
-/// What a compared figure's change amounts to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// Better than the baseline by more than the noise band.
-    Better,
-    /// Worse than the baseline by more than the noise band.
-    Worse,
-    /// Changed by no more than the noise band.
-    Noise,
-    /// Exactly the same.
-    Same,
-    /// A count with no better or worse (frames, duration).
-    Neutral,
-}
-
-impl Verdict {
-    /// How the table's verdict column writes it.
-    #[must_use]
-    pub fn text(self) -> &'static str {
-        match self {
-            Self::Better => "better",
-            Self::Worse => "worse",
-            Self::Noise => "noise",
-            Self::Same => "same",
-            Self::Neutral => "—",
-        }
-    }
-}
-
-/// The verdict on a compared figure, with changes of at most `band` (a fraction of the
-/// baseline) counting as noise; with a baseline of 0 any change counts.
+/// How the window's tables write a verdict: the core's word, and "—" for a figure
+/// with no better or worse.
 #[must_use]
-pub fn verdict(
-    entry: &framescope_core::report::compare::Entry,
-    direction: framescope_core::report::compare::Direction,
-    band: f64,
-) -> Verdict {
-    if direction == framescope_core::report::compare::Direction::Neutral {
-        return Verdict::Neutral;
-    }
-    match (entry.better, entry.relative) {
-        (None, _) => Verdict::Same,
-        (Some(_), Some(r)) if r.abs() <= band => Verdict::Noise,
-        (Some(true), _) => Verdict::Better,
-        (Some(false), _) => Verdict::Worse,
+pub fn verdict_text(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Neutral => "—",
+        v => v.as_str(),
     }
 }
 

@@ -9,11 +9,12 @@ use framescope_core::analysis::FrameTimeSource;
 use framescope_core::analysis::vsync::VsyncSource;
 use framescope_core::model::Trace;
 use framescope_core::report::Run;
+use framescope_core::report::Verdict;
 use framescope_core::report::compare::Comparison;
 
 pub use super::figure_text::{
-    FIGURE_NAMES, FLOOR_HELP, TARGET_HELP, THRESHOLD_HELP, Unit, Verdict, figure_help, figure_name, fixed,
-    format_change, format_delta, format_value, verdict,
+    FIGURE_NAMES, FLOOR_HELP, TARGET_HELP, THRESHOLD_HELP, Unit, figure_help, figure_name, fixed,
+    format_change, format_delta, format_value, verdict_text,
 };
 
 /// What the figures panel says for a figure a sampled log cannot give.
@@ -259,7 +260,7 @@ pub fn comparison_table_ui(
             ui.label(value(row.baseline)).labelled_by(name.id);
             ui.label(value(row.other)).labelled_by(name.id);
             if let Some(e) = &row.entry {
-                let v = verdict(e, row.figure.direction, band);
+                let v = Verdict::of_runs(e, row.figure.direction, band);
                 let colour = match v {
                     Verdict::Better => theme::BETTER,
                     Verdict::Worse => theme::WORSE,
@@ -273,7 +274,7 @@ pub fn comparison_table_ui(
                     Verdict::Neutral => "Neither better nor worse: context".to_owned(),
                     _ => String::new(),
                 };
-                let cell = ui.colored_label(colour, v.text()).labelled_by(name.id);
+                let cell = ui.colored_label(colour, verdict_text(v)).labelled_by(name.id);
                 if !help.is_empty() {
                     cell.on_hover_text(help);
                 }

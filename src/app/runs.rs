@@ -36,7 +36,7 @@ pub struct OpenRun {
     /// This capture's own trim; `None`: the trim for all runs.
     pub trim: Option<Trim>,
     /// The set this run belongs to (sets of runs, `metrics.md` §12): by default the
-    /// file name's prefix ([`super::sets::prefix_key`]).
+    /// file name's prefix ([`framescope_core::presentation::grouping::prefix_key`]).
     pub set: String,
     /// Kept in its set's figures although it is an outlier (the user put it back).
     pub keep_outlier: bool,
@@ -69,7 +69,7 @@ impl OpenRun {
         static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
         let trace = capture.default_trace().unwrap_or(0);
         let label = super::layout::short_name(&name);
-        let set = super::sets::prefix_key(&label);
+        let set = framescope_core::presentation::grouping::prefix_key(&label);
         Self {
             trim: None,
             set,

@@ -8,35 +8,9 @@
 use super::runs::OpenRun;
 use super::{App, panels, theme};
 use eframe::egui::{self, RichText};
-use framescope_core::report::Run;
+use framescope_core::presentation::grouping::prefix_key;
 use framescope_core::report::sets::{self, Set, SetComparison, SetRow};
-
-/// The set a run opens in: its file name's prefix, so that `run1`, `run2` (or `a1`,
-/// `a2`) land in the same set. The stem is cut before a `run` followed by digits (any
-/// case; the last such place), else its trailing digits are dropped; separators left
-/// at the end are dropped too. A name that would be empty keeps its stem.
-#[must_use]
-pub fn prefix_key(file_name: &str) -> String {
-    let stem = std::path::Path::new(file_name)
-        .file_stem()
-        .map_or_else(|| file_name.to_owned(), |s| s.to_string_lossy().into_owned());
-    let lower = stem.to_ascii_lowercase();
-    let separators = |c: char| c.is_whitespace() || "-_.#([".contains(c);
-    // The last "run" followed by a number (separators between allowed).
-    let run_number = lower.rmatch_indices("run").map(|(i, _)| i).find(|&i| {
-        lower[i + 3..]
-            .trim_start_matches(|c: char| c.is_whitespace() || "-_#".contains(c))
-            .starts_with(|c: char| c.is_ascii_digit())
-    });
-    let key = match run_number {
-        Some(i) => {
-            let key = stem[..i].trim_end_matches(separators);
-            if key.is_empty() { "run" } else { key }
-        }
-        None => stem.trim_end_matches(|c: char| c.is_ascii_digit() || c == ')' || separators(c)),
-    };
-    if key.is_empty() { stem } else { key.to_owned() }
-}
+use framescope_core::report::{Run, Verdict};
 
 /// The runs list's header when more than four runs are open, or sets of runs are
 /// compared (folded at first: the sets and their comparison stay in view); true when
@@ -431,20 +405,19 @@ pub fn sets_table_ui(ui: &mut egui::Ui, c: &SetComparison, id: impl std::hash::H
                 ui.end_row();
                 continue;
             };
-            let verdict = row.verdict().unwrap_or_default();
+            let verdict = row.verdict().unwrap_or(Verdict::Neutral);
             let colour = match verdict {
-                "better" => theme::BETTER,
-                "worse" => theme::WORSE,
-                "noise" => neutral,
-                _ => ui.visuals().text_color(),
+                Verdict::Better => theme::BETTER,
+                Verdict::Worse => theme::WORSE,
+                Verdict::Noise => neutral,
+                Verdict::Same | Verdict::Neutral => ui.visuals().text_color(),
             };
             ui.colored_label(colour, panels::format_change(e.relative)).labelled_by(name.id);
             // The verdict beside its bar, where the table is narrow.
             ui.horizontal(|ui| {
                 interval_bar(ui, row, colour);
-                let shown = if verdict.is_empty() { "—" } else { verdict };
-                let cell = ui.colored_label(colour, shown).labelled_by(name.id);
-                if verdict == "noise" {
+                let cell = ui.colored_label(colour, panels::verdict_text(verdict)).labelled_by(name.id);
+                if verdict == Verdict::Noise {
                     cell.on_hover_text("The 95 % interval includes 0: the change is within the runs' spread");
                 }
             });
@@ -484,33 +457,4 @@ fn interval_bar(ui: &mut egui::Ui, row: &SetRow, colour: egui::Color32) {
         framescope_core::report::compare::number(e.ci95[1]),
         e.df.map_or_else(|| "—".to_owned(), |d| format!("{d:.1}"))
     ));
-}
-
-#[cfg(test)]
-mod tests {
-    use super::prefix_key;
-
-    #[test]
-    fn sets_by_file_name_prefix() {
-        assert_eq!(prefix_key("a1.csv"), "a");
-        assert_eq!(prefix_key("a2.csv"), "a");
-        assert_eq!(prefix_key("slow-run3.csv"), "slow");
-        assert_eq!(prefix_key("base_run12.CSV"), "base");
-        assert_eq!(
-            prefix_key("FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv"),
-            "FrameView_AlanWake2_DLSSQuality"
-        );
-        assert_eq!(
-            prefix_key("FrameView_AlanWake2_DLSSQuality_run2_2024_04_16T234726_Log.csv"),
-            "FrameView_AlanWake2_DLSSQuality"
-        );
-        // CapFrameX names its records "(run N)".
-        assert_eq!(prefix_key("Cyberpunk (run 2).json"), "Cyberpunk");
-        assert_eq!(prefix_key("capture (3).csv"), "capture");
-        // No number: the stem itself; only a number: kept.
-        assert_eq!(prefix_key("synthetic-run-a.csv"), "synthetic-run-a");
-        assert_eq!(prefix_key("123.csv"), "123");
-        assert_eq!(prefix_key("run1.csv"), "run");
-        assert_eq!(prefix_key("Run_2.csv"), "run");
-    }
 }

@@ -7,9 +7,11 @@ pub mod gate;
 pub mod sets;
 pub mod stats;
 mod table;
+pub mod verdict;
 
 pub use compare::{CompareReport, Comparison, compare};
 pub use table::{write_entry, write_settings, write_table, write_table_with};
+pub use verdict::Verdict;
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
