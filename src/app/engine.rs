@@ -45,7 +45,7 @@ impl App {
                     .on_hover_text("A made-up capture (sample-traces/README.md), built into framescope")
                     .clicked()
                 {
-                    self.open(super::loader::Source::Embedded(name, bytes), ui.ctx());
+                    self.open(super::work::LoadSource::Embedded(name, bytes), ui.ctx());
                     ui.close();
                 }
             }

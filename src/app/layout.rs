@@ -1,7 +1,7 @@
 //! The areas of the window: menus and toolbar, settings bar, runs and figures on the
 //! left, charts on the right, the timeline in the middle (exports are in `saving`).
 
-use super::loader::Source;
+use super::work::LoadSource as Source;
 use super::{App, dialog, panels, timeline};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;

@@ -7,7 +7,7 @@
 //! the file: the columns and first values come with the load error).
 
 use super::App;
-use super::loader::Source;
+use super::work::LoadSource as Source;
 use eframe::egui;
 use framescope_core::ingest::generic::{preview, suggest};
 use framescope_core::ingest::{ColumnMapping, MappedRole, TimeUnit, UnknownColumns};
@@ -72,15 +72,13 @@ impl App {
 
     /// Opens `path` with `mapping` (the *Map columns* step's choice).
     pub(super) fn open_mapped(&mut self, path: PathBuf, mapping: ColumnMapping, ctx: &egui::Context) {
-        let ctx = ctx.clone();
+        let _ = ctx;
         let remembered = self.remembered_mappings();
-        self.pending.push(super::loader::Pending::start(
+        self.pending.push(super::work::Pending::start(
+            &self.spawner,
             Source::File(path),
             Some(mapping),
             remembered,
-            move || {
-                ctx.request_repaint();
-            },
         ));
     }
 

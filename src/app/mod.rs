@@ -8,14 +8,12 @@
 //! visible progress, and a failed load shows its error without touching open runs.
 //! Timeline interactions come back as [`Command`]s applied in [`App::apply`].
 
-mod analysis;
 mod charts;
 mod conventions_panel;
 mod dialog;
 mod engine;
 mod export;
 mod figure_text;
-mod loader;
 mod mapping;
 mod panels;
 mod runs;
@@ -26,13 +24,12 @@ mod theme;
 pub mod timeline;
 mod trimming;
 mod watch;
+mod work;
 
 use crate::launch::WindowOptions;
 pub use conventions_panel::PEER_FIGURES;
 use eframe::egui;
 use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
-pub use loader::Source as CaptureSource;
-use loader::{Pending, Source};
 pub use panels::{FIGURE_NAMES, Unit, figure_name};
 use runs::OpenRun;
 pub use settings::Persisted;
@@ -40,6 +37,8 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use timeline::{Command, TimeView};
+pub use work::LoadSource as CaptureSource;
+use work::{LoadSource as Source, Pending, Spawner};
 
 /// The capture opened when no file is given (MIT, CapFrameX's test data).
 pub const SAMPLE_NAME: &str = "sample: pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv";
@@ -115,7 +114,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
 type MarkerJob = (
     usize,
     String,
-    analysis::Job<Result<framescope_core::ingest::pcl::MarkerLog, framescope_core::ingest::LoadError>>,
+    work::Task<Result<framescope_core::ingest::pcl::MarkerLog, framescope_core::ingest::LoadError>>,
 );
 
 /// A PNG that is being taken: where to save it and which part of the window.
@@ -160,7 +159,7 @@ pub struct App {
     screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
     saving: bool,
     /// A frames CSV being written in the background.
-    export_job: Option<analysis::Job<Result<String, String>>>,
+    export_job: Option<work::Task<Result<String, String>>>,
     marker_job: Option<MarkerJob>,
     /// Settings changed and not saved yet (saved once no drag is in progress).
     settings_dirty: bool,
@@ -178,7 +177,7 @@ pub struct App {
     from_watch: Vec<PathBuf>,
     /// A CSV of no known format waiting for the user's column mapping.
     mapping_step: Option<mapping::MappingStep>,
-    repaint: Arc<dyn Fn() + Send + Sync>,
+    spawner: Spawner,
 }
 
 impl App {
@@ -221,7 +220,7 @@ impl App {
             watch: None,
             from_watch: Vec::new(),
             mapping_step: None,
-            repaint: Arc::new(move || ctx.request_repaint()),
+            spawner: Spawner::threads(Arc::new(move || ctx.request_repaint())),
         }
     }
 
@@ -249,9 +248,9 @@ impl App {
 
     /// Starts loading a capture on a worker thread.
     pub fn open(&mut self, source: Source, ctx: &egui::Context) {
-        let ctx = ctx.clone();
+        let _ = ctx;
         let remembered = self.remembered_mappings();
-        self.pending.push(Pending::start(source, None, remembered, move || ctx.request_repaint()));
+        self.pending.push(Pending::start(&self.spawner, source, None, remembered));
     }
 
     /// True when nothing is loading or computing (tests wait for this).
@@ -350,11 +349,8 @@ impl App {
             return;
         }
         let name = path.display().to_string();
-        let r = Arc::clone(&self.repaint);
-        let job = analysis::Job::spawn(
-            move || framescope_core::ingest::pcl::load_marker_log(&path, 10_000_000.0),
-            move || r(),
-        );
+        let job =
+            self.spawner.task(move || framescope_core::ingest::pcl::load_marker_log(&path, 10_000_000.0));
         self.marker_job = Some((run, name, job));
     }
 
@@ -642,7 +638,7 @@ impl App {
     /// Moves finished loads into the open runs (or the error list) and keeps every
     /// run's background work in step with the settings.
     fn drain(&mut self, ctx: &egui::Context) {
-        if let Some(result) = self.export_job.as_ref().and_then(analysis::Job::poll) {
+        if let Some(result) = self.export_job.as_ref().and_then(work::Task::poll) {
             self.export_job = None;
             self.status = Some(match result.and_then(|r| r) {
                 Ok(p) => format!("saved {p}"),
@@ -720,7 +716,7 @@ impl App {
             let local = self.selection.map(|(a, b)| (a + self.shift(i), b + self.shift(i)));
             let settings = self.run_settings(i);
             let trim = self.run_trim(i);
-            self.runs[i].update(&settings, trim, local, &self.repaint);
+            self.runs[i].update(&settings, trim, local, &self.spawner);
         }
         if !self.view_fitted && !self.runs.is_empty() {
             self.fit_view();

@@ -2,7 +2,7 @@
 //! the selection, the selected frame's details, and the keyboard help. Drawing only:
 //! every change goes back to the app as an [`Action`].
 
-use super::analysis::Marks;
+use super::work::Marks;
 use super::{theme, timeline};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;

@@ -2,7 +2,7 @@
 //! tracks for the chosen trace, figures for the current settings, figures for the
 //! time selection. Results that no longer match what is shown are dropped.
 
-use super::analysis::{self, Analyzed, Job, Source, Tracks};
+use super::work::{self, Analyzed, ReportSource, Spawner, Task as Job, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::model::Capture;
@@ -56,8 +56,6 @@ pub struct OpenRun {
 
 /// Trace, settings, marker log version and trim an analysis is for.
 type AnalysisKey = (usize, Settings, u32, Trim);
-
-type Repaint = Arc<dyn Fn() + Send + Sync>;
 
 /// Trace, settings, time range and trim a selection's figures were computed for.
 type SelectionKey = (usize, Settings, (f64, f64), Trim);
@@ -202,14 +200,13 @@ impl OpenRun {
         settings: &Settings,
         trim: Trim,
         selection: Option<(f64, f64)>,
-        repaint: &Repaint,
+        spawner: &Spawner,
     ) {
         self.collect();
         let trace = self.trace;
         if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
             let capture = Arc::clone(&self.capture);
-            let r = Arc::clone(repaint);
-            let job = Job::spawn(move || Arc::new(Tracks::new(&capture.traces[trace])), move || r());
+            let job = spawner.task(move || Arc::new(Tracks::new(&capture.traces[trace])));
             self.tracks_job = Some((trace, job));
         }
         let version = self.markers_version();
@@ -219,23 +216,21 @@ impl OpenRun {
         // One analysis at a time: while one runs, a newer wish waits for it.
         let failed = self.failed_analysis == Some((trace, *settings, version, trim));
         if !current && self.analysis_job.is_none() && !failed {
-            self.spawn_analysis(*settings, trim, repaint);
+            self.spawn_analysis(*settings, trim, spawner);
         }
         if let Some(range) = selection.filter(|(a, b)| (b - a).abs() > 0.0) {
             let key = (trace, *settings, range, trim);
             let have = self.selection.as_ref().is_some_and(|(k, _)| *k == key);
             if !have && self.selection_job.is_none() {
-                let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
-                let job = Job::spawn(
-                    move || selection_run(&capture, trace, &name, settings_of(key), trim, range),
-                    move || r(),
-                );
+                let (capture, name) = (Arc::clone(&self.capture), self.name.clone());
+                let job = spawner
+                    .task(move || selection_run(&capture, trace, &name, settings_of(key), trim, range));
                 self.selection_job = Some((key, job));
             }
         }
     }
 
-    fn spawn_analysis(&mut self, settings: Settings, trim: Trim, repaint: &Repaint) {
+    fn spawn_analysis(&mut self, settings: Settings, trim: Trim, spawner: &Spawner) {
         let trace = self.trace;
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace), for the same trim.
@@ -244,17 +239,14 @@ impl OpenRun {
             previous.filter(|a| a.trim == trim).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
-        let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
+        let (capture, name) = (Arc::clone(&self.capture), self.name.clone());
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();
-        let job = Job::spawn(
-            move || {
-                let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
-                let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
-                analysis::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
-            },
-            move || r(),
-        );
+        let job = spawner.task(move || {
+            let source = ReportSource { name: &name, info: &capture.info, warnings: &capture.warnings };
+            let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
+            work::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
+        });
         self.analysis_job = Some(((trace, settings, version, trim), job));
     }
 

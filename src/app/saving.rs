@@ -53,19 +53,15 @@ impl App {
                     let note = if target.fallback { NO_DIALOG } else { "" };
                     // A million rows take a second or more: written off the UI thread.
                     let (capture, index) = (Arc::clone(&run.capture), run.trace);
-                    let repaint = Arc::clone(&self.repaint);
-                    self.export_job = Some(super::analysis::Job::spawn(
-                        move || {
-                            let write = || -> std::io::Result<()> {
-                                let mut out = std::io::BufWriter::new(std::fs::File::create(&p)?);
-                                export::write_frames_csv(&capture.traces[index], range, &mut out)
-                            };
-                            write()
-                                .map(|()| format!("{note}{}", p.display()))
-                                .map_err(|e| format!("{}: {e}", p.display()))
-                        },
-                        move || repaint(),
-                    ));
+                    self.export_job = Some(self.spawner.task(move || {
+                        let write = || -> std::io::Result<()> {
+                            let mut out = std::io::BufWriter::new(std::fs::File::create(&p)?);
+                            export::write_frames_csv(&capture.traces[index], range, &mut out)
+                        };
+                        write()
+                            .map(|()| format!("{note}{}", p.display()))
+                            .map_err(|e| format!("{}: {e}", p.display()))
+                    }));
                     self.status = Some("saving frames…".into());
                     ui.close();
                 }

@@ -8,7 +8,7 @@
 //! that is still being written is never read half-way.
 
 use super::App;
-use super::loader::Source;
+use super::work::LoadSource as Source;
 use eframe::egui;
 use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecursiveMode, Watcher as _};
@@ -98,7 +98,7 @@ impl App {
     /// open once complete; those already there are left alone.
     pub fn watch_folder(&mut self, dir: &Path) -> Result<(), String> {
         let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        let repaint = std::sync::Arc::clone(&self.repaint);
+        let repaint = self.spawner.repaint();
         let watch = Watch::start(&dir, SETTLE, move || repaint())?;
         self.status = Some(format!("watching {} for new captures", dir.display()));
         self.watch = Some(watch);

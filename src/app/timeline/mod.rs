@@ -16,8 +16,8 @@ pub use framescope_core::lod;
 mod rows;
 pub mod view;
 
-use super::analysis::{Analyzed, TelemetryTrack, Tracks};
 use super::theme;
+use super::work::{Analyzed, TelemetryTrack, Tracks};
 use eframe::egui::{self, FontId, Key, Rect, Sense, Stroke, pos2, vec2};
 use framescope_core::analysis::FrameTimeSource;
 use framescope_core::model::Trace;
@@ -220,7 +220,7 @@ fn scales(input: &Input<'_>, budget: Budget) -> (f64, f64) {
 
 /// `v` rounded up to a round number (about an eighth of it), for an axis top.
 fn round_up(v: f64) -> f64 {
-    let step = super::analysis::nice_step(v / 8.0);
+    let step = framescope_core::presentation::axes::nice_step(v / 8.0);
     (v / step).ceil() * step
 }
 
@@ -701,7 +701,7 @@ fn row_hint(input: &Input<'_>, row: Row) -> String {
 
 /// The latency stack the row shows: the PCL breakdown when a marker log is attached,
 /// else the capture's own stages.
-fn latency_stack<'a>(input: &Input<'a>) -> Option<&'a super::analysis::Stack> {
+fn latency_stack<'a>(input: &Input<'a>) -> Option<&'a framescope_core::presentation::stages::Stack> {
     input.analyzed.and_then(|a| a.pcl.as_ref()).or(input.tracks.latency.as_ref())
 }
 

@@ -2,12 +2,13 @@
 //! column and their typical and slowest values come from the LOD ([`framescope_core::lod`]), so
 //! a row costs O(width · log n) whatever the trace length.
 
-use super::super::analysis::{Analyzed, Stack};
 use super::super::theme;
+use super::super::work::Analyzed;
 use super::view::TimeView;
 use eframe::egui::{Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, pos2, vec2};
 use framescope_core::lod::{Budget, ColumnStat, Verdict};
 use framescope_core::model::Trace;
+use framescope_core::presentation::stages::Stack;
 use std::ops::Range;
 
 /// What every row of one frame of the UI shares.
@@ -201,7 +202,7 @@ pub fn axis_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
     if !(hi > lo && lo.is_finite() && hi.is_finite()) {
         return vec![lo];
     }
-    let step = super::super::analysis::nice_step((hi - lo) / count.max(1) as f64);
+    let step = framescope_core::presentation::axes::nice_step((hi - lo) / count.max(1) as f64);
     let mut out = Vec::new();
     let mut v = (lo / step).ceil() * step;
     while v <= hi + step * 1e-9 && out.len() < 50 {

@@ -1,163 +1,17 @@
-//! The window's analysis, run on worker threads: per-trace level-of-detail data
-//! ([`Tracks`], built once per trace) and the figures for the current settings
-//! ([`Analyzed`], rebuilt when a threshold or the frame-time source changes).
+//! The figures of one trace for one set of settings and trim, computed on a worker
+//! ([`analyze`]): the report's figures, the marks the timeline draws (in the whole
+//! trace's frame indices), the charts, the PC-latency stack of an attached marker log
+//! and the budget shares of the frame-duration rows.
 
-use super::charts::ChartData;
-use framescope_core::analysis::{FrameTimeSource, PclLatency, Prepared, Settings, Trim, percentile};
+use super::tracks::RowShares;
+use crate::app::charts::ChartData;
+use framescope_core::analysis::{PclLatency, Prepared, Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
-use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
-use framescope_core::model::{ColumnKind, FileInfo, Trace, Warning};
-use framescope_core::presentation::axes::{telemetry_axis, telemetry_unit};
-use framescope_core::presentation::stages::{latency_stack, pcl_stack};
-pub use framescope_core::presentation::{axes::nice_step, stages::Stack};
+use framescope_core::lod::Budget;
+use framescope_core::model::{FileInfo, Trace, Warning};
+use framescope_core::presentation::stages::{Stack, pcl_stack};
 use framescope_core::report::{self, Run};
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, channel};
-
-/// Work running on another thread; the UI polls it.
-pub struct Job<T> {
-    result: Receiver<T>,
-}
-
-impl<T: Send + 'static> Job<T> {
-    /// Runs `work` on a new thread and calls `repaint` when it is done.
-    pub fn spawn(work: impl FnOnce() -> T + Send + 'static, repaint: impl Fn() + Send + 'static) -> Self {
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            let _ = tx.send(work());
-            repaint();
-        });
-        Self { result: rx }
-    }
-
-    /// `Some(Ok(result))` once done, `Some(Err(..))` when the worker died (a bug, but
-    /// the window must say so rather than wait forever), `None` while it runs.
-    pub fn poll(&self) -> Option<Result<T, String>> {
-        match self.result.try_recv() {
-            Ok(v) => Some(Ok(v)),
-            Err(std::sync::mpsc::TryRecvError::Empty) => None,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
-                Some(Err("a background task stopped unexpectedly".into()))
-            }
-        }
-    }
-}
-
-/// A telemetry column the timeline draws, with its scale.
-pub struct TelemetryTrack {
-    /// The column's name as the file writes it.
-    pub name: String,
-    /// Its index among the trace's columns.
-    pub column: usize,
-    /// Typical and highest value per range.
-    pub index: SeriesIndex,
-    /// The smallest and largest value.
-    pub min: f64,
-    /// See `min`.
-    pub max: f64,
-    /// The unit its name says (°C, W, MHz, %, …), or "".
-    pub unit: &'static str,
-    /// The row's vertical axis: bottom and top values (round numbers around min and
-    /// max, at least a tenth of the values' size apart, so that 75 → 76 °C is no cliff).
-    pub axis: (f64, f64),
-}
-
-/// Level-of-detail data of one trace: what the timeline rows read.
-pub struct Tracks {
-    /// Frame times.
-    pub frame_time: SeriesIndex,
-    /// Display intervals (NaN for dropped frames) and their index.
-    pub display: Option<(Vec<f64>, SeriesIndex)>,
-    /// A GPU duration column (name, column index) and its index.
-    pub gpu: Option<(String, usize, SeriesIndex)>,
-    /// Latency stages from the capture's own columns.
-    pub latency: Option<Stack>,
-    /// Telemetry columns with varying values.
-    pub telemetry: Vec<TelemetryTrack>,
-    /// Dropped frames, ascending.
-    pub dropped: Vec<u32>,
-    /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
-    /// frames are drawn clipped, with a mark, so spikes stay visible.
-    pub scale_ms: f64,
-    /// The same for the display intervals.
-    pub display_scale_ms: f64,
-    /// True when some frame was made by frame generation.
-    pub generated: bool,
-    /// What the `auto` frame-time source is for this trace on its own (what the
-    /// timeline draws until the first figures arrive).
-    pub auto_source: FrameTimeSource,
-}
-
-const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
-const MAX_TELEMETRY_ROWS: usize = 4;
-
-/// The GPU duration column the timeline draws: the first of [`GPU_KINDS`] with a value.
-fn gpu_column(trace: &Trace) -> Option<usize> {
-    let f = &trace.frames;
-    GPU_KINDS
-        .iter()
-        .find_map(|&k| f.columns.iter().position(|c| c.kind == k && c.values.iter().any(f64::is_finite)))
-}
-
-impl Tracks {
-    /// Builds the tracks of a trace (O(n)).
-    #[must_use]
-    pub fn new(trace: &Trace) -> Self {
-        let f = &trace.frames;
-        let display = f.display_ms.iter().any(|v| v.is_finite()).then(|| {
-            let d = f.display_ms.clone();
-            let index = SeriesIndex::new(&d);
-            (d, index)
-        });
-        let gpu =
-            gpu_column(trace).map(|i| (f.columns[i].name.clone(), i, SeriesIndex::new(&f.columns[i].values)));
-        let telemetry = f
-            .columns
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| c.kind == ColumnKind::Telemetry)
-            .filter_map(|(i, c)| {
-                let (lo, hi) = c
-                    .values
-                    .iter()
-                    .filter(|v| v.is_finite())
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
-                (hi > lo).then(|| TelemetryTrack {
-                    name: c.name.clone(),
-                    column: i,
-                    index: SeriesIndex::new(&c.values),
-                    min: lo,
-                    max: hi,
-                    unit: telemetry_unit(&c.name),
-                    axis: telemetry_axis(lo, hi),
-                })
-            })
-            .take(MAX_TELEMETRY_ROWS)
-            .collect();
-        let scale_ms = body_scale(&f.frame_time_ms);
-        let display_scale_ms = display.as_ref().map_or(scale_ms, |(d, _)| body_scale(d));
-        let latency = latency_stack(trace);
-        Self {
-            frame_time: SeriesIndex::new(&f.frame_time_ms),
-            display,
-            gpu,
-            latency,
-            telemetry,
-            dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
-            scale_ms,
-            display_scale_ms,
-            generated: framescope_core::analysis::has_generated_frames(trace),
-            auto_source: FrameTimeSource::Auto.resolve(trace),
-        }
-    }
-}
-
-/// p99 · 1.6 of the finite positive values (at least 1 ms).
-fn body_scale(values: &[f64]) -> f64 {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
-    sorted.sort_unstable_by(f64::total_cmp);
-    (percentile(&sorted, 0.99) * 1.6).max(1.0)
-}
 
 /// Per-frame marks of the figures, in trace frame indices (ascending).
 #[derive(Default)]
@@ -199,34 +53,8 @@ pub struct Analyzed {
     pub shares: Arc<RowShares>,
 }
 
-/// [`BudgetShares`] of every series a frame-duration row draws, for the budget of the
-/// figures' target (they depend on nothing else, so a new analysis with the same
-/// target reuses them).
-pub struct RowShares {
-    /// The budget.
-    pub budget: Budget,
-    /// Present intervals.
-    pub presents: BudgetShares,
-    /// Display intervals, when the trace has them.
-    pub display: Option<BudgetShares>,
-    /// The GPU column the timeline draws, when there is one.
-    pub gpu: Option<BudgetShares>,
-}
-
-impl RowShares {
-    /// The shares of `trace`'s series against `budget` (O(n)).
-    #[must_use]
-    pub fn new(trace: &Trace, budget: Budget) -> Self {
-        let f = &trace.frames;
-        let display =
-            f.display_ms.iter().any(|v| v.is_finite()).then(|| BudgetShares::new(&f.display_ms, budget));
-        let gpu = gpu_column(trace).map(|i| BudgetShares::new(&f.columns[i].values, budget));
-        Self { budget, presents: BudgetShares::new(&f.frame_time_ms, budget), display, gpu }
-    }
-}
-
 /// What identifies a file to the report.
-pub struct Source<'a> {
+pub struct ReportSource<'a> {
     /// Display name.
     pub name: &'a str,
     /// Format and system facts.
@@ -243,7 +71,7 @@ pub struct Source<'a> {
 /// settings-dependent figures alone (no sort, no copy of the series). A trim that
 /// leaves no frame is an error, in words.
 pub fn analyze(
-    source: &Source<'_>,
+    source: &ReportSource<'_>,
     trace: &Trace,
     settings: Settings,
     trim: Trim,
