@@ -70,10 +70,7 @@ pub const FIGURE_NAMES: &[(&str, &str, Unit)] = &[
 #[must_use]
 pub fn figure_name(qualified: &str) -> (String, Unit) {
     FIGURE_NAMES.iter().find(|(q, _, _)| *q == qualified).map_or_else(
-        || {
-            super::conventions_panel::table_name(qualified)
-                .unwrap_or_else(|| (qualified.to_owned(), Unit::Ratio))
-        },
+        || super::peer_figures::table_name(qualified).unwrap_or_else(|| (qualified.to_owned(), Unit::Ratio)),
         |&(_, name, unit)| (name.to_owned(), unit),
     )
 }
@@ -238,7 +235,7 @@ pub fn figure_help(name: &str) -> &'static str {
         "Pacing" | "Frame health" => {
             "Needs per-frame data: a sampled log holds averages over intervals, not frame times."
         }
-        peer => super::conventions_panel::help_by_table_name(peer),
+        peer => super::peer_figures::help_by_table_name(peer),
     }
 }
 

@@ -2,7 +2,7 @@
 //! tracks for the chosen trace, figures for the current settings, figures for the
 //! time selection. Results that no longer match what is shown are dropped.
 
-use super::work::{self, Analyzed, ReportSource, Spawner, Task as Job, Tracks};
+use crate::app::work::{self, Analyzed, ReportSource, Spawner, Task as Job, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::model::Capture;
@@ -10,10 +10,15 @@ use framescope_core::report::{self, Run};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// A run's identity in the session: given when it opens, never reused (unlike its
+/// place in the list, which changes when an earlier run closes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunId(pub u64);
+
 /// An open capture.
 pub struct OpenRun {
     /// Unique among the runs of this session (never reused, unlike an index).
-    pub id: u64,
+    pub id: RunId,
     /// The path as given, or the sample's name.
     pub name: String,
     /// What the window calls the run (legends, headings, export names): the file name
@@ -25,8 +30,8 @@ pub struct OpenRun {
     pub path: Option<PathBuf>,
     /// The loaded capture (never changed once loaded).
     pub capture: Arc<Capture>,
-    /// The trace shown.
-    pub trace: usize,
+    /// The trace shown (changed with [`OpenRun::set_trace`]).
+    trace: usize,
     /// Where this run starts on the aligned axis of a comparison (ms): lines up the
     /// same moment of a benchmark across runs.
     pub offset_ms: f64,
@@ -52,6 +57,9 @@ pub struct OpenRun {
     failures: Vec<String>,
     /// Keys of work that failed: never started again for the same key.
     failed_analysis: Option<AnalysisKey>,
+    /// Counts the changes of what is drawn (trace, tracks, figures and marks), for
+    /// caches of drawn data.
+    generation: u64,
 }
 
 /// Trace, settings, marker log version and trim an analysis is for.
@@ -63,16 +71,15 @@ type SelectionKey = (usize, Settings, (f64, f64), Trim);
 impl OpenRun {
     /// A newly loaded capture, showing its default trace.
     #[must_use]
-    pub fn new(name: String, path: Option<PathBuf>, capture: Capture) -> Self {
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    pub fn new(id: RunId, name: String, path: Option<PathBuf>, capture: Capture) -> Self {
         let trace = capture.default_trace().unwrap_or(0);
-        let label = super::layout::short_name(&name);
+        let label = short_name(&name);
         let set = framescope_core::presentation::grouping::prefix_key(&label);
         Self {
             trim: None,
             set,
             keep_outlier: false,
-            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            id,
             label,
             compared: true,
             name,
@@ -90,7 +97,35 @@ impl OpenRun {
             selection_job: None,
             failures: Vec::new(),
             failed_analysis: None,
+            generation: 0,
         }
+    }
+
+    /// The trace shown.
+    #[must_use]
+    pub fn trace(&self) -> usize {
+        self.trace
+    }
+
+    /// The trace shown, as data.
+    #[must_use]
+    pub fn shown_trace(&self) -> &framescope_core::model::Trace {
+        &self.capture.traces[self.trace]
+    }
+
+    /// Shows trace `trace` (ignored when the capture has no such trace).
+    pub fn set_trace(&mut self, trace: usize) {
+        if trace < self.capture.traces.len() && trace != self.trace {
+            self.trace = trace;
+            self.generation += 1;
+        }
+    }
+
+    /// Changes whenever what is drawn for this run changes (its trace, tracks, figures
+    /// or marks): with [`OpenRun::id`] the key of caches of drawn data.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Own time minus aligned time: runs are aligned at their first frame, then moved
@@ -257,7 +292,10 @@ impl OpenRun {
             && let Some(done) = job.poll()
         {
             match done {
-                Ok(tracks) => self.tracks = Some((*t, tracks)),
+                Ok(tracks) => {
+                    self.tracks = Some((*t, tracks));
+                    self.generation += 1;
+                }
                 Err(e) => self.failures.push(format!("{}: timeline: {e}", self.name)),
             }
             self.tracks_job = None;
@@ -269,6 +307,7 @@ impl OpenRun {
                 Ok(Ok(a)) => {
                     self.analyzed = Some((key.0, Arc::new(a)));
                     self.failed_analysis = None;
+                    self.generation += 1;
                 }
                 Ok(Err(e)) => {
                     self.failures.push(format!("{}: {e}", self.name));
@@ -321,4 +360,12 @@ fn selection_run(
     let last = t.frames.start_ms.partition_point(|&s| s < b).min(keep.end).max(first);
     let part = t.slice(first..last);
     report::run_trace(name, &capture.info, &[], &part, &settings, None)
+}
+
+/// A path's file name, for compact labels (the name itself when it has none).
+#[must_use]
+pub fn short_name(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_name()
+        .map_or_else(|| name.to_owned(), |n| n.to_string_lossy().into_owned())
 }

@@ -1,0 +1,1 @@
+//! Unit tests of [`super::Session::apply`], without a window.
