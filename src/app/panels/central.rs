@@ -13,7 +13,6 @@ use framescope_core::analysis::FrameTimeSource;
 const LISTED_EVENTS: usize = 40;
 
 /// The charts panel on the right of a window `width` wide.
-#[must_use]
 pub fn charts_panel(width: f32) -> egui::Panel {
     egui::Panel::right("charts")
         .resizable(true)

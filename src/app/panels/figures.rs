@@ -284,7 +284,7 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         ui.label(format!("{a:.3} s – {b:.3} s"));
         match run.selection_run(&settings, trim, range) {
             Some(sel) => {
-                figures_ui(ui, sel, "selection_figures", &m.source_text(sel, sel.frame_types.is_some()))
+                figures_ui(ui, sel, "selection_figures", &m.source_text(sel, sel.frame_types.is_some()));
             }
             None => {
                 ui.spinner();

@@ -89,8 +89,7 @@ pub const SIDE_PARTS: [SidePart; 4] =
     [runs_list::errors_ui, runs_list::runs_list_ui, sets_panel::sets_ui, figures::figures_panel_ui];
 
 /// A resizable left panel: `default` wide at first, from 180 px to `most`.
-#[must_use]
-pub fn side_panel(_ui: &egui::Ui, id: &'static str, default: f32, most: f32) -> egui::Panel {
+pub fn side_panel(id: &'static str, default: f32, most: f32) -> egui::Panel {
     egui::Panel::left(id).resizable(true).default_size(default).size_range(180.0..=most)
 }
 

@@ -84,15 +84,15 @@ impl Session {
         match command {
             AppCommand::Close(id) => self.close(id),
             AppCommand::Rename(id, label) => self.with_run(id, |r| r.label = label),
-            AppCommand::ShowTrace { run, trace } => {
-                if self.run(run).is_some_and(|r| trace < r.capture.traces.len()) {
-                    self.with_run(run, |r| r.set_trace(trace));
-                    self.show_run(run);
-                }
+            AppCommand::ShowTrace { run, trace }
+                if self.run(run).is_some_and(|r| trace < r.capture.traces.len()) =>
+            {
+                self.with_run(run, |r| r.set_trace(trace));
+                self.show_run(run);
             }
             AppCommand::SelectRun(id) => self.show_run(id),
             AppCommand::MarkersLoaded { run, name, log } => {
-                self.with_run(run, |r| r.attach_markers(name, *log))
+                self.with_run(run, |r| r.attach_markers(name, *log));
             }
             AppCommand::RefreshRate(id, hz) => self.with_run(id, |r| r.refresh_hz = hz),
             AppCommand::Offset(id, ms) => self.with_run(id, |r| r.offset_ms = ms),
@@ -214,6 +214,8 @@ impl Session {
 
     /// The comparison: on or off, its baseline and compared runs, shared scales, the
     /// figures' convention.
+    // Takes the command like the other groups' functions do (it is not used again).
+    #[allow(clippy::needless_pass_by_value)]
     fn apply_compare(&mut self, command: AppCommand) {
         match command {
             AppCommand::Compare { on, baseline } => {
@@ -233,11 +235,9 @@ impl Session {
                     self.set_compare(true, baseline);
                 }
             }
-            AppCommand::Baseline(id) => {
-                if self.run(id).is_some() {
-                    self.baseline = Some(id);
-                    self.with_run(id, |r| r.compared = true);
-                }
+            AppCommand::Baseline(id) if self.run(id).is_some() => {
+                self.baseline = Some(id);
+                self.with_run(id, |r| r.compared = true);
             }
             AppCommand::Compared(id, on) => self.with_run(id, |r| r.compared = on),
             AppCommand::SharedScale(on) => self.shared_scale = on,

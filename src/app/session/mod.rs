@@ -297,18 +297,27 @@ impl Session {
     /// when their figures changed. Changes derived data only, never what the user
     /// chose. Returns the failures of background work, for the window's error list.
     pub fn sync_work(&mut self, persisted: &Persisted) -> Vec<String> {
-        let mut failures = Vec::new();
-        for run in &mut self.runs {
-            run.collect();
-            failures.extend(run.take_failures());
-        }
+        let mut failures = self.collect_work();
         self.refresh_compare_source();
         for i in self.shown() {
             let (settings, trim, local) =
                 (self.run_settings(i, persisted), self.run_trim(i, persisted), self.selection_of(i));
             self.runs[i].update(&settings, trim, local, &self.spawner);
         }
+        // Work that finished at once (an inline spawner) is taken in now too.
+        failures.extend(self.collect_work());
         self.refresh_sets_cache(persisted);
+        failures
+    }
+
+    /// Takes in every run's finished background work (shown or not: a run shown a
+    /// moment ago may still have work in flight); the failures, in words.
+    fn collect_work(&mut self) -> Vec<String> {
+        let mut failures = Vec::new();
+        for run in &mut self.runs {
+            run.collect();
+            failures.extend(run.take_failures());
+        }
         failures
     }
 }

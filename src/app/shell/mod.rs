@@ -147,7 +147,7 @@ impl App {
             match outcome {
                 LoadOutcome::Loaded(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
                 LoadOutcome::Cancelled(name) => {
-                    self.scratch.status = Some(format!("loading {name} cancelled"))
+                    self.scratch.status = Some(format!("loading {name} cancelled"));
                 }
                 LoadOutcome::NeedsMapping(step) => self.jobs.mapping_step = Some(step),
                 LoadOutcome::Failed(e) => self.scratch.errors.push(e),
@@ -208,7 +208,7 @@ impl App {
             self.side_panel(ui, width);
         }
         if self.scratch.show_peers_panel && !self.session.comparing() && !self.session.runs().is_empty() {
-            panels::side_panel(ui, "peers", (width * 0.27).clamp(220.0, 420.0), (width * 0.4).max(200.0))
+            panels::side_panel("peers", (width * 0.27).clamp(220.0, 420.0), (width * 0.4).max(200.0))
                 .show(ui, |ui| panels::peers_panel_ui(ui, &self.model()));
         }
         if self.scratch.show_charts_panel {
@@ -241,17 +241,14 @@ impl App {
             (true, false) => ("runs_compare", 0.36, 520.0),
             _ => ("runs", 0.23, 460.0),
         };
-        panels::side_panel(ui, id, (width * share).clamp(200.0, most), (width * 0.5).max(200.0)).show(
-            ui,
-            |ui| {
-                panels::scrolled(ui, |ui| {
-                    for part in panels::SIDE_PARTS {
-                        let commands = part(ui, &self.model());
-                        self.run_commands(commands);
-                    }
-                });
-            },
-        );
+        panels::side_panel(id, (width * share).clamp(200.0, most), (width * 0.5).max(200.0)).show(ui, |ui| {
+            panels::scrolled(ui, |ui| {
+                for part in panels::SIDE_PARTS {
+                    let commands = part(ui, &self.model());
+                    self.run_commands(commands);
+                }
+            });
+        });
     }
 
     fn take_dropped_files(&mut self, ctx: &egui::Context) {

@@ -32,6 +32,7 @@ impl Pending {
     /// user chose for it (a CSV of no known format); `remembered` the mappings chosen
     /// before, per header: a CSV of no known format whose header has one is read again
     /// with it (`formats.md` §11).
+    #[must_use]
     pub fn start(
         spawner: &Spawner,
         source: LoadSource,
@@ -66,6 +67,7 @@ impl Pending {
     }
 
     /// The result once the worker is done.
+    #[must_use]
     pub fn poll(&self) -> Option<Result<Capture, LoadError>> {
         self.task.poll().map(|done| {
             done.unwrap_or_else(|_| {

@@ -70,6 +70,7 @@ pub struct Task<T> {
 impl<T> Task<T> {
     /// `Some(Ok(result))` once done, `Some(Err(..))` when the worker died (a bug, but
     /// the window must say so rather than wait forever), `None` while it runs.
+    #[must_use]
     pub fn poll(&self) -> Option<Result<T, String>> {
         match self.result.try_recv() {
             Ok(v) => Some(Ok(v)),

@@ -186,10 +186,12 @@ mod tests {
                       MsCPUBusy,MsRenderPresentLatency,MsUntilDisplayed";
         let mut text = format!("{header}\n");
         for k in 0..4 {
-            text.push_str(&format!(
-                "g.exe,1,0x1,DXGI,1,0,0,Hardware: Legacy Flip,{},16.0,0.1,3.0,2.0,9.0\n",
-                k * 16
-            ));
+            text.push_str("g.exe,1,0x1,DXGI,1,0,0,Hardware: Legacy Flip,");
+            text.push_str(&(k * 16).to_string());
+            text.push_str(
+                ",16.0,0.1,3.0,2.0,9.0
+",
+            );
         }
         let trace = load("pm.csv", &text);
         let stack = latency_stack(&trace).unwrap_or_else(|| panic!("no latency row"));
