@@ -64,26 +64,40 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
             rows.push((name, ms(v)));
         }
     }
-    if let Some(l) = &run.latency {
-        let per_frame = |v: Option<f64>| if run.sampled { None } else { v };
-        for (name, v) in [
-            ("PC latency (PCL)", l.pcl_ms),
-            ("MsPCLatency mean", l.pc_latency_column_mean_ms),
-            ("Display latency mean", l.display_latency_mean_ms),
-            ("Click to photon mean", l.click_to_photon_mean_ms),
-            ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),
-            ("Render-present latency mean", per_frame(l.render_present_latency_mean_ms)),
-            ("All input to photon mean", l.all_input_to_photon_mean_ms),
-            ("Animation error mean |x|", l.animation_error_mean_abs_ms),
-        ] {
-            if let Some(v) = v {
-                rows.push((name, ms(v)));
-            }
-        }
-        if let (Some(lo), Some(hi)) = (l.pc_latency_min_ms, l.pc_latency_max_ms) {
-            rows.push(("PC latency min / max", format!("{lo:.3} / {hi:.3} ms")));
+    rows.extend(latency_rows(run));
+    rows.extend(refresh_and_frames_rows(run));
+    rows
+}
+
+/// The latency figures a run has (`Render latency` is a sampled log's, the
+/// render-present latency a per-frame capture's).
+fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let Some(l) = &run.latency else { return rows };
+    let per_frame = |v: Option<f64>| if run.sampled { None } else { v };
+    for (name, v) in [
+        ("PC latency (PCL)", l.pcl_ms),
+        ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+        ("Display latency mean", l.display_latency_mean_ms),
+        ("Click to photon mean", l.click_to_photon_mean_ms),
+        ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),
+        ("Render-present latency mean", per_frame(l.render_present_latency_mean_ms)),
+        ("All input to photon mean", l.all_input_to_photon_mean_ms),
+        ("Animation error mean |x|", l.animation_error_mean_abs_ms),
+    ] {
+        if let Some(v) = v {
+            rows.push((name, format!("{v:.3} ms")));
         }
     }
+    if let (Some(lo), Some(hi)) = (l.pc_latency_min_ms, l.pc_latency_max_ms) {
+        rows.push(("PC latency min / max", format!("{lo:.3} / {hi:.3} ms")));
+    }
+    rows
+}
+
+/// The refresh rate (set by the user, detected, or not) and the frame count.
+fn refresh_and_frames_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
     match &run.vsync {
         Some(v) if v.source == VsyncSource::User => {
             rows.push(("Refresh", format!("{:.2} Hz — set by you", v.refresh_hz)));
