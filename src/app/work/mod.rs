@@ -1,6 +1,6 @@
 //! The window's background work, egui-free: loading captures ([`load`]), the
 //! level-of-detail tracks of a trace ([`tracks`]) and its figures for the current
-//! settings ([`analyze`]). Work runs as a [`Task`] started by a [`Spawner`]: on its own
+//! settings ([`mod@analyze`]). Work runs as a [`Task`] started by a [`Spawner`]: on its own
 //! thread in the window (with a repaint when it is done), or at once on the caller's
 //! thread in the session's unit tests, which then need neither threads nor waiting.
 
