@@ -9,9 +9,7 @@ use eframe::egui;
 use framescope_core::lod::{CacheKey, ColumnCache, column_ranges};
 use std::sync::{Arc, Mutex};
 
-/// A run's identity: unique among the runs of a session, never given to another.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct RunId(pub u64);
+pub use crate::app::session::RunId;
 
 /// A timeline's cache, shared with egui's memory.
 pub type Shared = Arc<Mutex<ColumnCache>>;

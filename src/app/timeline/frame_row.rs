@@ -95,7 +95,7 @@ mod tests {
     use super::super::draw::{Band, ColourClass, Item};
     use super::super::row::{RowContext, rows_of};
     use super::super::{Input, RunId, TimeView};
-    use crate::app::analysis::Tracks;
+    use crate::app::work::Tracks;
     use framescope_core::analysis::FrameTimeSource;
     use framescope_core::ingest::LoadOptions;
     use framescope_core::lod::{BudgetClass, CacheKey, ColumnCache};

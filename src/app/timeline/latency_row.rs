@@ -2,13 +2,13 @@
 //! breakdown when a marker log is attached, else the capture's own stages), with a
 //! faint whisker up to its slowest total; the stages' key in the label column.
 
-use super::super::analysis::Stack;
 use super::super::theme;
 use super::draw::{Axis, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::text;
 use eframe::egui::{FontId, pos2};
 use framescope_core::lod::{ColumnCache, ColumnStat};
+use framescope_core::presentation::stages::Stack;
 
 /// The latency row.
 struct LatencyRow<'a> {

@@ -38,8 +38,8 @@ mod telemetry_row;
 mod text;
 pub mod view;
 
-use super::analysis::{Analyzed, Tracks};
 use super::theme;
+use super::work::{Analyzed, Tracks};
 pub use cache::RunId;
 use eframe::egui::{self, FontId, Painter, Rect, Sense, Stroke, pos2, vec2};
 use framescope_core::analysis::FrameTimeSource;

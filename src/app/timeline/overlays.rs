@@ -2,8 +2,8 @@
 //! trimmed parts shaded with their draggable edges, the time selection, the linked
 //! cursor and the selected frame.
 
-use super::super::analysis::Analyzed;
 use super::super::theme;
+use super::super::work::Analyzed;
 use super::{Input, RULER_HEIGHT, Track};
 use eframe::egui::{Painter, Rect, Stroke, StrokeKind, pos2, vec2};
 

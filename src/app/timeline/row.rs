@@ -5,13 +5,14 @@
 //! and what the hover says. [`rows_of`] lists them top to bottom: adding a kind of row
 //! is one file and one line there.
 
-use super::super::analysis::{Analyzed, Stack, Tracks};
+use super::super::work::{Analyzed, Tracks};
 use super::draw::{self, DrawList};
 use super::{Input, text};
 use eframe::egui::{Painter, Rect};
 use framescope_core::analysis::FrameTimeSource;
 use framescope_core::lod::{Budget, ColumnCache};
 use framescope_core::model::Trace;
+use framescope_core::presentation::stages::Stack;
 use std::ops::Range;
 
 /// What every row of one timeline reads to describe and prepare itself: the input

@@ -3,7 +3,7 @@
 //! the row's round axis, a faint whisker up to its highest, and the values' range
 //! under the name.
 
-use super::super::analysis::TelemetryTrack;
+use super::super::work::TelemetryTrack;
 use super::draw::{Axis, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::{AXIS_WIDTH, LABEL_WIDTH, text};

@@ -174,7 +174,7 @@ fn set_row(out: &mut String, row: &SetRow) {
     cell(out, &key, "baseline", "num", &side(row.baseline));
     cell(out, &key, "other", "num", &side(row.other));
     if let Some(e) = row.entry {
-        let v = row.verdict().unwrap_or("not comparable");
+        let v = row.verdict().map_or("not comparable", crate::report::Verdict::as_str);
         cell(out, &key, "delta", "num", &signed(e.delta));
         cell(out, &key, "relative", "num", &relative(e.relative));
         cell(out, &key, "interval", "num", &format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1])));

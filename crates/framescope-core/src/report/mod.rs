@@ -9,9 +9,11 @@ pub mod gate;
 pub mod sets;
 pub mod stats;
 mod table;
+pub mod verdict;
 
 pub use compare::{CompareReport, Comparison, compare};
 pub use table::{FEW_FRAMES, lows_note, write_entry, write_settings, write_table, write_table_with};
+pub use verdict::Verdict;
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,

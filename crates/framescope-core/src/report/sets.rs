@@ -4,10 +4,11 @@
 //! difference of the means, so a change inside the noise of repeated runs is neither
 //! better nor worse.
 
-use super::compare::{BySection, Direction, Entry, FIGURES, Figure, number};
+use super::compare::{BySection, Entry, FIGURES, Figure, number};
 use super::escape::text;
 use super::gate::{GateOutcome, GateRow, NotComparable, Regression};
 use super::stats::{self, Welch};
+use super::verdict::Verdict;
 use super::{Run, RunEntry, SettingsJson};
 use crate::model::Warning;
 use serde::{Serialize, Serializer};
@@ -149,20 +150,13 @@ pub struct SetRow {
 }
 
 impl SetRow {
-    /// The verdict on the change of the means: `better` / `worse` only for a
-    /// significant change, `noise` when the interval includes 0, `same` when every run
-    /// of both sets has the same value, "" for a neutral count (frames, duration);
-    /// `None` when a set lacks the figure.
+    /// The verdict on the change of the means ([`Verdict::of_sets`]): better / worse
+    /// only for a significant change, noise when the interval includes 0, the same when
+    /// every run of both sets has the same value, neutral for a count (frames,
+    /// duration); `None` when a set lacks the figure.
     #[must_use]
-    pub fn verdict(&self) -> Option<&'static str> {
-        let e = self.entry?;
-        Some(match (e.better, self.figure.direction, e.significant) {
-            (Some(true), ..) => "better",
-            (Some(false), ..) => "worse",
-            (None, Direction::Neutral, _) => "",
-            (None, _, false) if e.delta == 0.0 && e.df.is_none() => "same",
-            (None, ..) => "noise",
-        })
+    pub fn verdict(&self) -> Option<Verdict> {
+        self.entry.map(|e| Verdict::of_sets(&e, self.figure.direction))
     }
 
     /// Which side lacks the figure: `"baseline"`, `"other"`, `"both"`, or `None`.
@@ -445,7 +439,7 @@ fn write_set_comparison(c: &SetComparison, out: &mut impl Write) -> std::io::Res
                 let signed = |v: f64| if v > 0.0 { format!("+{}", number(v)) } else { number(v) };
                 let relative = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
                 let interval = format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1]));
-                let verdict = row.verdict().unwrap_or("not comparable");
+                let verdict = row.verdict().map_or("not comparable", Verdict::as_str);
                 (signed(e.delta), relative, interval, verdict)
             }
             _ => ("—".to_owned(), "—".to_owned(), "—".to_owned(), "not comparable"),

@@ -2,7 +2,7 @@
 //! tracks for the chosen trace, figures for the current settings, figures for the
 //! time selection. Results that no longer match what is shown are dropped.
 
-use super::analysis::{self, Analyzed, Job, Source, Tracks};
+use crate::app::work::{self, Analyzed, ReportSource, Spawner, Task as Job, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::model::Capture;
@@ -10,10 +10,15 @@ use framescope_core::report::{self, Run};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+/// A run's identity in the session: given when it opens, never reused (unlike its
+/// place in the list, which changes when an earlier run closes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RunId(pub u64);
+
 /// An open capture.
 pub struct OpenRun {
     /// Unique among the runs of this session (never reused, unlike an index).
-    pub id: u64,
+    pub id: RunId,
     /// The path as given, or the sample's name.
     pub name: String,
     /// What the window calls the run (legends, headings, export names): the file name
@@ -25,8 +30,8 @@ pub struct OpenRun {
     pub path: Option<PathBuf>,
     /// The loaded capture (never changed once loaded).
     pub capture: Arc<Capture>,
-    /// The trace shown.
-    pub trace: usize,
+    /// The trace shown (changed with [`OpenRun::set_trace`]).
+    trace: usize,
     /// Where this run starts on the aligned axis of a comparison (ms): lines up the
     /// same moment of a benchmark across runs.
     pub offset_ms: f64,
@@ -36,7 +41,7 @@ pub struct OpenRun {
     /// This capture's own trim; `None`: the trim for all runs.
     pub trim: Option<Trim>,
     /// The set this run belongs to (sets of runs, `metrics.md` §12): by default the
-    /// file name's prefix ([`super::sets::prefix_key`]).
+    /// file name's prefix ([`framescope_core::presentation::grouping::prefix_key`]).
     pub set: String,
     /// Kept in its set's figures although it is an outlier (the user put it back).
     pub keep_outlier: bool,
@@ -45,8 +50,6 @@ pub struct OpenRun {
     tracks: Option<(usize, Arc<Tracks>)>,
     tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
     analyzed: Option<(usize, Arc<Analyzed>)>,
-    /// Bumped whenever a finished analysis is taken in ([`Self::generation`]).
-    generation: u64,
     analysis_job: Option<(AnalysisKey, Job<Result<Analyzed, String>>)>,
     selection: Option<(SelectionKey, Run)>,
     selection_job: Option<(SelectionKey, Job<Run>)>,
@@ -54,12 +57,13 @@ pub struct OpenRun {
     failures: Vec<String>,
     /// Keys of work that failed: never started again for the same key.
     failed_analysis: Option<AnalysisKey>,
+    /// Counts the changes of what is drawn (trace, tracks, figures and marks), for
+    /// caches of drawn data.
+    generation: u64,
 }
 
 /// Trace, settings, marker log version and trim an analysis is for.
 type AnalysisKey = (usize, Settings, u32, Trim);
-
-type Repaint = Arc<dyn Fn() + Send + Sync>;
 
 /// Trace, settings, time range and trim a selection's figures were computed for.
 type SelectionKey = (usize, Settings, (f64, f64), Trim);
@@ -67,16 +71,15 @@ type SelectionKey = (usize, Settings, (f64, f64), Trim);
 impl OpenRun {
     /// A newly loaded capture, showing its default trace.
     #[must_use]
-    pub fn new(name: String, path: Option<PathBuf>, capture: Capture) -> Self {
-        static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    pub fn new(id: RunId, name: String, path: Option<PathBuf>, capture: Capture) -> Self {
         let trace = capture.default_trace().unwrap_or(0);
-        let label = super::layout::short_name(&name);
-        let set = super::sets::prefix_key(&label);
+        let label = short_name(&name);
+        let set = framescope_core::presentation::grouping::prefix_key(&label);
         Self {
             trim: None,
             set,
             keep_outlier: false,
-            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
+            id,
             label,
             compared: true,
             name,
@@ -89,13 +92,40 @@ impl OpenRun {
             tracks: None,
             tracks_job: None,
             analyzed: None,
-            generation: 0,
             analysis_job: None,
             selection: None,
             selection_job: None,
             failures: Vec::new(),
             failed_analysis: None,
+            generation: 0,
         }
+    }
+
+    /// The trace shown.
+    #[must_use]
+    pub fn trace(&self) -> usize {
+        self.trace
+    }
+
+    /// The trace shown, as data.
+    #[must_use]
+    pub fn shown_trace(&self) -> &framescope_core::model::Trace {
+        &self.capture.traces[self.trace]
+    }
+
+    /// Shows trace `trace` (ignored when the capture has no such trace).
+    pub fn set_trace(&mut self, trace: usize) {
+        if trace < self.capture.traces.len() && trace != self.trace {
+            self.trace = trace;
+            self.generation += 1;
+        }
+    }
+
+    /// Changes whenever what is drawn for this run changes (its trace, tracks, figures
+    /// or marks): with [`OpenRun::id`] the key of caches of drawn data.
+    #[must_use]
+    pub fn generation(&self) -> u64 {
+        self.generation
     }
 
     /// Own time minus aligned time: runs are aligned at their first frame, then moved
@@ -133,13 +163,6 @@ impl OpenRun {
     #[must_use]
     pub fn analyzed(&self) -> Option<&Analyzed> {
         self.analyzed.as_ref().filter(|(t, _)| *t == self.trace).map(|(_, a)| a.as_ref())
-    }
-
-    /// The generation of the analysis taken in last: changes whenever the figures and
-    /// marks [`Self::analyzed`] gives change (what the timeline's caches are keyed by).
-    #[must_use]
-    pub fn generation(&self) -> u64 {
-        self.generation
     }
 
     /// Figures of the time selection, when computed for the current selection.
@@ -212,14 +235,13 @@ impl OpenRun {
         settings: &Settings,
         trim: Trim,
         selection: Option<(f64, f64)>,
-        repaint: &Repaint,
+        spawner: &Spawner,
     ) {
         self.collect();
         let trace = self.trace;
         if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
             let capture = Arc::clone(&self.capture);
-            let r = Arc::clone(repaint);
-            let job = Job::spawn(move || Arc::new(Tracks::new(&capture.traces[trace])), move || r());
+            let job = spawner.task(move || Arc::new(Tracks::new(&capture.traces[trace])));
             self.tracks_job = Some((trace, job));
         }
         let version = self.markers_version();
@@ -229,23 +251,21 @@ impl OpenRun {
         // One analysis at a time: while one runs, a newer wish waits for it.
         let failed = self.failed_analysis == Some((trace, *settings, version, trim));
         if !current && self.analysis_job.is_none() && !failed {
-            self.spawn_analysis(*settings, trim, repaint);
+            self.spawn_analysis(*settings, trim, spawner);
         }
         if let Some(range) = selection.filter(|(a, b)| (b - a).abs() > 0.0) {
             let key = (trace, *settings, range, trim);
             let have = self.selection.as_ref().is_some_and(|(k, _)| *k == key);
             if !have && self.selection_job.is_none() {
-                let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
-                let job = Job::spawn(
-                    move || selection_run(&capture, trace, &name, settings_of(key), trim, range),
-                    move || r(),
-                );
+                let (capture, name) = (Arc::clone(&self.capture), self.name.clone());
+                let job = spawner
+                    .task(move || selection_run(&capture, trace, &name, settings_of(key), trim, range));
                 self.selection_job = Some((key, job));
             }
         }
     }
 
-    fn spawn_analysis(&mut self, settings: Settings, trim: Trim, repaint: &Repaint) {
+    fn spawn_analysis(&mut self, settings: Settings, trim: Trim, spawner: &Spawner) {
         let trace = self.trace;
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace), for the same trim.
@@ -254,17 +274,14 @@ impl OpenRun {
             previous.filter(|a| a.trim == trim).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
-        let (capture, name, r) = (Arc::clone(&self.capture), self.name.clone(), Arc::clone(repaint));
+        let (capture, name) = (Arc::clone(&self.capture), self.name.clone());
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();
-        let job = Job::spawn(
-            move || {
-                let source = Source { name: &name, info: &capture.info, warnings: &capture.warnings };
-                let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
-                analysis::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
-            },
-            move || r(),
-        );
+        let job = spawner.task(move || {
+            let source = ReportSource { name: &name, info: &capture.info, warnings: &capture.warnings };
+            let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
+            work::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
+        });
         self.analysis_job = Some(((trace, settings, version, trim), job));
     }
 
@@ -275,7 +292,10 @@ impl OpenRun {
             && let Some(done) = job.poll()
         {
             match done {
-                Ok(tracks) => self.tracks = Some((*t, tracks)),
+                Ok(tracks) => {
+                    self.tracks = Some((*t, tracks));
+                    self.generation += 1;
+                }
                 Err(e) => self.failures.push(format!("{}: timeline: {e}", self.name)),
             }
             self.tracks_job = None;
@@ -288,6 +308,7 @@ impl OpenRun {
                     self.analyzed = Some((key.0, Arc::new(a)));
                     self.generation += 1;
                     self.failed_analysis = None;
+                    self.generation += 1;
                 }
                 Ok(Err(e)) => {
                     self.failures.push(format!("{}: {e}", self.name));
@@ -342,6 +363,14 @@ fn selection_run(
         run.vsync = framescope_core::analysis::Vsync::of(whole, settings.refresh_hz);
     }
     run
+}
+
+/// A path's file name, for compact labels (the name itself when it has none).
+#[must_use]
+pub fn short_name(name: &str) -> String {
+    std::path::Path::new(name)
+        .file_name()
+        .map_or_else(|| name.to_owned(), |n| n.to_string_lossy().into_owned())
 }
 
 #[cfg(test)]

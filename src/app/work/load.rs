@@ -1,15 +1,15 @@
 //! Loading captures off the UI thread: a worker reads, the UI polls and shows the
 //! shared progress (with a Cancel button).
 
+use super::{Spawner, Task};
 use framescope_core::ingest::{self, ColumnMapping, LoadError, LoadErrorKind, LoadOptions, Progress};
 use framescope_core::model::Capture;
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::sync::mpsc::{Receiver, channel};
 
 /// Where a capture comes from.
 #[derive(Debug, Clone)]
-pub enum Source {
+pub enum LoadSource {
     /// A file on disk.
     File(PathBuf),
     /// Bytes built into the binary, with a display name.
@@ -24,33 +24,33 @@ pub struct Pending {
     pub path: Option<PathBuf>,
     /// Shared with the worker; the UI shows it and may cancel.
     pub progress: Arc<Progress>,
-    result: Receiver<Result<Capture, LoadError>>,
+    task: Task<Result<Capture, LoadError>>,
 }
 
 impl Pending {
-    /// Starts loading `source` on a worker thread; `repaint` is called when done.
-    /// `mapping` is the column mapping the user chose for it (a CSV of no known
-    /// format); `remembered` the mappings chosen before, per header: a CSV of no known
-    /// format whose header has one is read again with it (`formats.md` §11).
+    /// Starts loading `source` with `spawner`. `mapping` is the column mapping the
+    /// user chose for it (a CSV of no known format); `remembered` the mappings chosen
+    /// before, per header: a CSV of no known format whose header has one is read again
+    /// with it (`formats.md` §11).
+    #[must_use]
     pub fn start(
-        source: Source,
+        spawner: &Spawner,
+        source: LoadSource,
         mapping: Option<ColumnMapping>,
         remembered: Vec<(Vec<String>, ColumnMapping)>,
-        repaint: impl Fn() + Send + 'static,
     ) -> Self {
         let progress = Arc::new(Progress::default());
-        let (tx, rx) = channel();
         let worker_progress = Arc::clone(&progress);
         let (name, path) = match &source {
-            Source::File(p) => (p.display().to_string(), Some(p.clone())),
-            Source::Embedded(name, _) => ((*name).to_owned(), None),
+            LoadSource::File(p) => (p.display().to_string(), Some(p.clone())),
+            LoadSource::Embedded(name, _) => ((*name).to_owned(), None),
         };
-        std::thread::spawn(move || {
+        let task = spawner.task(move || {
             let load = |mapping: Option<ColumnMapping>| {
                 let opts = LoadOptions { mapping, ..LoadOptions::default() };
                 match &source {
-                    Source::File(path) => ingest::load_file(path, opts, &worker_progress),
-                    Source::Embedded(name, bytes) => ingest::load_bytes(name.as_ref(), bytes, opts),
+                    LoadSource::File(path) => ingest::load_file(path, opts, &worker_progress),
+                    LoadSource::Embedded(name, bytes) => ingest::load_bytes(name.as_ref(), bytes, opts),
                 }
             };
             let asked = mapping.is_some();
@@ -61,22 +61,20 @@ impl Pending {
             {
                 loaded = load(Some(m.clone()));
             }
-            let _ = tx.send(loaded);
-            repaint();
+            loaded
         });
-        Self { name, path, progress, result: rx }
+        Self { name, path, progress, task }
     }
 
     /// The result once the worker is done.
+    #[must_use]
     pub fn poll(&self) -> Option<Result<Capture, LoadError>> {
-        match self.result.try_recv() {
-            Ok(v) => Some(v),
-            Err(std::sync::mpsc::TryRecvError::Empty) => None,
-            Err(std::sync::mpsc::TryRecvError::Disconnected) => {
+        self.task.poll().map(|done| {
+            done.unwrap_or_else(|_| {
                 let path = self.path.clone().unwrap_or_else(|| self.name.clone().into());
                 let why = std::io::Error::other("the reader stopped unexpectedly");
-                Some(Err(LoadError::new(path, None, framescope_core::ingest::LoadErrorKind::Io(why))))
-            }
-        }
+                Err(LoadError::new(path, None, LoadErrorKind::Io(why)))
+            })
+        })
     }
 }
