@@ -19,7 +19,7 @@ pub use selector::TraceSelector;
 use crate::launch::{self, WindowOptions, no_display, no_window_message};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
+use framescope_core::analysis::{FrameTimeSource, Settings, Trim, TrimError};
 use framescope_core::ingest::{self, ColumnMapping, LoadOptions, MappedRole, TimeUnit};
 use framescope_core::model::{Capture, Trace, Warning};
 use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
@@ -454,18 +454,13 @@ impl Job<'_> {
                     return Picked::Whole(i);
                 }
                 let trace = &capture.traces[i];
-                let cut = self.trim.apply(trace);
-                if cut.is_empty() {
-                    Picked::Empty(format!(
-                        "{name}: nothing is left after trimming: {} spans {:.3} s, and --trim-start {} \
-                             --trim-end {} leave no whole frame",
+                match self.trim.cut(trace) {
+                    Ok(cut) => Picked::Trimmed(Box::new(cut)),
+                    Err(TrimError::NothingLeft { span_s, start_s, end_s }) => Picked::Empty(format!(
+                        "{name}: nothing is left after trimming: {} spans {span_s:.3} s, and --trim-start \
+                         {start_s} --trim-end {end_s} leave no whole frame",
                         trace.label(),
-                        Trim::span_s(trace),
-                        self.trim.start_s,
-                        self.trim.end_s
-                    ))
-                } else {
-                    Picked::Trimmed(Box::new(cut))
+                    )),
                 }
             })
             .collect();
