@@ -13,10 +13,12 @@
 mod column;
 mod format;
 pub mod markers;
+mod time_unit;
 mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
+pub use time_unit::TimeUnit;
 pub use values::{Values, ValuesBuilder, push_grown};
 
 use std::path::PathBuf;
