@@ -26,6 +26,21 @@ pub fn real_traces() -> Option<PathBuf> {
     None
 }
 
+/// The bytes of the real capture `rel` (a path under `dir`, the real captures folder),
+/// or `None` with a message when it cannot be read. With `FRAMESCOPE_REQUIRE_SHARED=1`
+/// a missing file fails, as a missing folder does ([`real_traces`]).
+pub fn read_real_trace(dir: &Path, rel: &str) -> Option<Vec<u8>> {
+    match std::fs::read(dir.join(rel)) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
+            assert!(!required, "FRAMESCOPE_REQUIRE_SHARED=1 but {rel} cannot be read: {e}");
+            eprintln!("skipping {rel}: {e}");
+            None
+        }
+    }
+}
+
 /// A file in the repository.
 pub fn repo_file(rel: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)

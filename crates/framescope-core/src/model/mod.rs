@@ -12,12 +12,14 @@
 
 mod column;
 mod format;
+mod invariants;
 pub mod markers;
 mod time_unit;
 mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
+pub use invariants::InvariantError;
 pub use time_unit::TimeUnit;
 pub use values::{Values, ValuesBuilder, push_grown};
 
