@@ -4,6 +4,7 @@
 #![allow(dead_code)]
 
 pub mod mangle;
+pub mod quirks;
 pub mod runs;
 #[cfg(feature = "gui")]
 pub mod ui;
