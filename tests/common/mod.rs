@@ -3,6 +3,7 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 #![allow(dead_code)]
 
+pub mod bad;
 pub mod mangle;
 pub mod quirks;
 pub mod runs;
