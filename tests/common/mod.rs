@@ -7,6 +7,7 @@ pub mod bad;
 pub mod mangle;
 pub mod quirks;
 pub mod runs;
+pub mod sampled;
 #[cfg(feature = "gui")]
 pub mod ui;
 
