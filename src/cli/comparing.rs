@@ -2,8 +2,20 @@
 //! in parallel with one frame-time source, written as a table or JSON, and gated by
 //! `--fail-if-worse`.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use super::TraceSelector;
+use super::args::CompareArgs;
+use super::inputs::{self, Input, ProgressLine};
+use super::loading::{FileResult, Job, Loaded, echo_errors};
+use super::pipeline;
+use super::reporting::{finish, load_markers, warn_marker_error, write_json};
+use framescope_core::ingest;
+use framescope_core::model::Warning;
+use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
+use framescope_core::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
+use framescope_core::report::{self, Report, Run, RunEntry, SettingsJson};
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use std::io::Write;
+use std::process::ExitCode;
 
 /// The two sides of `compare`, checked.
 enum Sides {
@@ -46,28 +58,39 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
     }
 }
 
-/// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no
-/// comparison when a capture failed), 2 (bad arguments) or 3 (the gate failed).
-pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
+/// The two sides of `compare`, or exit 2 with the message on stderr: `--trace all`,
+/// a wrong number of files, or `--pcl` with sets.
+fn checked_sides(args: &CompareArgs) -> Result<Sides, ExitCode> {
     let a = &args.analysis;
     if a.trace == TraceSelector::All {
         eprintln!(
             "error: --trace all does not apply to compare: pick one trace per file \
              (default, PID, APP or PID:SWAPCHAIN)"
         );
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
     let sides = match sides(args) {
         Ok(s) => s,
         Err(e) => {
             eprintln!("error: {e}");
-            return ExitCode::from(2);
+            return Err(ExitCode::from(2));
         }
     };
     if matches!(sides, Sides::Sets(..)) && (a.pcl.is_some() || args.other_pcl.is_some()) {
         eprintln!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
-        return ExitCode::from(2);
+        return Err(ExitCode::from(2));
     }
+    Ok(sides)
+}
+
+/// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no
+/// comparison when a capture failed), 2 (bad arguments) or 3 (the gate failed).
+pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
+    let a = &args.analysis;
+    let sides = match checked_sides(args) {
+        Ok(s) => s,
+        Err(code) => return code,
+    };
     let gate = Gate {
         rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
         allow_missing: args.allow_missing,
