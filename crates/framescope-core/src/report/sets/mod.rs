@@ -4,9 +4,9 @@
 //! difference of the means, so a change inside the noise of repeated runs is neither
 //! better nor worse.
 //!
-//! [`Set`] marks a set's outliers; [`comparison`] compares two sets' means figure by
-//! figure; [`document`] is the JSON document of `compare … --vs`; [`text`] its
-//! readable table.
+//! [`Set`] marks a set's outliers; `comparison.rs` compares two sets' means figure by
+//! figure ([`compare_sets`]); `document.rs` is the JSON document of `compare … --vs`
+//! ([`SetsReport`]); `text.rs` its readable table ([`write_sets_table`]).
 
 mod comparison;
 mod document;
