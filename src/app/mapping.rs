@@ -54,6 +54,8 @@ fn unit_text(unit: TimeUnit) -> &'static str {
         TimeUnit::Millis => "ms",
         TimeUnit::Micros => "µs",
         TimeUnit::Nanos => "ns",
+        // Declared by known headers only; the picker offers `TimeUnit::ALL`.
+        TimeUnit::Qpc | TimeUnit::DateTime => unit.name(),
     }
 }
 

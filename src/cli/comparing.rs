@@ -2,8 +2,21 @@
 //! in parallel with one frame-time source, written as a table or JSON, and gated by
 //! `--fail-if-worse`.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
+use super::TraceSelector;
+use super::args::CompareArgs;
+use super::html;
+use super::inputs::{self, Input, ProgressArg, ProgressLine};
+use super::loading::{FileResult, Job, Loaded, echo_errors};
+use super::pipeline;
+use super::reporting::{finish, load_markers, warn_marker_error, write_json};
+use framescope_core::ingest;
+use framescope_core::model::Warning;
+use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
+use framescope_core::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
+use framescope_core::report::{self, Report, Run, RunEntry, SettingsJson};
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use std::io::Write;
+use std::process::ExitCode;
 
 /// The two sides of `compare`, checked.
 enum Sides {

@@ -5,7 +5,7 @@
 //! says (its exit status is unchanged).
 
 use super::inputs::Input;
-use super::{Loaded, Picked};
+use super::loading::{Loaded, Picked};
 use framescope_core::analysis::Settings;
 use framescope_core::html;
 pub(super) use framescope_core::html::PageRun;

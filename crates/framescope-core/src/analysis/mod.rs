@@ -28,7 +28,7 @@ pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 pub use telemetry::{Telemetry, TelemetryStats};
-pub use trim::Trim;
+pub use trim::{Trim, TrimError};
 pub use vsync::Vsync;
 
 use crate::model::Trace;

@@ -582,10 +582,8 @@ fn infer_time_scale(
         return (1e-6, None);
     }
     let declared = match time.unit {
-        TimeUnit::Seconds => 1000.0,
-        TimeUnit::Millis | TimeUnit::DateTime => 1.0,
         TimeUnit::Qpc => 1000.0 / opts.qpc_hz(),
-        TimeUnit::Nanos => 1e-6,
+        unit => unit.to_ms(),
     };
     let Some(biggest) = builders.iter().max_by_key(|b| b.len()) else {
         return (declared, None);

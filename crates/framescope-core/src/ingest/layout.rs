@@ -2,6 +2,7 @@
 //! (`formats.md` §1–5). Everything is decided from header names (case-insensitive),
 //! never from column positions or the file name.
 
+pub use crate::model::TimeUnit;
 use crate::model::{ColumnKind, Format};
 
 /// How a row's present-to-present frame time is found.
@@ -27,21 +28,6 @@ pub enum DroppedRule {
     ZeroDisplay(usize),
     /// The capture has no display data.
     Unknown,
-}
-
-/// The unit a time column is declared in (checked against frame times later).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeUnit {
-    /// Seconds.
-    Seconds,
-    /// Milliseconds.
-    Millis,
-    /// QPC ticks.
-    Qpc,
-    /// `Y-M-D H:MM:SS.n` text.
-    DateTime,
-    /// Nanoseconds (MangoHud `elapsed`).
-    Nanos,
 }
 
 /// What instant of the frame the time column gives.

@@ -211,6 +211,12 @@ pub fn load_reader<'a, R: Read + Send + 'a>(
     let mut capture = load_text(path, text, opts, progress)?;
     // Whatever the format, the timeline gets finite start times in time order.
     capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
+    // Every loader ends here: in a debug build a broken model invariant is a loader bug.
+    if cfg!(debug_assertions)
+        && let Err(e) = capture.validate()
+    {
+        panic!("{}: the loaded capture breaks the trace model: {e}", path.display());
+    }
     Ok(capture)
 }
 

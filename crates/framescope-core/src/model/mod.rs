@@ -13,11 +13,15 @@
 mod column;
 pub mod etl;
 mod format;
+mod invariants;
 pub mod markers;
+mod time_unit;
 mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
+pub use invariants::InvariantError;
+pub use time_unit::TimeUnit;
 pub use values::{Values, ValuesBuilder, push_grown};
 
 use std::path::PathBuf;
