@@ -2,6 +2,7 @@
 
 use super::layout::{DroppedRule, FrameTimeRule, Layout, TimeRole, TimeUnit};
 use super::records::Fields;
+
 #[cfg(test)]
 use super::records::decimal_step;
 use super::values::{Cell, parse_date_time_ms};
@@ -267,32 +268,8 @@ impl TraceBuilder {
     /// Adds one row, or records why it was skipped.
     pub fn push<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64) {
         let field = |i: usize| record.get(i).unwrap_or(b"");
-        let frame_time = match layout.frame_time {
-            FrameTimeRule::Column(i) => record.cell(i),
-            FrameTimeRule::FromFps(i) => match record.cell(i) {
-                Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
-                Cell::Number(_) => Cell::Number(0.0),
-                other => other,
-            },
-            FrameTimeRule::Sum(b, w) => match (record.cell(b), record.cell(w)) {
-                (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
-                (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
-                _ => Cell::Missing,
-            },
-        };
-        let dropped = match layout.dropped {
-            DroppedRule::Column(i) => match record.cell(i) {
-                Cell::Number(1.0) => true,
-                Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
-                Cell::Number(_) => {
-                    self.skipped.add(line, SkipReason::OddDropped);
-                    false
-                }
-            },
-            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
-            DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
-            DroppedRule::Unknown => false,
-        };
+        let frame_time = frame_time_cell(record, layout.frame_time);
+        let dropped = self.dropped_of(record, layout.dropped, line);
         // A displayed frame without a present interval (the 2.1–2.3 layouts write
         // FrameTime 0 for generated frames) is a frame of the display series only: it is
         // kept with a frame time of 0, which the presents series leaves out.
@@ -345,6 +322,32 @@ impl TraceBuilder {
         if let Some(i) = layout.join_id {
             push_grown(&mut f.join_id, super::values::parse_id(field(i)));
         }
+        self.push_runtime_and_time(record, layout);
+        self.push_columns(record, layout, line, dropped);
+    }
+
+    /// Whether a row's frame was dropped, by the layout's rule; an odd value in a
+    /// dropped column is logged (and read as not dropped).
+    fn dropped_of<F: Fields>(&mut self, record: &F, rule: DroppedRule, line: u64) -> bool {
+        match rule {
+            DroppedRule::Column(i) => match record.cell(i) {
+                Cell::Number(1.0) => true,
+                Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
+                Cell::Number(_) => {
+                    self.skipped.add(line, SkipReason::OddDropped);
+                    false
+                }
+            },
+            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
+            DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
+            DroppedRule::Unknown => false,
+        }
+    }
+
+    /// The first non-empty runtime cell (kept as the trace's runtime) and a kept row's
+    /// raw time-axis value.
+    fn push_runtime_and_time<F: Fields>(&mut self, record: &F, layout: &Layout) {
+        let field = |i: usize| record.get(i).unwrap_or(b"");
         if self.meta.runtime.is_none()
             && let Some(i) = layout.runtime
         {
@@ -358,11 +361,13 @@ impl TraceBuilder {
                 parse_date_time_ms(&String::from_utf8_lossy(field(t.index))).unwrap_or(f64::NAN)
             } else {
                 self.time_step_raw = self.time_step_raw.max(record.step(t.index));
-                number(record.cell(t.index))
+                match record.cell(t.index) {
+                    Cell::Number(v) => v,
+                    _ => f64::NAN,
+                }
             };
             push_grown(&mut self.raw_time, raw);
         }
-        self.push_columns(record, layout, line, dropped);
     }
 
     /// A display-column value, or NaN when it is implausible (counted in `overflow`
@@ -574,6 +579,24 @@ impl TraceBuilder {
         }
         self.frames.columns = kept;
         Trace { meta: self.meta, frames: self.frames, warnings }
+    }
+}
+
+/// A row's frame-time cell by the layout's rule: a column, 1000 / an FPS column, or
+/// the sum of two columns.
+fn frame_time_cell<F: Fields>(record: &F, rule: FrameTimeRule) -> Cell {
+    match rule {
+        FrameTimeRule::Column(i) => record.cell(i),
+        FrameTimeRule::FromFps(i) => match record.cell(i) {
+            Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
+            Cell::Number(_) => Cell::Number(0.0),
+            other => other,
+        },
+        FrameTimeRule::Sum(b, w) => match (record.cell(b), record.cell(w)) {
+            (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
+            (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
+            _ => Cell::Missing,
+        },
     }
 }
 
