@@ -15,30 +15,10 @@ use std::process::ExitCode;
 /// arguments).
 pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
-    let format = match (args.format, a.json) {
-        (Some(FormatArg::Table | FormatArg::Csv), true) => {
-            say!("error: --json and --format table|csv contradict each other; give one");
-            return ExitCode::from(2);
-        }
-        (Some(f), _) => f,
-        (None, true) => FormatArg::Json,
-        (None, false) => FormatArg::Table,
+    let (format, inputs) = match checked_arguments(args) {
+        Ok(checked) => checked,
+        Err(code) => return code,
     };
-    let inputs = match inputs::expand(&args.files) {
-        Ok(i) => i,
-        Err(e) => {
-            say!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
-    if a.pcl.is_some() && inputs.len() != 1 {
-        say!("error: --pcl goes with exactly one FILE");
-        return ExitCode::from(2);
-    }
-    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
-        say!("error: {e}");
-        return ExitCode::from(2);
-    }
     let settings = a.settings();
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
@@ -115,6 +95,38 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         written = write_json(&report, &mut out);
     }
     finish(written, failed, false)
+}
+
+/// The output format and the inputs of `report`, or exit 2 with the message on
+/// stderr: `--json` against another format, a folder that cannot be listed, `--pcl`
+/// with several files, an HTML page that would overwrite an input.
+fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>), ExitCode> {
+    let a = &args.analysis;
+    let format = match (args.format, a.json) {
+        (Some(FormatArg::Table | FormatArg::Csv), true) => {
+            say!("error: --json and --format table|csv contradict each other; give one");
+            return Err(ExitCode::from(2));
+        }
+        (Some(f), _) => f,
+        (None, true) => FormatArg::Json,
+        (None, false) => FormatArg::Table,
+    };
+    let inputs = match inputs::expand(&args.files) {
+        Ok(i) => i,
+        Err(e) => {
+            say!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    if a.pcl.is_some() && inputs.len() != 1 {
+        say!("error: --pcl goes with exactly one FILE");
+        return Err(ExitCode::from(2));
+    }
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        say!("error: {e}");
+        return Err(ExitCode::from(2));
+    }
+    Ok((format, inputs))
 }
 
 /// Writes a document as pretty JSON and a newline.
