@@ -62,8 +62,7 @@ fn a_missing_allows_tearing_column_is_not_the_1_0_layout() {
 
 #[test]
 fn a_repeated_column_is_kept_once() {
-    let v =
-        header("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsGPUBusy,msgpubusy,MsCPUBusy");
+    let v = header("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsGPUBusy,msgpubusy,MsCPUBusy");
     let l = detect(&v, &[]).unwrap_or_else(|e| panic!("{e}"));
     let names: Vec<&str> = l.numeric.iter().map(|c| c.name.as_str()).collect();
     assert_eq!(names, ["MsGPUBusy", "MsCPUBusy"]);

@@ -2,8 +2,8 @@
 //! lone `\r`), its rows read as [`BlockRow`]s; anything else falls back to
 //! [`super::Records`].
 
-use super::{Fields, Plan, decimal_step, decode_cell, encode_cell};
 use super::super::values::{Cell, parse_cell};
+use super::{Fields, Plan, decimal_step, decode_cell, encode_cell};
 
 /// Lines longer than this are split by [`Records`] (the exact rules for oversized
 /// rows) rather than by the block splitter.

@@ -8,11 +8,8 @@ fn rows(bytes: &[u8]) -> Vec<(u64, Vec<String>)> {
 
 #[test]
 fn line_numbers_with_every_line_end() {
-    let expect = vec![
-        (2, vec!["a".to_owned(), "b".to_owned()]),
-        (3, vec!["c".to_owned()]),
-        (5, vec!["d".to_owned()]),
-    ];
+    let expect =
+        vec![(2, vec!["a".to_owned(), "b".to_owned()]), (3, vec!["c".to_owned()]), (5, vec!["d".to_owned()])];
     assert_eq!(rows(b"a,b\nc\n\nd"), expect);
     assert_eq!(rows(b"a,b\r\nc\r\n\r\nd\r\n"), expect);
     assert_eq!(rows(b"a,b\rc\r\rd\r"), expect);
@@ -80,8 +77,7 @@ fn rows_from(input: impl BufRead, first_line: u64) -> Vec<(u64, Vec<String>)> {
     let mut row = Row::default();
     let mut out = Vec::new();
     while let Ok(Some(line)) = r.next_row(&mut row) {
-        let fields =
-            (0..row.len()).map(|i| String::from_utf8_lossy(row.get(i).unwrap_or(b"")).into_owned());
+        let fields = (0..row.len()).map(|i| String::from_utf8_lossy(row.get(i).unwrap_or(b"")).into_owned());
         out.push((line, fields.collect()));
     }
     out

@@ -16,8 +16,7 @@ fn decimal_commas_only_in_semicolon_files() {
 /// separator; a row of 100 001 fields comes back empty and oversized.
 #[test]
 fn rows_split_trim_and_read_through_oversized_rows() {
-    let head =
-        Head { header: vec!["a".into(), "b".into()], header_line: 3, sep: b';', ..Head::default() };
+    let head = Head { header: vec!["a".into(), "b".into()], header_line: 3, sep: b';', ..Head::default() };
     let mut text = " 1 ; 2,5 \n\n".to_owned();
     text.push_str(&";".repeat(100_000));
     text.push_str("\n3;4\n");
