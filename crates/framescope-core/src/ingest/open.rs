@@ -61,8 +61,10 @@ fn open_fifo(path: &Path, wait: Duration) -> Result<File, LoadError> {
     Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)))
 }
 
-#[cfg(all(test, unix))]
+#[cfg(test)]
 mod tests {
+    #![cfg(unix)]
+
     use super::*;
     use std::io::{Read, Write};
 
