@@ -61,10 +61,8 @@ fn open_fifo(path: &Path, wait: Duration) -> Result<File, LoadError> {
     Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)))
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
-    #![cfg(unix)]
-
     use super::*;
     use std::io::{Read, Write};
 
