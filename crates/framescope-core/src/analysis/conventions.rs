@@ -91,6 +91,9 @@ pub struct CapFrameX {
     pub stuttering_time_fraction: f64,
     /// Time share of the other frames under 25 FPS.
     pub low_fps_time_fraction: f64,
+    /// CapFrameX's "GPU active deviation", `round(|1 − gpu_busy_share| · 100)` over the
+    /// limiter's classified frames (`metrics.md` §13); null without a limiter.
+    pub gpu_active_deviation_pct: Option<f64>,
 }
 
 /// FrameView's summary figures.
@@ -225,6 +228,7 @@ impl CapFrameX {
             low_0_1pct_integral_fps: integral(0.001),
             stuttering_time_fraction: stuttering,
             low_fps_time_fraction: low_fps,
+            gpu_active_deviation_pct: None,
         })
     }
 }

@@ -37,10 +37,13 @@ pub struct Latency {
     /// Mean |`MsAnimationError`| over cells below 10⁶ ms in size (some captures hold
     /// garbage such as −1.8·10¹⁵).
     pub animation_error_mean_abs_ms: Option<f64>,
+    /// The 99th percentile of |`MsAnimationError`| over the same cells (`metrics.md` §13).
+    pub animation_error_p99_abs_ms: Option<f64>,
+    /// Share of the frames with an animation error whose |v| is above 1 ms (§13).
+    pub animation_error_over_1ms_fraction: Option<f64>,
 }
 
-/// Animation-error cells at or beyond this size (ms) are garbage, not errors.
-const ANIMATION_ERROR_LIMIT_MS: f64 = 1e6;
+use super::limiter::ANIMATION_ERROR_LIMIT_MS;
 
 impl Latency {
     /// The figures a capture's own columns give, over every frame of the trace
@@ -68,7 +71,10 @@ impl Latency {
             }),
             (None, None) => None,
         };
+        let animation = super::limiter::animation_error(trace);
         Self {
+            animation_error_p99_abs_ms: animation.map(|a| a.0),
+            animation_error_over_1ms_fraction: animation.map(|a| a.1),
             pc_latency_column_mean_ms: mean_of(ColumnKind::PcLatency),
             pc_latency_min_ms: pcl_extreme(f64::min),
             pc_latency_max_ms: pcl_extreme(f64::max),

@@ -7,6 +7,7 @@ pub mod conventions;
 pub mod framegen;
 pub mod health;
 pub mod latency;
+pub mod limiter;
 pub mod pacing;
 pub mod pcl;
 pub mod rolling;
@@ -21,6 +22,7 @@ pub use conventions::Conventions;
 pub use framegen::FrameTypes;
 pub use health::{Action, Candidates, Health};
 pub use latency::Latency;
+pub use limiter::Limiter;
 pub use pacing::{Pacing, SlowTimeCurve};
 pub use pcl::PclLatency;
 pub use rolling::{Rolling, RollingStats};
@@ -230,6 +232,8 @@ pub struct Prepared {
     curve: Option<SlowTimeCurve>,
     /// Latency from the capture's own columns.
     pub latency: Latency,
+    /// What limits the frame rate (`metrics.md` §13); `None` without the columns.
+    pub limiter: Option<Limiter>,
     /// A sampled log's run figures (`metrics.md` §10; `summary` is then weighted, and
     /// the per-frame figures are `None`); `None` for a per-frame trace.
     pub sampled: Option<SampledRun>,
@@ -294,8 +298,12 @@ impl Prepared {
         let summary = Summary::from_sorted(&sorted, total);
         let headline = pacing::headline_fps_sorted(&sorted);
         let vsync = Vsync::of(trace, None);
-        let (conventions, rolling) =
+        let (mut conventions, rolling) =
             rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
+        let limiter = Limiter::of(trace);
+        if let Some(cfx) = conventions.as_mut().and_then(|c| c.capframex.as_mut()) {
+            cfx.gpu_active_deviation_pct = limiter.map(|l| l.gpu_active_deviation_pct());
+        }
         let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
         let actions = health::candidates(trace, &series, spike_rule);
         let (frame_types, latency) =
@@ -315,6 +323,7 @@ impl Prepared {
             headline,
             curve,
             latency,
+            limiter,
             sampled: None,
             sampled_trace: false,
             alternation,
@@ -348,6 +357,7 @@ impl Prepared {
             headline: None,
             curve: None,
             latency: sampled::latency(trace),
+            limiter: None,
             sampled: figures.map(|f| f.0),
             sampled_trace: true,
             alternation: None,

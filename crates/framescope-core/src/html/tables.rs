@@ -134,6 +134,7 @@ pub(super) fn section_title(section: Section) -> &'static str {
         Section::Stutters => "Stutters",
         Section::Osc => "Oscillation",
         Section::Latency => "Latency",
+        Section::Limiter => "What limits the frame rate (CPU · GPU)",
         Section::FrameTypes => "Frame generation",
         s => s.title(),
     }

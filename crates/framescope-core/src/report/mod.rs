@@ -12,7 +12,7 @@ mod table;
 pub mod verdict;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::{FEW_FRAMES, lows_note, write_entry, write_settings, write_table, write_table_with};
+pub use table::{FEW_FRAMES, limiter_text, lows_note, write_entry, write_settings, write_table, write_table_with};
 pub use verdict::Verdict;
 
 use crate::analysis::{
@@ -175,6 +175,8 @@ pub struct Run {
     pub health: Option<Health>,
     /// `metrics.md` §7.
     pub latency: Option<Latency>,
+    /// `metrics.md` §13: CPU-, GPU- or neither-limited time; null without the columns.
+    pub limiter: Option<crate::analysis::Limiter>,
     /// `metrics.md` §8: the refresh grid (an addition to the contract).
     pub vsync: Option<Vsync>,
     /// Application and generated frames apart, when the capture marks generated
@@ -312,6 +314,7 @@ pub fn run_prepared(
         osc: figures.osc,
         health: figures.health,
         latency: Some(latency),
+        limiter: prepared.limiter,
         // Sampled logs: no display times to detect a grid from, no frame types
         // (`metrics.md` §10).
         vsync: if prepared.is_sampled() { None } else { prepared.vsync(trace, settings.refresh_hz) },

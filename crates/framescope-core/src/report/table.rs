@@ -163,6 +163,7 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         )?;
     }
     write_smoothness(r, out)?;
+    write_limiter(r, out)?;
     if !r.warnings.is_empty() {
         writeln!(out, "  warnings ({}):", r.warnings.len())?;
         for w in r.warnings.iter().take(10) {
@@ -229,6 +230,37 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         if !parts.is_empty() {
             writeln!(out, "  latency  {}", parts.join("   "))?;
         }
+    }
+    Ok(())
+}
+
+/// The limiter in words (`metrics.md` §13), as the table and the window write it:
+/// `GPU 78 % · CPU 15 % · neither 7 %  (GPU busy 91 % of frame time)`.
+#[must_use]
+pub fn limiter_text(l: &crate::analysis::Limiter) -> String {
+    format!(
+        "GPU {:.0} % · CPU {:.0} % · neither {:.0} %  (GPU busy {:.0} % of frame time)",
+        l.gpu_time_fraction * 100.0,
+        l.cpu_time_fraction * 100.0,
+        l.neither_time_fraction * 100.0,
+        l.gpu_busy_share * 100.0
+    )
+}
+
+/// The limiter line and the animation-error line (`metrics.md` §13), when the run has them.
+fn write_limiter(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    if let Some(l) = &r.limiter {
+        writeln!(out, "  limiter  {}", limiter_text(l))?;
+    }
+    let Some(l) = &r.latency else { return Ok(()) };
+    if let (Some(mean), Some(p99), Some(over)) =
+        (l.animation_error_mean_abs_ms, l.animation_error_p99_abs_ms, l.animation_error_over_1ms_fraction)
+    {
+        writeln!(
+            out,
+            "  animation error  mean |e| {mean:.2} ms   p99 |e| {p99:.2} ms   over 1 ms {:.1} % of frames",
+            over * 100.0
+        )?;
     }
     Ok(())
 }

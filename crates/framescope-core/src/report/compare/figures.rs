@@ -18,6 +18,8 @@ pub enum Section {
     Osc,
     /// `metrics.md` §7.
     Latency,
+    /// `metrics.md` §13: what limits the frame rate (no direction is better).
+    Limiter,
     /// Application and generated frames apart (`frame_types`; an addition to the
     /// contract): null for captures without generated frames.
     FrameTypes,
@@ -33,13 +35,14 @@ pub enum Section {
 
 impl Section {
     /// Every section, in the order the JSON and the table list them.
-    pub const ALL: [Self; 11] = [
+    pub const ALL: [Self; 12] = [
         Self::Run,
         Self::Summary,
         Self::Pacing,
         Self::Stutters,
         Self::Osc,
         Self::Latency,
+        Self::Limiter,
         Self::FrameTypes,
         Self::CapFrameX,
         Self::FrameView,
@@ -96,6 +99,7 @@ impl Section {
             Self::Stutters => "stutters",
             Self::Osc => "osc",
             Self::Latency => "latency",
+            Self::Limiter => "limiter",
             Self::FrameTypes => "frame_types",
             Self::CapFrameX => "capframex",
             Self::FrameView => "frameview",
@@ -200,6 +204,19 @@ pub static FIGURES: &[Figure] = &[
     fig(Section::Latency, "animation_error_mean_abs_ms", LOWER, |r| {
         r.latency.and_then(|l| l.animation_error_mean_abs_ms)
     }),
+    fig(Section::Latency, "animation_error_p99_abs_ms", LOWER, |r| {
+        r.latency.and_then(|l| l.animation_error_p99_abs_ms)
+    }),
+    fig(Section::Latency, "animation_error_over_1ms_fraction", LOWER, |r| {
+        r.latency.and_then(|l| l.animation_error_over_1ms_fraction)
+    }),
+    // What limits the frame rate (metrics.md §13): neither direction is better.
+    fig(Section::Limiter, "gpu_time_fraction", NEUTRAL, |r| r.limiter.map(|l| l.gpu_time_fraction)),
+    fig(Section::Limiter, "cpu_time_fraction", NEUTRAL, |r| r.limiter.map(|l| l.cpu_time_fraction)),
+    fig(Section::Limiter, "neither_time_fraction", NEUTRAL, |r| r.limiter.map(|l| l.neither_time_fraction)),
+    fig(Section::Limiter, "gpu_busy_mean_ms", NEUTRAL, |r| r.limiter.map(|l| l.gpu_busy_mean_ms)),
+    fig(Section::Limiter, "cpu_busy_mean_ms", NEUTRAL, |r| r.limiter.map(|l| l.cpu_busy_mean_ms)),
+    fig(Section::Limiter, "gpu_busy_share", NEUTRAL, |r| r.limiter.map(|l| l.gpu_busy_share)),
     // Each kind's share of the run's rate (`frame_types.<kind>.fps` in a run).
     fig(Section::FrameTypes, "application_fps", HIGHER, |r| r.frame_types.and_then(|t| t.application.fps)),
     fig(Section::FrameTypes, "generated_fps", HIGHER, |r| r.frame_types.and_then(|t| t.generated.fps)),
@@ -222,6 +239,7 @@ pub static FIGURES: &[Figure] = &[
         cfx(r).map(|c| c.stuttering_time_fraction)
     }),
     fig(Section::CapFrameX, "low_fps_time_fraction", LOWER, |r| cfx(r).map(|c| c.low_fps_time_fraction)),
+    fig(Section::CapFrameX, "gpu_active_deviation_pct", NEUTRAL, |r| cfx(r).and_then(|c| c.gpu_active_deviation_pct)),
     fig(Section::FrameView, "average_fps", HIGHER, |r| fv(r).map(|c| c.average_fps)),
     fig(Section::FrameView, "low_1pct_fps", HIGHER, |r| fv(r).map(|c| c.low_1pct_fps)),
     fig(Section::FrameView, "low_0_1pct_fps", HIGHER, |r| fv(r).map(|c| c.low_0_1pct_fps)),

@@ -58,6 +58,7 @@ pub(in crate::report) fn run(scale: f64) -> Run {
         latency: Some(Latency { display_latency_mean_ms: Some(12.0), ..Latency::default() }),
         vsync: None,
         frame_types: None,
+        limiter: None,
     }
 }
 
