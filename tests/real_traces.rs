@@ -91,6 +91,38 @@ fn check_frame_types(ctx: &str, run: &Value, want: &Value) {
     }
 }
 
+/// `limiter` (`metrics.md` §13) where the oracle writes one: null vs null, the class and
+/// the count exactly, fractions and means to 1e-9.
+fn check_limiter(ctx: &str, run: &Value, want: &Value) {
+    let Some(want) = want.get("limiter") else { return };
+    let got = &run["limiter"];
+    if want.is_null() {
+        assert!(got.is_null(), "{ctx}: limiter {got}, oracle says null");
+        return;
+    }
+    for key in ["main", "classified_frames"] {
+        assert_eq!(got[key], want[key], "{ctx}: limiter.{key}");
+    }
+    let keys = want.as_object().map(|o| o.len()).unwrap_or(0);
+    assert_eq!(got.as_object().map(|o| o.len()), Some(keys), "{ctx}: limiter keys");
+    let floats = [
+        "gpu_time_fraction",
+        "cpu_time_fraction",
+        "neither_time_fraction",
+        "gpu_busy_mean_ms",
+        "cpu_busy_mean_ms",
+        "gpu_busy_share",
+    ];
+    for key in floats {
+        assert!(
+            same_number(&got[key], &want[key]),
+            "{ctx}: limiter.{key} = {}, oracle says {}",
+            got[key],
+            want[key]
+        );
+    }
+}
+
 fn check_run(golden_name: &str, run: &Value, want: &Value, sampled: bool) {
     let ctx =
         format!("{golden_name} / {} {} {}", want["application"], want["process_id"], want["swap_chain"]);
@@ -111,6 +143,7 @@ fn check_run(golden_name: &str, run: &Value, want: &Value, sampled: bool) {
         want["duration_ms"]
     );
     check_latency(&ctx, run, want);
+    check_limiter(&ctx, run, want);
     if sampled || want["summary"].is_null() {
         // Sampled logs (`metrics.md` §10) have no per-frame sections; an empty series
         // has none either.

@@ -170,7 +170,10 @@ def cx_stutter_fractions(ft):
     return stutter / total, low / total
 
 
-def capframex(ft):
+def capframex(ft, limiter=None):
+    """limiter: pm_oracle.limiter of the trace (metrics.md section 13), for CapFrameX's
+    GPU active deviation round(|1 - gpu_busy_share| * 100), half to even as C#'s
+    Math.Round; null without one."""
     n = len(ft)
     fps = _fps(ft)
     stutter, low = cx_stutter_fractions(ft)
@@ -191,6 +194,8 @@ def capframex(ft):
         "low_0_1pct_integral_fps": cx_low_integral(ft, 0.001),
         "stuttering_time_fraction": stutter,
         "low_fps_time_fraction": low,
+        "gpu_active_deviation_pct": float(round(abs(1.0 - limiter["gpu_busy_share"]) * 100.0))
+        if limiter else None,
     }
 
 
@@ -284,10 +289,10 @@ def mangohud(ft):
     return out
 
 
-def conventions(ft):
+def conventions(ft, limiter=None):
     """The four tools' figures of one non-empty series."""
     return {
-        "capframex": capframex(ft),
+        "capframex": capframex(ft, limiter),
         "frameview": frameview(ft),
         "presentmon": presentmon(ft),
         "mangohud": mangohud(ft),
@@ -436,8 +441,9 @@ def pm_document(path, source):
             _, vals = pm.presents_series(tr.frames)
         else:
             _, vals = pm.display_series(tr.frames)
+        lim = pm.limiter(tr.frames, analysis["latency_columns"])
         traces.append(_trace_entry(tr.application, tr.process_id, tr.swap_chain,
-                                   conventions(vals) if vals else None,
+                                   conventions(vals, lim) if vals else None,
                                    pm_telemetry(header, rows_by_line, tr.frames)))
     return traces
 

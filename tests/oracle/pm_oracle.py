@@ -89,6 +89,12 @@ LATENCY_KEYS = [
     "pc_latency_column_mean_ms", "pc_latency_min_ms", "pc_latency_max_ms",
     "display_latency_mean_ms", "click_to_photon_mean_ms", "all_input_to_photon_mean_ms",
     "render_present_latency_mean_ms", "animation_error_mean_abs_ms",
+    "animation_error_p99_abs_ms", "animation_error_over_1ms_fraction",
+]
+# metrics.md section 13: the limiter keys, in the golden's order.
+LIMITER_KEYS = [
+    "main", "gpu_time_fraction", "cpu_time_fraction", "neither_time_fraction",
+    "classified_frames", "gpu_busy_mean_ms", "cpu_busy_mean_ms", "gpu_busy_share",
 ]
 ANIMATION_ERROR_LIMIT = 1e6  # |MsAnimationError| at or above this is garbage (cli-report.md)
 # metrics.md section 1: a frame time of 1e6 ms or more skips its row; a cell of any other
@@ -275,6 +281,10 @@ LATENCY_CELLS = {
     "all_input_to_photon": ("MsAllInputToPhotonLatency", "AllInputToPhotonLatency"),
     "render_present": ("MsRenderPresentLatency",),
     "animation_error": ("MsAnimationError", "AnimationError"),
+    # metrics.md section 13 (the limiter): CPU busy, CPU wait, GPU busy, either spelling.
+    "lim_cpu_busy": ("MsCPUBusy", "CPUBusy"),
+    "lim_cpu_wait": ("MsCPUWait", "CPUWait"),
+    "lim_gpu_busy": ("MsGPUBusy", "GPUBusy"),
 }
 
 
@@ -760,6 +770,10 @@ def latency(frames, columns, display_rule):
 
     pcl = cells("pc_latency", lambda f, v: True)
     pcl_pos = [v for v in pcl if v > 0]
+    # metrics.md section 13: |v| of the plausible cells; p99 by section 2's
+    # interpolation, and the share of those cells above 1 ms (strictly).
+    anim = sorted(abs(v) for v in cells("animation_error",
+                                        lambda f, v: abs(v) < ANIMATION_ERROR_LIMIT))
     # Lead's decision: over displayed frames that are not generated. The 2.0-2.3
     # layouts give generated frames no present of their own (CPUBusy 0, DisplayLatency
     # from the application frame's CPU start), so their present-to-display time is
@@ -786,6 +800,50 @@ def latency(frames, columns, display_rule):
         "animation_error_mean_abs_ms": mean_or_none(
             abs(v) for v in cells("animation_error",
                                   lambda f, v: abs(v) < ANIMATION_ERROR_LIMIT)),
+        "animation_error_p99_abs_ms": percentile(anim, 0.99) if anim else None,
+        "animation_error_over_1ms_fraction":
+            sum(1 for v in anim if v > 1.0) / len(anim) if anim else None,
+    }
+
+
+def limiter(frames, columns):
+    """metrics.md section 13 over every frame of the trace (any source). fc = CPU busy +
+    CPU wait; a frame with all three cells, fc > 0 and not generated is GPU-limited when
+    GPU busy >= 0.9 fc, else CPU-limited when CPU busy >= 0.9 fc, else neither. Fractions
+    are sums of fc per class over the sum of all classified fc (left-to-right sums); null
+    without the three columns or without a classified frame. main: the largest fraction,
+    a tie to the first of gpu, cpu, neither."""
+    if not (columns["lim_cpu_busy"] and columns["lim_cpu_wait"] and columns["lim_gpu_busy"]):
+        return None
+    fc_by = {"gpu": 0.0, "cpu": 0.0, "neither": 0.0}
+    n = 0
+    gpu_sum = cpu_sum = 0.0
+    for f in frames:
+        cb, cw, gb = f.lat["lim_cpu_busy"], f.lat["lim_cpu_wait"], f.lat["lim_gpu_busy"]
+        if f.kind == "generated" or cb is None or cw is None or gb is None:
+            continue
+        fc = cb + cw
+        if not fc > 0:
+            continue
+        cls = "gpu" if gb >= 0.9 * fc else "cpu" if cb >= 0.9 * fc else "neither"
+        fc_by[cls] += fc
+        n += 1
+        gpu_sum += gb
+        cpu_sum += cb
+    total = fc_by["gpu"] + fc_by["cpu"] + fc_by["neither"]
+    if n == 0 or not total > 0:
+        return None
+    frac = {k: v / total for k, v in fc_by.items()}
+    main = max(("gpu", "cpu", "neither"), key=lambda k: (frac[k], -("gpu", "cpu", "neither").index(k)))
+    return {
+        "main": main,
+        "gpu_time_fraction": frac["gpu"],
+        "cpu_time_fraction": frac["cpu"],
+        "neither_time_fraction": frac["neither"],
+        "classified_frames": n,
+        "gpu_busy_mean_ms": gpu_sum / n,
+        "cpu_busy_mean_ms": cpu_sum / n,
+        "gpu_busy_share": gpu_sum / total,
     }
 
 
@@ -855,6 +913,7 @@ def document(path, analysis, source):
             entry.update({"pacing": None, "stutters": None, "osc": None, "health": None})
         entry["latency"] = latency(tr.frames, analysis["latency_columns"],
                                    analysis["display_latency_rule"])
+        entry["limiter"] = limiter(tr.frames, analysis["latency_columns"])
         has_generated = any(f.kind == "generated" for f in tr.frames)
         entry["frame_types"] = frame_types(series, vals) if vals and has_generated else None
         out_traces.append(entry)
@@ -1007,9 +1066,42 @@ def self_test():
            action_value([], 0, False)), (None, None, None))
 
     _self_test_section1(check)
+    _self_test_limiter(check)
 
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")
     return len(failures)
+
+
+def _self_test_limiter(check):
+    """metrics.md section 13 on a hand-made 2.4 capture (the Rust unit test's case).
+    fc = busy + wait: 10 GPU (9 >= 9), 10 CPU (9 >= 9), 10 neither, 20 GPU (18 >= 18);
+    a generated frame and a frame without GPU busy are unclassified. Sum fc 50: GPU 0.6,
+    CPU 0.2, neither 0.2; GPU busy mean 44.98 / 4, CPU 28 / 4 = 7, share 44.98 / 50.
+    |animation error| 0.5, 2, 1, 3 (the 1.8e15 cell is garbage): p99 = 2 + 0.97 = 2.97,
+    over 1 ms 2 of 4."""
+    text = _csv("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsUntilDisplayed,"
+                "MsCPUBusy,MsCPUWait,MsGPUBusy,FrameType,MsAnimationError",
+                ["g.exe,1,0x1,10,5,5,5,9,Application,0.5",
+                 "g.exe,1,0x1,10,5,9,1,8.99,Application,-2",
+                 "g.exe,1,0x1,10,5,4,6,8.99,Application,1",
+                 "g.exe,1,0x1,20,5,10,10,18,Application,NA",
+                 "g.exe,1,0x1,10,5,5,5,9,Intel XeSS-FG,3",
+                 "g.exe,1,0x1,10,5,5,5,NA,Application,-1800000000000000"])
+    t = _doc(text, "presents")["traces"][0]
+    lim = t["limiter"]
+    check("limiter keys", list(lim), LIMITER_KEYS)
+    check("limiter: main, classified frames", (lim["main"], lim["classified_frames"]), ("gpu", 4))
+    check("limiter: fractions", (lim["gpu_time_fraction"], lim["cpu_time_fraction"],
+                                 lim["neither_time_fraction"]), (30 / 50, 10 / 50, 10 / 50))
+    check("limiter: busy means and share",
+          (lim["gpu_busy_mean_ms"], lim["cpu_busy_mean_ms"], lim["gpu_busy_share"]),
+          (naive_sum([9.0, 8.99, 8.99, 18.0]) / 4, 7.0, naive_sum([9.0, 8.99, 8.99, 18.0]) / 50))
+    check("animation error p99 |v| and share over 1 ms",
+          (round(t["latency"]["animation_error_p99_abs_ms"], 12),
+           t["latency"]["animation_error_over_1ms_fraction"]), (2.97, 0.5))
+    no = _doc(_csv("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsGPUBusy",
+                   ["g.exe,1,0x1,10,9,9"]), "presents")["traces"][0]
+    check("limiter: null without CPU wait", no["limiter"], None)
 
 
 def _doc(text, source):
@@ -1217,6 +1309,9 @@ def _self_test_section1(check):
         "all_input_to_photon_mean_ms": 20.0,
         "render_present_latency_mean_ms": (-0.5 + 1.5 + 2.0) / 3,
         "animation_error_mean_abs_ms": 2.0,
+        # |v| 1 and 3: p99 = 1 + 0.99 * 2 = 2.98; only 3 is above 1 ms
+        "animation_error_p99_abs_ms": 2.98,
+        "animation_error_over_1ms_fraction": 0.5,
     })
     text = _csv("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsBetweenDisplayChange",
                 ["a.exe,1,0x1,10,NA", "a.exe,1,0x1,10,5"])

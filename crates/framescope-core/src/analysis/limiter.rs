@@ -13,7 +13,8 @@ use serde::Serialize;
 pub const LIMIT_SHARE: f64 = 0.9;
 
 /// The engine columns that stand for `CPUBusy` (main or game thread), any case.
-const ENGINE_MAIN_THREAD: [&str; 3] = ["cpuMainThreadFrameTime", "CPU Main Thread Frame Time", "GameThreadTime"];
+const ENGINE_MAIN_THREAD: [&str; 3] =
+    ["cpuMainThreadFrameTime", "CPU Main Thread Frame Time", "GameThreadTime"];
 
 /// One frame's limiter class.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -93,7 +94,8 @@ impl<'a> BusyColumns<'a> {
             return Some(Self { trace, cpu_busy, gpu_busy, cpu_wait: Some(cpu_wait) });
         }
         let main = trace.frames.columns.iter().find(|c| {
-            c.kind == ColumnKind::EngineThread && ENGINE_MAIN_THREAD.iter().any(|n| n.eq_ignore_ascii_case(&c.name))
+            c.kind == ColumnKind::EngineThread
+                && ENGINE_MAIN_THREAD.iter().any(|n| n.eq_ignore_ascii_case(&c.name))
         })?;
         let gpu = values(ColumnKind::EngineGpu)?;
         Some(Self { trace, cpu_busy: &main.values, gpu_busy: gpu, cpu_wait: None })
@@ -213,10 +215,11 @@ impl Limiter {
         tally.limiter()
     }
 
-    /// CapFrameX's "GPU active deviation": `round(|1 − gpu_busy_share| · 100)`.
+    /// CapFrameX's "GPU active deviation": `round(|1 − gpu_busy_share| · 100)`, half to
+    /// even as C#'s `Math.Round`.
     #[must_use]
     pub fn gpu_active_deviation_pct(&self) -> f64 {
-        ((1.0 - self.gpu_busy_share).abs() * 100.0).round()
+        ((1.0 - self.gpu_busy_share).abs() * 100.0).round_ties_even()
     }
 
     /// The time fraction of one class.
@@ -239,7 +242,8 @@ pub const ANIMATION_ERROR_LIMIT_MS: f64 = 1e6;
 #[must_use]
 pub fn animation_error(trace: &Trace) -> Option<(f64, f64)> {
     let column = trace.column(ColumnKind::AnimationError)?;
-    let mut abs: Vec<f64> = column.values.iter().map(f64::abs).filter(|v| *v < ANIMATION_ERROR_LIMIT_MS).collect();
+    let mut abs: Vec<f64> =
+        column.values.iter().map(f64::abs).filter(|v| *v < ANIMATION_ERROR_LIMIT_MS).collect();
     if abs.is_empty() {
         return None;
     }

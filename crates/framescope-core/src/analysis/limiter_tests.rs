@@ -67,7 +67,9 @@ fn no_columns_no_limiter() {
     assert!(BusyColumns::of(&t).is_none());
     assert_eq!(Limiter::of(&t), None);
     // GPU busy without CPU wait is not enough either.
-    let t = trace("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsGPUBusy\ng.exe,1,0x1,10,9,9\n");
+    let t = trace(
+        "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsGPUBusy\ng.exe,1,0x1,10,9,9\n",
+    );
     assert_eq!(Limiter::of(&t), None);
     // The columns, but only generated frames: nothing classified, no figures.
     let t = trace(

@@ -12,7 +12,9 @@ mod table;
 pub mod verdict;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::{FEW_FRAMES, limiter_text, lows_note, write_entry, write_settings, write_table, write_table_with};
+pub use table::{
+    FEW_FRAMES, limiter_text, lows_note, write_entry, write_settings, write_table, write_table_with,
+};
 pub use verdict::Verdict;
 
 use crate::analysis::{
