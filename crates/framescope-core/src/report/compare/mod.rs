@@ -9,6 +9,7 @@
 //! in one place.
 
 mod figures;
+pub mod glance;
 mod json;
 mod text;
 
@@ -17,6 +18,7 @@ pub use super::gate::{
     gate_figure_names,
 };
 pub use figures::{Direction, FIGURES, Figure, FigureError, Section, find_figure};
+pub use glance::Glance;
 pub use json::BySection;
 pub use text::{number, write_comparison_table};
 

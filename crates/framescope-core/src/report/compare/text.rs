@@ -29,6 +29,9 @@ pub fn write_comparison_table(
     out: &mut impl Write,
 ) -> std::io::Result<()> {
     writeln!(out, "comparison: other against baseline")?;
+    if let Some(g) = super::Glance::of(comparison) {
+        writeln!(out, "  at a glance: {}", g.text())?;
+    }
     writeln!(
         out,
         "  {:<40} {:>12} {:>12} {:>12} {:>10}  verdict",
