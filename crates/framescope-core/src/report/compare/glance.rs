@@ -52,7 +52,9 @@ impl Glance {
     /// with a note when both rose.
     #[must_use]
     pub fn text(&self) -> String {
-        let rel = |b: f64, o: f64| if b == 0.0 { "—".to_owned() } else { format!("{:+.1} %", (o - b) / b * 100.0) };
+        let rel = |b: f64, o: f64| {
+            if b == 0.0 { "—".to_owned() } else { format!("{:+.1} %", (o - b) / b * 100.0) }
+        };
         let (fb, fo) = self.fps;
         let mut s = format!("FPS {fb:.2} → {fo:.2} ({})", rel(fb, fo));
         if let Some((label, b, o)) = self.latency {
@@ -82,7 +84,10 @@ mod tests {
         assert_eq!(g.latency, Some(("PC latency", 68.29, 95.22)), "PC latency is preferred");
         assert!(g.fps_and_latency_up());
         let text = g.text();
-        assert!(text.starts_with("FPS 30.96 → 45.60 (+47.3 %)   PC latency 68.29 → 95.22 ms (+39.4 %)"), "{text}");
+        assert!(
+            text.starts_with("FPS 30.96 → 45.60 (+47.3 %)   PC latency 68.29 → 95.22 ms (+39.4 %)"),
+            "{text}"
+        );
         assert!(text.contains("FPS up, latency up"), "{text}");
         // Latency down with FPS up: no warning.
         let g = Glance { fps: (30.0, 45.0), latency: Some(("PC latency", 68.0, 50.0)) };
