@@ -250,7 +250,7 @@ pub const DEFS: &[Def] = &[
     (
         "limiter.gpu_busy_share",
         "GPU busy share",
-        Percent,
+        Two,
         "Σ GPU busy / Σ frame CPU interval: how much of the frame time the GPU worked.",
     ),
     (
@@ -314,7 +314,7 @@ pub const DEFS: &[Def] = &[
     (
         "capframex.gpu_active_deviation_pct",
         "CapFrameX GPU active deviation (%)",
-        Whole,
+        Two,
         "round(|1 − GPU busy share| · 100): how far GPU busy falls short of the frame time.",
     ),
     ("frameview.average_fps", "FrameView average", Three, "1000 · n / T."),
