@@ -96,3 +96,14 @@ pub const EXCESS_COLOR: Color32 = Color32::from_rgb(170, 120, 235);
 pub const OVERFLOW_COLOR: Color32 = Color32::from_rgb(235, 70, 150);
 /// Charts: the SuperTuxKart limit guides on the pacing chart.
 pub const GUIDE_COLOR: Color32 = Color32::from_gray(130);
+
+/// CPU busy on the "CPU · GPU" row, and CPU-limited time in its band.
+pub const CPU_BUSY: Color32 = Color32::from_rgb(80, 160, 245);
+/// GPU busy on the "CPU · GPU" row, and GPU-limited time in its band.
+pub const GPU_BUSY: Color32 = Color32::from_rgb(120, 200, 70);
+/// Time limited by neither (both waited) in the "CPU · GPU" row's band.
+pub const NEITHER_LIMITED: Color32 = Color32::from_rgb(150, 150, 160);
+/// The frame's CPU interval behind the busy lines (faint).
+pub const FRAME_INTERVAL: Color32 = Color32::from_rgba_unmultiplied_const(170, 170, 185, 60);
+/// The animation-error row's values.
+pub const ANIMATION_ERROR: Color32 = Color32::from_rgb(230, 130, 200);

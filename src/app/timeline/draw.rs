@@ -49,6 +49,24 @@ pub enum ColourClass {
     Target,
     /// The budget's line on the other duration rows (fainter).
     BudgetLine,
+    /// CPU busy (the "CPU · GPU" row).
+    CpuBusy,
+    /// GPU busy (the "CPU · GPU" row).
+    GpuBusy,
+    /// A frame's CPU interval behind the busy lines.
+    FrameInterval,
+    /// A column's limiter: the GPU, CPU and neither colours mixed by their shares of
+    /// its classified time (`metrics.md` §13; neither takes the rest).
+    Limiter {
+        /// Share of GPU-limited time.
+        gpu: f32,
+        /// Share of CPU-limited time.
+        cpu: f32,
+    },
+    /// Animation error.
+    AnimationError,
+    /// Animation error's whisker to the column's extremes.
+    AnimationWhisker,
 }
 
 /// A horizontal part of a row's data area that marks are drawn in.
@@ -255,7 +273,25 @@ pub fn colour(class: ColourClass) -> Color32 {
         ColourClass::Dropped => theme::DROPPED,
         ColourClass::Target => theme::TARGET_LINE,
         ColourClass::BudgetLine => theme::TARGET_LINE.gamma_multiply(0.6),
+        ColourClass::CpuBusy => theme::CPU_BUSY,
+        ColourClass::GpuBusy => theme::GPU_BUSY,
+        ColourClass::FrameInterval => theme::FRAME_INTERVAL,
+        ColourClass::Limiter { gpu, cpu } => mix3(
+            [theme::GPU_BUSY, theme::CPU_BUSY, theme::NEITHER_LIMITED],
+            [gpu, cpu, (1.0 - gpu - cpu).max(0.0)],
+        ),
+        ColourClass::AnimationError => theme::ANIMATION_ERROR,
+        ColourClass::AnimationWhisker => theme::ANIMATION_ERROR.gamma_multiply(0.35),
     }
+}
+
+/// Three colours mixed by weights summing to 1.
+fn mix3(colours: [Color32; 3], weights: [f32; 3]) -> Color32 {
+    let mix = |k: fn(Color32) -> u8| {
+        let v: f32 = colours.iter().zip(weights).map(|(c, w)| w * f32::from(k(*c))).sum();
+        v.round().clamp(0.0, 255.0) as u8
+    };
+    Color32::from_rgb(mix(|c| c.r()), mix(|c| c.g()), mix(|c| c.b()))
 }
 
 /// Height of `value` in a row `rect` scaled to `[0, scale]`, clipped to the row.

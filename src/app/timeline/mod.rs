@@ -19,7 +19,9 @@
 //! The timeline only reads; user actions come back as [`Command`]s that the app
 //! applies in one place.
 
+mod animation_row;
 mod cache;
+mod cpu_gpu_row;
 mod display_row;
 mod draw;
 mod duration;

@@ -169,10 +169,12 @@ pub fn rows_of<'a>(ctx: &RowContext<'a>) -> Rows<'a> {
     let mut rows: Rows<'a> = Vec::new();
     super::frame_row::add(ctx, &mut rows);
     super::gpu_row::add(ctx, &mut rows);
+    super::cpu_gpu_row::add(ctx, &mut rows);
     super::display_row::add(ctx, &mut rows);
     super::stutter_row::add(ctx, &mut rows);
     super::health_row::add(ctx, &mut rows);
     super::latency_row::add(ctx, &mut rows);
+    super::animation_row::add(ctx, &mut rows);
     super::telemetry_row::add(ctx, &mut rows);
     rows
 }

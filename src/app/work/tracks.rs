@@ -52,6 +52,11 @@ pub struct Tracks {
     /// What the `auto` frame-time source is for this trace on its own (what the
     /// timeline draws until the first figures arrive).
     pub auto_source: FrameTimeSource,
+    /// CPU busy, GPU busy and the limiter of each frame (`metrics.md` §13), when the
+    /// trace has the columns.
+    pub limiter: Option<super::limiter_track::LimiterTrack>,
+    /// The signed animation error, when the trace has it.
+    pub animation: Option<super::limiter_track::AnimationTrack>,
 }
 
 const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
@@ -114,6 +119,8 @@ impl Tracks {
             display_scale_ms,
             generated: framescope_core::analysis::has_generated_frames(trace),
             auto_source: FrameTimeSource::Auto.resolve(trace),
+            limiter: super::limiter_track::LimiterTrack::new(trace),
+            animation: super::limiter_track::AnimationTrack::new(trace),
         }
     }
 }

@@ -1,0 +1,138 @@
+//! Level-of-detail data of the "CPU · GPU" and animation-error rows (`metrics.md` §13),
+//! built on the tracks' worker: each frame's CPU busy, GPU busy and CPU interval with
+//! their pyramids, the limiter class of each frame as running sums of time per class
+//! (so any range's shares are two look-ups), and the signed animation error.
+
+use framescope_core::analysis::limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
+use framescope_core::analysis::percentile;
+use framescope_core::lod::{MaxIndex, SeriesIndex};
+use framescope_core::model::{ColumnKind, Trace};
+
+/// Each frame's CPU busy, GPU busy and CPU interval, and its class as time sums.
+pub struct LimiterTrack {
+    /// CPU busy per frame (ms; NaN where missing).
+    pub cpu_busy: Vec<f64>,
+    /// GPU busy per frame.
+    pub gpu_busy: Vec<f64>,
+    /// The frame's CPU interval `fc` (CPU busy + wait, or an engine's frame time).
+    pub fc: Vec<f64>,
+    /// Pyramids of `fc`, `cpu_busy`, `gpu_busy`.
+    pub index: [SeriesIndex; 3],
+    /// `Σ fc` of the classified frames of each class (GPU, CPU, neither) before frame
+    /// `i`, for `i` in `0..=n`.
+    pub prefix: [Vec<f64>; 3],
+    /// Each frame's class (`None`: unclassified).
+    pub class: Vec<Option<Class>>,
+    /// The row's scale: p99 of `fc` · 1.3.
+    pub scale_ms: f64,
+}
+
+impl LimiterTrack {
+    /// The track of a trace with CPU and GPU busy columns (`None` without them).
+    #[must_use]
+    pub fn new(trace: &Trace) -> Option<Self> {
+        let cols = BusyColumns::of(trace)?;
+        let n = cols.len();
+        let (mut cpu_busy, mut gpu_busy, mut fc, mut class) =
+            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let mut prefix: [Vec<f64>; 3] = std::array::from_fn(|_| Vec::with_capacity(n + 1));
+        let mut sums = [0.0; 3];
+        for i in 0..n {
+            let b = cols.frame(i);
+            prefix.iter_mut().zip(sums).for_each(|(p, s)| p.push(s));
+            if let Some(c) = b.class {
+                sums[c as usize] += b.fc_ms;
+            }
+            cpu_busy.push(b.cpu_busy_ms);
+            gpu_busy.push(b.gpu_busy_ms);
+            fc.push(b.fc_ms);
+            class.push(b.class);
+        }
+        prefix.iter_mut().zip(sums).for_each(|(p, s)| p.push(s));
+        if sums.iter().sum::<f64>() <= 0.0 {
+            return None;
+        }
+        let mut sorted: Vec<f64> = fc.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
+        sorted.sort_unstable_by(f64::total_cmp);
+        let scale_ms = (percentile(&sorted, 0.99) * 1.3).max(1.0);
+        let index = [SeriesIndex::new(&fc), SeriesIndex::new(&cpu_busy), SeriesIndex::new(&gpu_busy)];
+        Some(Self { cpu_busy, gpu_busy, fc, index, prefix, class, scale_ms })
+    }
+
+    /// The shares of classified time of frames `range` per class (GPU, CPU, neither);
+    /// `None` when none of them is classified.
+    #[must_use]
+    pub fn shares(&self, range: std::ops::Range<usize>) -> Option<[f64; 3]> {
+        let end = range.end.min(self.class.len());
+        let start = range.start.min(end);
+        let t = self.prefix.each_ref().map(|p| p[end] - p[start]);
+        let total: f64 = t.iter().sum();
+        (total > 0.0).then(|| t.map(|v| v / total))
+    }
+}
+
+/// The signed animation error of every frame, with what a zoomed-out column needs.
+pub struct AnimationTrack {
+    /// Per frame (ms; NaN where missing or garbage, |v| ≥ 10⁶ ms).
+    pub values: Vec<f64>,
+    /// The typical value and the largest of a range.
+    pub index: SeriesIndex,
+    /// The most negative value of a range (the largest of `−v`).
+    pub low: MaxIndex,
+    /// `−v` per frame, what `low` reads.
+    pub negated: Vec<f64>,
+    /// The row's half-height: p99 of |v| · 1.5 (at least 1 ms).
+    pub scale_ms: f64,
+}
+
+impl AnimationTrack {
+    /// The track of a trace with an animation-error column holding a value.
+    #[must_use]
+    pub fn new(trace: &Trace) -> Option<Self> {
+        let column = trace.column(ColumnKind::AnimationError)?;
+        let values: Vec<f64> = column
+            .values
+            .iter()
+            .map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN })
+            .collect();
+        let mut abs: Vec<f64> = values.iter().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
+        if abs.is_empty() {
+            return None;
+        }
+        abs.sort_unstable_by(f64::total_cmp);
+        let scale_ms = (percentile(&abs, 0.99) * 1.5).max(1.0);
+        let negated: Vec<f64> = values.iter().map(|v| -v).collect();
+        Some(Self { index: SeriesIndex::new(&values), low: MaxIndex::new(&negated), negated, values, scale_ms })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn trace(csv: &str) -> Trace {
+        let c = framescope_core::ingest::load_bytes(
+            std::path::Path::new("t.csv"),
+            csv.as_bytes(),
+            framescope_core::ingest::LoadOptions::default(),
+        );
+        c.unwrap_or_else(|e| panic!("{e}")).traces.remove(0)
+    }
+
+    #[test]
+    fn shares_of_a_range_come_from_the_running_sums() {
+        // fc 10 GPU (GPU 9), fc 10 CPU (CPU 9.5), fc 20 neither (CPU 5, GPU 5).
+        let t = trace(
+            "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsGPUBusy,MsAnimationError\n\
+             g.exe,1,0x1,10,5,5,9,0.5\ng.exe,1,0x1,10,9.5,0.5,2,-2\ng.exe,1,0x1,20,5,15,5,1e16\n",
+        );
+        let l = LimiterTrack::new(&t).expect("track");
+        assert_eq!(l.class, [Some(Class::Gpu), Some(Class::Cpu), Some(Class::Neither)]);
+        assert_eq!(l.shares(0..3), Some([0.25, 0.25, 0.5]));
+        assert_eq!(l.shares(1..2), Some([0.0, 1.0, 0.0]));
+        let a = AnimationTrack::new(&t).expect("animation");
+        assert_eq!(a.values[..2], [0.5, -2.0]);
+        assert!(a.values[2].is_nan(), "garbage is no value");
+        assert_eq!(a.low.argmax(&a.negated, 0..3), Some(1));
+    }
+}
