@@ -61,6 +61,14 @@ pub const FIGURE_NAMES: &[(&str, &str, Unit)] = &[
     ("latency.render_present_latency_mean_ms", "Render-present latency mean", Unit::Ms),
     ("latency.all_input_to_photon_mean_ms", "All input to photon mean", Unit::Ms),
     ("latency.animation_error_mean_abs_ms", "Animation error mean |x|", Unit::Ms),
+    ("latency.animation_error_p99_abs_ms", "Animation error p99 |x|", Unit::Ms),
+    ("latency.animation_error_over_1ms_fraction", "Animation error over 1 ms", Unit::Fraction),
+    ("limiter.gpu_time_fraction", "GPU-limited time", Unit::Fraction),
+    ("limiter.cpu_time_fraction", "CPU-limited time", Unit::Fraction),
+    ("limiter.neither_time_fraction", "Neither-limited time", Unit::Fraction),
+    ("limiter.gpu_busy_mean_ms", "GPU busy mean", Unit::Ms),
+    ("limiter.cpu_busy_mean_ms", "CPU busy mean", Unit::Ms),
+    ("limiter.gpu_busy_share", "GPU busy share of frame time", Unit::Fraction),
     ("frame_types.application_fps", "Application FPS", Unit::Fps),
     ("frame_types.generated_fps", "Generated FPS", Unit::Fps),
 ];
@@ -237,6 +245,29 @@ const FIGURE_HELP: &[(&str, &str)] = &[
     (
         "Animation error mean |x|",
         "The mean size of MsAnimationError: how far a frame's animation time is from when it is shown (cells of a million ms or more are garbage and left out).",
+    ),
+    (
+        "Animation error p99 |x|",
+        "99 % of the frames' animation errors are smaller than this (PresentMon 2.x; Gamers Nexus charts it).",
+    ),
+    ("Animation error over 1 ms", "The share of frames whose animation error is above 1 ms either way."),
+    (
+        "GPU-limited time",
+        "Share of frame time in frames whose GPU busy reaches 90 % of the frame's CPU busy + wait.",
+    ),
+    (
+        "CPU-limited time",
+        "Share of frame time in frames that are not GPU-limited and whose CPU busy reaches 90 % of it.",
+    ),
+    (
+        "Neither-limited time",
+        "Share of frame time in frames where CPU and GPU both waited: a frame cap, VSYNC or the display.",
+    ),
+    ("GPU busy mean", "The mean GPU busy time over the classified frames."),
+    ("CPU busy mean", "The mean CPU busy time over the classified frames."),
+    (
+        "GPU busy share of frame time",
+        "Σ GPU busy / Σ frame time (CPU busy + wait): Intel's GPU Busy against the frame time.",
     ),
     (
         "PC latency min / max",

@@ -62,8 +62,9 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         // framescope's figures, or a peer tool's where its summary would be (as
         // `framescope compare --convention TOOL`).
         let convention = m.session.convention();
-        let comparison =
-            framescope_core::report::compare::compare(baseline, other).with_convention(convention);
+        let comparison = framescope_core::report::compare::compare(baseline, other);
+        super::glance::glance_ui(ui, framescope_core::report::compare::Glance::of(&comparison));
+        let comparison = comparison.with_convention(convention);
         let sources = (baseline.frame_time, other.frame_time);
         egui::ScrollArea::horizontal().id_salt(("comparison_scroll", i)).show(ui, |ui| {
             comparison_table_ui(ui, &comparison, sources, m.persisted.noise_band, ("comparison", i));

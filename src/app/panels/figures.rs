@@ -88,10 +88,14 @@ fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
         ("Render-present latency mean", per_frame(l.render_present_latency_mean_ms)),
         ("All input to photon mean", l.all_input_to_photon_mean_ms),
         ("Animation error mean |x|", l.animation_error_mean_abs_ms),
+        ("Animation error p99 |x|", l.animation_error_p99_abs_ms),
     ] {
         if let Some(v) = v {
             rows.push((name, format!("{v:.3} ms")));
         }
+    }
+    if let Some(share) = l.animation_error_over_1ms_fraction {
+        rows.push(("Animation error over 1 ms", format!("{:.1} % of frames", share * 100.0)));
     }
     if let (Some(lo), Some(hi)) = (l.pc_latency_min_ms, l.pc_latency_max_ms) {
         rows.push(("PC latency min / max", format!("{lo:.3} / {hi:.3} ms")));
@@ -165,6 +169,7 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
         ui.label(RichText::new(source).strong()).labelled_by(label.id);
     });
     frame_generation_ui(ui, run, id);
+    super::limiter::limiter_ui(ui, run, id);
     // Values wrap rather than run past the panel (which would widen it).
     let value_width = (ui.available_width() - 140.0).max(60.0);
     egui::Grid::new(id).num_columns(2).striped(true).max_col_width(value_width).show(ui, |ui| {

@@ -46,11 +46,22 @@ impl TimelineRow for AnimationRow<'_> {
             let high = s.max.map_or(f64::NAN, |i| t.values[i as usize]);
             let low = t.low.argmax(&t.negated, range.clone()).map_or(f64::NAN, |i| t.values[i]);
             if s.frames > 1 && high.is_finite() && low.is_finite() {
-                items.push(Item::Whisker { col, from: low, to: high, colour: ColourClass::AnimationWhisker, mark: None });
+                items.push(Item::Whisker {
+                    col,
+                    from: low,
+                    to: high,
+                    colour: ColourClass::AnimationWhisker,
+                    mark: None,
+                });
             }
             let v = if s.frames <= 1 { s.max.map_or(f64::NAN, |i| t.values[i as usize]) } else { s.typical };
             if v.is_finite() && v != 0.0 {
-                items.push(Item::Bar { col, from: v.min(0.0), to: v.max(0.0), colour: ColourClass::AnimationError });
+                items.push(Item::Bar {
+                    col,
+                    from: v.min(0.0),
+                    to: v.max(0.0),
+                    colour: ColourClass::AnimationError,
+                });
             }
         }
         items.push(Item::Level { value: 0.0, colour: ColourClass::BudgetLine, label: None });

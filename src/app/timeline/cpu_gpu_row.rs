@@ -28,8 +28,11 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 const BAND: Band = Band::Lane { header: 0.0, pitch: 8.0, index: 0 };
 
 /// The keys of the label cell: colour and name.
-const KEYS: [(ColourClass, &str); 3] =
-    [(ColourClass::GpuBusy, "GPU busy"), (ColourClass::CpuBusy, "CPU busy"), (ColourClass::FrameInterval, "frame")];
+const KEYS: [(ColourClass, &str); 3] = [
+    (ColourClass::GpuBusy, "GPU busy"),
+    (ColourClass::CpuBusy, "CPU busy"),
+    (ColourClass::FrameInterval, "frame"),
+];
 
 /// A class's name for people.
 fn class_name(class: Option<Class>) -> &'static str {

@@ -10,7 +10,7 @@ use framescope_core::model::{ColumnKind, Trace};
 
 /// Each frame's CPU busy, GPU busy and CPU interval, and its class as time sums.
 pub struct LimiterTrack {
-    /// CPU busy per frame (ms; NaN where missing).
+    /// CPU busy per frame (ms; NaN for an unclassified frame).
     pub cpu_busy: Vec<f64>,
     /// GPU busy per frame.
     pub gpu_busy: Vec<f64>,
@@ -40,12 +40,15 @@ impl LimiterTrack {
         for i in 0..n {
             let b = cols.frame(i);
             prefix.iter_mut().zip(sums).for_each(|(p, s)| p.push(s));
+            // Only classified frames are drawn: a generated frame's zeros would pull a
+            // zoomed-out column's typical values down.
+            let keep = |v: f64| if b.class.is_some() { v } else { f64::NAN };
             if let Some(c) = b.class {
                 sums[c as usize] += b.fc_ms;
             }
-            cpu_busy.push(b.cpu_busy_ms);
-            gpu_busy.push(b.gpu_busy_ms);
-            fc.push(b.fc_ms);
+            cpu_busy.push(keep(b.cpu_busy_ms));
+            gpu_busy.push(keep(b.gpu_busy_ms));
+            fc.push(keep(b.fc_ms));
             class.push(b.class);
         }
         prefix.iter_mut().zip(sums).for_each(|(p, s)| p.push(s));
@@ -102,7 +105,13 @@ impl AnimationTrack {
         abs.sort_unstable_by(f64::total_cmp);
         let scale_ms = (percentile(&abs, 0.99) * 1.5).max(1.0);
         let negated: Vec<f64> = values.iter().map(|v| -v).collect();
-        Some(Self { index: SeriesIndex::new(&values), low: MaxIndex::new(&negated), negated, values, scale_ms })
+        Some(Self {
+            index: SeriesIndex::new(&values),
+            low: MaxIndex::new(&negated),
+            negated,
+            values,
+            scale_ms,
+        })
     }
 }
 
