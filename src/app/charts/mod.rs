@@ -10,6 +10,7 @@
 //!
 //! [`data`] prepares; [`plots`] draws each of the three plots; this module stacks them.
 
+mod animation;
 mod data;
 mod plots;
 
@@ -30,6 +31,15 @@ pub fn charts_ui(ui: &mut egui::Ui, data: &ChartData, target_fps: f64) {
     draw_charts(ui, &[Run { name: "", color: FRAME_COLOR, data }], Look::Single, target_fps);
 }
 
+/// [`charts_ui`] with a fourth chart under them, animation error against frame time
+/// (`points`: frame time, animation error), the four sharing the height.
+pub fn charts_with_animation_ui(ui: &mut egui::Ui, data: &ChartData, target_fps: f64, points: &[[f64; 2]]) {
+    let height = plot_height_of(ui, 4.0);
+    let runs = [Run { name: "", color: FRAME_COLOR, data }];
+    draw_charts_at(ui, &runs, Look::Single, target_fps, height);
+    animation::animation_error_plot(ui, points, height);
+}
+
 /// Draws the same three charts with several runs overlaid, one colour per run (the
 /// colour is given), each series named after its run in the legend.
 ///
@@ -46,12 +56,16 @@ pub fn charts_overlay_ui(ui: &mut egui::Ui, runs: &[(&str, egui::Color32, &Chart
 }
 
 fn draw_charts(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f64) {
+    let height = plot_height(ui);
+    draw_charts_at(ui, runs, look, target_fps, height);
+}
+
+fn draw_charts_at(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f64, height: f32) {
     if runs.iter().all(|r| r.data.is_empty()) {
         ui.weak("No frames to chart.");
         return;
     }
     let target = Some(target_fps).filter(|f| f.is_finite() && *f > 0.0);
-    let height = plot_height(ui);
     ui.strong("Frame time by percentile");
     percentile_plot(ui, runs, look, target, height);
     ui.strong(match look {
@@ -67,6 +81,11 @@ fn draw_charts(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f64)
 /// least 120 px.
 /// Inside a vertical scroll area the `Ui` is unbounded, so the visible height is used.
 fn plot_height(ui: &egui::Ui) -> f32 {
+    plot_height_of(ui, 3.0)
+}
+
+/// [`plot_height`] for `plots` charts (the fourth's title and legend line counted).
+fn plot_height_of(ui: &egui::Ui, plots: f32) -> f32 {
     let avail = [ui.available_height(), ui.clip_rect().height()]
         .into_iter()
         .find(|h| h.is_finite())
@@ -75,7 +94,8 @@ fn plot_height(ui: &egui::Ui) -> f32 {
     // Each plot has a title (two lines for the pacing chart's) and a legend under it
     // (two lines in a narrow panel); the histogram a caption.
     let small = ui.text_style_height(&egui::TextStyle::Small) + ui.spacing().item_spacing.y;
-    ((avail - 4.0 * title - 7.0 * small) / 3.0).max(MIN_PLOT_HEIGHT)
+    let extra = plots - 3.0;
+    ((avail - (4.0 + extra) * title - (7.0 + extra) * small) / plots).max(MIN_PLOT_HEIGHT)
 }
 
 /// Series and helpers the tests of this module and its children share.

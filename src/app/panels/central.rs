@@ -42,8 +42,14 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
         egui::ScrollArea::vertical().show(ui, |ui| charts::charts_overlay_ui(ui, &refs, target));
         return;
     }
-    if let Some(a) = m.session.selected_run().and_then(|r| r.analyzed()) {
-        egui::ScrollArea::vertical().show(ui, |ui| charts::charts_ui(ui, &a.charts, target));
+    let Some(run) = m.session.selected_run() else { return };
+    if let Some(a) = run.analyzed() {
+        // Animation error against frame time (metrics.md §13), under the other charts.
+        let scatter = run.tracks().and_then(|t| t.animation.as_ref()).map(|t| t.scatter.as_slice());
+        egui::ScrollArea::vertical().show(ui, |ui| match scatter.filter(|p| !p.is_empty()) {
+            Some(points) => charts::charts_with_animation_ui(ui, &a.charts, target, points),
+            None => charts::charts_ui(ui, &a.charts, target),
+        });
     }
 }
 

@@ -86,7 +86,13 @@ pub struct AnimationTrack {
     pub negated: Vec<f64>,
     /// The row's half-height: p99 of |v| · 1.5 (at least 1 ms).
     pub scale_ms: f64,
+    /// (frame time, animation error) of at most [`SCATTER_POINTS`] frames spread
+    /// evenly over the trace: the chart of animation error against frame time.
+    pub scatter: Vec<[f64; 2]>,
 }
+
+/// The most frames the animation-error chart plots.
+pub const SCATTER_POINTS: usize = 6000;
 
 impl AnimationTrack {
     /// The track of a trace with an animation-error column holding a value.
@@ -105,13 +111,15 @@ impl AnimationTrack {
         abs.sort_unstable_by(f64::total_cmp);
         let scale_ms = (percentile(&abs, 0.99) * 1.5).max(1.0);
         let negated: Vec<f64> = values.iter().map(|v| -v).collect();
-        Some(Self {
-            index: SeriesIndex::new(&values),
-            low: MaxIndex::new(&negated),
-            negated,
-            values,
-            scale_ms,
-        })
+        let step = values.len().div_ceil(SCATTER_POINTS).max(1);
+        let ft = &trace.frames.frame_time_ms;
+        let scatter = (0..values.len())
+            .step_by(step)
+            .filter(|&i| values[i].is_finite() && ft.get(i).is_some_and(|&t| t > 0.0))
+            .map(|i| [ft[i], values[i]])
+            .collect();
+        let (index, low) = (SeriesIndex::new(&values), MaxIndex::new(&negated));
+        Some(Self { index, low, negated, values, scale_ms, scatter })
     }
 }
 
@@ -143,5 +151,6 @@ mod tests {
         assert_eq!(a.values[..2], [0.5, -2.0]);
         assert!(a.values[2].is_nan(), "garbage is no value");
         assert_eq!(a.low.argmax(&a.negated, 0..3), Some(1));
+        assert_eq!(a.scatter, [[10.0, 0.5], [10.0, -2.0]], "(frame time, error) of frames with a value");
     }
 }
