@@ -9,6 +9,7 @@ mod common;
 
 use common::{close, framescope, real_traces, temp_file};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// A PresentMon 2.4 capture of `n` frames of 10 ms, each with CPU busy `cpu`, CPU wait
 /// `10 − cpu`, GPU busy `gpu` and PC latency `pcl`.
@@ -19,7 +20,7 @@ fn capture(name: &str, n: usize, cpu: f64, gpu: f64, pcl: f64) -> std::path::Pat
     );
     for i in 0..n {
         let e = if i % 2 == 0 { 0.5 } else { -1.5 };
-        text.push_str(&format!("g.exe,1,0x1,10,10,2,{cpu},{},{gpu},{pcl},{e}\n", 10.0 - cpu));
+        let _ = writeln!(text, "g.exe,1,0x1,10,10,2,{cpu},{},{gpu},{pcl},{e}", 10.0 - cpu);
     }
     temp_file(name, &text)
 }

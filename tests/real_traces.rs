@@ -103,8 +103,8 @@ fn check_limiter(ctx: &str, run: &Value, want: &Value) {
     for key in ["main", "classified_frames"] {
         assert_eq!(got[key], want[key], "{ctx}: limiter.{key}");
     }
-    let keys = want.as_object().map(|o| o.len()).unwrap_or(0);
-    assert_eq!(got.as_object().map(|o| o.len()), Some(keys), "{ctx}: limiter keys");
+    let keys = want.as_object().map_or(0, serde_json::Map::len);
+    assert_eq!(got.as_object().map(serde_json::Map::len), Some(keys), "{ctx}: limiter keys");
     let floats = [
         "gpu_time_fraction",
         "cpu_time_fraction",

@@ -7,8 +7,9 @@ mod common;
 
 use common::ui::{Window, app, labelled, settle, window};
 use eframe::egui::{Event, Modifiers, PointerButton, Pos2, accesskit::Role};
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use framescope::app::timeline::LABEL_WIDTH;
+use std::fmt::Write as _;
 
 /// 200 frames of 10 ms: the first 100 GPU-limited (GPU busy 9.5 of fc 10), the last 100
 /// CPU-limited (CPU busy 9.5, GPU 4). Whole run: GPU 50 % · CPU 50 %; GPU busy
@@ -21,7 +22,7 @@ fn capture() -> std::path::PathBuf {
     for i in 0..200 {
         let (cpu, gpu) = if i < 100 { (5.0, 9.5) } else { (9.5, 4.0) };
         let e = if i % 3 == 0 { 1.5 } else { -0.5 };
-        text.push_str(&format!("g.exe,1,0x1,10,10,2,{cpu},{},{gpu},{e}\n", 10.0 - cpu));
+        let _ = writeln!(text, "g.exe,1,0x1,10,10,2,{cpu},{},{gpu},{e}", 10.0 - cpu);
     }
     common::temp_file("window-limiter.csv", &text)
 }

@@ -119,7 +119,7 @@ impl AnimationTrack {
             .map(|i| [ft[i], values[i]])
             .collect();
         let (index, low) = (SeriesIndex::new(&values), MaxIndex::new(&negated));
-        Some(Self { index, low, negated, values, scale_ms, scatter })
+        Some(Self { values, index, low, negated, scale_ms, scatter })
     }
 }
 

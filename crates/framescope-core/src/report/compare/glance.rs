@@ -3,6 +3,7 @@
 //! generation raising FPS while raising latency shows in one line.
 
 use super::Comparison;
+use std::fmt::Write as _;
 
 /// The latency figures a glance may show, in order of preference, with their names for
 /// people: what the input-to-photon time is best known as in the capture.
@@ -58,7 +59,7 @@ impl Glance {
         let (fb, fo) = self.fps;
         let mut s = format!("FPS {fb:.2} → {fo:.2} ({})", rel(fb, fo));
         if let Some((label, b, o)) = self.latency {
-            s.push_str(&format!("   {label} {b:.2} → {o:.2} ms ({})", rel(b, o)));
+            let _ = write!(s, "   {label} {b:.2} → {o:.2} ms ({})", rel(b, o));
         }
         if self.fps_and_latency_up() {
             s.push_str("   ⚠ FPS up, latency up: the extra frames do not respond sooner (frame generation?)");
