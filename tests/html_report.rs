@@ -97,9 +97,7 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
         }
         let f = |k: &str| e[k].as_f64().unwrap();
         // Figures with no direction: the run's counts, the limiter (metrics.md §13).
-        let neutral =
-            matches!(key.as_str(), "run.frames" | "run.duration_ms" | "capframex.gpu_active_deviation_pct")
-                || key.starts_with("limiter.");
+        let neutral = matches!(key.as_str(), "run.frames" | "run.duration_ms") || key.starts_with("limiter.");
         let want = match col.as_str() {
             "baseline" => number(f("baseline")),
             "other" => number(f("other")),

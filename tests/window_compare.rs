@@ -82,7 +82,8 @@ fn change(r: f64) -> String {
 /// frames and duration have none ("—"); an unchanged figure is "same"; a change within
 /// the band "noise".
 fn verdict(figure: &str, entry: &Value, band: f64) -> &'static str {
-    if figure == "run.frames" || figure == "run.duration_ms" {
+    // Figures with no direction: the run's counts and the limiter (metrics.md §13).
+    if figure == "run.frames" || figure == "run.duration_ms" || figure.starts_with("limiter.") {
         return "—";
     }
     match (entry["better"].as_bool(), entry["relative"].as_f64()) {

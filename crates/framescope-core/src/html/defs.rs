@@ -311,12 +311,6 @@ pub const DEFS: &[Def] = &[
         Percent,
         "Time in frames that do not stutter and run below 25 FPS.",
     ),
-    (
-        "capframex.gpu_active_deviation_pct",
-        "CapFrameX GPU active deviation (%)",
-        Two,
-        "round(|1 − GPU busy share| · 100): how far GPU busy falls short of the frame time.",
-    ),
     ("frameview.average_fps", "FrameView average", Three, "1000 · n / T."),
     ("frameview.low_1pct_fps", "FrameView 1% low", Three, LOW),
     ("frameview.low_0_1pct_fps", "FrameView 0.1% low", Three, LOW),

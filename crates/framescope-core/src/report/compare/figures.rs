@@ -239,9 +239,6 @@ pub static FIGURES: &[Figure] = &[
         cfx(r).map(|c| c.stuttering_time_fraction)
     }),
     fig(Section::CapFrameX, "low_fps_time_fraction", LOWER, |r| cfx(r).map(|c| c.low_fps_time_fraction)),
-    fig(Section::CapFrameX, "gpu_active_deviation_pct", NEUTRAL, |r| {
-        cfx(r).and_then(|c| c.gpu_active_deviation_pct)
-    }),
     fig(Section::FrameView, "average_fps", HIGHER, |r| fv(r).map(|c| c.average_fps)),
     fig(Section::FrameView, "low_1pct_fps", HIGHER, |r| fv(r).map(|c| c.low_1pct_fps)),
     fig(Section::FrameView, "low_0_1pct_fps", HIGHER, |r| fv(r).map(|c| c.low_0_1pct_fps)),
