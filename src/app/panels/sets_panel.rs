@@ -196,6 +196,8 @@ fn comparisons_ui(ui: &mut egui::Ui, cache: &SetsCache, groups: &Groups) {
         let Some(c) = cache.comparison(k) else { continue };
         ui.separator();
         ui.colored_label(set_colour(k), format!("{name} vs {} (baseline set)", groups[0].0));
+        let means = |n: &str| c.row(n).and_then(|r| r.baseline.zip(r.other)).map(|(b, o)| (b.mean, o.mean));
+        super::glance::glance_ui(ui, framescope_core::report::compare::Glance::from_lookup(means));
         egui::ScrollArea::horizontal().id_salt(("sets_scroll", k)).show(ui, |ui| {
             sets_table_ui(ui, c, ("sets_table", k));
         });

@@ -68,6 +68,10 @@ fn write_set_comparison(c: &SetComparison, out: &mut impl Write) -> std::io::Res
         out,
         "comparison: other set against baseline set (means; Welch's 95 % interval of the difference)"
     )?;
+    let means = |name: &str| c.row(name).and_then(|r| r.baseline.zip(r.other)).map(|(b, o)| (b.mean, o.mean));
+    if let Some(g) = crate::report::compare::Glance::from_lookup(means) {
+        writeln!(out, "  at a glance (set means): {}", g.text())?;
+    }
     writeln!(
         out,
         "  {:<40} {:>12} {:>12} {:>12} {:>10} {:>27}  verdict",
