@@ -123,6 +123,15 @@ fn sets_give_latency_and_limiter_intervals() {
     let g = &doc["comparison"]["limiter"]["gpu_time_fraction"];
     assert_eq!(g["ci95"], serde_json::json!([-1.0, -1.0]), "{g}");
     assert_eq!(g["better"], Value::Null);
+    // The readable table opens with the set means at a glance: 100 FPS on both sides,
+    // PC latency 11 → 21 ms (+90.9 %).
+    let table = framescope(&args[..1].iter().chain(&args[2..]).collect::<Vec<_>>()).stdout;
+    assert!(
+        table.contains(
+            "at a glance (set means): FPS 100.00 → 100.00 (+0.0 %)   PC latency 11.00 → 21.00 ms (+90.9 %)"
+        ),
+        "{table}"
+    );
 }
 
 #[test]
