@@ -125,7 +125,7 @@ fn sets_give_latency_and_limiter_intervals() {
     assert_eq!(g["better"], Value::Null);
     // The readable table opens with the set means at a glance: 100 FPS on both sides,
     // PC latency 11 → 21 ms (+90.9 %).
-    let table = framescope(&args[..1].iter().chain(&args[2..]).collect::<Vec<_>>()).stdout;
+    let table = framescope(args[..1].iter().chain(&args[2..]).collect::<Vec<_>>()).stdout;
     assert!(
         table.contains(
             "at a glance (set means): FPS 100.00 → 100.00 (+0.0 %)   PC latency 11.00 → 21.00 ms (+90.9 %)"
