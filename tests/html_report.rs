@@ -96,7 +96,8 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
             continue;
         }
         let f = |k: &str| e[k].as_f64().unwrap();
-        let neutral = matches!(key.as_str(), "run.frames" | "run.duration_ms");
+        // Never judged: the counts and `max_fps` (metrics.md §9).
+        let neutral = matches!(key.as_str(), "run.frames" | "run.duration_ms") || key.ends_with(".max_fps");
         let want = match col.as_str() {
             "baseline" => number(f("baseline")),
             "other" => number(f("other")),
@@ -113,8 +114,8 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
                 (Some(true), _) => "better".into(),
                 (Some(false), _) => "worse".into(),
                 (None, true) => String::new(),
-                (None, false) if !sets => "same".into(),
-                (None, false) if f("delta") == 0.0 && e["df"].is_null() => "same".into(),
+                // Two runs: better null is no change or a change inside the noise band.
+                (None, false) if f("delta") == 0.0 && (!sets || e["df"].is_null()) => "same".into(),
                 (None, false) => "noise".into(),
             },
             other => panic!("unknown column {other}"),

@@ -1,6 +1,7 @@
 //! The comparison as aligned text for a terminal, and a figure's value for people.
 
-use super::{Comparison, Direction, Section};
+use super::{Comparison, Section};
+use crate::report::verdict::Verdict;
 use std::io::Write;
 
 /// A figure's value for people: whole numbers without decimals, others rounded by
@@ -50,12 +51,7 @@ pub fn write_comparison_table(
             (Some(e), None) => {
                 let delta = if e.delta > 0.0 { format!("+{}", number(e.delta)) } else { number(e.delta) };
                 let relative = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
-                let verdict = match (e.better, row.figure.direction) {
-                    (Some(true), _) => "better",
-                    (Some(false), _) => "worse",
-                    (None, Direction::Neutral) => "",
-                    (None, _) => "same",
-                };
+                let verdict = Verdict::of_runs(&e, row.figure.direction, comparison.band).as_str();
                 (delta, relative, verdict)
             }
             _ => ("—".to_owned(), "—".to_owned(), "not comparable"),
