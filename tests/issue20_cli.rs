@@ -20,7 +20,8 @@ fn capture(name: &str, ft: impl Fn(usize) -> f64) -> PathBuf {
     for i in 0..200 {
         let f = ft(i);
         t += f / 1000.0;
-        writeln!(text, "game.exe,42,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{t:.6},{f},{f},0.5,2.0,5").unwrap();
+        writeln!(text, "game.exe,42,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{t:.6},{f},{f},0.5,2.0,5")
+            .unwrap();
     }
     temp_file(name, &text)
 }
@@ -66,9 +67,11 @@ fn a_change_inside_the_noise_band_has_no_verdict() {
     let narrow = compare_doc(&["--noise-band", "0.1%", a, b]);
     assert_eq!(narrow["comparison"]["summary"]["avg_fps"]["better"], Value::Bool(false));
     assert!(narrow["comparison"]["summary"]["max_fps"]["better"].is_null());
-    assert!(narrow["comparison"]["capframex"]["max_fps"].is_null() || {
-        narrow["comparison"]["capframex"]["max_fps"]["better"].is_null()
-    });
+    assert!(
+        narrow["comparison"]["capframex"]["max_fps"].is_null() || {
+            narrow["comparison"]["capframex"]["max_fps"]["better"].is_null()
+        }
+    );
     // The band 0 judges every change, as before the band existed.
     let zero = compare_doc(&["--noise-band", "0", a, b]);
     assert_eq!(zero["comparison"]["summary"]["p50_ms"]["better"], Value::Bool(false));
@@ -127,7 +130,85 @@ fn capframex_sensors_are_telemetry() {
     let temp = &t["GPU Core Temperature"];
     assert_eq!((temp["min"].as_f64(), temp["max"].as_f64()), (Some(56.0), Some(61.0)));
     assert!((temp["mean"].as_f64().unwrap() - 59.417_572_729_944_17).abs() < 1e-9, "{temp}");
-    for name in ["GPU Core Clock", "GPU Core Load", "CPU Package Power", "CPU Total Load", "Used Memory Game"] {
+    for name in ["GPU Core Clock", "GPU Core Load", "CPU Package Power", "CPU Total Load", "Used Memory Game"]
+    {
         assert!(t[name].is_object(), "{name}: {t}");
     }
+}
+
+/// `system` on the real captures, as each file states it: CapFrameX JSON's `Info`,
+/// OCAT's system columns, FrameView's GPU/CPU columns, MangoHud's header line,
+/// Afterburner's GPU line, the CapFrameX CSV's `//Key=Value` lines; `{}` for a log that
+/// states nothing (NVIDIA App).
+#[test]
+fn system_per_format_on_real_captures() {
+    let Some(dir) = real_traces() else { return };
+    let cases: &[(&str, &[(&str, &str)])] = &[
+        (
+            CX_REL,
+            &[
+                ("GPU", "NVIDIA GeForce GTX 1070"),
+                ("Processor", "Intel Core i5-10400"),
+                ("GPUDriverVersion", "526.86"),
+                ("Comment", "1440p ultra fsr2q"),
+            ],
+        ),
+        (
+            "ocat/OCAT-MetroExodus.exe-2019-02-20T101522.csv",
+            &[
+                ("GPU", "GeForce RTX 2080 Ti"),
+                ("Processor", "Intel(R) Core(TM) i9-9900K CPU @ 3.60GHz"),
+                ("Driver Package", "r418_77"),
+            ],
+        ),
+        (
+            "frameview/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv",
+            &[("GPU", "NVIDIA GeForce RTX 4060 Ti"), ("CPU", "12th Gen Intel(R) Core(TM) i7-12700")],
+        ),
+        (
+            "mangohud/mangohud-0.6.0-0.6.1_glxgears_2021-06-03_21-32-02.csv",
+            &[("os", "Manjaro Linux"), ("gpu", "AMD/ATI"), ("driver", "4.6 Mesa 21.0.3")],
+        ),
+        ("msi-afterburner/HardwareMonitoring.hml", &[("GPU", "NVIDIA GeForce RTX 2070 SUPER")]),
+        (
+            "capframex/capframex-legacy-csv_ResidentEvil2_with_header.csv",
+            &[("GPU", "NVIDIA GeForce RTX 2080 Ti"), ("Comment", "Test")],
+        ),
+    ];
+    for (rel, want) in cases {
+        let (code, doc) = report_json([dir.join(rel)]);
+        assert_eq!(code, 0, "{rel}");
+        let system = &doc["runs"][0]["system"];
+        for (k, v) in *want {
+            assert_eq!(system[k].as_str(), Some(*v), "{rel}: {k} in {system}");
+        }
+    }
+    let (_, doc) = report_json([dir.join("nvidia-app/MarvelRivals_NoDLSS_High_run2.csv")]);
+    assert_eq!(doc["runs"][0]["system"], serde_json::json!({}));
+}
+
+/// The readable table lists the system, and `compare` puts two runs' side by side,
+/// marking what differs (the GPU) with ≠.
+#[test]
+fn system_in_the_table_and_side_by_side() {
+    let Some(dir) = real_traces() else { return };
+    let cx = dir.join(CX_REL);
+    let ocat = dir.join("ocat/OCAT-MetroExodus.exe-2019-02-20T101522.csv");
+    let run = framescope([std::ffi::OsStr::new("report"), cx.as_os_str()]);
+    let line = run.stdout.lines().find(|l| l.trim_start().starts_with("system:")).unwrap_or("");
+    assert!(
+        line.contains("GPU: NVIDIA GeForce GTX 1070") && line.contains("Comment: 1440p ultra fsr2q"),
+        "{}",
+        run.stdout
+    );
+    let run = framescope([std::ffi::OsStr::new("compare"), cx.as_os_str(), ocat.as_os_str()]);
+    let gpu = run.stdout.lines().find(|l| l.trim_start().starts_with("GPU ")).unwrap_or("");
+    assert!(gpu.contains("NVIDIA GeForce GTX 1070 ≠ GeForce RTX 2080 Ti"), "{}", run.stdout);
+    let os = run.stdout.lines().find(|l| l.trim_start().starts_with("OS ")).unwrap_or("");
+    assert!(os.contains("Microsoft Windows 10 Home Build 19045 ≠ Windows 10 Pro"), "{}", run.stdout);
+    let hags = run.stdout.lines().find(|l| l.trim_start().starts_with("HAGS ")).unwrap_or("");
+    assert!(hags.ends_with("Disabled | —"), "only the baseline states it: {hags}");
+    // CapFrameX's `SystemRam` and OCAT's `System RAM` are one fact.
+    let ram = run.stdout.lines().find(|l| l.trim_start().starts_with("SystemRam ")).unwrap_or("");
+    assert!(ram.ends_with("16GB (2x8GB) 2666MT/s ≠ 32 GB DDR4 3200 MT/s"), "{ram}");
 }

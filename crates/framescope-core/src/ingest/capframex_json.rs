@@ -135,7 +135,12 @@ fn values(v: Option<&Vec<Option<f64>>>, i: usize) -> f64 {
 
 /// One run's arrays as a trace, with its sensors as telemetry; frames with an unusable
 /// frame time are skipped.
-fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>, sensors: Option<&serde_json::Value>) -> Trace {
+fn trace_of(
+    name: &str,
+    data: &CaptureData,
+    runtime: Option<String>,
+    sensors: Option<&serde_json::Value>,
+) -> Trace {
     let ft = data.ms_between_presents.as_ref();
     let (n, uneven) = frame_count(data);
     let kept: Vec<usize> =

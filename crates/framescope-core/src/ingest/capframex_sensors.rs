@@ -104,7 +104,8 @@ pub(super) fn read(data: Option<&Value>, times_s: &[f64]) -> Sensors {
     let Some(map) = data.and_then(Value::as_object) else { return out };
     let Some(measure) = map.get("MeasureTime").and_then(numbers) else {
         if map.keys().any(|k| !TIME_KEYS.contains(&k.as_str())) {
-            out.warnings.push(Warning::file("the run's sensor data (SensorData2) has no MeasureTime; left out"));
+            out.warnings
+                .push(Warning::file("the run's sensor data (SensorData2) has no MeasureTime; left out"));
         }
         return out;
     };

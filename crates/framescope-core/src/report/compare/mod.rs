@@ -21,6 +21,7 @@ pub use json::BySection;
 pub use text::{number, write_comparison_table};
 
 use super::Run;
+use super::system::{SystemRow, side_by_side};
 use super::verdict::Verdict;
 use serde::Serialize;
 
@@ -131,6 +132,9 @@ pub struct Comparison {
     telemetry: Vec<TelemetryRow>,
     /// The noise band (a fraction: 0.01 = ±1 %): a smaller relative change is noise.
     band: f64,
+    /// The runs' system information side by side (the table's; the JSON has each run's
+    /// own `system`).
+    system: Vec<SystemRow>,
 }
 
 impl Comparison {
@@ -177,6 +181,12 @@ impl Comparison {
         self.band
     }
 
+    /// The runs' system information side by side.
+    #[must_use]
+    pub fn system(&self) -> &[SystemRow] {
+        &self.system
+    }
+
     /// The telemetry columns either run has, their means compared.
     #[must_use]
     pub fn telemetry(&self) -> &[TelemetryRow] {
@@ -204,7 +214,8 @@ pub fn compare(baseline: &Run, other: &Run) -> Comparison {
             Row { figure, baseline: b, other: o, entry }
         })
         .collect();
-    Comparison { rows, telemetry: compare_telemetry(baseline, other), band: 0.0 }
+    let system = side_by_side(&baseline.system, &other.system);
+    Comparison { rows, telemetry: compare_telemetry(baseline, other), band: 0.0, system }
 }
 
 /// One telemetry column compared (its run-wide means): neither better nor worse, a

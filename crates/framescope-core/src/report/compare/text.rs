@@ -1,6 +1,7 @@
 //! The comparison as aligned text for a terminal, and a figure's value for people.
 
 use super::{Comparison, Section};
+use crate::report::escape::text;
 use crate::report::verdict::Verdict;
 use std::io::Write;
 
@@ -18,6 +19,21 @@ pub fn number(v: f64) -> String {
     } else {
         format!("{v:.4}")
     }
+}
+
+/// The runs' system information side by side (a fact that differs marked `≠`).
+fn write_system(comparison: &Comparison, out: &mut impl Write) -> std::io::Result<()> {
+    if comparison.system.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "  system (baseline | other):")?;
+    for row in &comparison.system {
+        let side = |v: &Option<String>| v.as_deref().map_or_else(|| "—".to_owned(), |s| text(s).into_owned());
+        let mark = if row.differs() { "≠" } else { "|" };
+        let name = text(&row.name);
+        writeln!(out, "  {name:<20} {} {mark} {}", side(&row.baseline), side(&row.other))?;
+    }
+    Ok(())
 }
 
 /// Writes the comparison as aligned text: figure, baseline, other, delta, relative %,
@@ -66,6 +82,7 @@ pub fn write_comparison_table(
     if hidden > 0 {
         writeln!(out, "  ({hidden} figures neither run has are not shown; see --json)")?;
     }
+    write_system(comparison, out)?;
     if !comparison.telemetry.is_empty() {
         writeln!(out, "  telemetry means (context, neither better nor worse):")?;
         for row in &comparison.telemetry {
