@@ -110,7 +110,13 @@ pub fn load<R: BufRead + Send>(
         }
         Ok(())
     })?;
-    rows.finish(info, opts, path)
+    let mut capture = rows.finish(info, opts, path)?;
+    if capture.info.format == Format::MangoHud {
+        for t in &mut capture.traces {
+            t.frames.units = super::mangohud::units(&t.frames.columns);
+        }
+    }
+    Ok(capture)
 }
 
 fn file_stem(path: &Path) -> String {
