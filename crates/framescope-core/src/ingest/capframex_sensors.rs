@@ -44,7 +44,7 @@ fn unit_of_type(kind: &str) -> (&'static str, bool) {
 pub(super) struct Sensors {
     /// One telemetry column per sensor, one value per kept frame.
     pub columns: Vec<Column>,
-    /// Each column's unit (name → unit), for the columns whose type has one.
+    /// Each column's unit (name → unit; "" for a type without one, such as Factor).
     pub units: Vec<(String, String)>,
     /// What could not be read.
     pub warnings: Vec<Warning>,
@@ -131,10 +131,8 @@ pub(super) fn read(data: Option<&Value>, times_s: &[f64]) -> Sensors {
             continue;
         }
         let name = column_name(name, kind, &out.columns);
-        let (unit, _) = unit_of_type(kind);
-        if !unit.is_empty() {
-            out.units.push((name.clone(), unit.to_owned()));
-        }
+        // Every sensor declares its unit, "" for a type without one (Factor).
+        out.units.push((name.clone(), unit_of_type(kind).0.to_owned()));
         out.columns.push(Column { name, kind: ColumnKind::Telemetry, values: column.into() });
     }
     if unreadable > 0 {

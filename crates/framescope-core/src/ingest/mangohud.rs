@@ -264,4 +264,3 @@ mod tests {
         assert!(median(&[f64::NAN]).is_nan());
     }
 }
-

@@ -32,6 +32,10 @@ pub fn column_unit(trace: &Trace, name: &str) -> &'static str {
 /// `None` for one it does not know.
 fn known_unit(unit: &str) -> Option<&'static str> {
     let unit = unit.trim();
+    if unit.is_empty() {
+        // Declared without a unit (CapFrameX's Factor sensors): none, whatever the name.
+        return Some("");
+    }
     if matches!(unit, "C" | "°C" | "ºC" | "degC") {
         return Some("°C");
     }
@@ -179,13 +183,13 @@ mod tests {
         assert_eq!(column_unit(&t, "CPU usage"), "%");
     }
 
-    /// Loads of 78–99 %: the plain axis is 0–150 (steps of 50 around 88.5 ± 12.6 → 0 …
-    /// 150 as 0.25 · top is above the bottom); as a percentage it ends at 100. A value
-    /// above 100 % (a process over several cores) keeps the plain axis.
+    /// Loads of 78–99 %: the plain axis is 60–120 (88.5 ± 12.6 = 75.9 … 101.1 in steps
+    /// of 20); as a percentage it ends at 100. A value above 100 % (a process over
+    /// several cores) keeps the plain axis.
     #[test]
     fn percentages_end_at_100() {
         let plain = telemetry_axis(78.0, 99.0);
-        assert!(plain.1 > 100.0, "{plain:?}");
+        assert_eq!(plain, (60.0, 120.0));
         assert_eq!(telemetry_axis_in(78.0, 99.0, "%"), (plain.0, 100.0));
         assert_eq!(telemetry_axis_in(78.0, 99.0, "W"), plain);
         assert_eq!(telemetry_axis_in(50.0, 180.0, "%"), telemetry_axis(50.0, 180.0));
