@@ -73,6 +73,14 @@ fn canonical(name: &str) -> String {
     }
 }
 
+/// The facts reviewers look at first, for a one-line summary: the GPU and the CPU (any
+/// writer's spelling), joined by ` · `; "" when the file names neither.
+#[must_use]
+pub fn headline(facts: &[(String, String)]) -> String {
+    let find = |want: &str| facts.iter().find(|(k, _)| canonical(k) == want).map(|(_, v)| v.as_str());
+    [find("gpu"), find("cpu")].into_iter().flatten().collect::<Vec<_>>().join(" · ")
+}
+
 /// Every fact either run states: the baseline's in its order, then the other's own
 /// (names matched as [`canonical`] writes them).
 #[must_use]
@@ -136,6 +144,8 @@ mod tests {
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["GPU", "CPU", "OS"], "CapFrameX's Processor is FrameView's CPU");
         assert!(rows[0].differs() && !rows[1].differs() && !rows[2].differs());
+        assert_eq!(headline(&b), "RTX 4090 · i5");
+        assert_eq!(headline(&pairs(&[("OS", "Linux")])), "");
         assert_eq!(rows[2].baseline, None);
     }
 }
