@@ -35,8 +35,8 @@ pub fn system_box_ui(ui: &mut egui::Ui, info: &FileInfo, id: &str) {
     egui::CollapsingHeader::new(title).id_salt((id, "system")).default_open(false).show(ui, |ui| {
         egui::Grid::new((id, "system_grid")).num_columns(2).striped(true).show(ui, |ui| {
             for (name, value) in &facts {
-                ui.label(RichText::new(name).weak());
-                ui.add(egui::Label::new(value).wrap());
+                let name = ui.label(RichText::new(name).weak());
+                ui.add(egui::Label::new(value).wrap()).labelled_by(name.id);
                 ui.end_row();
             }
         });
@@ -71,9 +71,9 @@ pub fn system_comparison_ui(
                     let text = RichText::new(v.as_deref().unwrap_or("—"));
                     if row.differs() { text.strong() } else { text }
                 };
-                ui.label(RichText::new(&row.name).weak());
-                ui.add(egui::Label::new(side(&row.baseline)).wrap());
-                ui.add(egui::Label::new(side(&row.other)).wrap());
+                let name = ui.label(RichText::new(&row.name).weak());
+                ui.add(egui::Label::new(side(&row.baseline)).wrap()).labelled_by(name.id);
+                ui.add(egui::Label::new(side(&row.other)).wrap()).labelled_by(name.id);
                 ui.end_row();
             }
         });
