@@ -84,7 +84,7 @@ fn the_table_shows_noise_as_the_window_does() {
     let (a, b) = noise_pair();
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let line = |out: &str, figure: &str| {
-        out.lines().find(|l| l.trim_start().starts_with(figure)).map(str::trim_end).unwrap_or("").to_owned()
+        out.lines().find(|l| l.trim_start().starts_with(figure)).map_or("", str::trim_end).to_owned()
     };
     let (code, out, err) = compare(&[a, b]);
     assert_eq!(code, 0, "{err}");

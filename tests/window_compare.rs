@@ -89,7 +89,7 @@ fn verdict(figure: &str, entry: &Value, band: f64) -> &'static str {
     }
     let inside = entry["relative"].as_f64().is_some_and(|r| r.abs() < band);
     match (entry["better"].as_bool(), entry["delta"].as_f64()) {
-        (None, Some(d)) if d == 0.0 => "same",
+        (None, Some(0.0)) => "same",
         (None, _) => {
             assert!(inside, "{figure}: better null outside the band: {entry}");
             "noise"

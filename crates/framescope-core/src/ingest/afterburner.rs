@@ -179,10 +179,9 @@ impl Lines {
     /// line's order), e.g. `MB` for "Memory usage"; an empty unit says nothing.
     fn unit(&mut self, index: &str, unit: &str) {
         let name = index.parse::<usize>().ok().and_then(|i| self.names.get(i)).filter(|n| !n.is_empty());
-        if let Some(name) = name.filter(|_| !unit.is_empty() && self.units.len() < MAX_COLUMNS) {
-            if !self.units.iter().any(|(n, _)| n == name) {
-                self.units.push((name.clone(), unit.to_owned()));
-            }
+        let room = !unit.is_empty() && self.units.len() < MAX_COLUMNS;
+        if let Some(name) = name.filter(|n| room && !self.units.iter().any(|(k, _)| k == *n)) {
+            self.units.push((name.clone(), unit.to_owned()));
         }
     }
 
