@@ -94,6 +94,8 @@ fn the_table_shows_noise_as_the_window_does() {
     assert!(line(&narrow, "summary.avg_fps").ends_with("worse"), "{narrow}");
     let (code, _, err) = compare(&["--noise-band", "2", a, b]);
     assert_eq!(code, 2, "a band over 100 % is a bad argument: {err}");
+    let (_, help, _) = compare(&["--help"]);
+    assert!(help.contains("--noise-band") && help.contains("max_fps"), "{help}");
 }
 
 /// The gate keeps its own limits: a −0.25 % average FPS is noise for the table but
