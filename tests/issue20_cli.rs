@@ -55,6 +55,7 @@ fn a_change_inside_the_noise_band_has_no_verdict() {
     let (a, b) = noise_pair();
     let (a, b) = (a.to_str().unwrap(), b.to_str().unwrap());
     let doc = compare_doc(&[a, b]);
+    assert_eq!(doc["noise_band"].as_f64(), Some(0.01), "the band used is echoed");
     let avg = &doc["comparison"]["summary"]["avg_fps"];
     assert!(close(avg["other"].as_f64().unwrap(), 200_000.0 / 2004.95), "{avg}");
     assert!(close(avg["relative"].as_f64().unwrap(), 200_000.0 / 2004.95 / 100.0 - 1.0), "{avg}");

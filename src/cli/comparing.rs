@@ -239,6 +239,7 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let doc = CompareReport {
         report: Report { schema: report::SCHEMA, settings: settings_json, runs },
         comparison,
+        noise_band: args.noise_band,
         regressions: outcome.as_ref().map(|o| o.regressions.clone()),
         not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
         warnings,
