@@ -4,15 +4,19 @@
 use crate::model::FileInfo;
 use serde::ser::{SerializeMap, Serializer};
 
+/// Facts a reader notes about the file itself, not its system (a generic CSV's
+/// `separator`): never part of `system`.
+const FILE_FACTS: [&str; 1] = ["separator"];
+
 /// What a file says about its system, name → text in file order: the facts with empty
-/// text left out, names trimmed, and a repeated name (MSI Afterburner's `GPU` per card)
+/// text (and [`FILE_FACTS`]) left out, names trimmed, and a repeated name (MSI Afterburner's `GPU` per card)
 /// numbered: `GPU`, `GPU 2`, ….
 #[must_use]
 pub fn facts(info: &FileInfo) -> Vec<(String, String)> {
     let mut out: Vec<(String, String)> = Vec::new();
     for (name, value) in &info.system {
         let (name, value) = (name.trim(), value.trim());
-        if name.is_empty() || value.is_empty() {
+        if name.is_empty() || value.is_empty() || FILE_FACTS.contains(&name) {
             continue;
         }
         let mut key = name.to_owned();
@@ -120,6 +124,7 @@ mod tests {
                 ("GPU", "Intel UHD"),
                 (" OS ", " Windows "),
                 ("Comment", ""),
+                ("separator", "; with decimal commas"),
             ]),
             dropped_known: false,
             target_fps: None,
