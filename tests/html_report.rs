@@ -96,8 +96,10 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
             continue;
         }
         let f = |k: &str| e[k].as_f64().unwrap();
-        // Figures with no direction: the run's counts, the limiter (metrics.md §13).
-        let neutral = matches!(key.as_str(), "run.frames" | "run.duration_ms") || key.starts_with("limiter.");
+        // Never judged: the counts, `max_fps` (metrics.md §9) and the limiter (§13).
+        let neutral = matches!(key.as_str(), "run.frames" | "run.duration_ms")
+            || key.ends_with(".max_fps")
+            || key.starts_with("limiter.");
         let want = match col.as_str() {
             "baseline" => number(f("baseline")),
             "other" => number(f("other")),
@@ -114,8 +116,8 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
                 (Some(true), _) => "better".into(),
                 (Some(false), _) => "worse".into(),
                 (None, true) => String::new(),
-                (None, false) if !sets => "same".into(),
-                (None, false) if f("delta") == 0.0 && e["df"].is_null() => "same".into(),
+                // Two runs: better null is no change or a change inside the noise band.
+                (None, false) if f("delta") == 0.0 && (!sets || e["df"].is_null()) => "same".into(),
                 (None, false) => "noise".into(),
             },
             other => panic!("unknown column {other}"),

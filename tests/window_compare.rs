@@ -78,19 +78,31 @@ fn change(r: f64) -> String {
     }
 }
 
-/// The verdict column for a compared figure, with the default ±1 % noise band:
-/// frames and duration have none ("—"); an unchanged figure is "same"; a change within
-/// the band "noise".
+/// The verdict column for a compared figure, from the CLI's JSON with the same noise
+/// band (`compare --noise-band`, default ±1 %, as the window's): frames, duration and
+/// `max_fps` have none ("—"); an unchanged figure is "same"; a change with `better`
+/// null (inside the band: checked against `band`) "noise".
 fn verdict(figure: &str, entry: &Value, band: f64) -> &'static str {
-    // Figures with no direction: the run's counts and the limiter (metrics.md §13).
-    if figure == "run.frames" || figure == "run.duration_ms" || figure.starts_with("limiter.") {
+    // Never judged: the counts, `max_fps` (metrics.md §9) and the limiter (§13).
+    if figure == "run.frames"
+        || figure == "run.duration_ms"
+        || figure.ends_with(".max_fps")
+        || figure.starts_with("limiter.")
+    {
+        assert!(entry["better"].is_null(), "{figure} never gets a verdict: {entry}");
         return "—";
     }
-    match (entry["better"].as_bool(), entry["relative"].as_f64()) {
-        (None, _) => "same",
-        (Some(_), Some(r)) if r.abs() <= band => "noise",
-        (Some(true), _) => "better",
-        (Some(false), _) => "worse",
+    let inside = entry["relative"].as_f64().is_some_and(|r| r.abs() < band);
+    match (entry["better"].as_bool(), entry["delta"].as_f64()) {
+        (None, Some(0.0)) => "same",
+        (None, _) => {
+            assert!(inside, "{figure}: better null outside the band: {entry}");
+            "noise"
+        }
+        (Some(_), _) => {
+            assert!(!inside, "{figure}: a verdict inside the band: {entry}");
+            if entry["better"].as_bool() == Some(true) { "better" } else { "worse" }
+        }
     }
 }
 

@@ -128,8 +128,11 @@ pub fn save_png(path: &Path, image: &egui::ColorImage) -> std::io::Result<()> {
 }
 
 /// A default file name for exports: `<capture stem>-<application>[-selection].<ext>`,
-/// with characters unsafe in file names replaced by `_`. A trailing `.exe` is dropped
-/// from the application name, and an empty application is left out.
+/// with characters unsafe in file names replaced by `_`, spaces by `_` (one `_` for a
+/// run of them). A trailing `.exe` is dropped from the application name, and the
+/// application is left out when it is empty or the stem already names it (an engine
+/// log's trace is named after its file: `unreal-example.json`, not
+/// `unreal-example-unreal-example.json`).
 #[must_use]
 pub fn default_name(capture_path: &Path, application: &str, selection: bool, ext: &str) -> String {
     let stem = capture_path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default();
@@ -141,7 +144,10 @@ pub fn default_name(capture_path: &Path, application: &str, selection: bool, ext
         _ => app,
     };
     let app = sanitise(app);
-    if !app.is_empty() {
+    let key = |s: &str| -> String {
+        s.chars().filter(|c| c.is_alphanumeric()).flat_map(char::to_lowercase).collect()
+    };
+    if !app.is_empty() && !key(&name).contains(&key(&app)) {
         name.push('-');
         name.push_str(&app);
     }
@@ -157,12 +163,24 @@ pub fn default_name(capture_path: &Path, application: &str, selection: bool, ext
 }
 
 /// Replaces characters that are unsafe in file names on any platform (path separators,
-/// `:*?"<>|`, control characters) with `_`, and trims spaces and dots at the ends.
+/// `:*?"<>|`, control characters) and spaces with `_`, never two separators in a row
+/// (`example_ unreal` → `example_unreal`), and trims `_` and dots at the ends.
 fn sanitise(s: &str) -> String {
     let unsafe_char =
         |c: char| c.is_control() || matches!(c, '/' | '\\' | ':' | '*' | '?' | '"' | '<' | '>' | '|');
-    let replaced: String = s.chars().map(|c| if unsafe_char(c) { '_' } else { c }).collect();
-    replaced.trim_matches(|c: char| c == ' ' || c == '.').to_owned()
+    let mut out = String::with_capacity(s.len());
+    for c in s.trim().chars() {
+        let c = if unsafe_char(c) || c.is_whitespace() { '_' } else { c };
+        // A space next to a separator, or several in a row, is one separator: no `_ ` or `__`.
+        if c == '_' && out.ends_with(['_', '-']) {
+            continue;
+        }
+        if c == '-' && out.ends_with('_') {
+            out.pop();
+        }
+        out.push(c);
+    }
+    out.trim_matches(|c: char| c == '_' || c == '.').to_owned()
 }
 
 /// A CSV field, quoted per RFC 4180 when it holds a comma, quote or line break (or
@@ -329,10 +347,22 @@ mod tests {
     #[test]
     fn default_names_are_safe() {
         let cap = PathBuf::from("/data/run 1.csv");
-        assert_eq!(default_name(&cap, "a/b:c*?.exe", false, "json"), "run 1-a_b_c__.json");
-        assert_eq!(default_name(&cap, "Game.EXE", true, "csv"), "run 1-Game-selection.csv");
-        assert_eq!(default_name(Path::new("x<y>|z\".csv"), "", false, "png"), "x_y__z_.png");
+        // Issue 20: no spaces, no doubled separators, the application not repeated.
+        assert_eq!(default_name(&cap, "a/b:c*?.exe", false, "json"), "run_1-a_b_c.json");
+        assert_eq!(default_name(&cap, "Game.EXE", true, "csv"), "run_1-Game-selection.csv");
+        assert_eq!(default_name(Path::new("x<y>|z\".csv"), "", false, "png"), "x_y_z.png");
         assert_eq!(default_name(Path::new(""), "g.exe", false, ".png"), "capture-g.png");
-        assert_eq!(default_name(&cap, "a\\b\u{7}", false, "csv"), "run 1-a_b_.csv");
+        assert_eq!(default_name(&cap, "a\\b\u{7}", false, "csv"), "run_1-a_b.csv");
+        let unreal = Path::new("example_ unreal-csvprofile-example.csv");
+        assert_eq!(
+            default_name(unreal, "example_ unreal-csvprofile-example", false, "json"),
+            "example_unreal-csvprofile-example.json"
+        );
+        let fv = Path::new("FrameView_AlanWake2_run1_Log.csv");
+        assert_eq!(default_name(fv, "AlanWake2.exe", false, "png"), "FrameView_AlanWake2_run1_Log.png");
+        assert_eq!(
+            default_name(fv, "Other.exe", true, "png"),
+            "FrameView_AlanWake2_run1_Log-Other-selection.png"
+        );
     }
 }

@@ -81,6 +81,12 @@ pub(super) struct CompareArgs {
     /// fraction (0.05) or percentage (5%) is an outlier, left out of the set's figures.
     #[arg(long, value_name = "R", default_value = "0.05", value_parser = fraction)]
     pub(super) outlier_limit: f64,
+    /// Two runs: a figure whose relative change is below this fraction (0.01) or
+    /// percentage (1%) is noise — neither better nor worse (`better` null in the JSON,
+    /// "noise" in the table), as the window's noise band (the same default). The gate
+    /// keeps its own limits; sets are judged by their 95 % intervals instead.
+    #[arg(long, value_name = "R", default_value = "0.01", value_parser = fraction)]
+    pub(super) noise_band: f64,
     /// A progress line on stderr while the files load: auto, always or never.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
     pub(super) progress: ProgressArg,

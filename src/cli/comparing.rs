@@ -227,7 +227,9 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let comparison = match runs.as_slice() {
-        [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
+        [RunEntry::Run(baseline), RunEntry::Run(other)] => {
+            Some(compare::compare(baseline, other).with_noise_band(args.noise_band))
+        }
         _ => None,
     };
     let outcome = comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check(c));
@@ -237,6 +239,7 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let doc = CompareReport {
         report: Report { schema: report::SCHEMA, settings: settings_json, runs },
         comparison,
+        noise_band: args.noise_band,
         regressions: outcome.as_ref().map(|o| o.regressions.clone()),
         not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
         warnings,

@@ -51,7 +51,8 @@ FPS is more than --outlier-limit from its set's median is flagged and left out (
 least two runs). Every figure gets Welch's 95 % interval for the difference of the means; a
 change is better or worse only when the interval excludes 0, otherwise it is noise, and
 --fail-if-worse fails only on significant changes beyond their limit. One file per side is the
-plain comparison.
+plain comparison: a change below --noise-band (1 %, as the window) is noise, neither better nor
+worse, and max_fps (one fastest frame) never gets a verdict; the gate keeps its own limits.
 
 Every figure is defined in docs/figures.md of the framescope repository, with how it differs
 from the CapFrameX, FrameView, PresentMon and MangoHud figure of the same name.";

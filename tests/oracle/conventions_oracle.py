@@ -31,6 +31,7 @@ Environment: FRAMESCOPE_TRACES overrides the capture folder
 
 import importlib.util
 import math
+import json
 import os
 import shutil
 import struct
@@ -318,8 +319,10 @@ def conventions(ft, limiter=None):
 # frame of the trace (dropped ones included, whatever the source: what FrameView's summary
 # averages). Sampled logs: over the samples (the rows that close an interval and report a
 # rate), mean weighted by the sample's interval dt (sum v*dt / sum dt over the samples whose
-# cell is numeric), min / max of those cells. CapFrameX JSON: {} (its per-frame arrays hold
-# no telemetry; SensorData2 is on its own time base and the spec does not cover it).
+# cell is numeric), min / max of those cells. CapFrameX JSON: its per-frame arrays hold
+# no telemetry; its sensors (SensorData2, issue 20) are, per frame: a frame presented at
+# TimeInSeconds t takes the value of the first sensor sample with MeasureTime >= t (none
+# after the last sample), over the frames with MsBetweenPresents > 0; see cx_sensors.
 
 FRAME_COLUMNS = {c.lower() for c in [
     # identity and present description
@@ -537,6 +540,41 @@ def mangohud_rows(lines):
     return header, [(c, v * scale) for c, v in zip(rows, fts) if v is not None and v > 0]
 
 
+# LibreHardwareMonitor sensor types: whether the type word is added to the sensor's Name
+# to name the column ("GPU Core" + "Clock" -> "GPU Core Clock"; never twice).
+CX_TYPE_IN_NAME = {"Voltage", "Current", "Power", "Clock", "Temperature", "Load", "Frequency",
+                   "Fan", "Flow", "Control", "Level", "Throughput", "Energy", "Noise"}
+
+
+def cx_sensors(path, run_no):
+    """Telemetry of the run_no-th run with frames of a CapFrameX JSON from SensorData2."""
+    with open(path, encoding="utf-8-sig") as fh:
+        run = json.load(fh)["Runs"][run_no]
+    sd = run.get("SensorData2") or {}
+    cd = run["CaptureData"]
+    measure = sd.get("MeasureTime", {}).get("Values")
+    if not measure:
+        return {}
+    times = [t for t, ft in zip(cd["TimeInSeconds"], cd["MsBetweenPresents"])
+             if ft is not None and ft > 0]
+
+    def sample(t):
+        for j, m in enumerate(measure):
+            if m >= t:
+                return j
+        return None
+    which = [sample(t) for t in times]
+    cols = []
+    for key, sensor in sd.items():
+        if key in ("MeasureTime", "BetweenMeasureTime"):
+            continue
+        name, kind, vals = sensor["Name"], sensor["Type"], sensor["Values"]
+        if kind in CX_TYPE_IN_NAME and kind.lower() not in name.lower():
+            name = name + " " + kind
+        cols.append((name, [float(vals[j]) for j in which if j is not None and j < len(vals)]))
+    return plain_stats(cols)
+
+
 def sampled_or_cx_document(path, source):
     analysis = so.analyse(path)
     fmt = analysis["format"]
@@ -550,7 +588,8 @@ def sampled_or_cx_document(path, source):
             else:
                 vals = [f.disp for f in tr["frames"] if f.disp is not None]
             traces.append(_trace_entry(tr["application"], None, None,
-                                       conventions(vals) if vals else None, {}))
+                                       conventions(vals) if vals else None,
+                                       cx_sensors(path, len(traces))))
         return traces
     lines = so.split_lines(so.read_text(path))
     if fmt == "mangohud" and not analysis["sampled"]:

@@ -71,6 +71,7 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         });
         super::peers::convention_note_ui(ui, &comparison, convention);
         super::peers::telemetry_comparison_ui(ui, &comparison, ("comparison_telemetry", i));
+        super::system::system_comparison_ui(ui, &comparison, ("comparison_system", i));
     }
     out
 }

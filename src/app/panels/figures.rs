@@ -280,6 +280,7 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     };
     ui.heading(&run.shown_trace().meta.application);
     ui.label(format!("{} ({})", run.capture.info.format, run.capture.info.format_version));
+    super::system::system_box_ui(ui, &run.capture.info, "figures");
     if let Some(markers) = run.markers_name() {
         ui.label(format!("PCL log: {markers}"));
     }

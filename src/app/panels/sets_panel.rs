@@ -25,7 +25,10 @@ pub fn sets_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     let listed = format!("Sets of runs: {}", sets.join(", "));
     // A header does not wrap: a long one would widen the panel's content, and every
     // label under it would stop wrapping at the panel's edge.
-    let title = if groups.len() <= 3 && listed.chars().count() <= 60 {
+    let title = if groups.iter().all(|(_, members)| members.len() < 2) {
+        // Runs that share no set are no "sets" (issue 20): say so.
+        "Sets of runs: none, each run on its own".to_owned()
+    } else if groups.len() <= 3 && listed.chars().count() <= 60 {
         listed
     } else {
         format!("Sets of runs: {} sets, {} runs in all", groups.len(), runs.len())

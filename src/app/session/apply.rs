@@ -7,9 +7,17 @@ use super::{OpenRun, RunId, Session};
 use crate::app::settings::Persisted;
 use crate::app::timeline::{Command, TimeView};
 use framescope_core::analysis::Trim;
-use framescope_core::presentation::grouping::prefix_key;
+use framescope_core::presentation::grouping::{auto_sets, named_application};
 
 impl Session {
+    /// The set each open run would open in by its file name and application
+    /// ([`auto_sets`]), in run order.
+    fn auto_sets(&self) -> Vec<String> {
+        let runs: Vec<(&str, Option<&str>)> =
+            self.runs.iter().map(|r| (r.label.as_str(), named_application(&r.capture, r.trace()))).collect();
+        auto_sets(&runs)
+    }
+
     /// Applies `command` (a [`AppCommand::Shell`] is the shell's and does nothing
     /// here); a command that changes a setting the user keeps writes it to
     /// `persisted` and says so in the returned [`Effects`].
@@ -68,6 +76,10 @@ impl Session {
             run.trim = persisted.run_trim(&absolute).map(|(start_s, end_s)| Trim { start_s, end_s });
         }
         self.runs.push(run);
+        // Its set among the open runs: apart from a same-named run of another game.
+        if let (Some(set), Some(r)) = (self.auto_sets().pop(), self.runs.last_mut()) {
+            r.set = set;
+        }
         self.selected = Some(id);
         if from_watch {
             self.compare_newest();
@@ -252,8 +264,9 @@ impl Session {
             AppCommand::PinSet(set) => self.pinned_set = set,
             AppCommand::MoveToSet(id, set) => self.with_run(id, |r| set.trim().clone_into(&mut r.set)),
             AppCommand::GroupByFileName => {
-                for r in &mut self.runs {
-                    r.set = prefix_key(&r.label);
+                let sets = self.auto_sets();
+                for (r, set) in self.runs.iter_mut().zip(sets) {
+                    r.set = set;
                 }
             }
             AppCommand::OneSetPerRun => {

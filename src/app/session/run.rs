@@ -6,6 +6,7 @@ use crate::app::work::{self, Analyzed, ReportSource, Spawner, Task as Job, Track
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::model::Capture;
+use framescope_core::presentation::grouping;
 use framescope_core::report::{self, Run};
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -41,7 +42,8 @@ pub struct OpenRun {
     /// This capture's own trim; `None`: the trim for all runs.
     pub trim: Option<Trim>,
     /// The set this run belongs to (sets of runs, `metrics.md` §12): by default the
-    /// file name's prefix ([`framescope_core::presentation::grouping::prefix_key`]).
+    /// file name's prefix when it has a run number and the same application
+    /// ([`framescope_core::presentation::grouping::auto_sets`]), else its own.
     pub set: String,
     /// Kept in its set's figures although it is an outlier (the user put it back).
     pub keep_outlier: bool,
@@ -74,7 +76,8 @@ impl OpenRun {
     pub fn new(id: RunId, name: String, path: Option<PathBuf>, capture: Capture) -> Self {
         let trace = capture.default_trace().unwrap_or(0);
         let label = short_name(&name);
-        let set = framescope_core::presentation::grouping::prefix_key(&label);
+        let app = grouping::named_application(&capture, trace);
+        let set = grouping::auto_sets(&[(&label, app)]).swap_remove(0);
         Self {
             trim: None,
             set,

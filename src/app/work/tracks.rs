@@ -6,7 +6,7 @@
 use framescope_core::analysis::{FrameTimeSource, percentile};
 use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
-use framescope_core::presentation::axes::{telemetry_axis, telemetry_unit};
+use framescope_core::presentation::axes::{column_unit, telemetry_axis_in};
 use framescope_core::presentation::stages::{Stack, latency_stack};
 
 /// A telemetry column the timeline draws, with its scale.
@@ -21,7 +21,7 @@ pub struct TelemetryTrack {
     pub min: f64,
     /// See `min`.
     pub max: f64,
-    /// The unit its name says (°C, W, MHz, %, …), or "".
+    /// Its unit (°C, W, MHz, %, …): the file's declaration, else its name's; or "".
     pub unit: &'static str,
     /// The row's vertical axis: bottom and top values (round numbers around min and
     /// max, at least a tenth of the values' size apart, so that 75 → 76 °C is no cliff).
@@ -93,14 +93,15 @@ impl Tracks {
                     .iter()
                     .filter(|v| v.is_finite())
                     .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+                let unit = column_unit(trace, &c.name);
                 (hi > lo).then(|| TelemetryTrack {
                     name: c.name.clone(),
                     column: i,
                     index: SeriesIndex::new(&c.values),
                     min: lo,
                     max: hi,
-                    unit: telemetry_unit(&c.name),
-                    axis: telemetry_axis(lo, hi),
+                    unit,
+                    axis: telemetry_axis_in(lo, hi, unit),
                 })
             })
             .take(MAX_TELEMETRY_ROWS)

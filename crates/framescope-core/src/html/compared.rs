@@ -5,7 +5,7 @@
 
 use super::encode::escape;
 use super::tables::name_cell_with;
-use crate::report::compare::{Comparison, Direction, Regression, Row, number};
+use crate::report::compare::{Comparison, Regression, Row, number};
 use crate::report::gate::NotComparable;
 use crate::report::sets::{SetComparison, SetRow, SetsJson};
 use std::fmt::Write as _;
@@ -38,16 +38,8 @@ fn cell(out: &mut String, key: &str, col: &str, class: &str, text: &str) {
 }
 
 /// The verdict of a two-run row, as `write_comparison_table` gives it.
-fn verdict(row: &Row) -> &'static str {
-    match (row.entry, row.figure.direction) {
-        (Some(e), d) => match (e.better, d) {
-            (Some(true), _) => "better",
-            (Some(false), _) => "worse",
-            (None, Direction::Neutral) => "",
-            (None, _) => "same",
-        },
-        (None, _) => "not comparable",
-    }
+fn verdict(row: &Row, band: f64) -> &'static str {
+    row.verdict(band).map_or("not comparable", crate::report::verdict::Verdict::as_str)
 }
 
 /// The other run against the baseline: framescope's own figures (the peer tools' are
@@ -78,7 +70,7 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2
         let (delta, rel) = row
             .entry
             .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
-        let v = verdict(row);
+        let v = verdict(row, c.noise_band());
         out.push_str("<tr>");
         out.push_str(&compared_name(&key));
         cell(out, &key, "baseline", "num", &side(row.baseline));

@@ -71,6 +71,10 @@ struct Lines {
     header: Option<Header>,
     version: Option<String>,
     system: Vec<(String, String)>,
+    /// The names of the last `02` line's value fields (a repeated one empty).
+    names: Vec<String>,
+    /// The units the `03` lines declare, by column name.
+    units: Vec<(String, String)>,
     /// The first and last times (ms) of the timed `80` lines.
     first_ms: Option<f64>,
     last_ms: f64,
@@ -128,7 +132,7 @@ impl Lines {
                 }
             }
             Some(2) => self.header(row),
-            Some(3) => {}
+            Some(3) => self.unit(&text(2), &text(3)),
             Some(80) => self.sample(row, line),
             _ => self.unknown.add(line),
         }
@@ -140,6 +144,7 @@ impl Lines {
         let len = names.iter().rposition(|n| !n.is_empty()).map_or(2, |i| i + 1).max(2);
         let values = names.get(2..len).unwrap_or(&[]);
         let unique = first_names(values);
+        self.names.clone_from(&unique);
         let find = |want: &str| values.iter().position(|n| n.eq_ignore_ascii_case(want)).map(|i| i + 2);
         let rate = find("Framerate").map(|i| (i, true)).or_else(|| find("Frametime").map(|i| (i, false)));
         self.had_frame_column |= rate.is_some();
@@ -168,6 +173,16 @@ impl Lines {
             }
         }
         self.header = Some(Header { len, rate, columns });
+    }
+
+    /// A `03` line: the unit of the value field `index` (0 for the first, in the `02`
+    /// line's order), e.g. `MB` for "Memory usage"; an empty unit says nothing.
+    fn unit(&mut self, index: &str, unit: &str) {
+        let name = index.parse::<usize>().ok().and_then(|i| self.names.get(i)).filter(|n| !n.is_empty());
+        let room = !unit.is_empty() && self.units.len() < MAX_COLUMNS;
+        if let Some(name) = name.filter(|n| room && !self.units.iter().any(|(k, _)| k == *n)) {
+            self.units.push((name.clone(), unit.to_owned()));
+        }
     }
 
     /// An `80` line: a polling instant; a sample unless it is the first or has no rate.
@@ -249,7 +264,11 @@ impl Lines {
         if let Some(why) = why {
             return Err(no_frames(path, why, &self.samples.finish(meta, extra)));
         }
-        let (traces, notes) = self.samples.finish_sessions(meta, extra, SessionClock::WallClock, true);
+        let (mut traces, notes) = self.samples.finish_sessions(meta, extra, SessionClock::WallClock, true);
+        for t in &mut traces {
+            let has = |name: &str| t.frames.columns.iter().any(|c| c.name == name);
+            t.frames.units = self.units.iter().filter(|(n, _)| has(n)).cloned().collect();
+        }
         if traces.is_empty() {
             let why = "no logging session of the log has a polling period (its timed lines do not advance)";
             return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(why.into())));

@@ -23,6 +23,9 @@ struct Document {
 struct RunJson {
     capture_data: Option<CaptureData>,
     present_mon_runtime: Option<String>,
+    /// The run's sensors (read leniently: a malformed sensor is a warning, not an error).
+    #[serde(default)]
+    sensor_data2: Option<serde_json::Value>,
 }
 
 #[derive(Deserialize, Default)]
@@ -94,7 +97,8 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
     for (k, run) in doc.runs.into_iter().enumerate().take(super::builder::MAX_TRACES) {
         let name = if several { format!("{application} (run {})", k + 1) } else { application.clone() };
         any_dropped_array |= run.capture_data.as_ref().is_some_and(|d| d.dropped.is_some());
-        match run.capture_data.map(|data| trace_of(&name, &data, run.present_mon_runtime)) {
+        let sensors = run.sensor_data2;
+        match run.capture_data.map(|data| trace_of(&name, &data, run.present_mon_runtime, sensors.as_ref())) {
             Some(t) if !t.is_empty() => traces.push(t),
             _ => empty.push(k + 1),
         }
@@ -129,8 +133,14 @@ fn values(v: Option<&Vec<Option<f64>>>, i: usize) -> f64 {
         .unwrap_or(f64::NAN)
 }
 
-/// One run's arrays as a trace; frames with an unusable frame time are skipped.
-fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
+/// One run's arrays as a trace, with its sensors as telemetry; frames with an unusable
+/// frame time are skipped.
+fn trace_of(
+    name: &str,
+    data: &CaptureData,
+    runtime: Option<String>,
+    sensors: Option<&serde_json::Value>,
+) -> Trace {
     let ft = data.ms_between_presents.as_ref();
     let (n, uneven) = frame_count(data);
     let kept: Vec<usize> =
@@ -166,6 +176,10 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
     let (modes, present_mode) = present_modes(data.present_mode.as_ref(), &kept);
     let mut warnings: Vec<Warning> = uneven.into_iter().collect();
     warnings.extend(skip_warning(n, &kept));
+    let times_s: Vec<f64> = kept.iter().map(|&i| values(data.time_in_seconds.as_ref(), i)).collect();
+    let sensors = super::capframex_sensors::read(sensors, &times_s);
+    columns.extend(sensors.columns);
+    warnings.extend(sensors.warnings);
     let display_ms = column(&data.ms_between_display_change, true);
     let line = kept.iter().map(|&i| i as u64 + 1).collect();
     let meta = TraceMeta {
@@ -184,6 +198,7 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         frame_type: Vec::new(),
         line,
         columns,
+        units: sensors.units,
         ..Frames::default()
     };
     Trace { meta, frames, warnings }

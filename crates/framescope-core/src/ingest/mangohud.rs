@@ -220,6 +220,38 @@ fn median(values: &[f64]) -> f64 {
     crate::model::percentile(&v, 0.5)
 }
 
+/// MangoHud's units for the columns it writes (its `logging.cpp`: loads in %, clocks in
+/// MHz, temperatures in °C, power in W, memory in GiB, `frametime` in ms once read),
+/// for the columns of `columns` that it knows.
+#[must_use]
+pub(crate) fn units(columns: &[crate::model::Column]) -> Vec<(String, String)> {
+    const KNOWN: [(&str, &str); 16] = [
+        ("fps", "FPS"),
+        ("frametime", "ms"),
+        ("cpu_load", "%"),
+        ("gpu_load", "%"),
+        ("cpu_temp", "°C"),
+        ("gpu_temp", "°C"),
+        ("gpu_core_clock", "MHz"),
+        ("gpu_mem_clock", "MHz"),
+        ("cpu_mhz", "MHz"),
+        ("gpu_vram_used", "GB"),
+        ("ram_used", "GB"),
+        ("swap_used", "GB"),
+        ("process_rss", "GB"),
+        ("cpu_power", "W"),
+        ("gpu_power", "W"),
+        ("gpu_fan", "RPM"),
+    ];
+    columns
+        .iter()
+        .filter_map(|c| {
+            let name = c.name.trim().to_ascii_lowercase();
+            KNOWN.iter().find(|(k, _)| *k == name).map(|(_, u)| (c.name.clone(), (*u).to_owned()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

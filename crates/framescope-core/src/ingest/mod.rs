@@ -14,6 +14,7 @@
 mod afterburner;
 mod builder;
 mod capframex_json;
+mod capframex_sensors;
 mod csv_capture;
 mod decode;
 mod engine_rows;

@@ -215,6 +215,11 @@ pub struct Frames {
     /// Labelled events the capture logs (Unreal's `EVENTS` column, `formats.md` §10),
     /// in frame order: each belongs to a kept frame. Empty for most formats.
     pub events: Vec<Event>,
+    /// The unit the file itself declares for a column (column name → unit: MSI
+    /// Afterburner's `03` lines, CapFrameX's sensor types, MangoHud's known columns), in
+    /// column order; empty when the file declares none (units are then guessed from the
+    /// names, `presentation::axes`).
+    pub units: Vec<(String, String)>,
 }
 
 /// A labelled moment of a capture (an engine's event: a map load, a checkpoint).
@@ -330,6 +335,7 @@ impl Trace {
                 .filter(|e| r.contains(&e.frame))
                 .map(|e| Event { frame: e.frame - r.start, ..e.clone() })
                 .collect(),
+            units: f.units.clone(),
         };
         Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }
     }

@@ -29,6 +29,63 @@ pub fn prefix_key(file_name: &str) -> String {
     if key.is_empty() { stem } else { key.to_owned() }
 }
 
+/// The part of a file name before its run number (as [`prefix_key`] cuts it), or
+/// `None` when the name has no run number (no `run` + digits, no trailing digits): such
+/// a run is in no set with another until the user puts it there.
+#[must_use]
+pub fn run_number_prefix(file_name: &str) -> Option<String> {
+    let stem = std::path::Path::new(file_name)
+        .file_stem()
+        .map_or_else(|| file_name.to_owned(), |s| s.to_string_lossy().into_owned());
+    let key = prefix_key(file_name);
+    (key != stem).then_some(key)
+}
+
+/// The sets runs open in (issue 20), for runs given as (file name, the application the
+/// capture names — `None` when the format does not record it and the file name stands
+/// for it: MangoHud, NVIDIA App, Afterburner). Runs are grouped automatically only when
+/// their file names differ by a run number (`…_run1_…` / `…_run2_…`, `a1` / `a2`,
+/// CapFrameX's `(run 2)`: [`run_number_prefix`]) and they are of the same application:
+/// a name without a run number is a set of its own, named by the file's stem; when runs of
+/// one prefix name different applications, each named one's set adds its application
+/// (`run (a.exe)`, `run (b.exe)`), so that two games never share a set.
+#[must_use]
+pub fn auto_sets(runs: &[(&str, Option<&str>)]) -> Vec<String> {
+    let prefixes: Vec<Option<String>> = runs.iter().map(|(name, _)| run_number_prefix(name)).collect();
+    let app_key = |a: &str| -> String {
+        let a = a.trim().to_ascii_lowercase();
+        let a = a.strip_suffix(".exe").unwrap_or(&a);
+        a.chars().filter(char::is_ascii_alphanumeric).collect()
+    };
+    runs.iter()
+        .zip(&prefixes)
+        .map(|(&(name, app), prefix)| {
+            let Some(prefix) = prefix else { return prefix_key(name) };
+            let mut apps = runs
+                .iter()
+                .zip(&prefixes)
+                .filter(|(_, p)| p.as_ref() == Some(prefix))
+                .filter_map(|((_, a), _)| a.map(app_key));
+            let first = apps.next();
+            let mixed = first.is_some_and(|f| apps.any(|k| k != f));
+            match app {
+                Some(app) if mixed => format!("{prefix} ({app})"),
+                _ => prefix.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The application trace `trace` of `capture` names, for [`auto_set`]: `None` when the
+/// format does not record one (the trace is then named after the file).
+#[must_use]
+pub fn named_application(capture: &crate::model::Capture, trace: usize) -> Option<&str> {
+    let app = capture.traces.get(trace)?.meta.application.as_str();
+    let stem = capture.info.path.file_stem().map(|s| s.to_string_lossy());
+    let sampled = capture.traces.get(trace).is_some_and(crate::model::Trace::is_sampled);
+    (!sampled && stem.as_deref() != Some(app)).then_some(app)
+}
+
 /// Sets among some runs: each set's name and its runs (the positions given, in their
 /// order), in the order their first run comes.
 pub type Groups = Vec<(String, Vec<usize>)>;
@@ -91,6 +148,27 @@ mod tests {
         assert_eq!(prefix_key("123.csv"), "123");
         assert_eq!(prefix_key("run1.csv"), "run");
         assert_eq!(prefix_key("Run_2.csv"), "run");
+    }
+
+    /// Issue 20: an unknown CSV and an Unreal example (no run number) are sets of their
+    /// own; run1/run2 of one game share a set; `run1`/`run2` of two games do not; logs
+    /// that do not name their application (MangoHud) group by the name alone.
+    #[test]
+    fn only_runs_of_one_application_numbered_apart_group() {
+        let sets =
+            auto_sets(&[("generic-custom-us.csv", None), ("unreal-csvprofile-example.csv", Some("unreal"))]);
+        assert_eq!(sets, ["generic-custom-us", "unreal-csvprofile-example"]);
+        let fv = |n: u8| format!("FrameView_AlanWake2_DLSSQuality_run{n}_2024_04_16T234455_Log.csv");
+        let (a, b) = (fv(1), fv(2));
+        let sets = auto_sets(&[(&a, Some("AlanWake2.exe")), (&b, Some("AlanWake2.exe"))]);
+        assert_eq!(sets, ["FrameView_AlanWake2_DLSSQuality", "FrameView_AlanWake2_DLSSQuality"]);
+        let sets =
+            auto_sets(&[("run1.csv", Some("a.exe")), ("run2.csv", Some("b.exe")), ("run3.csv", Some("A"))]);
+        assert_eq!(sets, ["run (a.exe)", "run (b.exe)", "run (A)"]);
+        let sets = auto_sets(&[("mh_run1.csv", None), ("mh_run2.csv", None), ("x1.csv", Some("g.exe"))]);
+        assert_eq!(sets, ["mh", "mh", "x"]);
+        assert_eq!(run_number_prefix("synthetic-run-a.csv"), None);
+        assert_eq!(run_number_prefix("Cyberpunk (run 2).json").as_deref(), Some("Cyberpunk"));
     }
 
     /// Runs 0..5 in sets a, b, a, c, b, compared with run 2 as the baseline: a (2, 0),

@@ -12,7 +12,7 @@
 //! * `health.spikes`: `action=count` for every action, joined with `; `;
 //! * left out: `stutters.frames`, `osc.oscillating` and `health.actions` (frame
 //!   indices and names; the counts are `stutters.count` and
-//!   `osc.oscillating_frames`), and `telemetry` (its columns differ per capture).
+//!   `osc.oscillating_frames`), and `telemetry` and `system` (their names differ per capture).
 //!
 //! A file that could not be reported gives a row with `file`, `error.message` and
 //! `error.line` and every figure empty. Cells are quoted as RFC 4180 says (the `csv`
@@ -153,7 +153,7 @@ pub const COLUMNS: &[&str] = &[
 
 /// JSON keys of a run that have no column of their own (see the module docs).
 pub const LEFT_OUT: &[&str] =
-    &["stutters.frames", "osc.oscillating", "health.actions", "telemetry", "other_traces"];
+    &["stutters.frames", "osc.oscillating", "health.actions", "telemetry", "system", "other_traces"];
 
 /// The cells of one run, in [`COLUMNS`] order.
 #[must_use]

@@ -18,6 +18,9 @@ pub struct CompareReport {
     pub report: Report,
     /// The comparison, or null when either run failed.
     pub comparison: Option<Comparison>,
+    /// The noise band the comparison's verdicts used (`--noise-band`, a fraction; an
+    /// addition to the contract).
+    pub noise_band: f64,
     /// Figures that got worse beyond their `--fail-if-worse` limit (absent without a gate).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub regressions: Option<Vec<Regression>>,

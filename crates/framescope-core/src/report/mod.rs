@@ -8,6 +8,7 @@ pub mod etl;
 pub mod gate;
 pub mod sets;
 pub mod stats;
+pub mod system;
 mod table;
 pub mod verdict;
 
@@ -188,6 +189,10 @@ pub struct Run {
     pub conventions: Option<Conventions>,
     /// Every telemetry column's mean, min and max.
     pub telemetry: Telemetry,
+    /// What the capture says about its system (GPU, CPU, driver, OS, comment…), name →
+    /// text in file order (an addition to the contract: `{}` when it says nothing).
+    #[serde(serialize_with = "system::serialize")]
+    pub system: Vec<(String, String)>,
     /// The file's traces that are not reported (an addition to the contract; absent
     /// when there are none, or with `--trace all`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -333,6 +338,7 @@ pub fn run_prepared(
         telemetry: crate::analysis::telemetry::of(trace, |i| {
             trace.frames.sample_ms.get(i).copied().unwrap_or(1.0)
         }),
+        system: system::facts(info),
         other_traces: Vec::new(),
     }
 }

@@ -114,6 +114,10 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {}", text(s)));
     let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {}", text(s)));
     writeln!(out, "  {}{pid}{sc}{rt}", text(&r.application))?;
+    if !r.system.is_empty() {
+        let facts: Vec<String> = r.system.iter().map(|(k, v)| format!("{k}: {v}")).collect();
+        writeln!(out, "  system: {}", text(&facts.join("; ")))?;
+    }
     write_other_traces(r, out)?;
     if !r.present_modes.is_empty() {
         writeln!(out, "  present mode: {}", text(&r.present_modes.join(", ")))?;

@@ -23,17 +23,18 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    /// The verdict on one figure of two runs, with a relative change of at most `band`
-    /// (a fraction of the baseline: 0.01 = ±1 %) counting as noise; with a baseline of
-    /// 0 (no relative change) any change counts.
+    /// The verdict on one figure of two runs, with a relative change below `band` (a
+    /// fraction of the baseline: 0.01 = ±1 %) counting as noise (`metrics.md` §9); with a
+    /// baseline of 0 (no relative change) any change counts. A figure that is never
+    /// judged (frames, duration, `max_fps`) is neutral.
     #[must_use]
     pub fn of_runs(entry: &Entry, direction: Direction, band: f64) -> Self {
-        if direction == Direction::Neutral {
+        if matches!(direction, Direction::Neutral | Direction::Unjudged) {
             return Self::Neutral;
         }
         match (entry.better, entry.relative) {
             (None, _) => Self::Same,
-            (Some(_), Some(r)) if r.abs() <= band => Self::Noise,
+            (Some(_), Some(r)) if r.abs() < band => Self::Noise,
             (Some(true), _) => Self::Better,
             (Some(false), _) => Self::Worse,
         }
@@ -47,7 +48,7 @@ impl Verdict {
         match (entry.better, direction, entry.significant) {
             (Some(true), ..) => Self::Better,
             (Some(false), ..) => Self::Worse,
-            (None, Direction::Neutral, _) => Self::Neutral,
+            (None, Direction::Neutral | Direction::Unjudged, _) => Self::Neutral,
             (None, _, false) if entry.delta == 0.0 && entry.df.is_none() => Self::Same,
             (None, ..) => Self::Noise,
         }

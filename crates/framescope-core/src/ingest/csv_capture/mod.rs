@@ -110,7 +110,17 @@ pub fn load<R: BufRead + Send>(
         }
         Ok(())
     })?;
-    rows.finish(info, opts, path)
+    rows.finish(info, opts, path).map(with_units)
+}
+
+/// A MangoHud log's traces with the units of the columns MangoHud writes.
+fn with_units(mut capture: Capture) -> Capture {
+    if capture.info.format == Format::MangoHud {
+        for t in &mut capture.traces {
+            t.frames.units = super::mangohud::units(&t.frames.columns);
+        }
+    }
+    capture
 }
 
 fn file_stem(path: &Path) -> String {

@@ -119,6 +119,9 @@ pub enum Direction {
     /// Neither: context for the counts (frames, duration). `better` is always null and
     /// the gate does not accept it.
     Neutral,
+    /// Higher is better for the gate, but the comparison never calls it better or worse
+    /// (`better` null): `max_fps`, which a single fastest frame decides (`metrics.md` §9).
+    Unjudged,
 }
 
 /// One compared figure: where it is, which way it improves, how to read it from a run.
@@ -162,7 +165,7 @@ pub static FIGURES: &[Figure] = &[
     fig(Section::Run, "dropped_frames", LOWER, |r| r.dropped_frames.map(|d| d as f64)),
     fig(Section::Summary, "avg_fps", HIGHER, |r| r.summary.map(|s| s.avg_fps)),
     fig(Section::Summary, "min_fps", HIGHER, |r| r.summary.map(|s| s.min_fps)),
-    fig(Section::Summary, "max_fps", HIGHER, |r| r.summary.map(|s| s.max_fps)),
+    fig(Section::Summary, "max_fps", Direction::Unjudged, |r| r.summary.map(|s| s.max_fps)),
     fig(Section::Summary, "p50_ms", LOWER, |r| r.summary.map(|s| s.p50_ms)),
     fig(Section::Summary, "p90_ms", LOWER, |r| r.summary.map(|s| s.p90_ms)),
     fig(Section::Summary, "p95_ms", LOWER, |r| r.summary.map(|s| s.p95_ms)),
@@ -223,7 +226,7 @@ pub static FIGURES: &[Figure] = &[
     // Each peer tool's own figures (metrics.md §11).
     fig(Section::CapFrameX, "average_fps", HIGHER, |r| cfx(r).map(|c| c.average_fps)),
     fig(Section::CapFrameX, "min_fps", HIGHER, |r| cfx(r).map(|c| c.min_fps)),
-    fig(Section::CapFrameX, "max_fps", HIGHER, |r| cfx(r).map(|c| c.max_fps)),
+    fig(Section::CapFrameX, "max_fps", Direction::Unjudged, |r| cfx(r).map(|c| c.max_fps)),
     fig(Section::CapFrameX, "p99_fps", HIGHER, |r| cfx(r).map(|c| c.p99_fps)),
     fig(Section::CapFrameX, "p95_fps", HIGHER, |r| cfx(r).map(|c| c.p95_fps)),
     fig(Section::CapFrameX, "median_fps", HIGHER, |r| cfx(r).map(|c| c.median_fps)),
@@ -250,7 +253,7 @@ pub static FIGURES: &[Figure] = &[
     fig(Section::PresentMon, "p1_fps", HIGHER, |r| pm(r).map(|c| c.p1_fps)),
     fig(Section::PresentMon, "p5_fps", HIGHER, |r| pm(r).map(|c| c.p5_fps)),
     fig(Section::PresentMon, "min_fps", HIGHER, |r| pm(r).map(|c| c.min_fps)),
-    fig(Section::PresentMon, "max_fps", HIGHER, |r| pm(r).map(|c| c.max_fps)),
+    fig(Section::PresentMon, "max_fps", Direction::Unjudged, |r| pm(r).map(|c| c.max_fps)),
     fig(Section::MangoHud, "average_fps", HIGHER, |r| mh(r).map(|c| c.average_fps)),
     fig(Section::MangoHud, "low_1pct_fps", HIGHER, |r| mh(r).map(|c| c.low_1pct_fps)),
     fig(Section::MangoHud, "low_0_1pct_fps", HIGHER, |r| mh(r).map(|c| c.low_0_1pct_fps)),

@@ -18,7 +18,7 @@ impl Serialize for Comparison {
             }
         }
         let cells: Vec<(&'static Figure, Option<Entry>)> =
-            self.rows.iter().map(|r| (r.figure, r.entry)).collect();
+            self.rows.iter().map(|r| (r.figure, r.judged_entry(self.band))).collect();
         let mut map = serializer.serialize_map(None)?;
         BySection(&cells).entries(&mut map)?;
         map.serialize_entry("telemetry", &Telemetry(&self.telemetry))?;

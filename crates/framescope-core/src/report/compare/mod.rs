@@ -23,6 +23,8 @@ pub use json::BySection;
 pub use text::{number, write_comparison_table};
 
 use super::Run;
+use super::system::{SystemRow, side_by_side};
+use super::verdict::Verdict;
 use serde::Serialize;
 
 /// One figure compared: `delta = other − baseline`, `relative = delta / baseline`.
@@ -57,7 +59,7 @@ impl Entry {
         let better = match direction {
             Direction::HigherIsBetter => higher,
             Direction::LowerIsBetter => higher.map(|h| !h),
-            Direction::Neutral => None,
+            Direction::Neutral | Direction::Unjudged => None,
         };
         Self { baseline, other, delta, relative, better }
     }
@@ -66,7 +68,7 @@ impl Entry {
     #[must_use]
     pub fn worse_by(&self, direction: Direction) -> f64 {
         match direction {
-            Direction::HigherIsBetter => -self.delta,
+            Direction::HigherIsBetter | Direction::Unjudged => -self.delta,
             Direction::LowerIsBetter => self.delta,
             Direction::Neutral => 0.0,
         }
@@ -93,6 +95,21 @@ impl Row {
     pub fn missing(&self) -> Option<&'static str> {
         missing_side(self.baseline.is_some(), self.other.is_some())
     }
+
+    /// The verdict on this row's change with noise band `band` ([`Verdict::of_runs`]);
+    /// `None` when either side lacks the figure.
+    #[must_use]
+    pub fn verdict(&self, band: f64) -> Option<Verdict> {
+        self.entry.map(|e| Verdict::of_runs(&e, self.figure.direction, band))
+    }
+
+    /// The entry as the JSON gives it with noise band `band`: a change inside the band
+    /// is noise, so `better` is null (`metrics.md` §9).
+    #[must_use]
+    pub fn judged_entry(&self, band: f64) -> Option<Entry> {
+        let noise = self.verdict(band) == Some(Verdict::Noise);
+        self.entry.map(|e| if noise { Entry { better: None, ..e } } else { e })
+    }
 }
 
 /// Which side of a comparison lacks a figure, from whether each side has it:
@@ -115,6 +132,11 @@ pub struct Comparison {
     /// The telemetry columns either run has, by name, their means compared (`None`
     /// unless both runs have the column): `comparison.telemetry` in the JSON.
     telemetry: Vec<TelemetryRow>,
+    /// The noise band (a fraction: 0.01 = ±1 %): a smaller relative change is noise.
+    band: f64,
+    /// The runs' system information side by side (the table's; the JSON has each run's
+    /// own `system`).
+    system: Vec<SystemRow>,
 }
 
 impl Comparison {
@@ -144,7 +166,27 @@ impl Comparison {
     #[must_use]
     pub fn with_convention(self, convention: Option<Section>) -> Self {
         let rows = self.listed(convention).into_iter().copied().collect();
-        Self { rows, telemetry: self.telemetry }
+        Self { rows, ..self }
+    }
+
+    /// The comparison with noise band `band` (a fraction: 0.01 = ±1 %; `compare` starts
+    /// with none): a relative change below it is noise, `better` null in the JSON and
+    /// "noise" in the table (`metrics.md` §9). The gate does not read it.
+    #[must_use]
+    pub fn with_noise_band(self, band: f64) -> Self {
+        Self { band, ..self }
+    }
+
+    /// The noise band (see [`Comparison::with_noise_band`]).
+    #[must_use]
+    pub fn noise_band(&self) -> f64 {
+        self.band
+    }
+
+    /// The runs' system information side by side.
+    #[must_use]
+    pub fn system(&self) -> &[SystemRow] {
+        &self.system
     }
 
     /// The telemetry columns either run has, their means compared.
@@ -174,7 +216,8 @@ pub fn compare(baseline: &Run, other: &Run) -> Comparison {
             Row { figure, baseline: b, other: o, entry }
         })
         .collect();
-    Comparison { rows, telemetry: compare_telemetry(baseline, other) }
+    let system = side_by_side(&baseline.system, &other.system);
+    Comparison { rows, telemetry: compare_telemetry(baseline, other), band: 0.0, system }
 }
 
 /// One telemetry column compared (its run-wide means): neither better nor worse, a

@@ -21,6 +21,7 @@ pub(in crate::report) fn run(scale: f64) -> Run {
         sampled: false,
         conventions: None,
         telemetry: crate::analysis::Telemetry::new(),
+        system: Vec::new(),
         other_traces: Vec::new(),
         samples: None,
         frames: 1000,

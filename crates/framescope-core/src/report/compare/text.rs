@@ -1,6 +1,8 @@
 //! The comparison as aligned text for a terminal, and a figure's value for people.
 
-use super::{Comparison, Direction, Section};
+use super::{Comparison, Section};
+use crate::report::escape::text;
+use crate::report::verdict::Verdict;
 use std::io::Write;
 
 /// A figure's value for people: whole numbers without decimals, others rounded by
@@ -17,6 +19,21 @@ pub fn number(v: f64) -> String {
     } else {
         format!("{v:.4}")
     }
+}
+
+/// The runs' system information side by side (a fact that differs marked `≠`).
+fn write_system(comparison: &Comparison, out: &mut impl Write) -> std::io::Result<()> {
+    if comparison.system.is_empty() {
+        return Ok(());
+    }
+    writeln!(out, "  system (baseline | other):")?;
+    for row in &comparison.system {
+        let side = |v: &Option<String>| v.as_deref().map_or_else(|| "—".to_owned(), |s| text(s).into_owned());
+        let mark = if row.differs() { "≠" } else { "|" };
+        let name = text(&row.name);
+        writeln!(out, "  {name:<20} {} {mark} {}", side(&row.baseline), side(&row.other))?;
+    }
+    Ok(())
 }
 
 /// Writes the comparison as aligned text: figure, baseline, other, delta, relative %,
@@ -53,12 +70,7 @@ pub fn write_comparison_table(
             (Some(e), None) => {
                 let delta = if e.delta > 0.0 { format!("+{}", number(e.delta)) } else { number(e.delta) };
                 let relative = e.relative.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0));
-                let verdict = match (e.better, row.figure.direction) {
-                    (Some(true), _) => "better",
-                    (Some(false), _) => "worse",
-                    (None, Direction::Neutral) => "",
-                    (None, _) => "same",
-                };
+                let verdict = Verdict::of_runs(&e, row.figure.direction, comparison.band).as_str();
                 (delta, relative, verdict)
             }
             _ => ("—".to_owned(), "—".to_owned(), "not comparable"),
@@ -73,6 +85,7 @@ pub fn write_comparison_table(
     if hidden > 0 {
         writeln!(out, "  ({hidden} figures neither run has are not shown; see --json)")?;
     }
+    write_system(comparison, out)?;
     if !comparison.telemetry.is_empty() {
         writeln!(out, "  telemetry means (context, neither better nor worse):")?;
         for row in &comparison.telemetry {
