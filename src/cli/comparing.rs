@@ -4,14 +4,8 @@
 
 #[allow(clippy::wildcard_imports)]
 use super::*;
-
-/// The two sides of `compare`, checked.
-enum Sides {
-    /// One file per side: the plain comparison (`metrics.md` §9).
-    Single(Input, Input),
-    /// Sets of at least two runs per side (§12).
-    Sets(Vec<Input>, Vec<Input>),
-}
+use framescope_core::pipeline::compare::{self as pipeline, Sides};
+use framescope_core::report::{SettingsJson, sets};
 
 fn sides(args: &CompareArgs) -> Result<Sides, String> {
     let (a, b) = if args.vs.is_empty() {
@@ -27,23 +21,7 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
     } else {
         (inputs::expand(&args.files)?, inputs::expand(&args.vs)?)
     };
-    if a.iter().chain(&b).filter(|i| **i == Input::Stdin).count() > 1 {
-        return Err("'-' (standard input) can be given only once".into());
-    }
-    match (a.len(), b.len()) {
-        (1, 1) => {
-            let (mut a, mut b) = (a, b);
-            match (a.pop(), b.pop()) {
-                (Some(a), Some(b)) => Ok(Sides::Single(a, b)),
-                _ => Err("compare needs a file on each side".into()),
-            }
-        }
-        (na, nb) if na >= 2 && nb >= 2 => Ok(Sides::Sets(a, b)),
-        (na, nb) => Err(format!(
-            "a set is two or more runs of one scenario: the baseline has {na} and the other side {nb}; give at \
-             least two files on each side of --vs, or one file per side"
-        )),
-    }
+    Sides::new(a, b)
 }
 
 /// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no
@@ -72,14 +50,11 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
         allow_missing: args.allow_missing,
     };
-    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
     let echo = echo_errors(table);
     let checks = args.checks.checks();
-    let (inputs, baseline_count) = match &sides {
-        Sides::Single(x, y) => (vec![x.clone(), y.clone()], 1),
-        Sides::Sets(x, y) => (x.iter().chain(y).cloned().collect::<Vec<_>>(), x.len()),
-    };
+    let (inputs, baseline_count) = sides.inputs();
 
     // Load every file (in parallel), then analyse them all with one frame-time source
     // (metrics.md §9).
@@ -96,45 +71,36 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         },
     );
     progress.finish();
-    let mut settings = a.settings();
-    let asked = settings.frame_time;
-    settings.frame_time = asked.resolve_for(loaded.iter().flat_map(Loaded::traces).collect::<Vec<_>>());
     let markers: Vec<(Option<ingest::pcl::MarkerLog>, Option<String>)> = match &sides {
         Sides::Single(..) => {
             [&a.pcl, &args.other_pcl].iter().map(|p| load_markers(p.as_deref(), job.opts.qpc_hz())).collect()
         }
         Sides::Sets(..) => Vec::new(),
     };
-    let results: Vec<FileResult> = loaded
-        .par_iter()
+    let marker_logs: Vec<_> = markers.iter().map(|(m, _)| m.as_ref()).collect();
+    let settings = a.settings();
+    let files = pipeline::analyse(&loaded, &settings, &marker_logs);
+    let results: Vec<FileResult> = files
+        .into_iter()
+        .zip(&loaded)
         .enumerate()
-        .map(|(i, l)| {
-            let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
-            let (mut entries, errors) = l.runs(&settings, m);
-            warn_marker_error(&mut entries, m_err);
+        .map(|(i, ((mut entries, errors), l))| {
+            warn_marker_error(&mut entries, markers.get(i).and_then(|(_, e)| e.as_deref()));
             FileResult::of(l, entries, errors, checks)
         })
         .collect();
-    settings.frame_time = asked;
     let mut failed = markers.iter().any(|(_, e)| e.is_some());
     for r in &results {
         r.print(echo);
         failed |= r.failed();
     }
-    let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
+    let settings_json = job.settings_json(&settings);
     let entries: Vec<(usize, RunEntry)> = results
         .into_iter()
         .enumerate()
         .flat_map(|(i, r)| r.entries.into_iter().map(move |e| (i, e)))
         .collect();
-    let ok_runs: Vec<&Run> = entries
-        .iter()
-        .filter_map(|(_, e)| match e {
-            RunEntry::Run(r) => Some(&**r),
-            RunEntry::Failed(_) => None,
-        })
-        .collect();
-    let warnings: Vec<Warning> = pipeline::different_applications(&ok_runs).into_iter().collect();
+    let warnings = pipeline::different_applications_of(&entries);
     if echo {
         for w in &warnings {
             eprintln!("warning: {}", w.message);
@@ -166,21 +132,10 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, .. } = c;
     let mut out = std::io::stdout().lock();
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
-    let comparison = match runs.as_slice() {
-        [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
-        _ => None,
-    };
-    let outcome = comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check(c));
+    let (doc, outcome) = pipeline::single(settings_json, runs, gate, warnings);
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
     }
-    let doc = CompareReport {
-        report: Report { schema: report::SCHEMA, settings: settings_json, runs },
-        comparison,
-        regressions: outcome.as_ref().map(|o| o.regressions.clone()),
-        not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
-        warnings,
-    };
     let written = if table {
         report::write_table(&doc.report, &mut out)
             .and_then(|()| doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", w.message)))
@@ -200,62 +155,16 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, echo } = c;
     let mut out = std::io::stdout().lock();
-    let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
-    let set_runs = |side: Side| -> Vec<&Run> {
-        entries
-            .iter()
-            .filter(|(i, _)| side_of(*i) == side)
-            .filter_map(|(_, e)| match e {
-                RunEntry::Run(r) => Some(&**r),
-                RunEntry::Failed(_) => None,
-            })
-            .collect()
-    };
-    let any_failed = entries.iter().any(|(_, e)| matches!(e, RunEntry::Failed(_)));
-    let limit = args.outlier_limit;
-    let (set_a, set_b) = (Set::new(set_runs(Side::Baseline), limit), Set::new(set_runs(Side::Other), limit));
-    let usable = !any_failed && set_a.runs.len() >= 2 && set_b.runs.len() >= 2;
-    let comparison = usable.then(|| sets::compare_sets(&set_a, &set_b));
-    let outcome =
-        comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check_rows(&c.gate_rows()));
+    let pipeline::SetsOutcome { doc, gate: outcome, set_warnings } =
+        pipeline::sets(settings_json, &entries, baseline_count, args.outlier_limit, gate, warnings);
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
     }
-    let is_outlier = |run: &Run| {
-        [&set_a, &set_b]
-            .iter()
-            .any(|s| s.runs.iter().zip(&s.outlier).any(|(r, o)| *o && std::ptr::eq(*r, run)))
-    };
-    let runs: Vec<SetRun> = entries
-        .iter()
-        .map(|(i, e)| SetRun {
-            entry: e.clone(),
-            set: side_of(*i).name(),
-            outlier: matches!(e, RunEntry::Run(r) if is_outlier(r)),
-        })
-        .collect();
-    let sets_json = usable.then(|| SetsJson {
-        outlier_limit: limit,
-        baseline: sets::SetJson::of(&set_a),
-        other: sets::SetJson::of(&set_b),
-    });
     if echo {
-        for w in set_a.warnings.iter().chain(&set_b.warnings) {
+        for w in &set_warnings {
             eprintln!("warning: {}", w.message);
         }
     }
-    let mut doc = SetsReport {
-        schema: report::SCHEMA,
-        settings: settings_json,
-        runs,
-        comparison,
-        sets: sets_json,
-        regressions: None,
-        not_comparable: None,
-        within_noise: None,
-        warnings,
-    };
-    doc.set_gate(outcome.as_ref());
     let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
     finish(written, failed, outcome.is_some_and(|o| o.failed()))
 }

@@ -11,23 +11,21 @@ mod comparing;
 mod help;
 mod inputs;
 mod pipeline;
-mod selector;
 
+pub use framescope_core::pipeline::TraceSelector;
 pub use inputs::{CAPTURE_EXTENSIONS, ProgressArg};
-pub use selector::TraceSelector;
 
 use crate::launch::{self, WindowOptions, no_display, no_window_message};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
 use framescope_core::ingest::{self, ColumnMapping, LoadOptions, MappedRole, TimeUnit};
-use framescope_core::model::{Capture, Trace, Warning};
-use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
-use framescope_core::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
-use framescope_core::report::{self, FailedRun, OtherTrace, Report, Run, RunEntry, SettingsJson};
-use inputs::{Input, ProgressLine};
+use framescope_core::model::Warning;
+use framescope_core::pipeline::{Job, Loaded, warn_marker_error};
+use framescope_core::report::compare::{self, Gate, GateOutcome};
+use framescope_core::report::{self, Report, Run, RunEntry};
+use inputs::ProgressLine;
 use pipeline::{Checks, RowCounts};
-use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
 use std::io::{IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -399,151 +397,6 @@ pub fn run() -> Outcome {
     }
 }
 
-/// How a file's traces were picked and cut.
-enum Picked {
-    /// The whole trace `index`.
-    Whole(usize),
-    /// A trace, trimmed.
-    Trimmed(Box<Trace>),
-    /// A trace with nothing left after trimming: the message says so.
-    Empty(String),
-}
-
-/// A file read, with its picked traces; or the failed run that stands for it.
-enum Loaded {
-    Capture { name: String, capture: Box<Capture>, picked: Vec<Picked>, other_traces: Vec<OtherTrace> },
-    Failed(RunEntry, String),
-}
-
-/// What every file of a command is read with.
-struct Job<'a> {
-    selector: &'a TraceSelector,
-    opts: LoadOptions,
-    trim: Trim,
-}
-
-impl Job<'_> {
-    /// Reads a file and picks (and trims) its traces.
-    fn load(&self, input: &Input) -> Loaded {
-        let name = input.name();
-        let capture = match input.load(self.opts.clone()) {
-            Ok(c) => c,
-            Err(e) => {
-                return Loaded::Failed(
-                    RunEntry::Failed(FailedRun::from_load_error(&name, &e)),
-                    e.to_string(),
-                );
-            }
-        };
-        let indices = match self.selector.select(&capture) {
-            Ok(i) => i,
-            Err(msg) => {
-                let msg = format!("{name}: {msg}");
-                return Loaded::Failed(RunEntry::Failed(FailedRun::new(&name, msg.clone())), msg);
-            }
-        };
-        let other_traces = if *self.selector == TraceSelector::All {
-            Vec::new()
-        } else {
-            OtherTrace::of(&capture, &indices)
-        };
-        let picked = indices
-            .into_iter()
-            .map(|i| {
-                if self.trim.is_none() {
-                    return Picked::Whole(i);
-                }
-                let trace = &capture.traces[i];
-                let cut = self.trim.apply(trace);
-                if cut.is_empty() {
-                    Picked::Empty(format!(
-                        "{name}: nothing is left after trimming: {} spans {:.3} s, and --trim-start {} \
-                             --trim-end {} leave no whole frame",
-                        trace.label(),
-                        Trim::span_s(trace),
-                        self.trim.start_s,
-                        self.trim.end_s
-                    ))
-                } else {
-                    Picked::Trimmed(Box::new(cut))
-                }
-            })
-            .collect();
-        Loaded::Capture { name, capture: Box::new(capture), picked, other_traces }
-    }
-}
-
-impl Loaded {
-    /// The traces that will be analysed (for one frame-time source over a comparison).
-    fn traces(&self) -> Vec<&Trace> {
-        match self {
-            Self::Capture { capture, picked, .. } => picked
-                .iter()
-                .filter_map(|p| match p {
-                    Picked::Whole(i) => Some(&capture.traces[*i]),
-                    Picked::Trimmed(t) => Some(&**t),
-                    Picked::Empty(_) => None,
-                })
-                .collect(),
-            Self::Failed(..) => Vec::new(),
-        }
-    }
-
-    /// The file's runs (a failed entry for a failed file or a trace trimmed to nothing),
-    /// and the error messages for stderr.
-    fn runs(
-        &self,
-        settings: &Settings,
-        markers: Option<&ingest::pcl::MarkerLog>,
-    ) -> (Vec<RunEntry>, Vec<String>) {
-        match self {
-            Self::Failed(entry, msg) => (vec![entry.clone()], vec![msg.clone()]),
-            Self::Capture { name, capture, picked, other_traces } => {
-                let mut errors = Vec::new();
-                let runs = picked
-                    .iter()
-                    .map(|p| {
-                        let trace = match p {
-                            Picked::Whole(i) => &capture.traces[*i],
-                            Picked::Trimmed(t) => &**t,
-                            Picked::Empty(msg) => {
-                                errors.push(msg.clone());
-                                return RunEntry::Failed(FailedRun::new(name, msg.clone()));
-                            }
-                        };
-                        let mut run = report::run_trace(
-                            name,
-                            &capture.info,
-                            &capture.warnings,
-                            trace,
-                            settings,
-                            markers,
-                        );
-                        run.other_traces.clone_from(other_traces);
-                        RunEntry::Run(Box::new(run))
-                    })
-                    .collect();
-                (runs, errors)
-            }
-        }
-    }
-
-    /// Rows kept and skipped over the whole file.
-    fn rows(&self) -> RowCounts {
-        match self {
-            Self::Capture { capture, .. } => RowCounts::of(capture),
-            Self::Failed(..) => RowCounts::default(),
-        }
-    }
-
-    fn name(&self) -> Option<&str> {
-        match self {
-            Self::Capture { name, .. } => Some(name),
-            Self::Failed(..) => None,
-        }
-    }
-}
-
 /// What one file gave: its runs, and what to say on stderr.
 struct FileResult {
     entries: Vec<RunEntry>,
@@ -566,7 +419,8 @@ impl FileResult {
                         RunEntry::Failed(_) => None,
                     })
                     .collect();
-                checks.check(name, loaded.rows(), &runs)
+                let rows = loaded.capture().map(RowCounts::of).unwrap_or_default();
+                checks.check(name, rows, &runs)
             }
             None => (Vec::new(), Vec::new()),
         };
@@ -623,9 +477,9 @@ fn report_command(args: &ReportArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let settings = a.settings();
-    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
-    let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
+    let settings_json = job.settings_json(&settings);
     let echo = echo_errors(format == FormatArg::Table);
     let checks = args.checks.checks();
     let progress = ProgressLine::new(args.progress, inputs.len());
@@ -719,17 +573,6 @@ fn load_markers(
         Some(Err(e)) => {
             eprintln!("error: {e}");
             (None, Some(e.to_string()))
-        }
-    }
-}
-
-/// Notes an unreadable marker log in every run it was meant for.
-fn warn_marker_error(runs: &mut [RunEntry], marker_error: Option<&str>) {
-    if let Some(msg) = marker_error {
-        for run in runs {
-            if let RunEntry::Run(run) = run {
-                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
-            }
         }
     }
 }

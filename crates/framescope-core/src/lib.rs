@@ -6,10 +6,13 @@
 //! * [`ingest`] — format detection and parsing of capture files into the model;
 //! * [`analysis`] — pure, parallel computations over a trace (`metrics.md`);
 //! * [`report`] — the `framescope report` document (JSON and table);
+//! * [`pipeline`] — files to documents: inputs, trace selection, trims, the report,
+//!   compare and per-frame tables (shared by the command line and the Python package);
 //! * [`lod`] — the level-of-detail structures a timeline draws from.
 
 pub mod analysis;
 pub mod ingest;
 pub mod lod;
 pub mod model;
+pub mod pipeline;
 pub mod report;

@@ -1,0 +1,1 @@
+//! Per-frame tables (placeholder).
