@@ -7,6 +7,7 @@ pub mod gate;
 pub mod sets;
 pub mod stats;
 mod table;
+pub mod tabular;
 
 pub use compare::{CompareReport, Comparison, compare};
 pub use table::{write_entry, write_settings, write_table, write_table_with};
