@@ -141,6 +141,7 @@ mod tests {
 
     use super::*;
     use crate::ingest::{LoadOptions, load_bytes};
+    use std::fmt::Write;
 
     /// 25 frames of 10 ms but frame 12 (30 ms, GPU 25 ms against 5): its rolling median
     /// is 10 ms, 30 − 10 = 20 > 4 ms and 200 % > 20 %: a stutter, and msGPUActive spikes
@@ -156,7 +157,7 @@ mod tests {
             let (ft, gpu) = if i == 12 { (30.0, 25.0) } else { (10.0, 5.0) };
             let (display, dropped) = if i == 5 { ("0".to_owned(), 1) } else { (format!("{ft}"), 0) };
             t += ft / 1000.0;
-            csv.push_str(&format!("game.exe,7,0x1,{t:.4},{ft},{display},{dropped},{gpu}\n"));
+            let _ = writeln!(csv, "game.exe,7,0x1,{t:.4},{ft},{display},{dropped},{gpu}");
         }
         let capture =
             load_bytes(std::path::Path::new("hand.csv"), csv.as_bytes(), LoadOptions::default()).unwrap();
