@@ -8,6 +8,7 @@
 //! before it are done.
 
 mod comparing;
+mod frames;
 mod help;
 mod inputs;
 mod pipeline;
@@ -81,6 +82,11 @@ enum Command {
     /// (--fail-if-worse).
     #[command(after_long_help = help::COMPARE, after_help = FIGURES_HELP)]
     Compare(CompareArgs),
+    /// Write the per-frame table of a capture (CSV or Parquet): times, frame and display
+    /// intervals, dropped, frame type, the stutter/spike/oscillation flags, and every
+    /// latency and telemetry column.
+    #[command(after_help = FIGURES_HELP)]
+    Frames(frames::FramesArgs),
 }
 
 /// Where the figures are defined, for `-h`.
@@ -98,10 +104,14 @@ struct ReportArgs {
     /// MangoHud) in the table; the JSON always has them under `conventions`.
     #[arg(long)]
     conventions: bool,
-    /// Output: table (default), json (as --json) or csv (one line per run, one column
-    /// per figure named as the JSON keys joined with '.').
+    /// Output: table (default), json (as --json), csv (one line per run, one column
+    /// per figure named as the JSON keys joined with '.') or parquet (the csv's rows and
+    /// columns, typed, written to --output).
     #[arg(long, value_enum, value_name = "FORMAT")]
     format: Option<FormatArg>,
+    /// With --format parquet: the file to write.
+    #[arg(short, long, value_name = "PATH")]
+    output: Option<PathBuf>,
     /// A progress line on stderr: auto (when stderr is a terminal and there is more
     /// than one file), always or never.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
@@ -117,6 +127,7 @@ enum FormatArg {
     Table,
     Json,
     Csv,
+    Parquet,
 }
 
 #[derive(Debug, Args)]
@@ -378,6 +389,7 @@ pub fn run() -> Outcome {
     match cli.command {
         Some(Command::Report(args)) => Outcome::Exit(report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
+        Some(Command::Frames(args)) => Outcome::Exit(frames::frames_command(&args)),
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {
@@ -457,14 +469,20 @@ fn echo_errors(table: bool) -> bool {
 fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
     let format = match (args.format, a.json) {
-        (Some(FormatArg::Table | FormatArg::Csv), true) => {
-            eprintln!("error: --json and --format table|csv contradict each other; give one");
+        (Some(FormatArg::Table | FormatArg::Csv | FormatArg::Parquet), true) => {
+            eprintln!("error: --json and --format table|csv|parquet contradict each other; give one");
             return ExitCode::from(2);
         }
         (Some(f), _) => f,
         (None, true) => FormatArg::Json,
         (None, false) => FormatArg::Table,
     };
+    if (format == FormatArg::Parquet) != args.output.is_some() {
+        eprintln!(
+            "error: --format parquet writes to a file given with --output PATH (and --output goes with it only)"
+        );
+        return ExitCode::from(2);
+    }
     let inputs = match inputs::expand(&args.files) {
         Ok(i) => i,
         Err(e) => {
@@ -493,7 +511,7 @@ fn report_command(args: &ReportArgs) -> ExitCode {
             Err(e) => written = Err(e),
         },
         FormatArg::Table => written = report::write_settings(&settings_json, &mut out),
-        FormatArg::Json => {}
+        FormatArg::Json | FormatArg::Parquet => {}
     }
     let mut all_runs = Vec::new();
     let (mut failed, mut failed_files) = (marker_error.is_some(), 0);
@@ -536,6 +554,11 @@ fn report_command(args: &ReportArgs) -> ExitCode {
     if format == FormatArg::Json && written.is_ok() {
         let report = Report { schema: report::SCHEMA, settings: settings_json, runs: all_runs };
         written = write_json(&report, &mut out);
+    } else if let (FormatArg::Parquet, Some(path), Ok(())) = (format, &args.output, &written)
+        && let Err(e) = frames::write_parquet(&report::batch::table(&all_runs), path)
+    {
+        eprintln!("error: {e}");
+        return ExitCode::from(1);
     }
     finish(written, failed, false)
 }
