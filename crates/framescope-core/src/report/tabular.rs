@@ -173,7 +173,10 @@ impl Table {
     /// Writes the table as CSV (RFC 4180 quoting, CRLF line ends as the runs CSV).
     pub fn write_csv(&self, out: impl Write) -> std::io::Result<()> {
         let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(out);
-        let io = |e: csv::Error| std::io::Error::other(e.to_string());
+        let io = |e: csv::Error| match e.into_kind() {
+            csv::ErrorKind::Io(e) => e,
+            other => std::io::Error::other(format!("{other:?}")),
+        };
         writer.write_record(self.columns.iter().map(|c| c.name.as_str())).map_err(io)?;
         let mut record = Vec::with_capacity(self.columns.len());
         for row in 0..self.rows() {
