@@ -76,9 +76,13 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
         (_, Some(path)) => std::fs::File::create(path)
             .and_then(|f| table.write_csv(std::io::BufWriter::new(f)))
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
-        (_, None) => {
-            table.write_csv(std::io::stdout().lock()).map_err(|e| format!("cannot write the table: {e}"))
-        }
+        // A reader that stops early (`| head`) is no failure.
+        (_, None) => match table.write_csv(std::io::stdout().lock()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                Err(format!("cannot write the table: {e}"))
+            }
+            _ => Ok(()),
+        },
     };
     match written {
         Ok(()) => ExitCode::SUCCESS,
