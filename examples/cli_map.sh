@@ -24,7 +24,7 @@ parts="$(mktemp -d)"
 trap 'rm -rf "$parts"' EXIT
 
 list_captures() {
-    find "$folder" -type f \( -iname '*.csv' -o -iname '*.json' -o -iname '*.hml' \) -not -path '*/.*' -print0 |
+    find "$folder" -xtype f \( -iname '*.csv' -o -iname '*.json' -o -iname '*.hml' \) -not -path '*/.*' -print0 |
         LC_ALL=C sort -z
 }
 

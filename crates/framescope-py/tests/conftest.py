@@ -3,8 +3,9 @@ binary the package's results are compared with.
 
 * ``FRAMESCOPE_BIN`` — the ``framescope`` binary (default:
   ``$CARGO_TARGET_DIR/debug/framescope``, else ``target/debug/framescope``);
-* ``FRAMESCOPE_REQUIRE_SHARED=1`` — a missing ``../shared/real-traces`` fails the run
-  instead of skipping the tests that read it (as the Rust tests do).
+* ``FRAMESCOPE_SHARED`` — the shared folder (default ``../shared`` beside the
+  repository), as for the Rust tests; ``FRAMESCOPE_REQUIRE_SHARED=1`` — a missing
+  ``real-traces`` in it fails the run instead of skipping the tests that read it.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from typing import Any, Dict, List
 import pytest
 
 REPO = Path(__file__).resolve().parents[3]
-REAL_TRACES = Path(os.environ.get("FRAMESCOPE_REAL_TRACES", REPO.parent / "shared" / "real-traces"))
+REAL_TRACES = Path(os.environ.get("FRAMESCOPE_SHARED", REPO.parent / "shared")) / "real-traces"
 CAPTURE_EXTENSIONS = {".csv", ".json", ".hml"}
 
 
@@ -55,8 +56,8 @@ def cli(*args: str, check_codes=(0, 1)) -> subprocess.CompletedProcess:
     return done
 
 
-def cli_json(*args: str) -> Dict[str, Any]:
-    return json.loads(cli(*args).stdout)
+def cli_json(*args: str, check_codes=(0, 1)) -> Dict[str, Any]:
+    return json.loads(cli(*args, check_codes=check_codes).stdout)
 
 
 CAPTURES = real_captures()

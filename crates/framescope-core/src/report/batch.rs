@@ -171,7 +171,9 @@ fn cell(entry: &RunEntry, json: &Value, column: &str) -> String {
 fn value(entry: &RunEntry, json: &Value, column: &str) -> Value {
     match (column, entry) {
         ("warnings", RunEntry::Run(r)) => return Value::from(r.warnings.len()),
-        ("health.spikes", RunEntry::Run(r)) => return Value::from(spikes(r)),
+        ("health.spikes", RunEntry::Run(r)) => {
+            return r.health.as_ref().map_or(Value::Null, |_| spikes(r).into());
+        }
         ("present_modes", RunEntry::Run(r)) => return Value::from(r.present_modes.join("; ")),
         _ => {}
     }
