@@ -88,7 +88,7 @@ pub fn single(
     (doc, outcome)
 }
 
-/// What [`sets`] gives: the document, the gate's outcome and each set's warnings.
+/// What [`sets()`] gives: the document, the gate's outcome and each set's warnings.
 #[derive(Debug)]
 pub struct SetsOutcome {
     /// The document.

@@ -1,12 +1,12 @@
 //! From files to the `framescope report` document: which files ([`inputs`]), which
 //! traces of each ([`TraceSelector`]), the trim, the analysis of every picked trace
-//! into a [`Run`], and the documents built from the runs. The command line and the
+//! into a [`Run`](crate::report::Run), and the documents built from the runs. The command line and the
 //! Python package both call this one implementation, so their documents are the same.
 //!
 //! A [`Job`] says how every file is read; [`Job::load`] reads one and picks (and trims)
 //! its traces into a [`Loaded`]; [`Loaded::runs`] analyses them with the settings.
-//! [`report`] does all of it for a list of inputs (files loaded in parallel, runs in
-//! argument order); [`compare`] builds the `compare` documents.
+//! [`report()`] does all of it for a list of inputs (files loaded in parallel, runs in
+//! argument order); [`mod@compare`] builds the `compare` documents.
 
 pub mod compare;
 pub mod frames;
