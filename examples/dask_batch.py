@@ -35,26 +35,42 @@ def chunks(items: List[str], size: int) -> List[List[str]]:
     return [items[i:i + size] for i in range(0, len(items), size)]
 
 
+def analyse(client: Client, files: List[str], chunk: int = 4,
+            options: Optional[Dict[str, Any]] = None) -> pl.DataFrame:
+    """The runs table of ``files``, analysed by the cluster's workers a chunk per task,
+    stacked in the order of ``files``."""
+    futures = client.map(analyse_chunk, chunks(files, chunk), options=options or {}, pure=False)
+    tables = client.gather(futures)
+    return pl.concat(tables, how="vertical") if tables else framescope.batch([])
+
+
+def connect(workers: int = 2, scheduler: Optional[str] = None) -> Client:
+    """A client of the scheduler at ``scheduler``, else of a new LocalCluster of
+    ``workers`` processes with one thread each."""
+    if scheduler:
+        return Client(scheduler)
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None)
+    return Client(cluster)
+
+
+def close(client: Client) -> None:
+    """Closes the client, and its LocalCluster if it started one."""
+    cluster = client.cluster
+    client.close()
+    if isinstance(cluster, LocalCluster):
+        cluster.close()
+
+
 def run(folder: str, output: str, workers: int = 2, scheduler: Optional[str] = None,
         chunk: int = 4, options: Optional[Dict[str, Any]] = None) -> pl.DataFrame:
     """Analyses every capture under ``folder`` on the cluster and writes ``output``;
     returns the table."""
     files = framescope.captures(folder)
-    if scheduler:
-        client = Client(scheduler)
-        cluster = None
-    else:
-        cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                               dashboard_address=None)
-        client = Client(cluster)
+    client = connect(workers, scheduler)
     try:
-        futures = client.map(analyse_chunk, chunks(files, chunk), options=options or {}, pure=False)
-        tables = client.gather(futures)
+        table = analyse(client, files, chunk, options)
     finally:
-        client.close()
-        if cluster is not None:
-            cluster.close()
-    table = pl.concat(tables, how="vertical") if tables else framescope.batch([])
+        close(client)
     table.write_parquet(output)
     return table
 
@@ -68,14 +84,22 @@ def main() -> None:
     parser.add_argument("--chunk", type=int, default=4, help="captures per task (default 4)")
     parser.add_argument("--target-fps", type=float, default=60.0)
     args = parser.parse_args()
-    start = time.perf_counter()
-    table = run(args.folder, args.output, args.workers, args.scheduler, args.chunk,
-                {"target_fps": args.target_fps})
-    seconds = time.perf_counter() - start
-    frames = int(table["frames"].fill_null(0).sum())
+    files = framescope.captures(args.folder)
+    started = time.perf_counter()
+    client = connect(args.workers, args.scheduler)
+    ready = time.perf_counter()
+    try:
+        table = analyse(client, files, args.chunk, {"target_fps": args.target_fps})
+    finally:
+        close(client)
+    seconds = time.perf_counter() - ready
+    table.write_parquet(args.output)
+    per_frame = table.filter(~pl.col("sampled").fill_null(True))
+    frames = int(per_frame["frames"].sum())
     failed = table["error.message"].is_not_null().sum()
-    print(f"{table.height} runs ({failed} failed), {frames} frames in {seconds:.2f} s: "
-          f"{table.height / seconds:.1f} captures/s, {frames / seconds:.0f} frames/s -> {args.output}")
+    print(f"cluster ready in {ready - started:.2f} s; {table.height} runs ({failed} failed) analysed in "
+          f"{seconds:.2f} s: {table.height / seconds:.1f} captures/s, {frames / seconds:,.0f} frames/s "
+          f"({frames:,} frames of per-frame captures; sampled logs' samples not counted) -> {args.output}")
 
 
 if __name__ == "__main__":
