@@ -8,6 +8,9 @@
 #   python/ci.sh            # from anywhere; honours CARGO_TARGET_DIR
 #
 # FRAMESCOPE_REQUIRE_SHARED=1 makes a missing ../shared/real-traces a failure.
+# FRAMESCOPE_PY_PROFILE (default dev) is the Cargo profile the package is built with:
+# dev reuses what `cargo test` already compiled (a release build of PyO3, arrow and
+# parquet costs about 280 CPU-seconds more); release is what a user's `pip install` gets.
 set -euo pipefail
 repo="$(cd "$(dirname "$0")/.." && pwd)"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
@@ -20,8 +23,10 @@ python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     maturin pytest polars pandas pyarrow duckdb dask distributed
 
-echo "== python: pip install ./crates/framescope-py (the README's command)"
-(cd "$repo" && "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./crates/framescope-py)
+profile="${FRAMESCOPE_PY_PROFILE:-dev}"
+echo "== python: pip install ./crates/framescope-py (the README's command; Cargo profile $profile)"
+(cd "$repo" && MATURIN_PEP517_ARGS="--profile $profile --locked" \
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./crates/framescope-py)
 "$venv/bin/python" -c "import framescope; print('framescope', framescope.__version__)"
 
 echo "== python: the CLI binary the tests compare with"

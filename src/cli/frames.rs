@@ -52,17 +52,11 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
         eprintln!("error: Parquet is written to a file: give --output PATH");
         return ExitCode::from(2);
     }
-    let input = match inputs::expand(std::slice::from_ref(&args.file)).map(|mut i| i.pop()) {
-        Ok(Some(input @ (Input::File(_) | Input::Stdin))) => input,
-        Ok(_) => {
-            eprintln!("error: frames reads one capture file, not a folder");
-            return ExitCode::from(2);
-        }
-        Err(e) => {
-            eprintln!("error: {e}");
-            return ExitCode::from(2);
-        }
-    };
+    if args.file.is_dir() {
+        eprintln!("error: frames reads one capture file, not a folder");
+        return ExitCode::from(2);
+    }
+    let input = if args.file.as_os_str() == "-" { Input::Stdin } else { Input::File(args.file.clone()) };
     let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let table = match framescope_core::pipeline::frames::table(&job.load(&input), &a.settings()) {
         Ok(t) => t,
