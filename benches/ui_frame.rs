@@ -121,6 +121,95 @@ fn ms(d: Duration) -> f64 {
     d.as_secs_f64() * 1e3
 }
 
+/// One size's figures, ms (peak RSS in MiB).
+struct Figures {
+    analysis: Duration,
+    /// UI frames while the pointer sweeps the timeline, sorted.
+    hover: Vec<Duration>,
+    /// Their tessellation, in all.
+    tessellate: Duration,
+    /// UI frames while panning, sorted.
+    pan: Vec<Duration>,
+    /// UI frames while zooming, sorted.
+    zoom: Vec<Duration>,
+}
+
+/// Opens a capture of `n` frames and runs UI frames until its analysis is done:
+/// returns the time it took and the number of frames run.
+fn open(ctx: &egui::Context, app: &mut App, n: usize) -> (Duration, usize) {
+    let built = capture(n);
+    // Reading is timed by benches/ingest_analysis.rs; this is analysis and LOD.
+    let t0 = Instant::now();
+    app.open_capture("synthetic.csv", built);
+    // The timeline's centre, where the pointer hovers (left panel 320 + labels 150).
+    let mut k = 0;
+    loop {
+        frame(ctx, app, k, CENTRE);
+        k += 1;
+        if k >= 3 && app.is_idle() {
+            break;
+        }
+        assert!(t0.elapsed() < Duration::from_mins(10), "analysis of {n} frames did not finish");
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    (t0.elapsed(), k)
+}
+
+/// The pointer over the timeline's centre.
+const CENTRE: egui::Pos2 = egui::pos2(800.0, 200.0);
+
+/// `timed` UI frames from frame `k` on, `step` changing the app before each and giving
+/// the pointer: their times, sorted, and their tessellation's in all.
+fn timed_frames(
+    ctx: &egui::Context,
+    app: &mut App,
+    k: &mut usize,
+    timed: usize,
+    mut step: impl FnMut(&mut App, usize) -> egui::Pos2,
+) -> (Vec<Duration>, Duration) {
+    let (mut took, mut tess) = (Vec::with_capacity(timed), Duration::ZERO);
+    for i in 0..timed {
+        let pointer = step(app, i);
+        let (u, t) = frame(ctx, app, *k, pointer);
+        *k += 1;
+        took.push(u);
+        tess += t;
+    }
+    took.sort_unstable();
+    (took, tess)
+}
+
+/// The figures of a capture of `n` frames.
+fn measure(n: usize, timed: usize) -> Figures {
+    let ctx = egui::Context::default();
+    let mut app = App::new(Persisted::default(), &ctx);
+    app.set_saving(false);
+    let (analysis, mut k) = open(&ctx, &mut app, n);
+    for _ in 0..5 {
+        frame(&ctx, &mut app, k, CENTRE);
+        k += 1;
+    }
+    // Sweep the pointer across the timeline: a new hovered frame and tooltip each time.
+    let (hover, tessellate) =
+        timed_frames(&ctx, &mut app, &mut k, timed, |_, i| egui::pos2(700.0 + 8.0 * (i % 50) as f32, 200.0));
+    assert!(app.is_idle(), "UI frames started background work");
+    // Panning: the view moves every frame, so nothing drawn before can be reused.
+    let (pan, _) = timed_frames(&ctx, &mut app, &mut k, timed, |app, _| {
+        let mut v = app.view();
+        v.pan(v.span_ms * 0.01);
+        app.apply(Command::View(v));
+        CENTRE
+    });
+    // Zooming: every column changes, so every row is computed again.
+    let (zoom, _) = timed_frames(&ctx, &mut app, &mut k, timed, |app, _| {
+        let mut v = app.view();
+        v.zoom(0.98, v.start_ms + v.span_ms / 2.0);
+        app.apply(Command::View(v));
+        CENTRE
+    });
+    Figures { analysis, hover, tessellate, pan, zoom }
+}
+
 fn main() {
     println!(
         "{:>10} {:>12} {:>11} {:>11} {:>11} {:>12} {:>11} {:>13} {:>12} {:>14} {:>13}",
@@ -138,79 +227,20 @@ fn main() {
     );
     let timed = env_counts("UI_FRAME_TIMED", &[TIMED_FRAMES])[0].max(1);
     for n in env_counts("UI_FRAME_SIZES", &SIZES) {
-        let ctx = egui::Context::default();
-        let mut app = App::new(Persisted::default(), &ctx);
-        app.set_saving(false);
-        let built = capture(n);
-        // Reading is timed by benches/ingest_analysis.rs; this is analysis and LOD.
-        let t0 = Instant::now();
-        app.open_capture("synthetic.csv", built);
-        // The timeline's centre, where the pointer hovers (left panel 320 + labels 150).
-        let mut k = 0;
-        let centre = egui::pos2(800.0, 200.0);
-        loop {
-            frame(&ctx, &mut app, k, centre);
-            k += 1;
-            if k >= 3 && app.is_idle() {
-                break;
-            }
-            assert!(t0.elapsed() < Duration::from_mins(10), "analysis of {n} frames did not finish");
-            std::thread::sleep(Duration::from_millis(1));
-        }
-        let analysis = t0.elapsed();
-        for _ in 0..5 {
-            frame(&ctx, &mut app, k, centre);
-            k += 1;
-        }
-        let mut ui = Vec::with_capacity(timed);
-        let mut tess = Duration::ZERO;
-        for i in 0..timed {
-            // Sweep the pointer across the timeline: a new hovered frame and tooltip each time.
-            let pointer = egui::pos2(700.0 + 8.0 * (i % 50) as f32, 200.0);
-            let (u, t) = frame(&ctx, &mut app, k, pointer);
-            k += 1;
-            ui.push(u);
-            tess += t;
-        }
-        assert!(app.is_idle(), "UI frames started background work");
-        // Panning: the view moves every frame, so nothing drawn before can be reused.
-        let mut pan = Vec::with_capacity(timed);
-        for _ in 0..timed {
-            let mut v = app.view();
-            v.pan(v.span_ms * 0.01);
-            app.apply(Command::View(v));
-            let (u, _) = frame(&ctx, &mut app, k, centre);
-            k += 1;
-            pan.push(u);
-        }
-        // Zooming: every column changes, so every row is computed again.
-        let mut zoom = Vec::with_capacity(timed);
-        for _ in 0..timed {
-            let mut v = app.view();
-            v.zoom(0.98, v.start_ms + v.span_ms / 2.0);
-            app.apply(Command::View(v));
-            let (u, _) = frame(&ctx, &mut app, k, centre);
-            k += 1;
-            zoom.push(u);
-        }
-        zoom.sort_unstable();
-        pan.sort_unstable();
-        ui.sort_unstable();
-        let mean = ui.iter().sum::<Duration>() / timed as u32;
-        let pan_mean = pan.iter().sum::<Duration>() / timed as u32;
-        let zoom_mean = zoom.iter().sum::<Duration>() / timed as u32;
+        let f = measure(n, timed);
+        let mean = |v: &[Duration]| ms(v.iter().sum::<Duration>()) / timed as f64;
         println!(
             "{:>10} {:>12.0} {:>11.2} {:>11.2} {:>11.2} {:>12.2} {:>11.2} {:>13.2} {:>12.2} {:>14.2} {:>13}",
             n,
-            ms(analysis),
-            ms(mean),
-            ms(ui[timed / 2]),
-            ms(ui[timed - 1]),
-            ms(pan_mean),
-            ms(pan[timed - 1]),
-            ms(zoom_mean),
-            ms(zoom[timed - 1]),
-            ms(tess) / timed as f64,
+            ms(f.analysis),
+            mean(&f.hover),
+            ms(f.hover[timed / 2]),
+            ms(f.hover[timed - 1]),
+            mean(&f.pan),
+            ms(f.pan[timed - 1]),
+            mean(&f.zoom),
+            ms(f.zoom[timed - 1]),
+            ms(f.tessellate) / timed as f64,
             peak_rss_mib().map_or_else(|| "?".to_owned(), |m| format!("{m:.0}")),
         );
     }

@@ -319,3 +319,58 @@ fn engine_and_generic_files_stay_within_the_memory_bound() {
     );
     summary("unknown CSV, 20 000 columns", size, &o, bound);
 }
+
+/// A file whose header and first rows are `top`, then one row of 60 M commas, then
+/// `tail` (issue 18: the engine and generic readers kept such a row's 60 M fields,
+/// ~17 bytes each, before skipping it: 977 MiB for a 60 MB file).
+fn with_comma_row(top: &str, tail: &str) -> Vec<u8> {
+    let mut bytes = top.as_bytes().to_vec();
+    bytes.resize(bytes.len() + 60_000_000, b',');
+    bytes.push(b'\n');
+    bytes.extend_from_slice(tail.as_bytes());
+    bytes
+}
+
+/// A row of 60 M commas in a FRAPS frame-times file, an Unreal CSV profiler capture
+/// and an unknown CSV (its error path previews the first rows) is read through and
+/// skipped within 100 MiB + 2 × the file, the rows around it kept.
+#[test]
+fn a_row_of_millions_of_commas_is_read_through_within_the_memory_bound() {
+    let dir = TempDir::new("comma_rows");
+
+    // FRAPS: cumulative times 0, 16, 33, (comma row), 50 → frame times 16, 17, 17.
+    let bytes = with_comma_row("Frame, Time (ms)\n1, 0.000\n2, 16.000\n3, 33.000\n", "4, 50.000\n");
+    let size = bytes.len() as u64;
+    let path = dir.file("fraps_commas.csv", &bytes);
+    drop(bytes);
+    let (o, bound) = check("FRAPS, a 60 MB row of commas", &path, &[], size);
+    assert_eq!(o.status, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("\"frames\": 3"), "the rows around it are kept");
+    assert!(
+        o.stdout.contains("line 5: row is too long") || o.stdout.contains("\"line\": 5"),
+        "skipped at line 5"
+    );
+    assert!(o.stdout.contains("over 1 MiB or 100 000 fields"), "{}", o.stdout);
+    summary("FRAPS, a 60 MB row of commas", size, &o, bound);
+
+    // Unreal: three frames of 16 ms, the comma row between the second and third.
+    let bytes = with_comma_row("EVENTS,FrameTime,GameThreadTime\n,16.0,8.0\n,16.0,8.0\n", ",16.0,8.0\n");
+    let size = bytes.len() as u64;
+    let path = dir.file("unreal_commas.csv", &bytes);
+    drop(bytes);
+    let (o, bound) = check("Unreal, a 60 MB row of commas", &path, &[], size);
+    assert_eq!(o.status, Some(0), "{}", o.stderr);
+    assert!(o.stdout.contains("\"unreal-csv\"") && o.stdout.contains("\"frames\": 3"), "{}", o.stdout);
+    assert!(o.stdout.contains("over 1 MiB or 100 000 fields"), "{}", o.stdout);
+    summary("Unreal, a 60 MB row of commas", size, &o, bound);
+
+    // An unknown CSV: refused with the mapping message, within the bound too.
+    let bytes = with_comma_row("alpha,beta\n1,2\n", "3,4\n");
+    let size = bytes.len() as u64;
+    let path = dir.file("unknown_commas.csv", &bytes);
+    drop(bytes);
+    let (o, bound) = check("unknown CSV, a 60 MB row of commas", &path, &[], size);
+    assert_eq!(o.status, Some(1), "an unknown CSV needs a mapping");
+    assert!(o.stderr.contains("--column frame-time=NAME"), "{}", o.stderr);
+    summary("unknown CSV, a 60 MB row of commas", size, &o, bound);
+}

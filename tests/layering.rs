@@ -83,17 +83,19 @@ fn root() -> PathBuf {
 }
 
 /// ARCHITECTURE.md's table for the core crate: `model` imports nothing of ours,
-/// `ingest` only `model`, `analysis` only `model`, `lod` nothing, `report` `model`,
-/// `analysis` and the ingest errors; `pipeline` (files to documents) every layer but
-/// `lod`.
+/// `ingest` only `model`, `analysis` only `model`, `lod` nothing, `presentation`
+/// `model`, `analysis` and `lod`, `report` `model`, `analysis` and the ingest errors,
+/// `html` the report and what it draws with; `pipeline` (files to documents) every
+/// layer but `lod`.
 #[test]
 fn each_core_module_imports_only_what_architecture_md_allows() {
     let core = root().join("crates/framescope-core/src");
-    let allowed: [(&str, &[&str]); 6] = [
+    let allowed: [(&str, &[&str]); 8] = [
         ("model", &["model"]),
         ("ingest", &["model", "ingest"]),
         ("analysis", &["model", "analysis", "lod"]),
         ("lod.rs", &["model"]),
+        ("presentation", &["model", "analysis", "lod", "presentation"]),
         (
             "report",
             &[
@@ -106,6 +108,7 @@ fn each_core_module_imports_only_what_architecture_md_allows() {
             ],
         ),
         ("pipeline", &["model", "ingest", "analysis", "report", "pipeline"]),
+        ("html", &["model", "analysis", "report", "lod", "html"]),
     ];
     let mut offenders = Vec::new();
     let mut checked = 0;
@@ -181,4 +184,49 @@ fn test_items_are_skipped_to_their_end_not_to_the_end_of_the_file() {
                 #[cfg(test)]\nmod tests {\n    use crate::app;\n    fn f() { if x { } }\n}\nfn g() { crate::cli::y() }\n";
     let paths: Vec<String> = named_paths(text, "crate::").into_iter().map(|(_, p)| p).collect();
     assert_eq!(paths, ["model", "ingest", "cli::y"]);
+}
+
+/// The window's session and its background work are egui-free (`../shared/DESIGN.md`:
+/// the window is a view over a session that only commands change): they never name
+/// egui, eframe or egui_plot, so their logic is tested without a window.
+#[test]
+fn the_session_and_its_work_never_name_egui() {
+    let app = root().join("src/app");
+    let mut files = Vec::new();
+    for dir in ["session", "work"] {
+        rust_files(&app.join(dir), &mut files);
+    }
+    files.extend(["settings.rs", "charts/data.rs"].map(|f| app.join(f)));
+    assert!(files.len() >= 10, "only {} files", files.len());
+    let mut offenders = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        assert!(!text.is_empty(), "{} was not read", file.display());
+        for (line, code) in production_lines(&text) {
+            let code = code.split("//").next().unwrap_or("");
+            if ["egui", "eframe"].iter().any(|g| code.contains(g)) {
+                offenders.push(format!("{}:{line}: {}", file.display(), code.trim()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "the session names the GUI:\n{}", offenders.join("\n"));
+}
+
+/// Only the window's shell implements `App`: panels are free functions that read the
+/// state and return commands, applied in one place.
+#[test]
+fn only_the_shell_implements_app() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/app"), &mut files);
+    let offenders: Vec<String> = files
+        .iter()
+        .filter(|f| !f.components().any(|c| c.as_os_str() == "shell"))
+        .filter(|f| {
+            let text = std::fs::read_to_string(f).unwrap_or_default();
+            text.lines().any(|l| l.trim_start().starts_with("impl App") || l.contains("impl eframe::App"))
+        })
+        .map(|f| f.display().to_string())
+        .collect();
+    assert!(files.len() >= 40, "only {} files under src/app", files.len());
+    assert!(offenders.is_empty(), "impl App outside src/app/shell: {offenders:?}");
 }

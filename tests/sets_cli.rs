@@ -243,6 +243,7 @@ fn real_alan_wake_runs_against_themselves_are_noise() {
         compare(&sets_args(&runs, &runs, &["--fail-if-worse", "avg_fps=0%,steady_fps=0%,p99_ms=0%"]));
     assert_eq!(code, 0, "{stderr}");
     assert!(doc.get("warnings").is_none(), "{}", doc["warnings"]);
+    let mut compared = 0;
     for section in ["summary", "pacing", "stutters"] {
         for (name, e) in doc["comparison"][section].as_object().unwrap() {
             if e.is_null() {
@@ -250,6 +251,9 @@ fn real_alan_wake_runs_against_themselves_are_noise() {
             }
             assert_eq!(e["delta"].as_f64(), Some(0.0), "{name}");
             assert!(e["better"].is_null() && e["significant"] == false, "{name}: {e}");
+            compared += 1;
         }
     }
+    // Every figure of the three sections: 10 summary, 5 pacing, 2 stutter figures.
+    assert_eq!(compared, 17, "figures compared");
 }

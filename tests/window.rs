@@ -356,7 +356,7 @@ fn row_label_at(h: &mut Window, y_from_top: f32) -> String {
 #[test]
 fn a_capture_without_generated_frames_is_analysed_on_presents() {
     let mut h = window(&[]);
-    assert_eq!(figure(&h, "Frame time"), ["presents (auto — no generated frames)"]);
+    assert_eq!(figure(&h, "Frame time"), ["presents (auto — frame generation: not recorded by this format)"]);
     assert!(figure(&h, "Application FPS").is_empty(), "no frame-generation split without generated frames");
     assert!(row_label_at(&mut h, 60.0).starts_with("Frame time: presents"));
 }

@@ -218,7 +218,10 @@ fn compared_runs_share_one_frame_time_source() {
     let sample = common::repo_file(SAMPLE);
     // Alone, the sample is analysed on present intervals.
     let h = window(std::slice::from_ref(&sample));
-    assert_eq!(labelled(&h, "Frame time"), ["presents (auto — no generated frames)"]);
+    assert_eq!(
+        labelled(&h, "Frame time"),
+        ["presents (auto — frame generation: not recorded by this format)"]
+    );
     // Compared with a frame-generation capture, auto resolves once, for both: the
     // sample has display data, so both runs are analysed on display intervals.
     let h = compared(&[naraka.clone(), sample.clone()]);

@@ -1,6 +1,8 @@
 //! How the window names, writes and explains a figure: the table of names and units,
-//! number formats, the verdict of a compared figure, and the one-sentence help of
-//! every figure and setting. No drawing.
+//! number formats, how a verdict ([`framescope_core::report::Verdict`]) is written, and
+//! the one-sentence help of every figure and setting. No drawing.
+
+use framescope_core::report::Verdict;
 
 /// How a compared figure is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,10 +70,7 @@ pub const FIGURE_NAMES: &[(&str, &str, Unit)] = &[
 #[must_use]
 pub fn figure_name(qualified: &str) -> (String, Unit) {
     FIGURE_NAMES.iter().find(|(q, _, _)| *q == qualified).map_or_else(
-        || {
-            super::conventions_panel::table_name(qualified)
-                .unwrap_or_else(|| (qualified.to_owned(), Unit::Ratio))
-        },
+        || super::peer_figures::table_name(qualified).unwrap_or_else(|| (qualified.to_owned(), Unit::Ratio)),
         |&(_, name, unit)| (name.to_owned(), unit),
     )
 }
@@ -125,159 +124,163 @@ pub fn format_change(relative: Option<f64>) -> String {
     )
 }
 
-/// What a compared figure's change amounts to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Verdict {
-    /// Better than the baseline by more than the noise band.
-    Better,
-    /// Worse than the baseline by more than the noise band.
-    Worse,
-    /// Changed by no more than the noise band.
-    Noise,
-    /// Exactly the same.
-    Same,
-    /// A count with no better or worse (frames, duration).
-    Neutral,
-}
-
-impl Verdict {
-    /// How the table's verdict column writes it.
-    #[must_use]
-    pub fn text(self) -> &'static str {
-        match self {
-            Self::Better => "better",
-            Self::Worse => "worse",
-            Self::Noise => "noise",
-            Self::Same => "same",
-            Self::Neutral => "—",
-        }
-    }
-}
-
-/// The verdict on a compared figure, with changes of at most `band` (a fraction of the
-/// baseline) counting as noise; with a baseline of 0 any change counts.
+/// How the window's tables write a verdict: the core's word, and "—" for a figure
+/// with no better or worse.
 #[must_use]
-pub fn verdict(
-    entry: &framescope_core::report::compare::Entry,
-    direction: framescope_core::report::compare::Direction,
-    band: f64,
-) -> Verdict {
-    if direction == framescope_core::report::compare::Direction::Neutral {
-        return Verdict::Neutral;
-    }
-    match (entry.better, entry.relative) {
-        (None, _) => Verdict::Same,
-        (Some(_), Some(r)) if r.abs() <= band => Verdict::Noise,
-        (Some(true), _) => Verdict::Better,
-        (Some(false), _) => Verdict::Worse,
+pub fn verdict_text(verdict: Verdict) -> &'static str {
+    match verdict {
+        Verdict::Neutral => "—",
+        v => v.as_str(),
     }
 }
 
-/// What a figure means, in a sentence, by the name the window gives it.
+/// What each figure means, in a sentence, by the name the window gives it.
+const FIGURE_HELP: &[(&str, &str)] = &[
+    (
+        "Average FPS",
+        "Frames per second over the whole run: frames ÷ total time (time-weighted, not the mean of per-frame FPS).",
+    ),
+    (
+        "Steady FPS",
+        "The highest rate the run holds almost all the time: under 1 % of its time in frames slower than that rate's budget and under 0.1 % excess time (SuperTuxKart's benchmark).",
+    ),
+    (
+        "Mostly steady FPS",
+        "The highest rate with under 12 % of the time in frames slower than its budget and under 2 % excess time (SuperTuxKart).",
+    ),
+    (
+        "Typical FPS",
+        "The highest rate with under 50 % of the time in frames slower than its budget and under 10 % excess time: the rate the run holds about half of the time (SuperTuxKart).",
+    ),
+    (
+        "Slow time at target",
+        "The share of the run's time spent in frames slower than the target frame time (1000 / target FPS).",
+    ),
+    ("Excess time at target", "The share of the run's time by which frames overran the target frame time."),
+    (
+        "1% low FPS",
+        "The average FPS of the slowest 1 % of frames: 1000 × k ÷ their total time, k = 1 % of the frames (not the 99th percentile).",
+    ),
+    (
+        "0.1% low FPS",
+        "The average FPS of the slowest 0.1 % of frames: 1000 × k ÷ their total time, k = 0.1 % of the frames.",
+    ),
+    ("Min / max FPS", "1000 ÷ the slowest and 1000 ÷ the fastest single frame time."),
+    ("Min FPS", "1000 ÷ the slowest single frame time."),
+    ("Max FPS", "1000 ÷ the fastest single frame time."),
+    (
+        "Stutters",
+        "Frames slower than the median of the 19 frames around them by more than both the threshold and the floor (Nsight Systems' rule); with the share of the time they take.",
+    ),
+    ("Stutter time", "The share of the run's time spent in stutter frames."),
+    (
+        "Oscillation",
+        "OSC: frame times swinging between fast and slow, flagged when the 90th percentile of the 19-frame interquartile range is over the floor and of q3 / q1 over 1.2; stutters there may be false positives.",
+    ),
+    (
+        "Oscillating frames",
+        "Frames whose 19-frame interquartile range is over the floor and whose q3 / q1 ratio is over 1.2.",
+    ),
+    (
+        "OSC: P90 of the IQR",
+        "The 90th percentile of the 19-frame interquartile range of frame times (OSC needs it over the floor).",
+    ),
+    (
+        "OSC: P90 of q3 / q1",
+        "The 90th percentile of the 19-frame q3 / q1 ratio of frame times (OSC needs it over 1.2).",
+    ),
+    ("p50 frame time", "Half of the frames are faster than this (the median frame time)."),
+    ("p90 frame time", "90 % of the frames are faster than this."),
+    ("p95 frame time", "95 % of the frames are faster than this."),
+    (
+        "p99 frame time",
+        "99 % of the frames are faster than this (1000 ÷ it is what some tools call the 1 % FPS).",
+    ),
+    ("p99.9 frame time", "99.9 % of the frames are faster than this."),
+    (
+        "PC latency (PCL)",
+        "NVIDIA PC latency from the attached marker log: input to frame start + frame start to present + present to display, each averaged.",
+    ),
+    (
+        "Input to frame start (I2FS)",
+        "From an input to the start of the frame that used it (PCL Stats), averaged.",
+    ),
+    (
+        "Frame start to present (FS2P)",
+        "From a frame's simulation start to its Present() call (PCL Stats), averaged over displayed frames.",
+    ),
+    (
+        "Present to display (P2D)",
+        "From Present() to the frame reaching the screen, averaged over displayed frames.",
+    ),
+    (
+        "MsPCLatency mean",
+        "The mean of the capture's own MsPCLatency column (PC latency measured by the capture tool).",
+    ),
+    (
+        "Display latency mean",
+        "The mean time from a frame's start to it reaching the screen, over displayed frames.",
+    ),
+    (
+        "Click to photon mean",
+        "The mean time from a mouse click to the frame that shows it reaching the screen.",
+    ),
+    ("Render latency mean", "The NVIDIA App's render latency, time-weighted over the samples."),
+    (
+        "Render-present latency mean",
+        "The mean MsRenderPresentLatency: from Present() to the GPU finishing the frame (FrameView's RenderPresentLatency).",
+    ),
+    (
+        "All input to photon mean",
+        "The mean time from any input (mouse or keyboard) to the frame that shows it reaching the screen.",
+    ),
+    (
+        "Animation error mean |x|",
+        "The mean size of MsAnimationError: how far a frame's animation time is from when it is shown (cells of a million ms or more are garbage and left out).",
+    ),
+    (
+        "PC latency min / max",
+        "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
+    ),
+    (
+        "PC latency min",
+        "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
+    ),
+    (
+        "PC latency max",
+        "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
+    ),
+    (
+        "Refresh",
+        "The display's refresh rate: detected from the display intervals (with how sure the detection is), or set by you for this capture; it places the VSYNC markers.",
+    ),
+    ("Frames", "The frames of the analysed series, and how many never reached the screen (dropped)."),
+    ("Dropped frames", "Frames that never reached the screen."),
+    ("Duration", "The sum of the analysed frame times."),
+    (
+        "Application FPS",
+        "Frames the game rendered itself per second of the run; the game responds at this rate.",
+    ),
+    ("Generated FPS", "Frames made by frame generation per second of the run."),
+    ("Pacing", "Needs per-frame data: a sampled log holds averages over intervals, not frame times."),
+    ("Frame health", "Needs per-frame data: a sampled log holds averages over intervals, not frame times."),
+];
+
+/// What a figure means, in a sentence, by the name the window gives it (a peer
+/// tool's figure by its table name, "FrameView: 1% Low FPS"); "" for an unknown name.
 #[must_use]
 pub fn figure_help(name: &str) -> &'static str {
-    match name {
-        "Average FPS" => {
-            "Frames per second over the whole run: frames ÷ total time (time-weighted, not the mean of per-frame FPS)."
-        }
-        "Steady FPS" => {
-            "The highest rate the run holds almost all the time: under 1 % of its time in frames slower than that rate's budget and under 0.1 % excess time (SuperTuxKart's benchmark)."
-        }
-        "Mostly steady FPS" => {
-            "The highest rate with under 12 % of the time in frames slower than its budget and under 2 % excess time (SuperTuxKart)."
-        }
-        "Typical FPS" => {
-            "The highest rate with under 50 % of the time in frames slower than its budget and under 10 % excess time: the rate the run holds about half of the time (SuperTuxKart)."
-        }
-        "Slow time at target" => {
-            "The share of the run's time spent in frames slower than the target frame time (1000 / target FPS)."
-        }
-        "Excess time at target" => {
-            "The share of the run's time by which frames overran the target frame time."
-        }
-        "1% low FPS" => {
-            "The average FPS of the slowest 1 % of frames: 1000 × k ÷ their total time, k = 1 % of the frames (not the 99th percentile)."
-        }
-        "0.1% low FPS" => {
-            "The average FPS of the slowest 0.1 % of frames: 1000 × k ÷ their total time, k = 0.1 % of the frames."
-        }
-        "Min / max FPS" => "1000 ÷ the slowest and 1000 ÷ the fastest single frame time.",
-        "Min FPS" => "1000 ÷ the slowest single frame time.",
-        "Max FPS" => "1000 ÷ the fastest single frame time.",
-        "Stutters" => {
-            "Frames slower than the median of the 19 frames around them by more than both the threshold and the floor (Nsight Systems' rule); with the share of the time they take."
-        }
-        "Stutter time" => "The share of the run's time spent in stutter frames.",
-        "Oscillation" => {
-            "OSC: frame times swinging between fast and slow, flagged when the 90th percentile of the 19-frame interquartile range is over the floor and of q3 / q1 over 1.2; stutters there may be false positives."
-        }
-        "Oscillating frames" => {
-            "Frames whose 19-frame interquartile range is over the floor and whose q3 / q1 ratio is over 1.2."
-        }
-        "OSC: P90 of the IQR" => {
-            "The 90th percentile of the 19-frame interquartile range of frame times (OSC needs it over the floor)."
-        }
-        "OSC: P90 of q3 / q1" => {
-            "The 90th percentile of the 19-frame q3 / q1 ratio of frame times (OSC needs it over 1.2)."
-        }
-        "p50 frame time" => "Half of the frames are faster than this (the median frame time).",
-        "p90 frame time" => "90 % of the frames are faster than this.",
-        "p95 frame time" => "95 % of the frames are faster than this.",
-        "p99 frame time" => {
-            "99 % of the frames are faster than this (1000 ÷ it is what some tools call the 1 % FPS)."
-        }
-        "p99.9 frame time" => "99.9 % of the frames are faster than this.",
-        "PC latency (PCL)" => {
-            "NVIDIA PC latency from the attached marker log: input to frame start + frame start to present + present to display, each averaged."
-        }
-        "Input to frame start (I2FS)" => {
-            "From an input to the start of the frame that used it (PCL Stats), averaged."
-        }
-        "Frame start to present (FS2P)" => {
-            "From a frame's simulation start to its Present() call (PCL Stats), averaged over displayed frames."
-        }
-        "Present to display (P2D)" => {
-            "From Present() to the frame reaching the screen, averaged over displayed frames."
-        }
-        "MsPCLatency mean" => {
-            "The mean of the capture's own MsPCLatency column (PC latency measured by the capture tool)."
-        }
-        "Display latency mean" => {
-            "The mean time from a frame's start to it reaching the screen, over displayed frames."
-        }
-        "Click to photon mean" => {
-            "The mean time from a mouse click to the frame that shows it reaching the screen."
-        }
-        "Render latency mean" => "The NVIDIA App's render latency, time-weighted over the samples.",
-        "Render-present latency mean" => {
-            "The mean MsRenderPresentLatency: from Present() to the GPU finishing the frame (FrameView's RenderPresentLatency)."
-        }
-        "All input to photon mean" => {
-            "The mean time from any input (mouse or keyboard) to the frame that shows it reaching the screen."
-        }
-        "Animation error mean |x|" => {
-            "The mean size of MsAnimationError: how far a frame's animation time is from when it is shown (cells of a million ms or more are garbage and left out)."
-        }
-        "PC latency min / max" | "PC latency min" | "PC latency max" => {
-            "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency)."
-        }
-        "Refresh" => {
-            "The display's refresh rate: detected from the display intervals (with how sure the detection is), or set by you for this capture; it places the VSYNC markers."
-        }
-        "Frames" => "The frames of the analysed series, and how many never reached the screen (dropped).",
-        "Dropped frames" => "Frames that never reached the screen.",
-        "Duration" => "The sum of the analysed frame times.",
-        "Application FPS" => {
-            "Frames the game rendered itself per second of the run; the game responds at this rate."
-        }
-        "Generated FPS" => "Frames made by frame generation per second of the run.",
-        "Pacing" | "Frame health" => {
-            "Needs per-frame data: a sampled log holds averages over intervals, not frame times."
-        }
-        peer => super::conventions_panel::help_by_table_name(peer),
-    }
+    FIGURE_HELP
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or_else(|| super::peer_figures::help_by_table_name(name), |&(_, help)| help)
 }
 
+/// The row beside the lows of a run of fewer than 100 frames (`report::lows_note`).
+pub const SHORT_RUN_LOWS: &str = "1% and 0.1% lows";
+/// What the note beside a short run's lows means, for its tooltip.
+pub const SHORT_RUN_LOWS_HELP: &str = "The run has fewer than 100 frames, so its 1% and 0.1% lows are each \
+    the rate of its single slowest frame (k = 1), not an average over 1 % or 0.1 % of its frames.";
 /// What the target FPS is, for its tooltips.
 pub const TARGET_HELP: &str = "The frame rate you want the game to hold. Frames slower than 1000 / target ms \
     are slow: the slow- and excess-time figures count them, and the timeline colours them (within 0.5 % \

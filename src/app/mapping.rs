@@ -6,8 +6,7 @@
 //! file is then read again by the ingest layer with that mapping (the UI never parses
 //! the file: the columns and first values come with the load error).
 
-use super::App;
-use super::loader::Source;
+use super::session::{AppCommand, ShellCommand};
 use eframe::egui;
 use framescope_core::ingest::generic::{preview, suggest};
 use framescope_core::ingest::{ColumnMapping, MappedRole, TimeUnit, UnknownColumns};
@@ -55,6 +54,8 @@ fn unit_text(unit: TimeUnit) -> &'static str {
         TimeUnit::Millis => "ms",
         TimeUnit::Micros => "µs",
         TimeUnit::Nanos => "ns",
+        // Declared by known headers only; the picker offers `TimeUnit::ALL`.
+        TimeUnit::Qpc | TimeUnit::DateTime => unit.name(),
     }
 }
 
@@ -64,53 +65,29 @@ enum Outcome {
     Cancel,
 }
 
-impl App {
-    /// The mappings remembered per header, for the loader.
-    pub(super) fn remembered_mappings(&self) -> Vec<(Vec<String>, ColumnMapping)> {
-        self.persisted.column_mappings.iter().map(|m| (m.header.clone(), m.mapping.clone())).collect()
-    }
-
-    /// Opens `path` with `mapping` (the *Map columns* step's choice).
-    pub(super) fn open_mapped(&mut self, path: PathBuf, mapping: ColumnMapping, ctx: &egui::Context) {
-        let ctx = ctx.clone();
-        let remembered = self.remembered_mappings();
-        self.pending.push(super::loader::Pending::start(
-            Source::File(path),
-            Some(mapping),
-            remembered,
-            move || {
-                ctx.request_repaint();
-            },
-        ));
-    }
-
-    /// The *Map columns* window, while a CSV waits for its mapping.
-    pub(super) fn mapping_ui(&mut self, ctx: &egui::Context) {
-        let Some(step) = self.mapping_step.as_mut() else { return };
-        step.shown_frames = step.shown_frames.saturating_add(1);
-        let mut outcome = None;
-        let centre = ctx.content_rect().center();
-        egui::Window::new("Map columns")
-            .collapsible(false)
-            .resizable(true)
-            .default_pos(centre - egui::vec2(280.0, 220.0))
-            .default_width(560.0)
-            .show(ctx, |ui| outcome = step_ui(ui, step));
-        match outcome {
-            Some(Outcome::Open) => {
-                if let Some(step) = self.mapping_step.take() {
-                    self.persisted.remember_mapping(&step.unknown.columns, step.choice.clone());
-                    self.save_settings();
-                    self.open_mapped(step.path, step.choice, ctx);
-                }
+/// The *Map columns* window, while a CSV waits for its mapping: opening with the
+/// mapping chosen, or cancelling (the file's error goes to the list).
+pub fn mapping_ui(ctx: &egui::Context, step: &mut MappingStep) -> Vec<AppCommand> {
+    step.shown_frames = step.shown_frames.saturating_add(1);
+    let mut outcome = None;
+    let centre = ctx.content_rect().center();
+    egui::Window::new("Map columns")
+        .collapsible(false)
+        .resizable(true)
+        .default_pos(centre - egui::vec2(280.0, 220.0))
+        .default_width(560.0)
+        .show(ctx, |ui| outcome = step_ui(ui, step));
+    match outcome {
+        Some(Outcome::Open) => vec![
+            ShellCommand::OpenMapped {
+                path: step.path.clone(),
+                header: step.unknown.columns.clone(),
+                mapping: step.choice.clone(),
             }
-            Some(Outcome::Cancel) => {
-                if let Some(step) = self.mapping_step.take() {
-                    self.errors.push(format!("{}: {}", step.path.display(), step.unknown.message));
-                }
-            }
-            None => {}
-        }
+            .into(),
+        ],
+        Some(Outcome::Cancel) => vec![ShellCommand::CancelMapping.into()],
+        None => Vec::new(),
     }
 }
 

@@ -241,6 +241,12 @@ impl Persisted {
         }
     }
 
+    /// The trim of every run without a trim of its own.
+    #[must_use]
+    pub fn trim_for_all(&self) -> framescope_core::analysis::Trim {
+        framescope_core::analysis::Trim { start_s: self.trim_start_s, end_s: self.trim_end_s }
+    }
+
     /// The trim saved for the capture at `path`, if it has its own.
     #[must_use]
     pub fn run_trim(&self, path: &Path) -> Option<(f64, f64)> {

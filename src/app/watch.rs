@@ -7,9 +7,6 @@
 //! for the settle time (0.4 s; a file its writer closed, for one tick), so a capture
 //! that is still being written is never read half-way.
 
-use super::App;
-use super::loader::Source;
-use eframe::egui;
 use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecursiveMode, Watcher as _};
 use std::collections::HashMap;
@@ -17,8 +14,8 @@ use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::time::{Duration, Instant, SystemTime};
 
-/// How often the worker looks at the files it waits for.
-const TICK: Duration = Duration::from_millis(100);
+/// How often the worker looks at the files it waits for (and the window polls them).
+pub const TICK: Duration = Duration::from_millis(100);
 /// How long a file's size and time must stay the same before it is read.
 pub const SETTLE: Duration = Duration::from_millis(400);
 
@@ -90,101 +87,6 @@ impl Watch {
     #[must_use]
     pub fn poll(&self) -> Vec<Event> {
         self.events.try_iter().collect()
-    }
-}
-
-impl App {
-    /// Starts watching `dir` (and remembers it): captures written into it from now on
-    /// open once complete; those already there are left alone.
-    pub fn watch_folder(&mut self, dir: &Path) -> Result<(), String> {
-        let dir = std::path::absolute(dir).unwrap_or_else(|_| dir.to_path_buf());
-        let repaint = std::sync::Arc::clone(&self.repaint);
-        let watch = Watch::start(&dir, SETTLE, move || repaint())?;
-        self.status = Some(format!("watching {} for new captures", dir.display()));
-        self.watch = Some(watch);
-        if self.persisted.watch_dir != dir {
-            self.persisted.watch_dir = dir;
-            self.settings_dirty = true;
-        }
-        Ok(())
-    }
-
-    /// Stops watching (the folder stays remembered for Watch folder… next time).
-    pub fn stop_watching(&mut self) {
-        if let Some(w) = self.watch.take() {
-            self.status = Some(format!("stopped watching {}", w.dir.display()));
-        }
-    }
-
-    /// The watched folder, if any.
-    #[must_use]
-    pub fn watched(&self) -> Option<&Path> {
-        self.watch.as_ref().map(|w| w.dir.as_path())
-    }
-
-    /// File › Watch folder…: pick a folder, watch the remembered one again, or stop.
-    pub(super) fn watch_menu(&mut self, ui: &mut egui::Ui) {
-        let help = "Open captures written into a folder from now on, as each is complete (those already \
-                    there are left alone); pin a set as the baseline to compare each new capture with it";
-        if ui.button("Watch folder…").on_hover_text(help).clicked() {
-            ui.close();
-            match super::dialog::show(|| rfd::FileDialog::new().pick_folder()) {
-                Ok(dir) => {
-                    if let Err(e) = self.watch_folder(&dir) {
-                        self.errors.push(e);
-                    }
-                }
-                Err(why) => self.status = Some(why),
-            }
-        }
-        let remembered = self.persisted.watch_dir.clone();
-        if self.watch.is_none()
-            && !remembered.as_os_str().is_empty()
-            && ui.button(format!("Watch {} again", remembered.display())).clicked()
-        {
-            ui.close();
-            if let Err(e) = self.watch_folder(&remembered) {
-                self.errors.push(e);
-            }
-        }
-        if let Some(dir) = self.watched().map(Path::to_path_buf)
-            && ui.button(format!("Stop watching {}", dir.display())).clicked()
-        {
-            ui.close();
-            self.stop_watching();
-        }
-    }
-
-    /// Opens the captures the watch found complete.
-    pub(super) fn poll_watch(&mut self, ctx: &egui::Context) {
-        let Some(w) = &self.watch else { return };
-        for event in w.poll() {
-            match event {
-                Event::Ready(path) => {
-                    self.from_watch.push(path.clone());
-                    self.open(Source::File(path), ctx);
-                }
-                Event::Error(e) => self.errors.push(e),
-            }
-        }
-        if self.watch.is_some() {
-            // Keeps polling while nothing else repaints.
-            ctx.request_repaint_after(TICK);
-        }
-    }
-
-    /// The newest run (just arrived in the watched folder) against the pinned baseline
-    /// set: that set and the newest run's set are compared, the others leave the
-    /// comparison. Without a pinned set the newest run is simply shown.
-    pub(super) fn compare_newest(&mut self) {
-        let Some(newest) = self.runs.len().checked_sub(1) else { return };
-        let Some(pinned) = self.pinned_set.clone() else { return };
-        let Some(first) = self.runs.iter().position(|r| r.set == pinned) else { return };
-        let newest_set = self.runs[newest].set.clone();
-        for r in &mut self.runs {
-            r.compared = r.set == pinned || r.set == newest_set;
-        }
-        self.set_compare(true, first);
     }
 }
 

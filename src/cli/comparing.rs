@@ -2,10 +2,29 @@
 //! in parallel with one frame-time source, written as a table or JSON, and gated by
 //! `--fail-if-worse`.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
-use framescope_core::pipeline::compare::{self as pipeline, Sides};
-use framescope_core::report::{SettingsJson, sets};
+use super::TraceSelector;
+use super::args::CompareArgs;
+use super::html;
+use super::inputs::{self, Input, ProgressArg, ProgressLine};
+use super::loading::{FileResult, Job, Loaded, echo_errors};
+use super::pipeline;
+use super::reporting::{finish, load_markers, warn_marker_error, write_json};
+use framescope_core::ingest;
+use framescope_core::model::Warning;
+use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
+use framescope_core::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
+use framescope_core::report::{self, Report, Run, RunEntry, SettingsJson};
+use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// The two sides of `compare`, checked.
+enum Sides {
+    /// One file per side: the plain comparison (`metrics.md` §9).
+    Single(Input, Input),
+    /// Sets of at least two runs per side (§12).
+    Sets(Vec<Input>, Vec<Input>),
+}
 
 fn sides(args: &CompareArgs) -> Result<Sides, String> {
     let (a, b) = if args.vs.is_empty() {
@@ -21,7 +40,23 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
     } else {
         (inputs::expand(&args.files)?, inputs::expand(&args.vs)?)
     };
-    Sides::new(a, b)
+    if a.iter().chain(&b).filter(|i| **i == Input::Stdin).count() > 1 {
+        return Err("'-' (standard input) can be given only once".into());
+    }
+    match (a.len(), b.len()) {
+        (1, 1) => {
+            let (mut a, mut b) = (a, b);
+            match (a.pop(), b.pop()) {
+                (Some(a), Some(b)) => Ok(Sides::Single(a, b)),
+                _ => Err("compare needs a file on each side".into()),
+            }
+        }
+        (na, nb) if na >= 2 && nb >= 2 => Ok(Sides::Sets(a, b)),
+        (na, nb) => Err(format!(
+            "a set is two or more runs of one scenario: the baseline has {na} and the other side {nb}; give at \
+             least two files on each side of --vs, or one file per side"
+        )),
+    }
 }
 
 /// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no
@@ -29,7 +64,7 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
 pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let a = &args.analysis;
     if a.trace == TraceSelector::All {
-        eprintln!(
+        say!(
             "error: --trace all does not apply to compare: pick one trace per file \
              (default, PID, APP or PID:SWAPCHAIN)"
         );
@@ -38,31 +73,104 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let sides = match sides(args) {
         Ok(s) => s,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return ExitCode::from(2);
         }
     };
     if matches!(sides, Sides::Sets(..)) && (a.pcl.is_some() || args.other_pcl.is_some()) {
-        eprintln!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
+        say!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
         return ExitCode::from(2);
     }
     let gate = Gate {
         rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
         allow_missing: args.allow_missing,
     };
-    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
     let echo = echo_errors(table);
     let checks = args.checks.checks();
-    let (inputs, baseline_count) = sides.inputs();
+    let (inputs, baseline_count) = match &sides {
+        Sides::Single(x, y) => (vec![x.clone(), y.clone()], 1),
+        Sides::Sets(x, y) => (x.iter().chain(y).cloned().collect::<Vec<_>>(), x.len()),
+    };
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        say!("error: {e}");
+        return ExitCode::from(2);
+    }
 
     // Load every file (in parallel), then analyse them all with one frame-time source
     // (metrics.md §9).
-    let progress = ProgressLine::new(args.progress, inputs.len());
+    let loaded = load_all(&inputs, &job, args.progress);
+    let mut settings = a.settings();
+    let asked = settings.frame_time;
+    settings.frame_time = asked.resolve_for(loaded.iter().flat_map(Loaded::traces).collect::<Vec<_>>());
+    let markers: Vec<(Option<ingest::pcl::MarkerLog>, Option<String>)> = match &sides {
+        Sides::Single(..) => {
+            [&a.pcl, &args.other_pcl].iter().map(|p| load_markers(p.as_deref(), job.opts.qpc_hz())).collect()
+        }
+        Sides::Sets(..) => Vec::new(),
+    };
+    let (results, pages): (Vec<FileResult>, Vec<_>) = loaded
+        .par_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
+            let (mut entries, errors) = l.runs(&settings, m);
+            warn_marker_error(&mut entries, m_err);
+            let page = html::pages(a.html.is_some(), l, &entries, &settings);
+            (FileResult::of(l, entries, errors, checks), page)
+        })
+        .unzip();
+    let pages: Vec<_> = pages.into_iter().flatten().collect();
+    settings.frame_time = asked;
+    let mut failed = markers.iter().any(|(_, e)| e.is_some());
+    for r in &results {
+        r.print(echo);
+        failed |= r.failed();
+    }
+    let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
+    let entries: Vec<(usize, RunEntry)> = results
+        .into_iter()
+        .enumerate()
+        .flat_map(|(i, r)| r.entries.into_iter().map(move |e| (i, e)))
+        .collect();
+    let ok_runs: Vec<&Run> = entries
+        .iter()
+        .filter_map(|(_, e)| match e {
+            RunEntry::Run(r) => Some(&**r),
+            RunEntry::Failed(_) | RunEntry::Etl(_) => None,
+        })
+        .collect();
+    let warnings: Vec<Warning> = pipeline::different_applications(&ok_runs).into_iter().collect();
+    if echo {
+        for w in &warnings {
+            say!("warning: {}", w.message);
+        }
+    }
+    let compared = Compared {
+        args,
+        gate: &gate,
+        settings: settings_json,
+        entries,
+        warnings,
+        failed,
+        table,
+        echo,
+        pages,
+    };
+    match sides {
+        Sides::Single(..) => write_single(compared),
+        Sides::Sets(..) => write_sets(compared, baseline_count),
+    }
+}
+
+/// Loads every file (in parallel), in argument order, with a progress line.
+fn load_all(inputs: &[Input], job: &Job<'_>, progress: ProgressArg) -> Vec<Loaded> {
+    let progress = ProgressLine::new(progress, inputs.len());
     let mut loaded = Vec::with_capacity(inputs.len());
     let mut failed_files = 0;
     inputs::for_each_ordered(
-        &inputs,
+        inputs,
         |input| job.load(input),
         |_, l, finished| {
             failed_files += usize::from(matches!(l, Loaded::Failed(..)));
@@ -71,47 +179,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         },
     );
     progress.finish();
-    let markers: Vec<(Option<ingest::pcl::MarkerLog>, Option<String>)> = match &sides {
-        Sides::Single(..) => {
-            [&a.pcl, &args.other_pcl].iter().map(|p| load_markers(p.as_deref(), job.opts.qpc_hz())).collect()
-        }
-        Sides::Sets(..) => Vec::new(),
-    };
-    let marker_logs: Vec<_> = markers.iter().map(|(m, _)| m.as_ref()).collect();
-    let settings = a.settings();
-    let files = pipeline::analyse(&loaded, &settings, &marker_logs);
-    let results: Vec<FileResult> = files
-        .into_iter()
-        .zip(&loaded)
-        .enumerate()
-        .map(|(i, ((mut entries, errors), l))| {
-            warn_marker_error(&mut entries, markers.get(i).and_then(|(_, e)| e.as_deref()));
-            FileResult::of(l, entries, errors, checks)
-        })
-        .collect();
-    let mut failed = markers.iter().any(|(_, e)| e.is_some());
-    for r in &results {
-        r.print(echo);
-        failed |= r.failed();
-    }
-    let settings_json = job.settings_json(&settings);
-    let entries: Vec<(usize, RunEntry)> = results
-        .into_iter()
-        .enumerate()
-        .flat_map(|(i, r)| r.entries.into_iter().map(move |e| (i, e)))
-        .collect();
-    let warnings = pipeline::different_applications_of(&entries);
-    if echo {
-        for w in &warnings {
-            eprintln!("warning: {}", w.message);
-        }
-    }
-    let compared =
-        Compared { args, gate: &gate, settings: settings_json, entries, warnings, failed, table, echo };
-    match sides {
-        Sides::Single(..) => write_single(compared),
-        Sides::Sets(..) => write_sets(compared, baseline_count),
-    }
+    loaded
 }
 
 /// A comparison's runs, analysed, with what its output needs.
@@ -125,20 +193,40 @@ struct Compared<'a> {
     failed: bool,
     table: bool,
     echo: bool,
+    /// Each run's page data when `--html` is given (else empty).
+    pages: Vec<Option<html::PageRun>>,
 }
 
 /// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
 fn write_single(c: Compared<'_>) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, .. } = c;
-    let mut out = std::io::stdout().lock();
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
-    let (doc, outcome) = pipeline::single(settings_json, runs, gate, warnings);
+    let comparison = match runs.as_slice() {
+        [RunEntry::Run(baseline), RunEntry::Run(other)] => Some(compare::compare(baseline, other)),
+        _ => None,
+    };
+    let outcome = comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check(c));
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
     }
+    let doc = CompareReport {
+        report: Report { schema: report::SCHEMA, settings: settings_json, runs },
+        comparison,
+        regressions: outcome.as_ref().map(|o| o.regressions.clone()),
+        not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
+        warnings,
+    };
+    if let Some(path) = &args.analysis.html {
+        failed |= !html::write_compare(path, &doc, pages);
+    }
     let written = if table {
         report::write_table(&doc.report, &mut out)
-            .and_then(|()| doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", w.message)))
+            .and_then(|()| {
+                doc.warnings
+                    .iter()
+                    .try_for_each(|w| writeln!(out, "\nwarning: {}", report::escape::text(&w.message)))
+            })
             .and_then(|()| match &doc.comparison {
                 Some(c) => {
                     writeln!(out).and_then(|()| compare::write_comparison_table(c, args.convention, &mut out))
@@ -153,17 +241,67 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 
 /// Sets of runs (`metrics.md` §12): outliers, set means, Welch intervals.
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, failed, table, echo } = c;
-    let mut out = std::io::stdout().lock();
-    let pipeline::SetsOutcome { doc, gate: outcome, set_warnings } =
-        pipeline::sets(settings_json, &entries, baseline_count, args.outlier_limit, gate, warnings);
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
+        c;
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
+    let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
+    let set_runs = |side: Side| -> Vec<&Run> {
+        entries
+            .iter()
+            .filter(|(i, _)| side_of(*i) == side)
+            .filter_map(|(_, e)| match e {
+                RunEntry::Run(r) => Some(&**r),
+                RunEntry::Failed(_) | RunEntry::Etl(_) => None,
+            })
+            .collect()
+    };
+    let any_failed = entries.iter().any(|(_, e)| matches!(e, RunEntry::Failed(_)));
+    let limit = args.outlier_limit;
+    let (set_a, set_b) = (Set::new(set_runs(Side::Baseline), limit), Set::new(set_runs(Side::Other), limit));
+    let usable = !any_failed && set_a.runs.len() >= 2 && set_b.runs.len() >= 2;
+    let comparison = usable.then(|| sets::compare_sets(&set_a, &set_b));
+    let outcome =
+        comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check_rows(&c.gate_rows()));
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
     }
+    let is_outlier = |run: &Run| {
+        [&set_a, &set_b]
+            .iter()
+            .any(|s| s.runs.iter().zip(&s.outlier).any(|(r, o)| *o && std::ptr::eq(*r, run)))
+    };
+    let runs: Vec<SetRun> = entries
+        .iter()
+        .map(|(i, e)| SetRun {
+            entry: e.clone(),
+            set: side_of(*i).name(),
+            outlier: matches!(e, RunEntry::Run(r) if is_outlier(r)),
+        })
+        .collect();
+    let sets_json = usable.then(|| SetsJson {
+        outlier_limit: limit,
+        baseline: sets::SetJson::of(&set_a),
+        other: sets::SetJson::of(&set_b),
+    });
     if echo {
-        for w in &set_warnings {
-            eprintln!("warning: {}", w.message);
+        for w in set_a.warnings.iter().chain(&set_b.warnings) {
+            say!("warning: {}", w.message);
         }
+    }
+    let mut doc = SetsReport {
+        schema: report::SCHEMA,
+        settings: settings_json,
+        runs,
+        comparison,
+        sets: sets_json,
+        regressions: None,
+        not_comparable: None,
+        within_noise: None,
+        warnings,
+    };
+    doc.set_gate(outcome.as_ref());
+    if let Some(path) = &args.analysis.html {
+        failed |= !html::write_sets(path, &doc, pages);
     }
     let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
     finish(written, failed, outcome.is_some_and(|o| o.failed()))
@@ -175,7 +313,7 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
         r.relative.map_or_else(|| "from a baseline of 0".to_owned(), |v| format!("{:+.2} %", v * 100.0))
     };
     for r in &outcome.regressions {
-        eprintln!(
+        say!(
             "regression: {} got worse: {} -> {} ({}); limit {}",
             r.figure,
             compare::number(r.baseline),
@@ -185,7 +323,7 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
         );
     }
     for r in &outcome.within_noise {
-        eprintln!(
+        say!(
             "note: {} got worse beyond its limit ({} -> {}, {}; limit {}) but the change is not significant \
              (its 95 % interval includes 0); it does not fail the gate",
             r.figure,
@@ -199,17 +337,17 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
         let side =
             if n.missing == "both" { "both runs".to_owned() } else { format!("the {} run", n.missing) };
         if n.fails {
-            eprintln!(
+            say!(
                 "regression: {} is missing in {side}, so the gate cannot check it (--allow-missing lets it pass)",
                 n.figure
             );
         } else {
-            eprintln!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
+            say!("note: {} is not comparable (missing in {side}); it does not fail the gate", n.figure);
         }
     }
     let (failed, skipped) = (outcome.regressions.len(), outcome.not_comparable.len());
     let missing = outcome.not_comparable.iter().filter(|n| n.fails).count();
     let skipped = if skipped > 0 { format!(", {skipped} not comparable") } else { String::new() };
     let missing = if missing > 0 { format!(" ({missing} of them fail the gate)") } else { String::new() };
-    eprintln!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}{missing}");
+    say!("fail-if-worse: {failed} of {rules} figures got worse beyond their limit{skipped}{missing}");
 }

@@ -2,11 +2,13 @@
 //! (`framescope_core::pipeline::frames`) as CSV or Parquet; and the Parquet writing
 //! `report --format parquet` shares.
 
-#[allow(clippy::wildcard_imports)]
-use super::*;
-use framescope_core::pipeline::Input;
+use super::args::AnalysisArgs;
+use clap::{Args, ValueEnum};
+use framescope_core::pipeline::{Input, Job};
 use framescope_core::report::tabular::Table;
 use std::path::Path;
+use std::path::PathBuf;
+use std::process::ExitCode;
 
 /// Arguments of `framescope frames`.
 #[derive(Debug, Args)]
@@ -44,16 +46,16 @@ impl TableFormat {
 pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
     let a = &args.analysis;
     if a.json || a.pcl.is_some() {
-        eprintln!("error: frames writes a table (--format csv|parquet); --json and --pcl do not apply");
+        say!("error: frames writes a table (--format csv|parquet); --json and --pcl do not apply");
         return ExitCode::from(2);
     }
     let format = TableFormat::pick(args.format, args.output.as_deref());
     if format == TableFormat::Parquet && args.output.is_none() {
-        eprintln!("error: Parquet is written to a file: give --output PATH");
+        say!("error: Parquet is written to a file: give --output PATH");
         return ExitCode::from(2);
     }
     if args.file.is_dir() {
-        eprintln!("error: frames reads one capture file, not a folder");
+        say!("error: frames reads one capture file, not a folder");
         return ExitCode::from(2);
     }
     let input = if args.file.as_os_str() == "-" { Input::Stdin } else { Input::File(args.file.clone()) };
@@ -61,7 +63,7 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
     let table = match framescope_core::pipeline::frames::table(&job.load(&input), &a.settings()) {
         Ok(t) => t,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             return ExitCode::from(1);
         }
     };
@@ -81,7 +83,7 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
     match written {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e}");
+            say!("error: {e}");
             ExitCode::from(1)
         }
     }

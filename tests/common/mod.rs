@@ -3,8 +3,15 @@
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 #![allow(dead_code)]
 
+pub mod bad;
+pub mod cdp;
+pub mod etl_parser;
+pub mod etl_writer;
+pub mod html;
 pub mod mangle;
+pub mod quirks;
 pub mod runs;
+pub mod sampled;
 #[cfg(feature = "gui")]
 pub mod ui;
 
@@ -24,6 +31,21 @@ pub fn real_traces() -> Option<PathBuf> {
     assert!(!required, "FRAMESCOPE_REQUIRE_SHARED=1 but {} is missing", dir.display());
     eprintln!("skipping: {} not found (set FRAMESCOPE_SHARED to the shared folder)", dir.display());
     None
+}
+
+/// The bytes of the real capture `rel` (a path under `dir`, the real captures folder),
+/// or `None` with a message when it cannot be read. With `FRAMESCOPE_REQUIRE_SHARED=1`
+/// a missing file fails, as a missing folder does ([`real_traces`]).
+pub fn read_real_trace(dir: &Path, rel: &str) -> Option<Vec<u8>> {
+    match std::fs::read(dir.join(rel)) {
+        Ok(bytes) => Some(bytes),
+        Err(e) => {
+            let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
+            assert!(!required, "FRAMESCOPE_REQUIRE_SHARED=1 but {rel} cannot be read: {e}");
+            eprintln!("skipping {rel}: {e}");
+            None
+        }
+    }
 }
 
 /// A file in the repository.

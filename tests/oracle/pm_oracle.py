@@ -91,6 +91,9 @@ LATENCY_KEYS = [
     "render_present_latency_mean_ms", "animation_error_mean_abs_ms",
 ]
 ANIMATION_ERROR_LIMIT = 1e6  # |MsAnimationError| at or above this is garbage (cli-report.md)
+# metrics.md section 1: a frame time of 1e6 ms or more skips its row; a cell of any other
+# duration column (display interval, actions, latency) of that magnitude is missing.
+IMPLAUSIBLE_MS = 1e6
 
 
 class OracleError(Exception):
@@ -107,6 +110,13 @@ def parse_num(cell):
     if not math.isfinite(v):
         return None
     return v
+
+
+def parse_duration(cell):
+    """parse_num for a duration cell: None also when |v| >= IMPLAUSIBLE_MS (an unsigned
+    overflow such as 1.8e15 some writers put in a cell)."""
+    v = parse_num(cell)
+    return None if v is None or abs(v) >= IMPLAUSIBLE_MS else v
 
 
 def naive_sum(values):
@@ -371,6 +381,9 @@ def analyse_text(parsed):
         def num(idx):
             return parse_num(cell(idx))
 
+        def dur(idx):
+            return parse_duration(cell(idx))
+
         app = cells[i_app]
         try:
             pid = int(cells[i_pid])
@@ -386,6 +399,7 @@ def analyse_text(parsed):
             ft = None if (ft is None or ft2 is None) else ft + ft2
         if ft is not None and not ft > 0:
             ft = None
+        implausible = ft is not None and ft >= IMPLAUSIBLE_MS
 
         if drop_rule == "one":
             dropped = num(i_drop) == 1.0
@@ -404,6 +418,9 @@ def analyse_text(parsed):
             by_key[key] = tr
             traces.append(tr)
 
+        if implausible:
+            skipped.append((line_no, "implausible frame time (%s) %r: 1e6 ms or more" % (ft_source, ft)))
+            continue
         if ft is None and dropped:
             raw = cell(i_ft) if i_ft2 is None else "%s+%s" % (cell(i_ft), cell(i_ft2))
             skipped.append((line_no, "dropped and frame time (%s) missing or <= 0: %r"
@@ -413,12 +430,12 @@ def analyse_text(parsed):
         disp = None
         if not dropped:
             if disp_rule == "own":
-                disp = num(i_disp)
+                disp = dur(i_disp)
             elif disp_rule == "shift":
                 disp = prev_dtime.get(key)
-                prev_dtime[key] = num(i_disp)
+                prev_dtime[key] = dur(i_disp)
 
-        lat = {name: num(idx) for name, idx in lat_cols.items()}
+        lat = {name: dur(idx) for name, idx in lat_cols.items()}
         if dl_rule == "until":
             lat["display"] = lat["until_displayed"]
         elif dl_rule == "diff" and lat["display_latency"] is not None \
@@ -470,7 +487,7 @@ def action_value(cells, idx, force_missing):
     number, a cell beyond a short OCAT row, or a dropped frame's display value)."""
     if force_missing or idx >= len(cells):
         return None
-    return parse_num(cells[idx])
+    return parse_duration(cells[idx])
 
 
 # --------------------------------------------------------------------------------------
@@ -1089,6 +1106,24 @@ def _self_test_section1(check):
            lat["render_present_latency_mean_ms"], lat["pcl_ms"]), (None, None, None, None))
     check("latency: same under every source", disp["latency"], lat)
     check("latency keys", list(lat), LATENCY_KEYS)
+
+    # Overflow cells (metrics.md section 1): a frame time of 1e6 ms or more skips its row
+    # (line 4: 2.5e6; line 6: 1.8e15); a display interval or MsUntilDisplayed cell of that
+    # size (line 7) is missing. Presents 10, 20, 30, 40; display 10, 20, 30 (line 7's is
+    # missing); display latency mean of 5, 5, 5 (line 7's 1.8e15 left out) = 5.
+    h1 = ("Application,ProcessID,SwapChainAddress,Dropped,MsBetweenPresents,"
+          "MsBetweenDisplayChange,MsUntilDisplayed")
+    rows1 = ["g.exe,1,0x1,0,10,10,5", "g.exe,1,0x1,0,20,20,5", "g.exe,1,0x1,0,2500000,16,5",
+             "g.exe,1,0x1,0,30,30,5", "g.exe,1,0x1,0,1844674407370950.750,16,5",
+             "g.exe,1,0x1,0,40,1844674407370950.750,1844674407370940.5"]
+    over = analyse_csv_text(_csv(h1, rows1))
+    check("overflow: frame times of 1e6 ms or more skip their rows (lines 4, 6)",
+          [line for line, _ in over["skipped"]], [4, 6])
+    opres, odisp = _doc(_csv(h1, rows1), "presents"), _doc(_csv(h1, rows1), "display")
+    check("overflow: presents series", opres["traces"][0]["duration_ms"], 100.0)
+    check("overflow: an overflow display interval is missing", odisp["traces"][0]["frames"], 3)
+    check("overflow: an overflow latency cell is missing",
+          opres["traces"][0]["latency"]["display_latency_mean_ms"], 5.0)
 
     # frame_types interval walk on a bare series.
     kinds = ["application", "generated", "generated", "application", None, "application",

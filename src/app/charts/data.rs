@@ -1,11 +1,28 @@
 //! Chart data: everything the distribution charts show, prepared once per analysed
 //! series off the UI thread — the percentile curve, the slow-time and excess-time
 //! curves on a grid of target rates, and frame-time histograms on "nice" bin grids.
-//! Pure and UI-free; the drawing in the parent module only reads it.
+//! Pure and egui-free (the window's background work builds it); the drawing in the
+//! parent module only reads it.
 
-use egui_plot::PlotPoint;
 use framescope_core::analysis::{SlowTimeCurve, percentile};
 use std::sync::Arc;
+
+/// A point of a chart's curve, in the chart's units (egui-free: the plots convert).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Point {
+    /// Horizontal value.
+    pub x: f64,
+    /// Vertical value.
+    pub y: f64,
+}
+
+impl Point {
+    /// The point `(x, y)`.
+    #[must_use]
+    pub const fn new(x: f64, y: f64) -> Self {
+        Self { x, y }
+    }
+}
 
 /// Highest target rate on the pacing chart, as in the headline scan.
 pub(super) const MAX_FPS: f64 = 1000.0;
@@ -16,11 +33,11 @@ const MAX_BINS: f64 = 120.0;
 #[derive(Debug, Clone)]
 pub struct ChartData {
     /// `(percentile in %, frame time in ms)`, percentile ascending, ending at 100 %.
-    pub(super) percentile_ms: Vec<PlotPoint>,
+    pub(super) percentile_ms: Vec<Point>,
     /// `(F, 100 · S(F))` on [`fps_grid`].
-    pub(super) slow_pct: Vec<PlotPoint>,
+    pub(super) slow_pct: Vec<Point>,
     /// `(F, 100 · E(F))` on [`fps_grid`].
-    pub(super) excess_pct: Vec<PlotPoint>,
+    pub(super) excess_pct: Vec<Point>,
     /// Right end of the pacing chart before the user's target widens it.
     pub(super) fps_view_max: f64,
     /// The run's own bins, drawn by [`charts_ui`](super::charts_ui).
@@ -92,7 +109,7 @@ impl ChartData {
             Vec::new()
         } else {
             percentile_grid()
-                .map(|k| PlotPoint::new(f64::from(k) / 1e4, percentile(sorted, f64::from(k) / 1e6)))
+                .map(|k| Point::new(f64::from(k) / 1e4, percentile(sorted, f64::from(k) / 1e6)))
                 .collect()
         };
         let (slow_pct, excess_pct) = curve
@@ -100,7 +117,7 @@ impl ChartData {
                 fps_grid()
                     .map(|f| {
                         let (s, e) = c.at(f);
-                        (PlotPoint::new(f, 100.0 * s), PlotPoint::new(f, 100.0 * e))
+                        (Point::new(f, 100.0 * s), Point::new(f, 100.0 * e))
                     })
                     .unzip()
             })
@@ -149,7 +166,7 @@ impl ChartData {
 }
 
 /// The y of an x-ascending polyline at `x` (linear between samples); `None` outside it.
-fn interpolate(points: &[PlotPoint], x: f64) -> Option<f64> {
+fn interpolate(points: &[Point], x: f64) -> Option<f64> {
     let (first, last) = (points.first()?, points.last()?);
     if !(first.x..=last.x).contains(&x) {
         return None;
@@ -259,18 +276,18 @@ impl Histogram {
 
     /// Outline of the bins from the first to the last non-empty one, down to 0 at both
     /// ends: `(e₀, 0)`, then `(left, n)` at odd and `(right, n)` at even indices.
-    pub(super) fn step_points(&self) -> Vec<PlotPoint> {
+    pub(super) fn step_points(&self) -> Vec<Point> {
         let first = self.counts.iter().position(|&c| c > 0);
         let last = self.counts.iter().rposition(|&c| c > 0);
         let (Some(first), Some(last)) = (first, last) else { return Vec::new() };
         let edge = |i: usize| self.start_ms + i as f64 * self.bin_ms;
         let mut points = Vec::with_capacity(2 * (last - first) + 4);
-        points.push(PlotPoint::new(edge(first), 0.0));
+        points.push(Point::new(edge(first), 0.0));
         for (i, &c) in self.counts.iter().enumerate().take(last + 1).skip(first) {
-            points.push(PlotPoint::new(edge(i), c as f64));
-            points.push(PlotPoint::new(edge(i + 1), c as f64));
+            points.push(Point::new(edge(i), c as f64));
+            points.push(Point::new(edge(i + 1), c as f64));
         }
-        points.push(PlotPoint::new(edge(last + 1), 0.0));
+        points.push(Point::new(edge(last + 1), 0.0));
         points
     }
 }
@@ -382,7 +399,7 @@ mod tests {
         assert!(between >= a && between <= b, "{a} {between} {b}");
         assert_eq!(data.percentile_at(100.5), None);
         let (s60, e60) = data.pacing_at(60.0).unwrap_or_default();
-        let at = |c: &[PlotPoint]| c.iter().find(|p| close(p.x, 60.0)).map_or(f64::NAN, |p| p.y);
+        let at = |c: &[Point]| c.iter().find(|p| close(p.x, 60.0)).map_or(f64::NAN, |p| p.y);
         assert!(close(s60, at(&data.slow_pct)) && close(e60, at(&data.excess_pct)));
         let h = &data.histogram;
         let (lo, hi, n) = h.bin_at(h.start_ms + 2.5 * h.bin_ms).unwrap_or_default();

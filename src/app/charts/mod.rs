@@ -167,6 +167,75 @@ mod tests {
         assert!(started.elapsed().as_secs_f64() < 5.0);
     }
 
+    /// What one frame of charts draws (after egui's sizing pass): every text, and each
+    /// stroked path's colour and number of points.
+    fn drawn(charts: impl Fn(&mut egui::Ui)) -> (Vec<String>, Vec<(Color32, usize)>) {
+        fn walk(shape: &egui::Shape, texts: &mut Vec<String>, paths: &mut Vec<(Color32, usize)>) {
+            match shape {
+                egui::Shape::Vec(shapes) => shapes.iter().for_each(|s| walk(s, texts, paths)),
+                egui::Shape::Text(t) => texts.push(t.galley.text().to_owned()),
+                egui::Shape::Path(p) => {
+                    if let egui::epaint::ColorMode::Solid(c) = p.stroke.color {
+                        paths.push((c, p.points.len()));
+                    }
+                }
+                _ => {}
+            }
+        }
+        let ctx = egui::Context::default();
+        let (mut texts, mut paths) = (Vec::new(), Vec::new());
+        for pass in 0..2 {
+            let input = egui::RawInput {
+                screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, egui::vec2(900.0, 1400.0))),
+                ..Default::default()
+            };
+            let out = ctx.run_ui(input, |ui| {
+                egui::CentralPanel::default().show(ui, |ui| charts(ui));
+            });
+            if pass == 1 {
+                for clipped in &out.shapes {
+                    walk(&clipped.shape, &mut texts, &mut paths);
+                }
+            }
+            out.drop_without_applying_deltas();
+        }
+        (texts, paths)
+    }
+
+    /// Three runs overlaid (and an empty one, left out) at 144 FPS: each of the three
+    /// charts' legends names the three runs in order, and nothing names the empty one;
+    /// each run's colour strokes its percentile curve and its slow-time curve (the
+    /// excess-time curve is dashed: segments, not one path), the percentile curves on
+    /// one grid (as many points each); the empty run's colour strokes nothing. The
+    /// target is 1000 / 144 = 6.94 ms in the percentile and histogram legends.
+    #[test]
+    fn overlaid_runs_draw_one_curve_and_legend_entry_each() {
+        let [a, b, c] = three_runs();
+        let (a, b, c) = (prepared(&a), prepared(&b), prepared(&c));
+        let empty = ChartData::new(&[], None);
+        let red = Color32::from_rgb(230, 80, 80);
+        let green = Color32::from_rgb(80, 200, 120);
+        let runs = [
+            ("run A", FRAME_COLOR, &a),
+            ("run B", red, &b),
+            ("none", Color32::YELLOW, &empty),
+            ("run C", green, &c),
+        ];
+        let (texts, paths) = drawn(|ui| charts_overlay_ui(ui, &runs, 144.0));
+        let named: Vec<&str> =
+            texts.iter().map(String::as_str).filter(|t| t.starts_with("run ") || *t == "none").collect();
+        assert_eq!(named, ["run A", "run B", "run C"].repeat(3));
+        assert_eq!(texts.iter().filter(|t| *t == "target 6.94 ms").count(), 2, "{texts:?}");
+        assert!(texts.iter().any(|t| t == "target 144 FPS"));
+        let curves = |colour: Color32| -> Vec<usize> {
+            paths.iter().filter(|(c, _)| *c == colour).map(|&(_, n)| n).collect()
+        };
+        let (pa, pb, pc) = (curves(FRAME_COLOR), curves(red), curves(green));
+        assert!(pa.len() == 2 && pb.len() == 2 && pc.len() == 2, "{paths:?}");
+        assert!(pa[0] == pb[0] && pb[0] == pc[0] && pa[0] >= 100, "percentile curves {pa:?} {pb:?} {pc:?}");
+        assert!(curves(Color32::YELLOW).is_empty());
+    }
+
     #[test]
     fn drawing_overlaid_runs_does_not_panic() {
         let [a, b, c] = three_runs();
@@ -179,7 +248,15 @@ mod tests {
         draw_overlay(&[("run A", FRAME_COLOR, &a)], 60.0);
         draw_overlay(&[("one frame", FRAME_COLOR, &prepared(&[16.7]))], 0.0);
         draw_overlay(&[("run A", FRAME_COLOR, &a), ("run B", red, &b), ("run C", green, &c)], 144.0);
-        // Same names, an empty run among them, no target.
-        draw_overlay(&[("x", FRAME_COLOR, &a), ("x", red, &empty), ("x", green, &c)], f64::NAN);
+        // Same names, an empty run among them, no target: the two runs with frames are
+        // each in the three legends, and no target is.
+        let same = [("x", FRAME_COLOR, &a), ("x", red, &empty), ("x", green, &c)];
+        draw_overlay(&same, f64::NAN);
+        let (texts, _) = drawn(|ui| charts_overlay_ui(ui, &same, f64::NAN));
+        assert_eq!(texts.iter().filter(|t| *t == "x").count(), 6, "{texts:?}");
+        assert!(
+            !texts.iter().any(|t| t.starts_with("target ") && !t.starts_with("target rate")),
+            "{texts:?}"
+        );
     }
 }

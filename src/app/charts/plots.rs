@@ -3,7 +3,7 @@
 //! prepared [`ChartData`]. The parent module stacks them.
 
 use super::super::theme::{EXCESS_COLOR, FRAME_COLOR, GUIDE_COLOR, OVERFLOW_COLOR, SLOW_COLOR, TARGET_COLOR};
-use super::data::{BinGrid, ChartData, Histogram, MAX_FPS};
+use super::data::{BinGrid, ChartData, Histogram, MAX_FPS, Point};
 use eframe::egui;
 use egui::{Align2, Color32};
 use egui_plot::{
@@ -43,20 +43,20 @@ pub(super) struct Run<'a> {
 impl Run<'_> {
     /// A curve of this run: in the overlay named after the run and in its colour, else
     /// named `single_name` in `single_color`.
-    fn line<'p>(
-        &self,
-        look: Look,
-        single_name: &str,
-        single_color: Color32,
-        points: &'p [PlotPoint],
-    ) -> Line<'p> {
-        let points = PlotPoints::Borrowed(points);
+    fn line<'p>(&self, look: Look, single_name: &str, single_color: Color32, points: &[Point]) -> Line<'p> {
+        let points = plot_points(points);
         let line = match look {
             Look::Single => Line::new(single_name, points).color(single_color),
             Look::Overlay => Line::new(self.name, points).id(("run", self.name)).color(self.color),
         };
         line.width(1.5)
     }
+}
+
+/// A curve's points as egui_plot takes them (a few hundred per curve: copying them
+/// each frame costs nothing to speak of, and keeps the chart data egui-free).
+fn plot_points(points: &[Point]) -> PlotPoints<'static> {
+    PlotPoints::Owned(points.iter().map(|p| PlotPoint::new(p.x, p.y)).collect())
 }
 
 /// What the three plots share: fixed height, no scroll capture (so the panel around
@@ -367,7 +367,7 @@ pub(super) fn histogram_plot(
                 match look {
                     Look::Single => p.bar_chart(histogram_bars(h)),
                     Look::Overlay => p.line(
-                        Line::new(run.name, PlotPoints::Owned(h.step_points()))
+                        Line::new(run.name, plot_points(&h.step_points()))
                             .id(("run", run.name))
                             .color(run.color)
                             .width(1.5)

@@ -4,7 +4,7 @@
 //! that would cover the one before is left out (zooming in shows it), so thousands of
 //! events never make a wall of text.
 
-use super::rows::Frame;
+use super::Track;
 use eframe::egui::{Color32, FontId, Painter, Rect, Stroke, pos2, vec2};
 use framescope_core::model::Event;
 
@@ -17,12 +17,12 @@ const MAX_LINES: usize = 2000;
 
 /// Where each visible event is: (x, the labels of the events on that pixel column).
 #[must_use]
-pub fn visible(events: &[Event], f: &Frame<'_>) -> Vec<(f32, Vec<String>)> {
-    let (start, end) = (f.view.start_ms, f.view.start_ms + f.view.span_ms);
+pub fn visible(events: &[Event], track: &Track) -> Vec<(f32, Vec<String>)> {
+    let (start, end) = (track.view.start_ms, track.view.start_ms + track.view.span_ms);
     let first = events.partition_point(|e| e.time_ms < start);
     let mut out: Vec<(f32, Vec<String>)> = Vec::new();
     for e in events[first..].iter().take_while(|e| e.time_ms <= end) {
-        let x = f.view.x_of(e.time_ms, f.track_left, f.width).round();
+        let x = track.x(e.time_ms).round();
         match out.last_mut() {
             Some((last, labels)) if (*last - x).abs() < 1.0 => labels.push(e.label.clone()),
             _ => out.push((x, vec![e.label.clone()])),
@@ -34,9 +34,8 @@ pub fn visible(events: &[Event], f: &Frame<'_>) -> Vec<(f32, Vec<String>)> {
     out
 }
 
-/// Draws the markers over `rows` (the rows' area of the track).
-pub fn paint(p: &Painter, f: &Frame<'_>, rows: Rect) {
-    let events = &f.trace.frames.events;
+/// Draws the markers of `events` over `rows` (the rows' area of the track).
+pub fn paint(p: &Painter, events: &[Event], track: &Track, rows: Rect) {
     if events.is_empty() {
         return;
     }
@@ -44,7 +43,7 @@ pub fn paint(p: &Painter, f: &Frame<'_>, rows: Rect) {
     // Two lanes of flags: a flag that would cover the one before in the first lane
     // goes below it.
     let mut lane_end = [f32::NEG_INFINITY; 2];
-    for (x, labels) in visible(events, f) {
+    for (x, labels) in visible(events, track) {
         p.extend(eframe::egui::Shape::dashed_line(
             &[pos2(x, rows.top()), pos2(x, rows.bottom())],
             Stroke::new(1.0, EVENT),

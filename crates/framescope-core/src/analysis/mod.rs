@@ -28,7 +28,7 @@ pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 pub use telemetry::{Telemetry, TelemetryStats};
-pub use trim::Trim;
+pub use trim::{Trim, TrimError};
 pub use vsync::Vsync;
 
 use crate::model::Trace;
@@ -235,6 +235,10 @@ pub struct Prepared {
     pub sampled: Option<SampledRun>,
     /// True for a sampled log, even one without a usable sample.
     sampled_trace: bool,
+    /// Under the presents source, for a format that cannot mark generated frames:
+    /// the share of neighbouring present intervals that alternate the way frame
+    /// generation makes them, when they do ([`framegen::alternation`]).
+    pub alternation: Option<f64>,
 }
 
 /// The figures that depend on settings.
@@ -296,6 +300,9 @@ impl Prepared {
         let actions = health::candidates(trace, &series, spike_rule);
         let (frame_types, latency) =
             rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));
+        let alternation = (source == FrameTimeSource::Presents && !framegen::records_frame_types(trace))
+            .then(|| framegen::alternation(&series.frame_time_ms))
+            .flatten();
         Self {
             source,
             series,
@@ -310,6 +317,7 @@ impl Prepared {
             latency,
             sampled: None,
             sampled_trace: false,
+            alternation,
         }
     }
 
@@ -342,6 +350,7 @@ impl Prepared {
             latency: sampled::latency(trace),
             sampled: figures.map(|f| f.0),
             sampled_trace: true,
+            alternation: None,
         }
     }
 

@@ -36,6 +36,25 @@ impl Trim {
         out
     }
 
+    /// [`Trim::apply`], or the error when no frame is left.
+    pub fn cut(&self, trace: &Trace) -> Result<Trace, TrimError> {
+        self.kept(trace)?;
+        Ok(self.apply(trace))
+    }
+
+    /// [`Trim::range`], or the error when it is empty (no frame is left).
+    pub fn kept(&self, trace: &Trace) -> Result<std::ops::Range<usize>, TrimError> {
+        let range = self.range(trace);
+        if range.is_empty() {
+            return Err(TrimError::NothingLeft {
+                span_s: Self::span_s(trace),
+                start_s: self.start_s,
+                end_s: self.end_s,
+            });
+        }
+        Ok(range)
+    }
+
     /// The range of frames [`Trim::apply`] keeps (empty when nothing is left).
     #[must_use]
     pub fn range(&self, trace: &Trace) -> std::ops::Range<usize> {
@@ -63,6 +82,24 @@ impl Trim {
         }
         (f.start_ms[n - 1] + f.spans_ms()[n - 1] - f.start_ms[0]) / 1000.0
     }
+}
+
+/// Why a trim cannot be applied.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum TrimError {
+    /// The trim leaves no whole frame of the trace.
+    #[error(
+        "nothing is left after trimming: the trace spans {span_s:.3} s, and the trim leaves out {start_s} s at \
+         the start and {end_s} s at the end"
+    )]
+    NothingLeft {
+        /// How long the trace lasts, `t₁ − t₀`, in seconds ([`Trim::span_s`]).
+        span_s: f64,
+        /// The seconds left out at the start.
+        start_s: f64,
+        /// The seconds left out at the end.
+        end_s: f64,
+    },
 }
 
 #[cfg(test)]
@@ -107,6 +144,25 @@ mod tests {
         assert_eq!(cut.frames.line, vec![4, 5, 6, 7, 8]);
         assert_eq!(cut.warnings.len(), 1);
         assert!((Trim::span_s(&t) - 0.1).abs() < 1e-12);
+    }
+
+    /// Nothing left: a typed error carrying the span and the trim, whose message is the
+    /// window's. A trim that keeps frames cuts as `apply` does.
+    #[test]
+    fn a_trim_that_leaves_nothing_is_an_error() {
+        let t = trace();
+        let trim = Trim { start_s: 0.06, end_s: 0.06 };
+        let err = trim.cut(&t).unwrap_err();
+        assert_eq!(err, TrimError::NothingLeft { span_s: 0.1, start_s: 0.06, end_s: 0.06 });
+        assert_eq!(
+            err.to_string(),
+            "nothing is left after trimming: the trace spans 0.100 s, and the trim leaves out 0.06 s at the \
+             start and 0.06 s at the end"
+        );
+        assert_eq!(trim.kept(&t), Err(err));
+        let keep = Trim { start_s: 0.02, end_s: 0.03 };
+        assert_eq!(keep.kept(&t), Ok(2..7));
+        assert_eq!(keep.cut(&t), Ok(keep.apply(&t)));
     }
 
     #[test]

@@ -4,11 +4,20 @@
 use crate::model::{ColumnKind, Trace};
 use serde::Serialize;
 
-/// Refresh rates tried when detecting, in Hz.
-const CANDIDATE_HZ: [f64; 24] = [
-    24.0, 30.0, 48.0, 50.0, 59.94, 60.0, 72.0, 75.0, 90.0, 100.0, 120.0, 144.0, 165.0, 170.0, 175.0, 180.0,
-    200.0, 240.0, 280.0, 300.0, 360.0, 480.0, 500.0, 540.0,
+/// Refresh rates tried when detecting, in Hz. None is below 48 Hz: a steady 24 or 30
+/// FPS rhythm is a frame cap far more often than a display's refresh, and every
+/// interval of it is also a whole number of 48 or 60 Hz periods, so it is read as that
+/// display showing every second refresh (`ARCHITECTURE.md`, "VSYNC").
+const CANDIDATE_HZ: [f64; 22] = [
+    48.0, 50.0, 59.94, 60.0, 72.0, 75.0, 90.0, 100.0, 120.0, 144.0, 165.0, 170.0, 175.0, 180.0, 200.0, 240.0,
+    280.0, 300.0, 360.0, 480.0, 500.0, 540.0,
 ];
+
+/// A lower rate is preferred to the best-scoring one only when at most this share of
+/// the intervals fit the best one but not it: on a real display at the lower rate no
+/// interval is an odd multiple of the higher rate's period (none is, in any real
+/// capture at hand), so such intervals are evidence against it.
+const MAX_CONTRADICTING: f64 = 0.005;
 
 /// Where the period came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -84,19 +93,34 @@ fn score(intervals: &Distinct, period_ms: f64) -> f64 {
 
 /// Share of the intervals that are a whole number (≥ 1) of `period_ms`.
 fn fit_share(intervals: &Distinct, period_ms: f64) -> f64 {
-    let tol = tolerance_ms(period_ms);
-    let inv = 1.0 / period_ms;
     let hits: u64 = intervals
         .values
         .iter()
         .zip(&intervals.counts)
-        .filter(|&(&d, _)| {
-            let k = periods(d, period_ms, inv).max(1.0);
-            (d - k * period_ms).abs() <= tol
-        })
+        .filter(|&(&d, _)| fits(d, period_ms))
         .map(|(_, &c)| u64::from(c))
         .sum();
     hits as f64 / intervals.total as f64
+}
+
+/// True when `d` is within tolerance of a whole number (≥ 1) of `period_ms`.
+#[inline]
+fn fits(d: f64, period_ms: f64) -> bool {
+    let k = periods(d, period_ms, 1.0 / period_ms).max(1.0);
+    (d - k * period_ms).abs() <= tolerance_ms(period_ms)
+}
+
+/// Share of the intervals that fit `best_ms` but not `period_ms`: evidence that the
+/// display does not tick at `period_ms`.
+fn contradicting_share(intervals: &Distinct, period_ms: f64, best_ms: f64) -> f64 {
+    let against: u64 = intervals
+        .values
+        .iter()
+        .zip(&intervals.counts)
+        .filter(|&(&d, _)| fits(d, best_ms) && !fits(d, period_ms))
+        .map(|(_, &c)| u64::from(c))
+        .sum();
+    against as f64 / intervals.total as f64
 }
 
 /// The distinct values of a series with how often each occurs: display intervals
@@ -171,8 +195,10 @@ fn periods(d: f64, period: f64, inv: f64) -> f64 {
 
 /// The dominant refresh period and its confidence (see [`MIN_CONFIDENCE`]). Multiples of a period also fit
 /// its divisors' harmonics, so among candidates that score within 0.05 of the best,
-/// the lowest rate wins; the period is then refined by least squares over the
-/// intervals that fit it.
+/// the lowest rate wins — unless more than [`MAX_CONTRADICTING`] of the intervals fit
+/// the best candidate but not it (a 60 FPS cap on a 120 Hz display shows the odd
+/// 8.3 or 25 ms interval, impossible at 60 Hz); the period is then refined by least
+/// squares over the intervals that fit it.
 #[must_use]
 pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     if intervals.len() < 2 {
@@ -181,8 +207,11 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     let distinct = Distinct::of(intervals);
     let scored: Vec<(f64, f64)> =
         CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(&distinct, 1000.0 / hz))).collect();
-    let best = scored.iter().map(|s| s.1).fold(0.0, f64::max);
-    let &(period, confidence) = scored.iter().find(|s| s.1 >= best - 0.05)?;
+    let top = (0..scored.len()).fold(0, |a, k| if scored[k].1 > scored[a].1 { k } else { a });
+    let (best_ms, best) = scored[top];
+    let (_, &(period, confidence)) = scored.iter().enumerate().find(|&(k, s)| {
+        s.1 >= best - 0.05 && (k == top || contradicting_share(&distinct, s.0, best_ms) <= MAX_CONTRADICTING)
+    })?;
     let tol = tolerance_ms(period);
     let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {
         let k = round_positive(d / period).max(1.0);
@@ -279,6 +308,94 @@ mod tests {
         let intervals: Vec<f64> = (0..50).map(|i| p * f64::from(1 + i % 3)).collect();
         let (period, _) = detect_period(&intervals).unwrap_or((0.0, 0.0));
         assert!((1000.0 / period - 144.0).abs() < 0.01);
+    }
+
+    /// A small deterministic jitter in ±0.05 ms (PresentMon's display times jitter by
+    /// a few hundredths of a ms on a fixed-refresh display).
+    fn jitter(i: u32) -> f64 {
+        f64::from((i * 7919) % 101) / 1000.0 - 0.05
+    }
+
+    fn detected_hz(intervals: &[f64]) -> Option<f64> {
+        detect_period(intervals).filter(|d| d.1 >= MIN_CONFIDENCE).map(|d| 1000.0 / d.0)
+    }
+
+    /// A steady 30 FPS cap on a 60 Hz display: every interval is 33.3 ms, two 60 Hz
+    /// periods. The old rule (lowest rate among equals) said 30 Hz; no display rate
+    /// below 48 Hz is tried, so it is 60 Hz, a marker on every other refresh.
+    #[test]
+    fn a_steady_30_fps_cap_on_60_hz_is_not_30_hz() {
+        let p = 1000.0 / 60.0;
+        let steady: Vec<f64> = (0..900).map(|i| 2.0 * p + jitter(i)).collect();
+        let hz = detected_hz(&steady).unwrap_or(0.0);
+        assert!((hz - 60.0).abs() < 0.05, "{hz}");
+        // With the odd 16.7 or 50 ms interval a real 60 Hz display shows: still 60 Hz,
+        // confidence 1.
+        let odd: Vec<f64> = (0..900)
+            .map(|i| match i % 97 {
+                0 => p,
+                50 => 3.0 * p,
+                _ => 2.0 * p,
+            } + jitter(i))
+            .collect();
+        let (period, confidence) = detect_period(&odd).unwrap_or((0.0, 0.0));
+        assert!((1000.0 / period - 60.0).abs() < 0.05 && confidence > 0.99, "{period} {confidence}");
+    }
+
+    /// A 60 FPS cap on a 120 Hz display: 16.7 ms intervals with 2 % of 8.3 and 25 ms
+    /// ones, which a 60 Hz display cannot show. 60 Hz scores within 0.05 of 120 Hz
+    /// ((0.98 − 0.06) / 0.94 = 0.979 against 1), which the old rule took; those
+    /// intervals count against it now.
+    #[test]
+    fn intervals_a_lower_rate_cannot_show_count_against_it() {
+        let p = 1000.0 / 120.0;
+        let intervals: Vec<f64> = (0..1000)
+            .map(|i| match i % 100 {
+                0 => p,
+                50 => 3.0 * p,
+                _ => 2.0 * p,
+            } + jitter(i))
+            .collect();
+        let hz = detected_hz(&intervals).unwrap_or(0.0);
+        assert!((hz - 120.0).abs() < 0.05, "{hz}");
+    }
+
+    /// A frame cap under variable refresh (the RoboCop capture: intervals spread
+    /// around 33.3 ms, most within ±1 ms, with a 16.09 and a 25.00): no refresh rate.
+    /// Here 33.33 ms plus a triangular spread of ±1.5 ms: 1 − (0.5/1.5)² = 89 % fit 30 Hz's
+    /// ±1 ms, which the old rule took as 30 Hz, confidence (0.89 − 0.06) / 0.94 = 0.88;
+    /// 60 Hz's ±0.5 ms holds 1 − (1/1.5)² = 56 %, below 0.8.
+    #[test]
+    fn a_capped_rate_under_variable_refresh_is_no_refresh_rate() {
+        let spread = |i: u32| f64::from((i * 37) % 101) / 100.0 * 1.5 - 0.75;
+        let mut intervals: Vec<f64> = (0..895).map(|i| 33.33 + spread(i) + spread(i * 13 + 5)).collect();
+        intervals.extend([16.09, 25.0]);
+        assert_eq!(detected_hz(&intervals), None, "{:?}", detect_period(&intervals));
+    }
+
+    /// A 120 Hz display series (mostly one period, some two or three, jitter) is
+    /// detected the same on the whole and on any 1000 consecutive intervals.
+    #[test]
+    fn any_thousand_intervals_give_the_whole_series_rate() {
+        let p = 1000.0 / 119.84;
+        let mut x: u32 = 1;
+        let intervals: Vec<f64> = (0..6000)
+            .map(|i| {
+                x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+                let k = match (x >> 16) % 20 {
+                    0 => 3.0,
+                    1..=4 => 2.0,
+                    _ => 1.0,
+                };
+                k * p + jitter(i)
+            })
+            .collect();
+        let whole = detected_hz(&intervals).unwrap_or(0.0);
+        assert!((whole - 119.84).abs() < 0.01, "{whole}");
+        for start in (0..5000).step_by(250) {
+            let part = detected_hz(&intervals[start..start + 1000]).unwrap_or(0.0);
+            assert!((part - whole).abs() < 0.01, "{start}: {part} vs {whole}");
+        }
     }
 
     /// Intervals with no common period (variable refresh) give a low confidence,

@@ -8,9 +8,12 @@
 //! 0.3–1 s in real logs). A line's rate is the first `Framerate` column, else `1000 /
 //! Frametime` when the log has no `Framerate` (`Frametime` is one frame's time at the
 //! polling instant, not the period's average, so it is only the fallback). The
-//! timestamps have whole seconds only, so every sample's interval is the log's polling
-//! period `(t_last − t_first) / (rows − 1)` over its timed `80` lines, and sample `k`
-//! ends `k` periods after the first line. The first line opens the log.
+//! timestamps have whole seconds only, so every sample's interval is its logging
+//! session's polling period `(t_last − t_first) / (rows − 1)` over the session's timed
+//! `80` lines, and the sample of line `k` of a session ends `k` periods after its
+//! first line, which opens the session. Afterburner appends session after session to
+//! one file: a long step between lines starts a new one, a trace of its own
+//! (`sessions.rs`).
 //! Later duplicates of a name are kept as columns `Name (2)`, `Name (3)`; every column
 //! is a sampled sensor ([`ColumnKind::Telemetry`]). The log does not name the game: the
 //! application is the file name.
@@ -21,8 +24,9 @@ use super::error::{LoadError, LoadErrorKind};
 use super::records::{Records, Row};
 use super::sampled::{
     CANCEL_CHECK_ROWS, Interval, MAX_TIME_MS, NotSample, Samples, Tally, field_texts, file_stem, first_field,
-    first_names, frame_time_from_ms, frame_time_from_rate, no_frames, sampled_warning, shape,
+    first_names, frame_time_from_ms, frame_time_from_rate, mean_interval, no_frames, sampled_warning, shape,
 };
+use super::sessions::SessionClock;
 use super::values::{parse_cell, parse_date_time_ms, trim};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
 use std::io::BufRead;
@@ -70,8 +74,6 @@ struct Lines {
     /// The first and last times (ms) of the timed `80` lines.
     first_ms: Option<f64>,
     last_ms: f64,
-    /// Per sample: its timed line's place among the timed lines (0 = the first).
-    ordinal: Vec<u64>,
     /// True once a `02` line named Framerate or Frametime.
     had_frame_column: bool,
     /// True once a `02` line had no Framerate, so the rate came from Frametime.
@@ -185,13 +187,12 @@ impl Lines {
             }
             return;
         };
-        let ordinal = s.timed_rows;
         let interval = if self.first_ms.is_none() { Interval::Opens } else { Interval::Polled };
         self.first_ms.get_or_insert(time_ms);
         self.last_ms = time_ms;
         if let Some(reason) = malformed {
             s.skips.add(line, reason);
-            s.malformed_timed_row();
+            s.malformed_timed_row(line, time_ms);
             return;
         }
         let frame_time = match h.rate {
@@ -199,24 +200,19 @@ impl Lines {
             Some((i, true)) => frame_time_from_rate(parse_cell(field(i))),
             Some((i, false)) => frame_time_from_ms(parse_cell(field(i))),
         };
-        if s.row(line, frame_time.map_err(NotSample::Rate), interval, f64::NAN) {
-            self.ordinal.push(ordinal);
+        if s.row(line, frame_time.map_err(NotSample::Rate), interval, time_ms) {
             for &(i, c) in &h.columns {
                 s.set(c, field(i), line);
             }
         }
     }
 
-    fn finish(mut self, path: &Path) -> Result<Capture, LoadError> {
-        // Every interval is the polling period over the timed lines (metrics.md §10);
-        // sample k ends k periods after the first line.
+    fn finish(self, path: &Path) -> Result<Capture, LoadError> {
+        // The whole log's polling period, for a log of one session (metrics.md §10);
+        // each session's own is set by `finish_sessions`.
         let timed = self.samples.timed_rows;
         let first = self.first_ms.unwrap_or(0.0);
         let period = (timed >= 2).then(|| (self.last_ms - first) / (timed - 1) as f64);
-        let ordinal = std::mem::take(&mut self.ordinal);
-        if let Some(p) = period {
-            self.samples.set_polled(p, |k| first + ordinal.get(k).map_or(f64::NAN, |&o| o as f64) * p);
-        }
         let mut extra = self
             .no_time
             .warnings("sample line has no usable date and time (dd-mm-yyyy HH:MM:SS); skipped", |n| {
@@ -234,7 +230,6 @@ impl Lines {
         };
         let rows = self.samples.rows;
         let empty = self.samples.why_empty();
-        let trace = self.samples.finish(meta, extra);
         let why = if rows == 0 {
             Some("the log has no sample lines (line type 80)".to_owned())
         } else if !self.had_frame_column {
@@ -252,11 +247,18 @@ impl Lines {
             empty
         };
         if let Some(why) = why {
-            return Err(no_frames(path, why, &trace));
+            return Err(no_frames(path, why, &self.samples.finish(meta, extra)));
+        }
+        let (traces, notes) = self.samples.finish_sessions(meta, extra, SessionClock::WallClock, true);
+        if traces.is_empty() {
+            let why = "no logging session of the log has a polling period (its timed lines do not advance)";
+            return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(why.into())));
         }
         let rate =
             if self.from_frame_time { "1000 / Frametime: the log has no Framerate" } else { "Framerate" };
+        let period = if notes.is_empty() { period } else { mean_interval(&traces) };
         let mut warnings = vec![sampled_warning("MSI Afterburner", period, rate)];
+        warnings.extend(notes);
         if self.columns_left_out > 0 {
             warnings.push(Warning::file(format!(
                 "the log names more than {MAX_COLUMNS} columns; {} column names were left out",
@@ -276,7 +278,7 @@ impl Lines {
             dropped_known: false,
             target_fps: None,
         };
-        Ok(Capture { info, traces: vec![trace], warnings })
+        Ok(Capture { info, traces, warnings })
     }
 }
 

@@ -21,8 +21,7 @@ pub const MAX_TRACE_COLUMNS: usize = 1 << 18;
 /// Distinct present modes kept per trace.
 const MAX_PRESENT_MODES: usize = 1024;
 
-/// Frame times outside this range (ms) are no real frame: 1 ns to 11.6 days.
-const PLAUSIBLE_FRAME_TIME_MS: std::ops::RangeInclusive<f64> = 1e-6..=1e9;
+use super::overflow::{OverflowLog, PLAUSIBLE_FRAME_TIME_MS, plausible_duration};
 
 /// Why a row was not kept as a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -39,7 +38,7 @@ pub enum SkipReason {
     NonPositiveFrameTime,
     /// A `Dropped` cell other than 0 or 1: read as displayed.
     OddDropped,
-    /// A frame time outside 1 ns ..= 1e9 ms (11.6 days): no real frame.
+    /// A frame time under 1 ns or of 10⁶ ms (17 minutes) or more: no real frame.
     ImplausibleFrameTime,
     /// The row is longer than a row may be (bytes or fields).
     Oversized,
@@ -78,7 +77,7 @@ impl SkipReason {
             Self::NonPositiveFrameTime => "frame time is 0 or negative; row skipped".into(),
             Self::OddDropped => "Dropped is neither 0 nor 1; the frame is read as displayed".into(),
             Self::ImplausibleFrameTime => {
-                "frame time is implausible (under 1 ns or over 11 days); row skipped".into()
+                "frame time is implausible (under 1 ns, or 10⁶ ms or more); row skipped".into()
             }
             Self::Oversized => "row is too long to be a frame (over 1 MiB or 100 000 fields); skipped".into(),
             Self::BadProcessId => "ProcessID is not a number; row skipped".into(),
@@ -104,7 +103,9 @@ impl SkipReason {
                 format!("{count} rows have a Dropped value that is neither 0 nor 1; read as displayed")
             }
             Self::ImplausibleFrameTime => {
-                format!("{count} rows have an implausible frame time (under 1 ns or over 11 days); skipped")
+                format!(
+                    "{count} rows have an implausible frame time (under 1 ns, or 10⁶ ms or more); skipped"
+                )
             }
             Self::Oversized => format!("{count} rows are too long to be frames; skipped"),
             Self::BadProcessId => format!("{count} rows have a ProcessID that is not a number; skipped"),
@@ -213,6 +214,8 @@ pub struct TraceBuilder {
     last_type: Option<(Vec<u8>, FrameType)>,
     /// Per numeric column with text cells: (column, tally). Few columns ever have any.
     invalid: Vec<(usize, InvalidCells)>,
+    /// Duration cells of 10⁶ ms or more, read as missing (`metrics.md` §1).
+    overflow: OverflowLog,
     skipped: SkipLog,
     /// The `DisplayedTime` of the last displayed frame so far (2.0–2.3 layouts): the
     /// display interval of the next displayed frame.
@@ -242,6 +245,7 @@ impl TraceBuilder {
             last_mode: None,
             last_type: None,
             invalid: Vec::new(),
+            overflow: OverflowLog::default(),
             skipped: SkipLog::default(),
             shifted_display: f64::NAN,
             no_present: None,
@@ -324,7 +328,12 @@ impl TraceBuilder {
         push_grown(&mut f.dropped, dropped);
         push_grown(&mut f.line, line);
         let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
-        let display = layout.display.map_or(f64::NAN, |i| number(record.cell(i)));
+        let display = Self::display_cell(
+            &mut self.overflow,
+            layout.display.map_or(f64::NAN, |i| number(record.cell(i))),
+            layout,
+            line,
+        );
         let interval = if dropped {
             f64::NAN
         } else if layout.display_shifted {
@@ -356,6 +365,17 @@ impl TraceBuilder {
         self.push_columns(record, layout, line, dropped);
     }
 
+    /// A display-column value, or NaN when it is implausible (counted in `overflow`
+    /// for a warning).
+    fn display_cell(overflow: &mut OverflowLog, display: f64, layout: &Layout, line: u64) -> f64 {
+        if plausible_duration(display) || !display.is_finite() {
+            return display;
+        }
+        let name = if layout.display_shifted { "DisplayedTime" } else { "MsBetweenDisplayChange" };
+        overflow.note(name, line, display);
+        f64::NAN
+    }
+
     /// The present mode of a cell (rows repeat the last one: no lookup then).
     fn mode_of(&mut self, text: &[u8]) -> u16 {
         if let Some((last, idx)) = &self.last_mode
@@ -385,6 +405,10 @@ impl TraceBuilder {
         for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
             let value = match record.cell(spec.index) {
                 Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
+                Cell::Number(v) if spec.kind.is_duration_ms() && !plausible_duration(v) => {
+                    self.overflow.note(&spec.name, line, v);
+                    f64::NAN
+                }
                 Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
                 Cell::Number(_) | Cell::Missing => f64::NAN,
                 Cell::Invalid => {
@@ -440,6 +464,7 @@ impl TraceBuilder {
         invalid
             .into_iter()
             .filter_map(|(k, cells)| cells.warning(&layout.numeric[*k].name, self.columns[*k].any_present()))
+            .chain(self.overflow.warnings())
             .collect()
     }
 
@@ -532,6 +557,7 @@ impl TraceBuilder {
                 format!("{count} timestamps are out of range; those frames are placed right after the frame before"),
             ));
         }
+        warnings.extend(self.overflow.warnings());
         let mut kept = Vec::new();
         let mut invalid = std::mem::take(&mut self.invalid);
         invalid.sort_by_key(|(k, _)| *k);

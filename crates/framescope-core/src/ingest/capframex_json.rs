@@ -124,14 +124,17 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
 }
 
 fn values(v: Option<&Vec<Option<f64>>>, i: usize) -> f64 {
-    v.and_then(|v| v.get(i).copied().flatten()).filter(|x| x.is_finite()).unwrap_or(f64::NAN)
+    v.and_then(|v| v.get(i).copied().flatten())
+        .filter(|x| super::overflow::plausible_duration(*x))
+        .unwrap_or(f64::NAN)
 }
 
 /// One run's arrays as a trace; frames with an unusable frame time are skipped.
 fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
     let ft = data.ms_between_presents.as_ref();
-    let n = ft.map_or(0, Vec::len);
-    let kept: Vec<usize> = (0..n).filter(|&i| (1e-6..=1e9).contains(&values(ft, i))).collect();
+    let (n, uneven) = frame_count(data);
+    let kept: Vec<usize> =
+        (0..n).filter(|&i| super::overflow::PLAUSIBLE_FRAME_TIME_MS.contains(&values(ft, i))).collect();
     let dropped: Vec<bool> = kept
         .iter()
         .map(|&i| data.dropped.as_ref().and_then(|d| d.get(i).copied().flatten()).unwrap_or(false))
@@ -189,7 +192,7 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
             .collect(),
     };
     let skipped = n - kept.len();
-    let mut warnings = Vec::new();
+    let mut warnings: Vec<Warning> = uneven.into_iter().collect();
     if skipped > 0 {
         let first = kept.iter().enumerate().find(|&(k, &i)| k != i).map_or(kept.len(), |(k, _)| k) + 1;
         warnings.push(Warning::file(format!(
@@ -217,6 +220,44 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         ..Frames::default()
     };
     Trace { meta, frames, warnings }
+}
+
+/// How many frames a run has: the length of its frame-time array, or, when the
+/// per-frame arrays it has differ in length, the frames every one of them covers (the
+/// only ones whose values surely belong together), with a warning naming the arrays.
+fn frame_count(data: &CaptureData) -> (usize, Option<Warning>) {
+    let f64s = [
+        ("MsBetweenPresents", &data.ms_between_presents),
+        ("TimeInSeconds", &data.time_in_seconds),
+        ("MsBetweenDisplayChange", &data.ms_between_display_change),
+        ("MsInPresentAPI", &data.ms_in_present_api),
+        ("MsUntilRenderComplete", &data.ms_until_render_complete),
+        ("MsUntilDisplayed", &data.ms_until_displayed),
+        ("AllowsTearing", &data.allows_tearing),
+        ("SyncInterval", &data.sync_interval),
+        ("PcLatency", &data.pc_latency),
+        ("AnimationError", &data.animation_error),
+        ("GpuActive", &data.gpu_active),
+        ("CpuActive", &data.cpu_active),
+    ];
+    let mut lengths: Vec<(&str, usize)> =
+        f64s.iter().filter_map(|(name, v)| v.as_ref().map(|v| (*name, v.len()))).collect();
+    lengths.extend(data.present_mode.as_ref().map(|v| ("PresentMode", v.len())));
+    lengths.extend(data.dropped.as_ref().map(|v| ("Dropped", v.len())));
+    let Some(&(_, frames)) = lengths.first().filter(|(name, _)| *name == "MsBetweenPresents") else {
+        return (0, None);
+    };
+    let shortest = lengths.iter().map(|&(_, n)| n).min().unwrap_or(frames);
+    if lengths.iter().all(|&(_, n)| n == frames) {
+        return (frames, None);
+    }
+    let list: Vec<String> = lengths.iter().map(|(name, n)| format!("{name} {n}")).collect();
+    let warning = Warning::file(format!(
+        "the run's per-frame arrays have different lengths ({}): only the first {shortest} frames, which \
+         every array covers, are read",
+        list.join(", ")
+    ));
+    (shortest, Some(warning))
 }
 
 /// Moves every trace so that the earliest frame starts at 0.

@@ -478,25 +478,35 @@ impl<'a> RowReader<'a> {
             // A sampled MangoHud log (one trace: MangoHud names no process) is read
             // as samples; its per-frame reading only lends the telemetry.
             if sampled && let Some(rows) = mango.take() {
-                trace = rows.sampled_trace(trace, self.count, cell_warnings).map_err(|why| {
-                    let line = warnings.iter().find_map(|w| w.line);
-                    LoadError::new(path, line, LoadErrorKind::NoFrames(why))
-                })?;
-                let interval = trace.frames.sample_ms.iter().sum::<f64>() / trace.len().max(1) as f64;
-                warnings.push(sampled_warning("MangoHud", Some(interval), "fps"));
+                let (mut sessions, notes) =
+                    rows.sampled_traces(&trace, self.count, cell_warnings).map_err(|why| {
+                        let line = warnings.iter().find_map(|w| w.line);
+                        LoadError::new(path, line, LoadErrorKind::NoFrames(why))
+                    })?;
+                warnings.push(sampled_warning("MangoHud", super::sampled::mean_interval(&sessions), "fps"));
+                warnings.extend(notes);
+                // Every session but the last is a run already; the last goes on below.
+                let Some(last) = sessions.pop() else { continue };
+                traces.extend(sessions);
+                trace = last;
             }
-            if trace.is_empty() {
-                // Not a run: its skipped rows still tell the user something.
-                warnings.extend(trace.warnings);
-            } else {
+            if has_kept_frame(&trace) {
                 traces.push(trace);
+            } else {
+                // Not a run (`metrics.md` §1: no frame time and no display interval
+                // above 0, e.g. every cell 0): its skipped rows still tell the user
+                // something.
+                warnings.extend(trace.warnings);
             }
         }
         if traces.is_empty() {
             let why = if self.count == 0 {
                 "the file has a header but no data rows".to_owned()
             } else {
-                format!("none of its {} rows has a usable frame time", self.count)
+                format!(
+                    "none of its {} rows has a usable frame time (a frame time or display interval above 0)",
+                    self.count
+                )
             };
             let line = warnings.first().and_then(|w| w.line);
             return Err(LoadError::new(path, line, LoadErrorKind::NoFrames(why)));
@@ -572,10 +582,8 @@ fn infer_time_scale(
         return (1e-6, None);
     }
     let declared = match time.unit {
-        TimeUnit::Seconds => 1000.0,
-        TimeUnit::Millis | TimeUnit::DateTime => 1.0,
         TimeUnit::Qpc => 1000.0 / opts.qpc_hz(),
-        TimeUnit::Nanos => 1e-6,
+        unit => unit.to_ms(),
     };
     let Some(biggest) = builders.iter().max_by_key(|b| b.len()) else {
         return (declared, None);
@@ -615,4 +623,12 @@ fn infer_time_scale(
                on the timeline may be off"
         .to_owned();
     (declared, Some(Warning::file(msg)))
+}
+
+/// True when the trace holds a frame of either series: a frame time or a display
+/// interval above 0 (a row of zeros is kept as a frame without a present interval, for
+/// the display series, and may be all a trace has).
+fn has_kept_frame(trace: &crate::model::Trace) -> bool {
+    let f = &trace.frames;
+    f.frame_time_ms.iter().any(|&v| v > 0.0) || f.display_ms.iter().any(|&v| v > 0.0)
 }

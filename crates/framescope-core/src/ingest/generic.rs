@@ -9,9 +9,10 @@
 //! skipped and does not move the clock. Every other column with numbers is telemetry,
 //! except frame-number columns.
 
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number, oversized};
+use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
+pub use crate::model::TimeUnit;
 use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
@@ -24,59 +25,6 @@ pub enum MappedRole {
     FrameTime,
     /// Each row's timestamp: frame times are the differences.
     Timestamp,
-}
-
-/// The unit of the named column (`--unit`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
-pub enum TimeUnit {
-    /// Seconds.
-    Seconds,
-    /// Milliseconds (the default).
-    #[default]
-    Millis,
-    /// Microseconds.
-    Micros,
-    /// Nanoseconds.
-    Nanos,
-}
-
-impl TimeUnit {
-    /// Every unit, for pickers.
-    pub const ALL: [Self; 4] = [Self::Seconds, Self::Millis, Self::Micros, Self::Nanos];
-
-    /// Milliseconds per unit.
-    #[must_use]
-    pub fn to_ms(self) -> f64 {
-        match self {
-            Self::Seconds => 1000.0,
-            Self::Millis => 1.0,
-            Self::Micros => 1e-3,
-            Self::Nanos => 1e-6,
-        }
-    }
-
-    /// The CLI's spelling (`s`, `ms`, `us`, `ns`).
-    #[must_use]
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Seconds => "s",
-            Self::Millis => "ms",
-            Self::Micros => "us",
-            Self::Nanos => "ns",
-        }
-    }
-
-    /// Parses the CLI's spelling (`µs` too).
-    #[must_use]
-    pub fn parse(text: &str) -> Option<Self> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "s" | "sec" | "seconds" => Some(Self::Seconds),
-            "ms" => Some(Self::Millis),
-            "us" | "µs" | "μs" => Some(Self::Micros),
-            "ns" => Some(Self::Nanos),
-            _ => None,
-        }
-    }
 }
 
 /// The user's mapping of a generic CSV: which column, what it holds, its unit.
@@ -298,7 +246,7 @@ pub(super) fn load<R: Read>(
     let mut axis_ms: Vec<f64> = Vec::new();
     while let Some(line) = rows.next(&mut rec)? {
         acc.tick(progress, path)?;
-        if let Some(reason) = oversized(&rec) {
+        if let Some(reason) = rows.oversized() {
             acc.skip(line, reason);
             continue;
         }

@@ -2,6 +2,7 @@
 //! (`formats.md` §1–5). Everything is decided from header names (case-insensitive),
 //! never from column positions or the file name.
 
+pub use crate::model::TimeUnit;
 use crate::model::{ColumnKind, Format};
 
 /// How a row's present-to-present frame time is found.
@@ -27,21 +28,6 @@ pub enum DroppedRule {
     ZeroDisplay(usize),
     /// The capture has no display data.
     Unknown,
-}
-
-/// The unit a time column is declared in (checked against frame times later).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TimeUnit {
-    /// Seconds.
-    Seconds,
-    /// Milliseconds.
-    Millis,
-    /// QPC ticks.
-    Qpc,
-    /// `Y-M-D H:MM:SS.n` text.
-    DateTime,
-    /// Nanoseconds (MangoHud `elapsed`).
-    Nanos,
 }
 
 /// What instant of the frame the time column gives.
@@ -402,7 +388,7 @@ pub fn signature(header: &[String], sep: u8) -> Signature {
             return Signature::Unreal(UnrealLayout::Old);
         }
     }
-    if names.lower == ["frame", "time (ms)"] {
+    if is_fraps(&names.lower) {
         return Signature::Known(KnownLayout::Fraps);
     }
     if names.has("Frame Time (ms)") && names.has("Time from first frame (ms)") {
@@ -412,6 +398,18 @@ pub fn signature(header: &[String], sep: u8) -> Signature {
         return Signature::Known(KnownLayout::VulkanLayer);
     }
     Signature::Other
+}
+
+/// FRAPS `frametimes.csv`: `Frame, Time (ms)`, or those two first with columns a
+/// spreadsheet re-save adds, each at most once (a German one writes
+/// `Frame;Time (ms);Time (s);Delta`): seconds, the difference, a frame time or a rate.
+fn is_fraps(lower: &[String]) -> bool {
+    const ADDED: [&str; 7] =
+        ["time (s)", "delta", "delta (ms)", "frametime", "frame time", "frame time (ms)", "fps"];
+    let [frame, time, added @ ..] = lower else { return false };
+    frame == "frame"
+        && time == "time (ms)"
+        && added.iter().enumerate().all(|(k, n)| ADDED.contains(&n.as_str()) && !added[..k].contains(n))
 }
 
 /// The message for a header that is not a PresentMon-family capture, naming what it
@@ -509,6 +507,23 @@ mod tests {
         let l = detect(&v, &[]).unwrap_or_else(|e| panic!("{e}"));
         let names: Vec<&str> = l.numeric.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["MsGPUBusy", "MsCPUBusy"]);
+    }
+
+    /// FRAPS's two columns, alone or with what a spreadsheet re-save adds; anything
+    /// else after them is no FRAPS file.
+    #[test]
+    fn fraps_with_a_spreadsheets_columns() {
+        let sig = |names: &[&str]| {
+            let h: Vec<String> = names.iter().map(|n| (*n).to_owned()).collect();
+            signature(&h, b';')
+        };
+        let fraps = Signature::Known(super::super::generic::KnownLayout::Fraps);
+        assert_eq!(sig(&["Frame", "Time (ms)"]), fraps);
+        assert_eq!(sig(&["Frame", "Time (ms)", "Time (s)", "Delta"]), fraps);
+        assert_eq!(sig(&["FRAME", "time (ms)", "Delta", ""]), fraps);
+        assert_eq!(sig(&["Frame", "Time (ms)", "Delta", "Delta"]), Signature::Other);
+        assert_eq!(sig(&["Frame", "Time (ms)", "GPU (ms)"]), Signature::Other);
+        assert_eq!(sig(&["Time (ms)", "Frame", "Delta"]), Signature::Other);
     }
 
     #[test]

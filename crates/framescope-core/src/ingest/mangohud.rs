@@ -15,6 +15,7 @@ use super::builder::{SkipLog, SkipReason, TraceBuilder};
 use super::layout::{FrameTimeRule, Layout, TimeUnit};
 use super::records::Row;
 use super::sampled::{Clock, Interval, MAX_TIME_MS, NotSample, Samples, frame_time_from_rate};
+use super::sessions::SessionClock;
 use super::values::{Cell, parse_cell};
 use crate::model::{ColumnKind, Trace, Warning};
 
@@ -138,15 +139,16 @@ impl MangoRows {
         }
     }
 
-    /// The sampled trace (`metrics.md` §10) from the per-frame trace `per_frame` the
-    /// rows were also read into (its telemetry is each sample's), with `rows` data rows
-    /// read; the error says why there is no sample.
-    pub(super) fn sampled_trace(
+    /// The sampled traces (`metrics.md` §10: one per logging session) and the notes
+    /// about the sessions, from the per-frame trace `per_frame` the rows were also read
+    /// into (its telemetry is each sample's), with `rows` data rows read; the error
+    /// says why there is no sample.
+    pub(super) fn sampled_traces(
         self,
-        per_frame: Trace,
+        per_frame: &Trace,
         rows: u64,
         extra: Vec<Warning>,
-    ) -> Result<Trace, String> {
+    ) -> Result<(Vec<Trace>, Vec<Warning>), String> {
         let mut s = Samples::new("fps");
         s.rows = rows;
         s.skips = self.skips;
@@ -165,7 +167,7 @@ impl MangoRows {
             let (line, ns) = (self.line[k], self.elapsed_ns[k]);
             let interval = clock.step(ns).map_or(Interval::Opens, |d| Interval::Closes(d * 1e-6));
             if self.malformed[k] {
-                s.malformed_timed_row();
+                s.malformed_timed_row(line, ns * 1e-6);
                 continue;
             }
             let fps = self.fps[k];
@@ -187,12 +189,26 @@ impl MangoRows {
         if let Some(why) = s.why_empty() {
             return Err(why);
         }
-        let mut trace = s.finish(per_frame.meta, extra);
-        if self.frametime_column {
-            trace.frames.logged_frame_time_ms =
-                pf.frame_time_ms.iter().copied().filter(|&v| v > 0.0).collect();
+        let (mut traces, notes) =
+            s.finish_sessions(per_frame.meta.clone(), extra, SessionClock::Elapsed, false);
+        if traces.is_empty() {
+            return Err("no logging session of the log has a sample".into());
         }
-        Ok(trace)
+        // MangoHud's own summary figures: each session's logged frame times, those of
+        // the rows after the previous session's last sample up to its own last one.
+        if self.frametime_column {
+            let mut after = 0;
+            let n = traces.len();
+            for (k, t) in traces.iter_mut().enumerate() {
+                let upto = if k + 1 == n { u64::MAX } else { t.frames.line.last().copied().unwrap_or(after) };
+                t.frames.logged_frame_time_ms = (0..pf.frame_time_ms.len())
+                    .filter(|&i| pf.line[i] > after && pf.line[i] <= upto && pf.frame_time_ms[i] > 0.0)
+                    .map(|i| pf.frame_time_ms[i])
+                    .collect();
+                after = upto;
+            }
+        }
+        Ok((traces, notes))
     }
 }
 

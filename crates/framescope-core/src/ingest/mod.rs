@@ -15,15 +15,20 @@ mod afterburner;
 mod builder;
 mod capframex_json;
 mod csv_capture;
+mod decode;
 mod error;
+pub mod etl;
 pub mod generic;
 pub mod layout;
 mod mangohud;
 mod nvidia_app;
+pub mod open;
+mod overflow;
 pub mod pcl;
 mod preamble;
 mod records;
 mod sampled;
+mod sessions;
 pub mod table;
 pub mod unity;
 pub mod unreal;
@@ -184,50 +189,100 @@ impl<R: Read> Read for Counting<'_, R> {
 /// Loads a capture file.
 pub fn load_file(path: &Path, opts: LoadOptions, progress: &Progress) -> Result<Capture, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
-    let file = std::fs::File::open(path).map_err(io_err)?;
+    let file = open::open_input(path)?;
     let meta = file.metadata().map_err(io_err)?;
-    if meta.is_dir() {
-        let msg = "this is a folder; expected a capture file".to_owned();
-        return Err(LoadError::new(path, None, LoadErrorKind::NotACapture(msg)));
+    if meta.is_file() {
+        progress.total_bytes.store(meta.len(), Ordering::Relaxed);
     }
-    progress.total_bytes.store(meta.len(), Ordering::Relaxed);
     load_reader(path, file, opts, progress)
 }
 
 /// Loads a capture from any reader (an embedded sample, a test's bytes); `path` names
-/// it in messages.
-pub fn load_reader<R: Read + Send>(
+/// it in messages. gzip and UTF-16 are undone while reading (`decode`).
+pub fn load_reader<'a, R: Read + Send + 'a>(
     path: &Path,
     reader: R,
     opts: LoadOptions,
+    progress: &'a Progress,
+) -> Result<Capture, LoadError> {
+    let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
+    let counting = Counting { inner: reader, progress };
+    let text = decode::text(BufReader::with_capacity(1 << 16, counting)).map_err(io_err)?;
+    let mut capture = load_text(path, text, opts, progress)?;
+    // Whatever the format, the timeline gets finite start times in time order.
+    capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
+    // Every loader ends here: in a debug build a broken model invariant is a loader bug.
+    if cfg!(debug_assertions)
+        && let Err(e) = capture.validate()
+    {
+        panic!("{}: the loaded capture breaks the trace model: {e}", path.display());
+    }
+    Ok(capture)
+}
+
+/// Loads a capture from its text: CapFrameX JSON, the sampled logs, else a CSV.
+fn load_text(
+    path: &Path,
+    mut reader: decode::Text<'_>,
+    opts: LoadOptions,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
-    let counting = Counting { inner: reader, progress };
-    let mut reader = BufReader::with_capacity(1 << 16, counting);
+    let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces;
     // the sampled logs (NVIDIA App, Afterburner) by their first line.
-    let (json, nvidia, afterburner, bom) = {
-        let head = reader.fill_buf().map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
+    if etl::looks_like_etl(reader.fill_buf().map_err(io_err)?) {
+        let msg = "an ETW trace (.etl), not a frame capture: framescope reads its PCL Stats markers \
+                   (`--pcl FILE.etl`, File › Attach PCL log…); `framescope report FILE.etl` says what it holds"
+            .to_owned();
+        return Err(LoadError::new(path, None, LoadErrorKind::Unsupported(msg)));
+    }
+    let (json, nvidia, afterburner, white, bom) = {
+        let head = reader.fill_buf().map_err(io_err)?;
         let bom = head.starts_with(b"\xEF\xBB\xBF");
         let rest = if bom { &head[3..] } else { head };
         let json = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-        (json, nvidia_app::sniff(rest), afterburner::sniff(rest), bom)
+        let white = !rest.is_empty() && rest.iter().all(u8::is_ascii_whitespace);
+        (json, nvidia_app::sniff(rest), afterburner::sniff(rest), white, bom)
     };
-    if bom && (json || nvidia || afterburner) {
+    if bom && (json || nvidia || afterburner || white) {
         reader.consume(3);
     }
-    let mut capture = if json {
-        capframex_json::load(path, reader)
-    } else if nvidia {
+    if json {
+        return capframex_json::load(path, reader);
+    }
+    if white {
+        // Nothing but white space in the first buffer: look past it for a JSON `{`.
+        let lines = skip_white_space(&mut reader).map_err(io_err)?;
+        if reader.fill_buf().map_err(io_err)?.first() == Some(&b'{') {
+            return capframex_json::load(path, reader);
+        }
+        // Not JSON: the CSV readers see the blank lines again, so lines keep their numbers.
+        let replayed: decode::Text<'_> =
+            Box::new(BufReader::new(std::io::repeat(b'\n').take(lines).chain(reader)));
+        return load_csv(path, replayed, opts, progress);
+    }
+    if nvidia {
         nvidia_app::load(path, reader, progress)
     } else if afterburner {
         afterburner::load(path, reader, progress)
     } else {
         load_csv(path, reader, opts, progress)
-    }?;
-    // Whatever the format, the timeline gets finite start times in time order.
-    capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
-    Ok(capture)
+    }
+}
+
+/// Reads past leading white space; returns the line ends it held.
+fn skip_white_space(reader: &mut impl BufRead) -> std::io::Result<u64> {
+    let mut lines = 0u64;
+    loop {
+        let buf = reader.fill_buf()?;
+        let n = buf.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(buf.len());
+        lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        let done = n < buf.len() || buf.is_empty();
+        reader.consume(n);
+        if done {
+            return Ok(lines);
+        }
+    }
 }
 
 /// Rows read from an unknown CSV to show (and to guess its frame-time column from).

@@ -16,8 +16,9 @@ use super::error::{LoadError, LoadErrorKind};
 use super::records::{Records, Row};
 use super::sampled::{
     CANCEL_CHECK_ROWS, Clock, Interval, MAX_TIME_MS, NotSample, Samples, Tally, field_texts, file_stem,
-    first_field, first_names, frame_time_from_rate, no_frames, sampled_warning, shape,
+    first_field, first_names, frame_time_from_rate, mean_interval, no_frames, sampled_warning, shape,
 };
+use super::sessions::SessionClock;
 use super::values::{Cell, parse_cell};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning};
 use std::io::BufRead;
@@ -119,7 +120,6 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         }
     }
     let NvidiaRows { samples, no_time, bad_pid, pids, .. } = rows;
-    let interval = samples.interval_ms();
     let mut extra = no_time.warnings(
         "row has no usable timestamp (e.g. a truncated row, or a summary row added in a spreadsheet); \
          skipped",
@@ -140,13 +140,32 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         runtime: None,
         present_modes: Vec::new(),
     };
-    let empty = samples.why_empty();
-    let trace = samples.finish(meta, extra);
-    if let Some(why) = empty {
-        return Err(no_frames(path, why, &trace));
+    capture(path, samples, meta, extra, pids.warning())
+}
+
+/// The capture of a log read into `samples`: one trace per logging session, the
+/// sampled note, the sessions' notes and `pids` (several processes); the error when
+/// there is no sample.
+fn capture(
+    path: &Path,
+    samples: Samples,
+    meta: TraceMeta,
+    extra: Vec<Warning>,
+    pids: Option<Warning>,
+) -> Result<Capture, LoadError> {
+    if let Some(why) = samples.why_empty() {
+        return Err(no_frames(path, why, &samples.finish(meta, extra)));
     }
+    let interval = samples.interval_ms();
+    let (traces, notes) = samples.finish_sessions(meta, extra, SessionClock::Elapsed, false);
+    if traces.is_empty() {
+        let why = "no logging session of the log has a sample".to_owned();
+        return Err(LoadError::new(path, None, LoadErrorKind::NoFrames(why)));
+    }
+    let interval = if notes.is_empty() { interval } else { mean_interval(&traces) };
     let mut warnings = vec![sampled_warning("The NVIDIA App", interval, "FPS")];
-    warnings.extend(pids.warning());
+    warnings.extend(notes);
+    warnings.extend(pids);
     let info = FileInfo {
         path: path.to_path_buf(),
         format: Format::NvidiaApp,
@@ -155,7 +174,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         dropped_known: false,
         target_fps: None,
     };
-    Ok(Capture { info, traces: vec![trace], warnings })
+    Ok(Capture { info, traces, warnings })
 }
 
 /// State of the NVIDIA App row loop.
@@ -188,7 +207,7 @@ impl NvidiaRows {
         let interval = self.clock.step(seconds).map_or(Interval::Opens, |d| Interval::Closes(d * 1000.0));
         if let Some(reason) = malformed {
             s.skips.add(line, reason);
-            s.malformed_timed_row();
+            s.malformed_timed_row(line, seconds * 1000.0);
             return;
         }
         let pid = match l.process_id.map(|i| parse_cell(field(i))) {

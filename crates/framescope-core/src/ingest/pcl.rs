@@ -1,6 +1,7 @@
 //! PCL Stats marker logs (`formats.md` §6 and §9): the Display Commander text log and
-//! framescope's plain marker CSV. Both become a [`MarkerLog`]: timestamped markers
-//! with their FrameID, and the PCLStatsInput pings when the log has them.
+//! framescope's plain marker CSV, and (through `etl`) an ETW trace holding the PCL
+//! Stats events. All become a [`MarkerLog`]: timestamped markers with their FrameID,
+//! and the PCLStatsInput pings when the log has them.
 
 use super::error::{LoadError, LoadErrorKind};
 use super::values::parse_or_nan;
@@ -10,12 +11,16 @@ use std::path::Path;
 
 pub use crate::model::markers::{Marker, MarkerLog, MarkerLogFormat, marker};
 
-/// Reads a marker log, detecting its kind from its first lines. Lines are read one at
-/// a time and never kept: memory grows with the markers, not with the file (a log of
-/// blank lines costs nothing).
+/// Reads a marker log, detecting its kind from its content: an .etl (its own clock
+/// rate is used), else text by its first lines. Lines are read one at a time and never
+/// kept: memory grows with the markers, not with the file (a log of blank lines costs
+/// nothing).
 pub fn load_marker_log(path: &Path, qpc_frequency_hz: f64) -> Result<MarkerLog, LoadError> {
+    if super::etl::is_etl_file(path) {
+        return super::etl::load_marker_log(path);
+    }
     let err = |line, kind| LoadError::new(path, line, kind);
-    let file = std::fs::File::open(path).map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+    let file = super::open::open_input(path)?;
     let mut reader = BufReader::new(file);
     let mut parser = Parser::new(qpc_frequency_hz);
     let mut buf = Vec::new();

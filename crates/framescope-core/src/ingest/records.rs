@@ -468,7 +468,14 @@ pub struct Records<R> {
 impl<R: BufRead> Records<R> {
     /// Rows of `input`, whose first byte is on line `first_line` (1-based).
     pub fn new(input: R, first_line: u64) -> Self {
-        Self { input, core: csv_core::Reader::new(), lines: LineCounter::default(), first_line, done: false }
+        Self::with_delimiter(input, first_line, b',')
+    }
+
+    /// [`Records::new`] with another field separator (`;`, tab: the engine and generic
+    /// CSVs).
+    pub fn with_delimiter(input: R, first_line: u64, delimiter: u8) -> Self {
+        let core = csv_core::ReaderBuilder::new().delimiter(delimiter).build();
+        Self { input, core, lines: LineCounter::default(), first_line, done: false }
     }
 
     /// Reads the next row into `row`; returns the line it starts on, or `None` at the

@@ -15,16 +15,17 @@
 use super::builder::{InvalidCells, SkipLog, SkipReason};
 use super::error::{LoadError, LoadErrorKind};
 use super::records::Row;
+use super::sessions::{self, Session, SessionClock};
 use super::values::{Cell, parse_cell, trim};
-use crate::model::{Column, ColumnKind, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
+use crate::model::{Column, ColumnKind, Frames, Trace, TraceMeta, ValuesBuilder, Warning, push_grown};
 use std::path::Path;
 
 /// How often (in rows) the loaders look at the cancel flag.
 pub(super) const CANCEL_CHECK_ROWS: u64 = 8192;
 
-/// Frame times outside this range (ms) are no real frame: 1 ns to 11.6 days, as for
-/// every other format. A rate is usable when `1000 / r` is inside it.
-const PLAUSIBLE_FRAME_TIME_MS: std::ops::RangeInclusive<f64> = 1e-6..=1e9;
+/// Frame times outside [`PLAUSIBLE_FRAME_TIME_MS`] are no real frame, as for every
+/// other format. A rate is usable when `1000 / r` is inside it.
+use super::overflow::PLAUSIBLE_FRAME_TIME_MS;
 
 /// Timestamps beyond ±10¹⁵ ms (31 700 years) are not read: no difference of two kept
 /// timestamps can overflow.
@@ -109,6 +110,15 @@ pub(super) fn sampled_warning(writer: &str, interval_ms: Option<f64>, rate: &str
          over the time since the row before (the first row only opens the log); figures weight the \
          samples by their intervals, and the frame count is an estimate"
     ))
+}
+
+/// The mean interval (ms) of the samples of `traces`, for the "sampled" note of a log
+/// of several sessions.
+pub(super) fn mean_interval(traces: &[Trace]) -> Option<f64> {
+    let (sum, n) = traces
+        .iter()
+        .fold((0.0, 0usize), |(s, n), t| (s + t.frames.sample_ms.iter().sum::<f64>(), n + t.len()));
+    (n > 0).then(|| sum / n as f64)
 }
 
 /// The error for a sampled log without a usable sample: `why` from
@@ -233,6 +243,12 @@ pub(super) struct Samples {
     pub(super) rows: u64,
     /// Rows with a usable time (the first one opens the log).
     pub(super) timed_rows: u64,
+    /// Every timed row's time (ms on the log's own clock) and line: sessions are cut
+    /// on them (`sessions.rs`).
+    times: Vec<f64>,
+    timed_lines: Vec<u64>,
+    /// Per sample: its row's place among the timed rows.
+    ordinal: Vec<u64>,
 }
 
 impl Samples {
@@ -292,16 +308,23 @@ impl Samples {
         })
     }
 
-    /// Counts a malformed row that has a usable time: no sample, but it ends the
-    /// interval before it like any row.
-    pub(super) fn malformed_timed_row(&mut self) {
-        self.timed_rows += 1;
+    /// Counts a malformed row that has a usable time `time_ms` (on the log's clock):
+    /// no sample, but it ends the interval before it like any row.
+    pub(super) fn malformed_timed_row(&mut self, line: u64, time_ms: f64) {
+        self.timed(line, time_ms);
     }
 
-    /// One row with a usable time (`metrics.md` §10): it closes `interval`; it is a
-    /// sample when `frame_time` (`1000 / r`) is usable and the interval is > 0.
-    /// Returns true when a sample was added (its columns are then set with
-    /// [`Samples::set`]); otherwise the reason is counted for a warning.
+    /// Counts a row with a usable time.
+    fn timed(&mut self, line: u64, time_ms: f64) {
+        self.timed_rows += 1;
+        push_grown(&mut self.times, time_ms);
+        push_grown(&mut self.timed_lines, line);
+    }
+
+    /// One row with a usable time `end_ms` (ms on the log's clock; `metrics.md` §10):
+    /// it closes `interval`; it is a sample when `frame_time` (`1000 / r`) is usable
+    /// and the interval is > 0. Returns true when a sample was added (its columns are
+    /// then set with [`Samples::set`]); otherwise the reason is counted for a warning.
     pub(super) fn row(
         &mut self,
         line: u64,
@@ -309,7 +332,7 @@ impl Samples {
         interval: Interval,
         end_ms: f64,
     ) -> bool {
-        self.timed_rows += 1;
+        self.timed(line, end_ms);
         let interval_ms = match interval {
             Interval::Opens => return false,
             Interval::Closes(ms) => ms,
@@ -342,6 +365,7 @@ impl Samples {
 
     /// Adds a sample; every column is missing for it until [`Samples::set`].
     fn push(&mut self, line: u64, frame_time_ms: f64, interval_ms: f64, end_ms: f64) {
+        push_grown(&mut self.ordinal, self.timed_rows - 1);
         self.frame_time_ms.push(frame_time_ms);
         self.interval_ms.push(interval_ms);
         self.end_ms.push(end_ms);
@@ -395,13 +419,55 @@ impl Samples {
         c.last = value;
     }
 
-    /// Gives every sample the polling period `interval_ms` as its interval and
-    /// `end_ms(k)` as its end (`k`: the sample's place among the samples).
-    pub(super) fn set_polled(&mut self, interval_ms: f64, end_ms: impl Fn(usize) -> f64) {
-        self.interval_ms.iter_mut().for_each(|v| *v = interval_ms);
-        for (k, end) in self.end_ms.iter_mut().enumerate() {
-            *end = end_ms(k);
+    /// Gives every sample of each session its session's polling period `(t_last −
+    /// t_first) / (rows − 1)` over the session's timed rows as its interval, and ends
+    /// sample k (made at timed row o) `o − first` periods after the session's first row
+    /// (Afterburner: whole-second timestamps). A session whose period is not positive
+    /// keeps no sample.
+    fn set_polled(&mut self, sessions: &mut [Session]) {
+        for s in sessions {
+            let (first, last) = (self.times[s.rows.start], self.times[s.rows.end - 1]);
+            let period = (s.rows.len() >= 2).then(|| (last - first) / (s.rows.len() - 1) as f64);
+            let Some(p) = period.filter(|p| *p > 0.0 && p.is_finite()) else {
+                s.samples = s.samples.start..s.samples.start;
+                continue;
+            };
+            for k in s.samples.clone() {
+                self.interval_ms[k] = p;
+                self.end_ms[k] = first + (self.ordinal[k] - s.rows.start as u64) as f64 * p;
+            }
         }
+    }
+
+    /// The log's traces, one per logging session with samples (`metrics.md` §10), and
+    /// the file-level notes about its sessions; `polled`: every interval is its
+    /// session's polling period (Afterburner). A log of one session gives the one
+    /// trace [`Samples::finish`] gives. No trace when no session has a sample.
+    pub(super) fn finish_sessions(
+        mut self,
+        meta: TraceMeta,
+        extra: Vec<Warning>,
+        clock: SessionClock,
+        polled: bool,
+    ) -> (Vec<Trace>, Vec<Warning>) {
+        let starts = sessions::starts(&self.times);
+        let mut list = sessions::sessions(&starts, self.times.len(), &self.ordinal);
+        if polled {
+            self.set_polled(&mut list);
+        }
+        let times = std::mem::take(&mut self.times);
+        let lines = std::mem::take(&mut self.timed_lines);
+        let whole = self.finish(meta, extra);
+        if list.len() < 2 {
+            let one = list.first().is_some_and(|s| !s.samples.is_empty());
+            return (if one { vec![whole] } else { Vec::new() }, Vec::new());
+        }
+        let names: Vec<String> =
+            (1..).zip(&list).map(|(n, s)| sessions::name(n, times[s.rows.start], times[0], clock)).collect();
+        let first_lines: Vec<u64> = list.iter().map(|s| lines[s.rows.start]).collect();
+        let (traces, mut notes) = sessions::split(&whole, &list, &names, &first_lines);
+        notes.insert(0, sessions::note(&starts, &times, &names));
+        (traces, notes)
     }
 
     /// The mean interval of the samples, when there are any.

@@ -8,18 +8,18 @@
 //! than the header, labelled events, a footer).
 
 use super::builder::{SkipLog, SkipReason};
+use super::overflow::plausible_duration;
+use super::records::{Records, Row};
 use super::values::{self, Cell};
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Column, ColumnKind, Event, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
-use std::io::{BufRead, Read};
+use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
 /// The longest line accepted before and as the header.
 const MAX_HEAD_LINE_BYTES: usize = 256 * 1024;
 /// How many lines may stand before the header.
 const MAX_HEAD_LINES: u64 = 1000;
-/// Rows longer than this many fields are no frame (the PresentMon reader's limit too).
-pub(super) const MAX_FIELDS: usize = 100_000;
 /// Column cells kept at most (about 4 bytes each): beyond, the telemetry columns are
 /// left out (with a warning) and the frame times and health actions kept.
 const MAX_CELLS: u64 = 1 << 25;
@@ -150,40 +150,45 @@ pub fn number(cell: &[u8], decimal_comma: bool) -> Cell {
     values::parse_cell(cell)
 }
 
-/// The rows after the header, each with its 1-based file line.
+/// The rows after the header, each with its 1-based file line, read with `csv_core`
+/// ([`Records`]): a row over 1 MiB or 100 000 fields (the PresentMon reader's limits)
+/// is read through without being kept, so a hostile row costs no more than that.
 pub(super) struct Rows<R: Read> {
-    rdr: csv::Reader<R>,
-    header_line: u64,
+    records: Records<BufReader<R>>,
+    row: Row,
+    oversized: bool,
     path: std::path::PathBuf,
 }
 
 impl<R: Read> Rows<R> {
     /// Rows of `reader`, which stands just after the header of `head`.
     pub(super) fn new(path: &Path, reader: R, head: &Head) -> Self {
-        let rdr = csv::ReaderBuilder::new()
-            .has_headers(false)
-            .flexible(true)
-            .delimiter(head.sep)
-            .trim(csv::Trim::All)
-            .from_reader(reader);
-        Self { rdr, header_line: head.header_line, path: path.to_path_buf() }
+        let input = BufReader::with_capacity(1 << 16, reader);
+        let records = Records::with_delimiter(input, head.header_line + 1, head.sep);
+        Self { records, row: Row::default(), oversized: false, path: path.to_path_buf() }
     }
 
-    /// The next row into `rec` and its line; `None` at the end. Blank lines are passed
-    /// over.
+    /// The next row into `rec` (its fields trimmed) and its line; `None` at the end.
+    /// Blank lines are passed over. An oversized row comes back empty.
     pub(super) fn next(&mut self, rec: &mut csv::ByteRecord) -> Result<Option<u64>, LoadError> {
-        match self.rdr.read_byte_record(rec) {
-            Ok(true) => Ok(Some(self.header_line + rec.position().map_or(0, csv::Position::line))),
-            Ok(false) => Ok(None),
-            Err(e) => {
-                let line = e.position().map(|p| self.header_line + p.line());
-                let kind = match e.into_kind() {
-                    csv::ErrorKind::Io(io) => LoadErrorKind::Io(io),
-                    other => LoadErrorKind::NotACapture(format!("not a readable CSV row ({other:?})")),
-                };
-                Err(LoadError::new(&self.path, line, kind))
+        rec.clear();
+        let line = self
+            .records
+            .next_row(&mut self.row)
+            .map_err(|e| LoadError::new(&self.path, None, LoadErrorKind::Io(e)))?;
+        self.oversized =
+            line.is_some() && (self.row.is_oversized() || self.row.len() > super::records::MAX_ROW_FIELDS);
+        if line.is_some() && !self.oversized {
+            for i in 0..self.row.len() {
+                rec.push_field(self.row.get(i).unwrap_or_default().trim_ascii());
             }
         }
+        Ok(line)
+    }
+
+    /// Why the last row is no frame when it was too long to keep, else `None`.
+    pub(super) fn oversized(&self) -> Option<SkipReason> {
+        self.oversized.then_some(SkipReason::Oversized)
     }
 }
 
@@ -214,6 +219,8 @@ pub(super) struct Accumulator {
     specs: Vec<ColumnSpec>,
     values: Vec<ValuesBuilder>,
     invalid: Vec<super::builder::InvalidCells>,
+    /// Duration cells of 10⁶ ms or more, read as missing (`metrics.md` §1).
+    overflow: super::overflow::OverflowLog,
     decimal_comma: bool,
     cells: u64,
     telemetry_dropped: bool,
@@ -234,6 +241,7 @@ impl Accumulator {
             specs,
             values: vec![ValuesBuilder::default(); n],
             invalid: vec![super::builder::InvalidCells::default(); n],
+            overflow: super::overflow::OverflowLog::default(),
             decimal_comma,
             cells: 0,
             telemetry_dropped: false,
@@ -282,6 +290,10 @@ impl Accumulator {
         for ((spec, values), invalid) in self.specs.iter().zip(&mut self.values).zip(&mut self.invalid) {
             let v = match rec.get(spec.pos).map_or(Cell::Missing, |c| number(c, self.decimal_comma)) {
                 Cell::Number(v) if spec.zero_missing && v == 0.0 => f64::NAN,
+                Cell::Number(v) if spec.kind.is_duration_ms() && !plausible_duration(v * spec.scale) => {
+                    self.overflow.note(&spec.name, line, v * spec.scale);
+                    f64::NAN
+                }
                 Cell::Number(v) => v * spec.scale,
                 Cell::Missing => f64::NAN,
                 Cell::Invalid => {
@@ -379,6 +391,7 @@ impl Accumulator {
         let n = self.frame_time_ms.len();
         let mut warnings = self.skips.warnings();
         warnings.extend(self.warnings);
+        warnings.extend(self.overflow.warnings());
         let mut start_ms = self.start_ms;
         if let Some(&s0) = start_ms.first() {
             for s in &mut start_ms {
@@ -419,13 +432,13 @@ fn is_plain_column(kind: ColumnKind) -> bool {
     !matches!(kind, ColumnKind::EngineThread | ColumnKind::EngineGpu | ColumnKind::LatencyStage)
 }
 
-/// Frame times outside 1 ns ..= 1e9 ms are no real frame (`ARCHITECTURE.md`).
+/// Frame times under 1 ns or of 10⁶ ms or more are no real frame (`metrics.md` §1).
 pub(super) fn check_frame_time(v: f64) -> Result<f64, SkipReason> {
     if !v.is_finite() {
         Err(SkipReason::InvalidFrameTime)
     } else if v <= 0.0 {
         Err(SkipReason::NonPositiveFrameTime)
-    } else if !(1e-6..=1e9).contains(&v) {
+    } else if !super::overflow::PLAUSIBLE_FRAME_TIME_MS.contains(&v) {
         Err(SkipReason::ImplausibleFrameTime)
     } else {
         Ok(v)
@@ -443,11 +456,6 @@ pub(super) fn meta_for(path: &Path) -> TraceMeta {
     }
 }
 
-/// A row too long to be a frame, or `None`.
-pub(super) fn oversized(rec: &csv::ByteRecord) -> Option<SkipReason> {
-    (rec.len() > MAX_FIELDS).then_some(SkipReason::Oversized)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -460,6 +468,25 @@ mod tests {
         assert_eq!(number(b"15,625", false), Cell::Invalid);
         assert_eq!(number(b"16.5", true), Cell::Number(16.5));
         assert_eq!(number(b"", true), Cell::Missing);
+    }
+
+    /// Rows keep their lines across blank lines, trim cells, split on the head's
+    /// separator; a row of 100 001 fields comes back empty and oversized.
+    #[test]
+    fn rows_split_trim_and_read_through_oversized_rows() {
+        let head =
+            Head { header: vec!["a".into(), "b".into()], header_line: 3, sep: b';', ..Head::default() };
+        let mut text = " 1 ; 2,5 \n\n".to_owned();
+        text.push_str(&";".repeat(100_000));
+        text.push_str("\n3;4\n");
+        let mut rows = Rows::new(Path::new("t.csv"), text.as_bytes(), &head);
+        let mut rec = csv::ByteRecord::new();
+        let mut seen = Vec::new();
+        while let Ok(Some(line)) = rows.next(&mut rec) {
+            seen.push((line, rec.iter().map(String::from_utf8_lossy).collect::<Vec<_>>().join("|")));
+            assert_eq!(rows.oversized().is_some(), line == 6, "line {line}");
+        }
+        assert_eq!(seen, [(4, "1|2,5".to_owned()), (6, String::new()), (7, "3|4".to_owned())]);
     }
 
     #[test]

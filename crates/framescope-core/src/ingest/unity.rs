@@ -8,7 +8,7 @@
 //! stages come from the four timestamps; the time axis is `frameStartTimestamp` when
 //! every kept frame has one, else the running sum of frame times. No display data.
 
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, oversized};
+use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for};
 use super::values::parse_id;
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, MISSING_ID, Warning};
@@ -249,7 +249,7 @@ pub(super) fn load<R: Read>(
     let mut ticks: Vec<[u64; 4]> = Vec::new();
     while let Some(line) = rows.next(&mut rec)? {
         acc.tick(progress, path)?;
-        if let Some(reason) = oversized(&rec) {
+        if let Some(reason) = rows.oversized() {
             acc.skip(line, reason);
             continue;
         }

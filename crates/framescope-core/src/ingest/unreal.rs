@@ -11,7 +11,7 @@
 //! telemetry. One trace per file, no display data.
 
 use super::builder::SkipReason;
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, oversized};
+use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for};
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, Event, FileInfo, Format, Warning};
 use std::io::Read;
@@ -226,7 +226,7 @@ pub(super) fn load<R: Read>(
             after_footer += 1;
             continue;
         }
-        if let Some(reason) = oversized(&rec) {
+        if let Some(reason) = rows.oversized() {
             acc.skip(line, reason);
             continue;
         }

@@ -22,6 +22,8 @@ pub enum MarkerLogFormat {
     DisplayCommander,
     /// `timestamp_ns,event,marker_id,frame_id` (or `qpc,...`).
     PlainCsv,
+    /// An ETW trace (`.etl`) holding the PCL Stats TraceLogging events.
+    Etl,
 }
 
 /// One marker event.

@@ -11,12 +11,17 @@
 //! This module has no UI dependency and never touches files.
 
 mod column;
+pub mod etl;
 mod format;
+mod invariants;
 pub mod markers;
+mod time_unit;
 mod values;
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
+pub use invariants::InvariantError;
+pub use time_unit::TimeUnit;
 pub use values::{Values, ValuesBuilder, push_grown};
 
 use std::path::PathBuf;
@@ -116,21 +121,32 @@ pub struct Capture {
 impl Capture {
     /// Index of the default trace (`metrics.md` §1): the one with the most frames,
     /// ignoring `dwm.exe` when another trace exists; a tie goes to the first in file
-    /// order. `None` only when the capture has no trace.
+    /// order. The frames of a sampled log's session are the frames its samples stand
+    /// for (`W = Σ r·Δt`, §10), not its samples. `None` only when the capture has no
+    /// trace.
     #[must_use]
     pub fn default_trace(&self) -> Option<usize> {
         let is_dwm = |t: &Trace| t.meta.application.eq_ignore_ascii_case("dwm.exe");
         let only_dwm = self.traces.iter().all(is_dwm);
-        let mut best: Option<usize> = None;
+        let frames = |t: &Trace| {
+            let f = &t.frames;
+            if t.is_sampled() {
+                f.sample_ms.iter().zip(&f.frame_time_ms).map(|(dt, ft)| dt / ft).sum()
+            } else {
+                t.len() as f64
+            }
+        };
+        let mut best: Option<(usize, f64)> = None;
         for (i, t) in self.traces.iter().enumerate() {
             if !only_dwm && is_dwm(t) {
                 continue;
             }
-            if best.is_none_or(|b| t.len() > self.traces[b].len()) {
-                best = Some(i);
+            let n = frames(t);
+            if best.is_none_or(|(_, m)| n > m) {
+                best = Some((i, n));
             }
         }
-        best
+        best.map(|b| b.0)
     }
 }
 

@@ -117,7 +117,7 @@ pub fn sets(
             .filter(|(i, _)| side_of(*i) == side)
             .filter_map(|(_, e)| match e {
                 RunEntry::Run(r) => Some(&**r),
-                RunEntry::Failed(_) => None,
+                RunEntry::Failed(_) | RunEntry::Etl(_) => None,
             })
             .collect()
     };
@@ -213,7 +213,7 @@ pub fn different_applications_of(entries: &[(usize, RunEntry)]) -> Vec<Warning> 
         .iter()
         .filter_map(|(_, e)| match e {
             RunEntry::Run(r) => Some(&**r),
-            RunEntry::Failed(_) => None,
+            RunEntry::Failed(_) | RunEntry::Etl(_) => None,
         })
         .collect();
     different_applications(&ok_runs).into_iter().collect()

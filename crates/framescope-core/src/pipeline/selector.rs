@@ -83,8 +83,14 @@ impl TraceSelector {
 }
 
 /// True when `given` names `application`: equal in any case, or equal once a trailing
-/// `.exe` is taken off either.
+/// `.exe` is taken off either; a sampled log's session `session 2 (12:41:07)` is also
+/// named by `session 2`.
 fn app_matches(application: &str, given: &str) -> bool {
+    if application.starts_with("session ")
+        && application.split_once(" (").is_some_and(|(head, _)| head.eq_ignore_ascii_case(given.trim()))
+    {
+        return true;
+    }
     let bare = |s: &str| {
         let s = s.trim();
         let n = s.len();
@@ -112,6 +118,11 @@ mod tests {
         assert!(p("12:").is_err());
         assert!(app_matches("firefox.exe", "firefox") && app_matches("Firefox.EXE", "FIREFOX.exe"));
         assert!(app_matches("game", "game.exe") && !app_matches("firefox.exe", "fire"));
+        assert!(
+            app_matches("session 2 (12:41:07)", "Session 2")
+                && app_matches("session 2 (12:41:07)", "session 2 (12:41:07)")
+        );
+        assert!(!app_matches("session 12 (12:41:07)", "session 1") && !app_matches("game (x)", "game"));
         assert!(p("").is_err());
     }
 }

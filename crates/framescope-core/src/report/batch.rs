@@ -171,6 +171,7 @@ fn cell(entry: &RunEntry, json: &Value, column: &str) -> String {
 fn value(entry: &RunEntry, json: &Value, column: &str) -> Value {
     match (column, entry) {
         ("warnings", RunEntry::Run(r)) => return Value::from(r.warnings.len()),
+        ("warnings", RunEntry::Etl(r)) => return Value::from(r.warnings.len()),
         ("health.spikes", RunEntry::Run(r)) => {
             return r.health.as_ref().map_or(Value::Null, |_| spikes(r).into());
         }
@@ -285,7 +286,11 @@ impl<W: Write> CsvSink<W> {
     /// Writes the rows of one file's runs.
     pub fn write(&mut self, entries: &[RunEntry]) -> std::io::Result<()> {
         for e in entries {
-            self.writer.write_record(row(e)).map_err(into_io)?;
+            // Cells keep their line ends (quoted), never a file's control characters.
+            let cells = row(e);
+            self.writer
+                .write_record(cells.iter().map(|c| super::escape::lines(c).into_owned()))
+                .map_err(into_io)?;
         }
         self.writer.flush()
     }

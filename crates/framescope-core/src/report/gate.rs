@@ -5,7 +5,7 @@
 //! [`FIGURES`].
 
 use super::Report;
-use super::compare::{Comparison, Direction, FIGURES, Figure, find_figure};
+use super::compare::{Comparison, Direction, FIGURES, Figure, FigureError, find_figure};
 use serde::Serialize;
 
 /// The `framescope compare` document: the report of the two runs (baseline first),
@@ -140,30 +140,67 @@ pub fn gate_figure_names() -> String {
     names.join(", ")
 }
 
-impl std::str::FromStr for Gate {
-    type Err = String;
+/// Why a `--fail-if-worse` SPEC was refused. The messages name the item at fault; the
+/// ones about a figure list the figures a gate accepts.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GateSpecError {
+    /// An empty item (`a=1,,b=2`, or an empty SPEC).
+    #[error("empty item in '{spec}'; write FIGURE=LIMIT[,FIGURE=LIMIT...]")]
+    EmptyItem {
+        /// The whole SPEC.
+        spec: String,
+    },
+    /// An item without `=LIMIT`.
+    #[error("'{item}' has no limit; write FIGURE=N% or FIGURE=N")]
+    NoLimit {
+        /// The item.
+        item: String,
+    },
+    /// An unknown or ambiguous figure name.
+    #[error("{0}; valid figures: {names} (the part after the dot alone is enough)", names = gate_figure_names())]
+    Figure(FigureError),
+    /// A figure that is never better or worse ([`Direction::Neutral`]).
+    #[error(
+        "{figure} is never better or worse and cannot be gated; valid figures: {names} (the part after the \
+         dot alone is enough)",
+        names = gate_figure_names()
+    )]
+    Neutral {
+        /// The figure, `section.name`.
+        figure: String,
+    },
+    /// A figure given twice.
+    #[error("{figure} is listed twice")]
+    Twice {
+        /// The figure, `section.name`.
+        figure: String,
+    },
+    /// A limit that is not a number ≥ 0.
+    #[error("'{item}': the limit must be a number ≥ 0, as N% or N")]
+    BadLimit {
+        /// The item.
+        item: String,
+    },
+}
 
-    fn from_str(spec: &str) -> Result<Self, String> {
-        let valid =
-            || format!("valid figures: {} (the part after the dot alone is enough)", gate_figure_names());
+impl std::str::FromStr for Gate {
+    type Err = GateSpecError;
+
+    fn from_str(spec: &str) -> Result<Self, GateSpecError> {
         let mut rules: Vec<GateRule> = Vec::new();
         for item in spec.split(',').map(str::trim) {
             if item.is_empty() {
-                return Err(format!("empty item in '{spec}'; write FIGURE=LIMIT[,FIGURE=LIMIT...]"));
+                return Err(GateSpecError::EmptyItem { spec: spec.to_owned() });
             }
             let Some((name, limit)) = item.split_once('=') else {
-                return Err(format!("'{item}' has no limit; write FIGURE=N% or FIGURE=N"));
+                return Err(GateSpecError::NoLimit { item: item.to_owned() });
             };
-            let figure = find_figure(name).map_err(|e| format!("{e}; {}", valid()))?;
+            let figure = find_figure(name).map_err(GateSpecError::Figure)?;
             if figure.direction == Direction::Neutral {
-                return Err(format!(
-                    "{} is never better or worse and cannot be gated; {}",
-                    figure.qualified_name(),
-                    valid()
-                ));
+                return Err(GateSpecError::Neutral { figure: figure.qualified_name() });
             }
             if rules.iter().any(|r| std::ptr::eq(r.figure, figure)) {
-                return Err(format!("{} is listed twice", figure.qualified_name()));
+                return Err(GateSpecError::Twice { figure: figure.qualified_name() });
             }
             let limit = limit.trim();
             let (number, percent) = match limit.strip_suffix('%') {
@@ -174,7 +211,7 @@ impl std::str::FromStr for Gate {
                 .parse()
                 .ok()
                 .filter(|v: &f64| v.is_finite() && *v >= 0.0)
-                .ok_or_else(|| format!("'{item}': the limit must be a number ≥ 0, as N% or N"))?;
+                .ok_or_else(|| GateSpecError::BadLimit { item: item.to_owned() })?;
             let limit = if percent { Limit::Percent(value) } else { Limit::Absolute(value) };
             rules.push(GateRule { figure, limit });
         }
@@ -286,7 +323,35 @@ mod tests {
         for spec in ["fps=3%", "avg_fps", "avg_fps=-1%", "avg_fps=x", "frames=1", "avg_fps=1,avg_fps=2", ""] {
             assert!(spec.parse::<Gate>().is_err(), "{spec}");
         }
-        let err = "fps=3%".parse::<Gate>().unwrap_err();
+        let err = "fps=3%".parse::<Gate>().unwrap_err().to_string();
         assert!(err.contains("summary.avg_fps") && err.contains("stutters.count"), "{err}");
+    }
+
+    /// The typed errors print the messages the CLI has always printed, word for word.
+    #[test]
+    fn compare_gate_errors_keep_their_messages() {
+        let err = |spec: &str| spec.parse::<Gate>().unwrap_err();
+        let valid =
+            format!("valid figures: {} (the part after the dot alone is enough)", gate_figure_names());
+        assert_eq!(
+            err("avg_fps=1,,p99_ms=2"),
+            GateSpecError::EmptyItem { spec: "avg_fps=1,,p99_ms=2".into() }
+        );
+        assert_eq!(err("").to_string(), "empty item in ''; write FIGURE=LIMIT[,FIGURE=LIMIT...]");
+        assert_eq!(err("avg_fps").to_string(), "'avg_fps' has no limit; write FIGURE=N% or FIGURE=N");
+        assert_eq!(err("fps=3%").to_string(), format!("unknown figure 'fps'; {valid}"));
+        assert_eq!(
+            err("average_fps=1").to_string(),
+            format!("'average_fps' is ambiguous; write it as section.name; {valid}")
+        );
+        assert_eq!(
+            err("frames=1").to_string(),
+            format!("run.frames is never better or worse and cannot be gated; {valid}")
+        );
+        assert_eq!(err("avg_fps=1,avg_fps=2").to_string(), "summary.avg_fps is listed twice");
+        assert_eq!(
+            err("avg_fps=-1%").to_string(),
+            "'avg_fps=-1%': the limit must be a number ≥ 0, as N% or N"
+        );
     }
 }

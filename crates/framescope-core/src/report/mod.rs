@@ -3,14 +3,18 @@
 
 pub mod batch;
 pub mod compare;
+pub mod escape;
+pub mod etl;
 pub mod gate;
 pub mod sets;
 pub mod stats;
 mod table;
 pub mod tabular;
+pub mod verdict;
 
 pub use compare::{CompareReport, Comparison, compare};
-pub use table::{write_entry, write_settings, write_table, write_table_with};
+pub use table::{FEW_FRAMES, lows_note, write_entry, write_settings, write_table, write_table_with};
+pub use verdict::Verdict;
 
 use crate::analysis::{
     Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
@@ -119,6 +123,8 @@ pub enum RunEntry {
     Run(Box<Run>),
     /// A file that could not be read or held no frames.
     Failed(FailedRun),
+    /// An ETW trace (`.etl`): what it holds and its PCL Stats markers (`etl.rs`).
+    Etl(Box<etl::EtlRun>),
 }
 
 /// One trace's figures. Sections that cannot be computed are `null`, never 0.
@@ -265,6 +271,10 @@ pub fn run_prepared(
             "no frame has a usable {} frame time; figures are not available",
             prepared.source.name()
         )));
+    }
+    if let Some(share) = prepared.alternation {
+        let display = crate::analysis::has_display_data(trace);
+        warnings.push(Warning::file(crate::analysis::framegen::alternation_warning(share, display)));
     }
     let mut latency = prepared.latency;
     if let Some(log) = markers {

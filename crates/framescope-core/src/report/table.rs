@@ -1,5 +1,6 @@
 //! The readable form of a report, for a terminal.
 
+use super::escape::text;
 use super::{Report, Run, RunEntry, SettingsJson};
 use std::io::Write;
 
@@ -42,7 +43,8 @@ pub fn write_entry(entry: &RunEntry, conventions: bool, out: &mut impl Write) ->
             }
             Ok(())
         }
-        RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", f.file, f.error.message),
+        RunEntry::Failed(f) => writeln!(out, "{}\n  error: {}", text(&f.file), text(&f.error.message)),
+        RunEntry::Etl(e) => super::etl::write_etl(e, out),
     }
 }
 
@@ -67,28 +69,54 @@ fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         .take(LISTED)
         .map(|t| {
             let id = match (t.process_id, &t.swap_chain) {
-                (Some(p), Some(sc)) => format!(" (PID {p}, {sc})"),
+                (Some(p), Some(sc)) => format!(" (PID {p}, {})", text(sc)),
                 (Some(p), None) => format!(" (PID {p})"),
                 _ => String::new(),
             };
-            format!("{}{id} {} frames", t.application, t.frames)
+            format!(
+                "{}{id} {} {}",
+                text(&t.application),
+                t.frames,
+                if r.sampled { "samples" } else { "frames" }
+            )
         })
         .collect();
     let more = if n > LISTED { format!("; … {} more", n - LISTED) } else { String::new() };
-    let traces = if n == 1 { "trace" } else { "traces" };
+    let traces = match (r.sampled, n) {
+        (true, 1) => "logging session",
+        (true, _) => "logging sessions",
+        (false, 1) => "trace",
+        (false, _) => "traces",
+    };
     writeln!(out, "  the file also holds {n} other {traces}: {}{more}", list.join("; "))?;
+    if r.sampled {
+        return writeln!(out, "  (see every session with --trace all, or pick one with --trace 'session N')");
+    }
     writeln!(out, "  (see every trace with --trace all, or pick one with --trace PID, APP or PID:SWAPCHAIN)")
 }
 
+/// Runs shorter than this take their 1 % and 0.1 % lows from a single frame (`k =
+/// max(1, ⌊n/100⌋)`, `metrics.md` §2): more than 1 % of the run.
+pub const FEW_FRAMES: usize = 100;
+
+/// Said beside the 1 % and 0.1 % lows of a per-frame run of fewer than [`FEW_FRAMES`]
+/// frames: they are one frame's rate, not an average over 1 % of the frames. `None`
+/// otherwise (and for sampled logs, whose lows come from samples).
+#[must_use]
+pub fn lows_note(r: &Run) -> Option<&'static str> {
+    (!r.sampled && r.summary.is_some() && r.frames < FEW_FRAMES)
+        .then_some("one frame each, fewer than 100 frames")
+}
+
 fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
-    writeln!(out, "{}  [{} {}]", r.file, r.format, r.format_version)?;
+    writeln!(out, "{}  [{} {}]", text(&r.file), r.format, text(&r.format_version))?;
     let pid = r.process_id.map_or_else(String::new, |p| format!("  PID {p}"));
-    let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {s}"));
-    let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {s}"));
-    writeln!(out, "  {}{pid}{sc}{rt}", r.application)?;
+    let sc = r.swap_chain.as_deref().map_or_else(String::new, |s| format!("  swap chain {}", text(s)));
+    let rt = r.runtime.as_deref().map_or_else(String::new, |s| format!("  {}", text(s)));
+    writeln!(out, "  {}{pid}{sc}{rt}", text(&r.application))?;
     write_other_traces(r, out)?;
     if !r.present_modes.is_empty() {
-        writeln!(out, "  present mode: {}", r.present_modes.join(", "))?;
+        writeln!(out, "  present mode: {}", text(&r.present_modes.join(", ")))?;
     }
     let dropped = r.dropped_frames.map_or_else(|| "unknown".to_owned(), |d| d.to_string());
     let duration = r.duration_ms.map_or_else(|| "—".to_owned(), |d| format!("{:.3} s", d / 1000.0));
@@ -112,9 +140,10 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     }
     match &r.summary {
         Some(m) => {
+            let note = lows_note(r).map_or_else(String::new, |n| format!("   (lows: {n})"));
             writeln!(
                 out,
-                "  FPS      avg {:>8.2}   1% low {:>8.2}   0.1% low {:>8.2}   min {:>8.2}   max {:>8.2}",
+                "  FPS      avg {:>8.2}   1% low {:>8.2}   0.1% low {:>8.2}   min {:>8.2}   max {:>8.2}{note}",
                 m.avg_fps, m.low_1pct_fps, m.low_0_1pct_fps, m.min_fps, m.max_fps
             )?;
             writeln!(
@@ -138,8 +167,8 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         writeln!(out, "  warnings ({}):", r.warnings.len())?;
         for w in r.warnings.iter().take(10) {
             match w.line {
-                Some(l) => writeln!(out, "    line {l}: {}", w.message)?,
-                None => writeln!(out, "    {}", w.message)?,
+                Some(l) => writeln!(out, "    line {l}: {}", text(&w.message))?,
+                None => writeln!(out, "    {}", text(&w.message))?,
             }
         }
         if r.warnings.len() > 10 {

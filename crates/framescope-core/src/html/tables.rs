@@ -1,0 +1,227 @@
+//! The page's tables of runs, written as HTML in Rust so every figure reads as the
+//! readable table writes it: the runs' headers (application, format, system facts,
+//! warnings) and the figures table, one column per run (and per set mean), its rows the
+//! compared figures (`report::compare::FIGURES`) with their definitions on hover.
+
+use super::defs::{Style, def};
+use super::encode::escape;
+use super::reduce::PageRun;
+use crate::report::compare::{FIGURES, Figure, Section};
+use crate::report::sets::SetJson;
+use crate::report::{Run, RunEntry};
+use std::fmt::Write as _;
+
+/// A column of the figures table: a run, or a set's means.
+pub(super) enum Column<'a> {
+    /// A run: its index in the document's runs, the run, its colour, whether it is an
+    /// outlier left out of its set.
+    Run { index: usize, run: &'a Run, colour: usize, outlier: bool },
+    /// A set's means (`sets.<side>.mean`), in the set's colour.
+    Mean { side: &'static str, set: &'a SetJson, colour: usize },
+}
+
+impl Column<'_> {
+    fn value(&self, figure: &'static Figure) -> Option<f64> {
+        match self {
+            Self::Run { run, .. } => (figure.value)(run).filter(|v| v.is_finite()),
+            Self::Mean { set, .. } => {
+                set.mean.0.iter().find(|(f, _)| std::ptr::eq(*f, figure)).and_then(|(_, v)| *v)
+            }
+        }
+    }
+
+    /// The cell's attributes naming what it shows, for scripts and tests.
+    fn attributes(&self) -> String {
+        match self {
+            Self::Run { index, .. } => format!("data-run=\"{index}\""),
+            Self::Mean { side, .. } => format!("data-mean=\"{side}\""),
+        }
+    }
+
+    fn heading(&self, names: &[String]) -> String {
+        match self {
+            Self::Run { index, colour, outlier, .. } => {
+                let name = names.get(*index).map_or("", String::as_str);
+                let note = if *outlier { " <span class=\"note\">(outlier, left out)</span>" } else { "" };
+                format!("<span class=\"swatch c{colour}\"></span>{}{note}", escape(name))
+            }
+            Self::Mean { side, set, colour } => format!(
+                "<span class=\"swatch c{colour}\"></span>{side} set mean <span class=\"note\">({} of {} runs)</span>",
+                set.runs, set.given
+            ),
+        }
+    }
+}
+
+/// A file's name without its folders (the whole path is in the run's header).
+pub(super) fn short_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().filter(|s| !s.is_empty()).unwrap_or(path)
+}
+
+/// A figure's name cell, with its definition on hover.
+pub(super) fn name_cell(qualified: &str) -> String {
+    name_cell_with(qualified, "")
+}
+
+/// [`name_cell`] with `unit` after the name (the comparison tables write durations in
+/// ms and shares as fractions, as `compare` does).
+pub(super) fn name_cell_with(qualified: &str, unit: &str) -> String {
+    let (name, _, text) = def(qualified);
+    let name = if name.is_empty() { qualified } else { name };
+    format!(
+        "<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{unit}</th>",
+        escape(text),
+        escape(name)
+    )
+}
+
+/// The figures of `sections` (framescope's own, or the peer tools'), one row per
+/// figure some column has, one column per run or set mean.
+pub(super) fn figures_table(out: &mut String, columns: &[Column<'_>], names: &[String], peers: bool) -> bool {
+    let rows: Vec<&'static Figure> = FIGURES
+        .iter()
+        .filter(|f| f.section.is_convention() == peers)
+        .filter(|f| columns.iter().any(|c| c.value(f).is_some()))
+        .collect();
+    if rows.is_empty() {
+        return false;
+    }
+    out.push_str("<div class=\"scroll\"><table class=\"figures\"><thead><tr><th></th>");
+    for c in columns {
+        let _ = write!(out, "<th scope=\"col\">{}</th>", c.heading(names));
+    }
+    out.push_str("</tr></thead><tbody>");
+    let mut section: Option<Section> = None;
+    for figure in rows {
+        if section != Some(figure.section) {
+            section = Some(figure.section);
+            let _ = write!(
+                out,
+                "<tr class=\"group\"><th colspan=\"{}\">{}</th></tr>",
+                columns.len() + 1,
+                section_title(figure.section)
+            );
+        }
+        let qualified = figure.qualified_name();
+        let (_, style, _) = def(&qualified);
+        out.push_str("<tr>");
+        out.push_str(&name_cell(&qualified));
+        for c in columns {
+            let text = c.value(figure).map_or_else(|| "—".to_owned(), |v| cell_text(figure, style, v, c));
+            let _ = write!(out, "<td data-key=\"{qualified}\" {}>{text}</td>", c.attributes());
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    true
+}
+
+/// A value as the readable table writes it; a sampled log's frame count is an estimate.
+fn cell_text(figure: &Figure, style: Style, v: f64, column: &Column<'_>) -> String {
+    let text = style.format(v);
+    match column {
+        Column::Run { run, .. } if run.samples.is_some() && figure.name == "frames" => format!("≈{text}"),
+        _ => text,
+    }
+}
+
+/// A section's heading in the figures table.
+pub(super) fn section_title(section: Section) -> &'static str {
+    match section {
+        Section::Run => "Run",
+        Section::Summary => "Frame rate and frame time",
+        Section::Pacing => "Pacing (at the target for slow and excess time)",
+        Section::Stutters => "Stutters",
+        Section::Osc => "Oscillation",
+        Section::Latency => "Latency",
+        Section::FrameTypes => "Frame generation",
+        s => s.title(),
+    }
+}
+
+/// One header per run: file, format, trace, frames, source, system facts, warnings;
+/// a failed file's error.
+pub(super) fn run_headers(out: &mut String, entries: &[(&RunEntry, Option<&PageRun>, usize, &str)]) {
+    out.push_str("<div class=\"runs\">");
+    for (i, (entry, page, colour, label)) in entries.iter().enumerate() {
+        match entry {
+            RunEntry::Run(run) => run_header(out, i, run, (*page, label), *colour),
+            RunEntry::Failed(f) => {
+                let _ = write!(
+                    out,
+                    "<article class=\"run failed\" data-run=\"{i}\"><h3>{}</h3><p class=\"error\">{}</p></article>",
+                    escape(&f.file),
+                    escape(&f.error.message)
+                );
+            }
+            RunEntry::Etl(e) => {
+                let _ = write!(
+                    out,
+                    "<article class=\"run failed\" data-run=\"{i}\"><h3>{}</h3><p>an ETW trace, not a run</p></article>",
+                    escape(&e.file)
+                );
+            }
+        }
+    }
+    out.push_str("</div>");
+}
+
+fn run_header(out: &mut String, i: usize, run: &Run, (page, label): (Option<&PageRun>, &str), colour: usize) {
+    let _ = write!(
+        out,
+        "<article class=\"run\" data-run=\"{i}\"><h3><span class=\"swatch c{colour}\"></span>{}</h3>",
+        escape(label)
+    );
+    let mut facts = vec![format!("{} {}", run.format, run.format_version), run.application.clone()];
+    facts.extend(run.process_id.map(|p| format!("PID {p}")));
+    facts.extend(run.swap_chain.as_ref().map(|s| format!("swap chain {s}")));
+    facts.extend(run.runtime.clone());
+    if !run.present_modes.is_empty() {
+        facts.push(run.present_modes.join(", "));
+    }
+    let _ = write!(out, "<p class=\"path\">{}</p><p>{}</p>", escape(&run.file), escape(&facts.join(" · ")));
+    let frames = match run.samples {
+        Some(n) => format!("≈{} frames (estimated from {n} samples)", run.frames),
+        None => format!("{} frames", run.frames),
+    };
+    let dropped = run.dropped_frames.map_or_else(|| "dropped unknown".to_owned(), |d| format!("{d} dropped"));
+    let duration = run.duration_ms.map_or_else(|| "—".to_owned(), |d| Style::Seconds.format(d));
+    let _ = write!(out, "<p>{frames} · {dropped} · {duration} · frame time: {}</p>", escape(run.frame_time));
+    if run.sampled {
+        out.push_str(
+            "<p class=\"note\">Sampled log: figures from samples; pacing, stutters, oscillation and \
+             frame health need per-frame data, and there are no frame-time charts.</p>",
+        );
+    }
+    if let Some(p) = page.filter(|p| !p.system.is_empty()) {
+        out.push_str("<details open><summary>System</summary><table class=\"facts\">");
+        for (k, v) in &p.system {
+            let _ = write!(out, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", escape(k), escape(v));
+        }
+        out.push_str("</table></details>");
+    }
+    if !run.other_traces.is_empty() {
+        let _ = write!(
+            out,
+            "<p class=\"note\">The file also holds {} other trace(s); see them with --trace all.</p>",
+            run.other_traces.len()
+        );
+    }
+    warnings(out, &run.warnings);
+    out.push_str("</article>");
+}
+
+fn warnings(out: &mut String, warnings: &[crate::model::Warning]) {
+    if warnings.is_empty() {
+        return;
+    }
+    let _ = write!(out, "<details class=\"warnings\"><summary>Warnings ({})</summary><ul>", warnings.len());
+    for w in warnings.iter().take(50) {
+        let line = w.line.map_or_else(String::new, |l| format!("line {l}: "));
+        let _ = write!(out, "<li>{}{}</li>", line, escape(&w.message));
+    }
+    if warnings.len() > 50 {
+        let _ = write!(out, "<li>… {} more (see --json)</li>", warnings.len() - 50);
+    }
+    out.push_str("</ul></details>");
+}

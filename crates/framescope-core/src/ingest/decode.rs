@@ -1,0 +1,279 @@
+//! What stands between a file's bytes and its text: gzip compression and UTF-16
+//! (some Windows tools and spreadsheet re-saves write captures as UTF-16, with or
+//! without a byte-order mark). Both are undone while reading, a buffer at a time, so a
+//! compressed or UTF-16 capture costs no more memory than its UTF-8 text would.
+//!
+//! The rest of the reader sees UTF-8 text (the UTF-16 byte-order mark dropped, invalid
+//! UTF-16 as U+FFFD); line numbers are those of the text.
+
+use std::io::{BufRead, BufReader, Read};
+
+/// A reader of text, whatever wrapped it.
+pub(super) type Text<'a> = Box<dyn BufRead + Send + 'a>;
+
+/// Bytes looked at to recognise UTF-16 without a byte-order mark.
+const SNIFF_BYTES: usize = 4096;
+
+/// How a file's bytes are encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    /// UTF-8 (or ASCII, or bytes that are not text: the readers say what they found).
+    Plain,
+    /// gzip (RFC 1952), possibly several members.
+    Gzip,
+    /// UTF-16; `big_endian`, and whether a byte-order mark (2 bytes) leads.
+    Utf16 { big_endian: bool, bom: bool },
+}
+
+/// The encoding of a file that starts with `head`. UTF-16 must look like text: a
+/// capture's header is ASCII, so most units have a zero high byte (binary data that
+/// happens to start with a byte-order mark stays binary, and is refused as such).
+fn sniff(head: &[u8]) -> Encoding {
+    let (bom, rest) = match head {
+        [0x1F, 0x8B, 0x08, ..] => return Encoding::Gzip,
+        [0xFF, 0xFE, rest @ ..] => (Some(false), rest),
+        [0xFE, 0xFF, rest @ ..] => (Some(true), rest),
+        _ => (None, head),
+    };
+    match (bom, ascii_utf16(rest)) {
+        // A mark with (almost) nothing after it: nothing contradicts it.
+        (Some(big_endian), _) if rest.len() < 4 => Encoding::Utf16 { big_endian, bom: true },
+        (Some(big_endian), Some(found)) if found == big_endian => Encoding::Utf16 { big_endian, bom: true },
+        (None, Some(big_endian)) => Encoding::Utf16 { big_endian, bom: false },
+        _ => Encoding::Plain,
+    }
+}
+
+/// `Some(big_endian)` when `bytes` read as UTF-16 of mostly ASCII characters: a NUL in
+/// at least 70 % of the units' high bytes (odd positions in UTF-16LE, even in BE) and
+/// in at most 10 % of their low bytes. Binary data (PNG, zeros) does not look like that.
+fn ascii_utf16(bytes: &[u8]) -> Option<bool> {
+    let bytes = &bytes[..bytes.len().min(SNIFF_BYTES) & !1];
+    let units = bytes.len() / 2;
+    if units < 2 {
+        return None;
+    }
+    let zeros = |parity: usize| bytes.iter().skip(parity).step_by(2).filter(|&&b| b == 0).count();
+    let (even, odd) = (zeros(0), zeros(1));
+    let mostly = |n: usize| n * 10 >= units * 7;
+    let few = |n: usize| n * 10 <= units;
+    if mostly(odd) && few(even) {
+        Some(false)
+    } else if mostly(even) && few(odd) {
+        Some(true)
+    } else {
+        None
+    }
+}
+
+/// The text of `reader`: gunzipped when it is gzip, transcoded to UTF-8 when it is
+/// UTF-16 (inside gzip too).
+pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Text<'a>> {
+    let (encoding, reader) = sniffed(Box::new(reader))?;
+    match encoding {
+        Encoding::Gzip => {
+            let gunzip = Gunzip(flate2::bufread::MultiGzDecoder::new(reader));
+            // What the archive holds may be UTF-16 (never gzip again: one layer is undone).
+            match sniffed(Box::new(BufReader::with_capacity(1 << 16, gunzip)))? {
+                (Encoding::Utf16 { big_endian, bom }, inner) => utf16(inner, big_endian, bom),
+                (_, inner) => Ok(inner),
+            }
+        }
+        Encoding::Utf16 { big_endian, bom } => utf16(reader, big_endian, bom),
+        Encoding::Plain => Ok(reader),
+    }
+}
+
+/// The encoding of `reader`'s first [`SNIFF_BYTES`], and the reader, unread. A first
+/// buffer shorter than that (a pipe's first write, a test's tiny buffer) is topped up.
+fn sniffed(mut reader: Text<'_>) -> std::io::Result<(Encoding, Text<'_>)> {
+    let buf = reader.fill_buf()?;
+    if buf.len() >= SNIFF_BYTES || buf.is_empty() {
+        return Ok((sniff(buf), reader));
+    }
+    let mut head = Vec::with_capacity(SNIFF_BYTES);
+    (&mut reader).take(SNIFF_BYTES as u64).read_to_end(&mut head)?;
+    let encoding = sniff(&head);
+    let replayed = std::io::Cursor::new(head).chain(reader);
+    Ok((encoding, Box::new(BufReader::with_capacity(1 << 16, replayed))))
+}
+
+/// A gzip decoder whose errors say the file is a damaged archive.
+struct Gunzip<R>(flate2::bufread::MultiGzDecoder<R>);
+
+impl<R: BufRead> Read for Gunzip<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        self.0.read(buf).map_err(|e| {
+            std::io::Error::new(
+                e.kind(),
+                format!("the file is gzip-compressed and the archive is damaged ({e})"),
+            )
+        })
+    }
+}
+
+/// `reader` (UTF-16 text) as UTF-8 text.
+fn utf16(mut reader: Text<'_>, big_endian: bool, bom: bool) -> std::io::Result<Text<'_>> {
+    if bom {
+        reader.read_exact(&mut [0u8; 2])?;
+    }
+    let utf16 = Utf16 { inner: reader, big_endian, out: Vec::new(), pos: 0, odd_byte: None, high: None };
+    Ok(Box::new(BufReader::with_capacity(1 << 16, utf16)))
+}
+
+/// UTF-16 bytes read as UTF-8, a buffer at a time.
+struct Utf16<R> {
+    inner: R,
+    big_endian: bool,
+    /// UTF-8 made from the last buffer, and how much of it was read.
+    out: Vec<u8>,
+    pos: usize,
+    /// A unit's first byte when a buffer ended between its two.
+    odd_byte: Option<u8>,
+    /// A high surrogate waiting for its low one.
+    high: Option<u16>,
+}
+
+impl<R: BufRead> Utf16<R> {
+    /// Decodes the next buffer of the input into `out`; false at the end of the input.
+    fn refill(&mut self) -> std::io::Result<bool> {
+        self.out.clear();
+        self.pos = 0;
+        let input = self.inner.fill_buf()?;
+        if input.is_empty() {
+            // A unit cut short or a lone high surrogate at the very end.
+            let cut = self.odd_byte.take().is_some();
+            let lone = self.high.take().is_some();
+            let dangling = cut || lone;
+            if dangling {
+                self.push(char::REPLACEMENT_CHARACTER);
+            }
+            return Ok(dangling);
+        }
+        let n = input.len();
+        let big_endian = self.big_endian;
+        let unit =
+            |a: u8, b: u8| if big_endian { u16::from_be_bytes([a, b]) } else { u16::from_le_bytes([a, b]) };
+        let mut bytes = input.iter().copied();
+        let mut units = Vec::with_capacity(n / 2 + 1);
+        if let Some(first) = self.odd_byte.take() {
+            match bytes.next() {
+                Some(second) => units.push(unit(first, second)),
+                None => self.odd_byte = Some(first),
+            }
+        }
+        while let Some(a) = bytes.next() {
+            match bytes.next() {
+                Some(b) => units.push(unit(a, b)),
+                None => self.odd_byte = Some(a),
+            }
+        }
+        self.inner.consume(n);
+        for u in units {
+            self.decode(u);
+        }
+        Ok(true)
+    }
+
+    /// One UTF-16 unit: a character, half of a surrogate pair, or U+FFFD when it breaks
+    /// the pairing.
+    fn decode(&mut self, u: u16) {
+        if let Some(high) = self.high.take() {
+            if (0xDC00..0xE000).contains(&u) {
+                let c = 0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(u) - 0xDC00);
+                self.push(char::from_u32(c).unwrap_or(char::REPLACEMENT_CHARACTER));
+                return;
+            }
+            self.push(char::REPLACEMENT_CHARACTER);
+        }
+        match u {
+            0xD800..0xDC00 => self.high = Some(u),
+            0xDC00..0xE000 => self.push(char::REPLACEMENT_CHARACTER),
+            _ => self.push(char::from_u32(u32::from(u)).unwrap_or(char::REPLACEMENT_CHARACTER)),
+        }
+    }
+
+    fn push(&mut self, c: char) {
+        let mut buf = [0u8; 4];
+        self.out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+    }
+}
+
+impl<R: BufRead> Read for Utf16<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        while self.pos == self.out.len() {
+            if !self.refill()? {
+                return Ok(0);
+            }
+        }
+        let n = buf.len().min(self.out.len() - self.pos);
+        buf[..n].copy_from_slice(&self.out[self.pos..self.pos + n]);
+        self.pos += n;
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16_bytes(text: &str, big_endian: bool, bom: bool) -> Vec<u8> {
+        let mut out = Vec::new();
+        let units = bom.then_some(0xFEFF).into_iter().chain(text.encode_utf16());
+        for u in units {
+            out.extend_from_slice(&if big_endian { u.to_be_bytes() } else { u.to_le_bytes() });
+        }
+        out
+    }
+
+    /// Read through a buffer of `cap` bytes (odd: units and surrogate pairs are cut
+    /// between reads; the sniff sees the first buffer only).
+    fn read_with(cap: usize, bytes: &[u8]) -> String {
+        let mut s = String::new();
+        let mut r = text(BufReader::with_capacity(cap, bytes)).expect("sniff");
+        r.read_to_string(&mut s).expect("valid UTF-8");
+        s
+    }
+
+    fn read_text(bytes: &[u8]) -> String {
+        read_with(3, bytes)
+    }
+
+    #[test]
+    fn utf16_with_and_without_a_mark_reads_as_utf8() {
+        let text = "Frame,Time (ms)\r\n1,0.5 µs 😀\n";
+        for big_endian in [false, true] {
+            for bom in [false, true] {
+                let bytes = utf16_bytes(text, big_endian, bom);
+                assert_eq!(read_with(33, &bytes), text, "BE {big_endian}, mark {bom}");
+                if bom {
+                    assert_eq!(read_text(&bytes), text, "BE {big_endian}, a 3-byte buffer");
+                }
+            }
+        }
+        assert_eq!(read_text(b"a,b\n1,2\n"), "a,b\n1,2\n", "UTF-8 passes unchanged");
+    }
+
+    #[test]
+    fn broken_utf16_becomes_replacement_characters() {
+        // Text, a lone low surrogate, a high one followed by 'a', an odd last byte.
+        let mut bytes = utf16_bytes("ab,cd,ef,gh\n", false, true);
+        bytes.extend_from_slice(&[0x00, 0xDC, 0x3D, 0xD8, b'a', 0, b'z']);
+        assert_eq!(read_text(&bytes), "ab,cd,ef,gh\n\u{FFFD}\u{FFFD}a\u{FFFD}");
+    }
+
+    #[test]
+    fn gzip_is_undone_and_binary_is_left_alone() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(&utf16_bytes("x,y\n1,2\n", false, true)).expect("compress");
+        let packed = gz.finish().expect("compress");
+        assert_eq!(read_text(&packed), "x,y\n1,2\n", "UTF-16 inside gzip");
+        assert_eq!(sniff(b"\x89PNG\r\n\x1a\n\0\0\0\rIHDR"), Encoding::Plain);
+        assert_eq!(sniff(&[0u8; 64]), Encoding::Plain, "zeros are no text");
+        let mut bom_then_binary: Vec<u8> =
+            (0..4096u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8).collect();
+        bom_then_binary[..2].copy_from_slice(&[0xFF, 0xFE]);
+        assert_eq!(sniff(&bom_then_binary), Encoding::Plain, "a mark before binary data");
+    }
+}

@@ -1,0 +1,114 @@
+//! ETW trace logs (`.etl`) read in pure Rust, on any OS: the container (buffers and the
+//! log-file header, compressed buffers included), every record-header kind, QPC (or
+//! other clock) timestamps, and TraceLogging events decoded from their own schema.
+//! framescope uses it for NVIDIA PCL Stats markers (`pcl.rs`, `formats.md` §6) and to
+//! say what an .etl holds (`summary.rs`). Manifest-based and kernel events are counted
+//! but not decoded (that needs their manifests: capture presents with PresentMon).
+//!
+//! Bad files give a [`LoadError`] naming the file and the byte offset when nothing can
+//! be read, else the readable part with warnings (byte offsets again). Memory stays
+//! near one buffer (at most 64 MiB) plus what the caller keeps.
+
+mod compression;
+pub mod container;
+mod pcl;
+pub mod records;
+mod summary;
+pub mod tracelogging;
+
+pub use container::{BufferHeader, Clock, LogFileHeader, looks_like_etl};
+pub use pcl::{PCL_PROVIDER, load_marker_log, markers_of};
+pub use records::{Guid, Record, RecordKind};
+pub use summary::{EtlSummary, PclEvents, ProviderSummary, summarize};
+
+use super::error::{LoadError, LoadErrorKind};
+use crate::model::Warning;
+use container::{BUFFER_HEADER_LEN, BufferReader};
+use records::Records;
+use std::io::BufReader;
+use std::path::Path;
+
+/// What a whole file gave besides the records: its header, clock and problems.
+#[derive(Debug, Clone)]
+pub struct EtlFile {
+    /// The log-file header.
+    pub header: LogFileHeader,
+    /// The clock the timestamps count in.
+    pub clock: Clock,
+    /// Buffers read.
+    pub buffers: u64,
+    /// Of which compressed.
+    pub compressed_buffers: u64,
+    /// Problems, each with its byte offset.
+    pub warnings: Vec<Warning>,
+}
+
+/// Reads `path` and calls `visit` with every record, buffer by buffer in file order
+/// (the caller merges per-CPU buffers by time when it needs to).
+pub fn read(path: &Path, mut visit: impl FnMut(&BufferHeader, &Record<'_>)) -> Result<EtlFile, LoadError> {
+    let err = |kind| LoadError::new(path, None, kind);
+    let file = std::fs::File::open(path).map_err(|e| err(LoadErrorKind::Io(e)))?;
+    let len = file.metadata().map_err(|e| err(LoadErrorKind::Io(e)))?.len();
+    let mut reader = BufferReader::new(BufReader::with_capacity(1 << 16, file), len);
+    let not_etl = |msg: String| err(LoadErrorKind::NotACapture(msg));
+    let Some(first) = reader.next_buffer() else {
+        let why = reader
+            .problems
+            .first()
+            .map_or_else(|| "the file is empty".to_owned(), |p| format!("byte {}: {}", p.offset, p.message));
+        return Err(not_etl(format!("not an ETW trace (.etl): {why}")));
+    };
+    let header = Records::new(&first.data)
+        .next()
+        .and_then(Result::ok)
+        .and_then(|r| LogFileHeader::from_record(&r))
+        .ok_or_else(|| not_etl(format!("byte {BUFFER_HEADER_LEN}: not an ETW trace (.etl): the first buffer does not start with the log-file header")))?;
+    let clock = header.clock().ok_or_else(|| {
+        not_etl(format!("byte {BUFFER_HEADER_LEN}: the log-file header gives no clock rate (PerfFreq 0); the times cannot be read"))
+    })?;
+    let mut out = EtlFile { header, clock, buffers: 0, compressed_buffers: 0, warnings: Vec::new() };
+    let mut bad_records = Vec::new();
+    let mut buffer = Some(first);
+    while let Some(b) = buffer {
+        out.buffers += 1;
+        out.compressed_buffers += u64::from(b.header.compressed());
+        for r in Records::new(&b.data) {
+            match r {
+                Ok(r) => visit(&b.header, &r),
+                Err(e) => bad_records.push(record_problem(&b.header, e.offset, &e.message)),
+            }
+        }
+        buffer = reader.next_buffer();
+    }
+    let problems = reader.problems.iter().map(|p| format!("byte {}: {}", p.offset, p.message));
+    out.warnings = grouped(problems.chain(bad_records).collect());
+    Ok(out)
+}
+
+fn record_problem(buffer: &BufferHeader, offset: usize, message: &str) -> String {
+    let at = if buffer.compressed() {
+        format!("byte {} (buffer at byte {}, decompressed)", offset + BUFFER_HEADER_LEN, buffer.file_offset)
+    } else {
+        format!("byte {}", buffer.file_offset + (offset + BUFFER_HEADER_LEN) as u64)
+    };
+    format!("{at}: {message}; the rest of that buffer is skipped")
+}
+
+/// Problems as warnings: each one when few, else the first five and a count.
+fn grouped(messages: Vec<String>) -> Vec<Warning> {
+    const LIST: usize = 5;
+    let n = messages.len();
+    let mut out: Vec<Warning> = messages.into_iter().take(LIST).map(Warning::file).collect();
+    if n > LIST {
+        out.push(Warning::file(format!("{} more problems of the same kinds", n - LIST)));
+    }
+    out
+}
+
+/// True when the file at `path` starts like an .etl (content, not name).
+#[must_use]
+pub fn is_etl_file(path: &Path) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; BUFFER_HEADER_LEN + 8];
+    std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && looks_like_etl(&head)
+}

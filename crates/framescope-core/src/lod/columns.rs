@@ -1,0 +1,173 @@
+//! The frames under each pixel column ([`column_ranges`], [`frames_in`]) and how many
+//! marks or marked runs fall under each ([`counts`], [`covered`]): galloping searches
+//! from the previous column, one pass in order.
+
+use std::ops::Range;
+
+/// How many of `marks` (ascending frame indices) fall under each column.
+#[must_use]
+pub fn counts(columns: &[Range<usize>], marks: &[u32]) -> Vec<u32> {
+    // Column starts never go back, so each search gallops on from the last one: the
+    // marks between two columns are read once, in order, instead of a binary search
+    // over the whole list per column (which misses the CPU cache on long lists).
+    let mut from = 0;
+    columns
+        .iter()
+        .map(|r| {
+            from = gallop_marks(marks, from, r.start);
+            (gallop_marks(marks, from, r.end) - from) as u32
+        })
+        .collect()
+}
+
+/// The number of `marks` below `x`, searching from `from` (which must not be past it).
+fn gallop_marks(marks: &[u32], from: usize, x: usize) -> usize {
+    let below = |k: usize| (marks[k] as usize) < x;
+    let n = marks.len();
+    let mut step = 1;
+    let mut lo = from;
+    while lo + step <= n && below(lo + step - 1) {
+        lo += step;
+        step *= 2;
+    }
+    let hi = (lo + step).min(n);
+    lo + marks[lo..hi].partition_point(|&i| (i as usize) < x)
+}
+
+/// How many frames of each column lie in the ascending, disjoint `[first, last]`
+/// `runs`; `prefix[j]` is the number of frames in `runs[..j]`.
+#[must_use]
+pub fn covered(columns: &[Range<usize>], runs: &[(u32, u32)], prefix: &[u64]) -> Vec<u32> {
+    // Frames of the runs before frame `x` (exclusive).
+    let upto = |x: usize| -> u64 {
+        let j = runs.partition_point(|&(a, _)| (a as usize) < x);
+        let mut n = prefix.get(j).copied().unwrap_or(0);
+        if j > 0 {
+            let (a, b) = runs[j - 1];
+            // Run j-1 starts before x; take back what lies at or after x.
+            let len = u64::from(b - a) + 1;
+            let inside = (x as u64).saturating_sub(u64::from(a)).min(len);
+            n = n - len + inside;
+        }
+        n
+    };
+    columns.iter().map(|r| (upto(r.end) - upto(r.start)) as u32).collect()
+}
+
+/// The number of frames in `runs[..j]`, for every j (`runs.len() + 1` entries).
+#[must_use]
+pub fn run_prefix(runs: &[(u32, u32)]) -> Vec<u64> {
+    let mut acc = 0;
+    let mut out = Vec::with_capacity(runs.len() + 1);
+    out.push(0);
+    for &(a, b) in runs {
+        acc += u64::from(b.saturating_sub(a)) + 1;
+        out.push(acc);
+    }
+    out
+}
+
+/// For each of `count` consecutive columns of width `dt` from `t0`, the frames under
+/// it — one galloping search per column from where the previous one ended, so the
+/// cost grows with the log of the frames between columns, not of the trace. Frame `i`
+/// covers `start_ms[i] ..= start_ms[i] + span_ms[i]` ([`Frames::spans_ms`]: a sample
+/// of a sampled log is as wide as its interval).
+///
+/// [`Frames::spans_ms`]: crate::model::Frames::spans_ms
+#[must_use]
+pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count: usize) -> Vec<Range<usize>> {
+    let n = start_ms.len();
+    let mut out = Vec::with_capacity(count);
+    let mut first = frames_in(start_ms, span_ms, t0, t0).start;
+    for c in 0..count {
+        let t1 = t0 + dt * (c + 1) as f64;
+        let last = gallop(start_ms, first, t1);
+        out.push(first..last.max(first));
+        // The next column starts with the last frame that began here if it reaches on.
+        first = if last > 0 && last <= n && start_ms[last - 1] + span_ms[last - 1] > t1 {
+            last - 1
+        } else {
+            last
+        };
+    }
+    out
+}
+
+/// The first index at or after `from` whose start is not below `t`.
+fn gallop(start_ms: &[f64], from: usize, t: f64) -> usize {
+    let n = start_ms.len();
+    let mut step = 1;
+    let mut hi = from;
+    while hi < n && start_ms[hi] < t {
+        hi = from + step;
+        step *= 2;
+    }
+    let lo = from + step / 4;
+    let hi = hi.min(n);
+    let lo = lo.min(hi);
+    lo + start_ms[lo..hi].partition_point(|&s| s < t)
+}
+
+/// The frames whose interval `[start, start + span]` overlaps `[t0, t1)`, given
+/// frames sorted by start.
+#[must_use]
+pub fn frames_in(start_ms: &[f64], span_ms: &[f64], t0: f64, t1: f64) -> Range<usize> {
+    let mut first = start_ms.partition_point(|&s| s < t0);
+    if first > 0 && start_ms[first - 1] + span_ms[first - 1] > t0 {
+        first -= 1;
+    }
+    let last = start_ms.partition_point(|&s| s < t1);
+    first..last.max(first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn marks_and_runs_are_counted_per_column() {
+        let columns = [0..10, 9..20, 20..20, 20..35];
+        assert_eq!(counts(&columns, &[0, 9, 15, 34, 40]), [2, 2, 0, 1]);
+        // Against one binary search per column, on many columns and marks.
+        let marks: Vec<u32> = (0..50_000u32).filter(|i| i % 7 == 0 || i % 61 == 3).collect();
+        let many: Vec<Range<usize>> =
+            (0..3000_usize).map(|c| (c * 17).saturating_sub(1)..c * 17 + 17).collect();
+        let before = |x: usize| marks.partition_point(|&i| (i as usize) < x);
+        let want: Vec<u32> = many.iter().map(|r| (before(r.end) - before(r.start)) as u32).collect();
+        assert_eq!(counts(&many, &marks), want);
+        assert_eq!(counts(&many, &[]), vec![0; 3000]);
+        let runs = [(3, 5), (9, 12), (30, 40)];
+        let prefix = run_prefix(&runs);
+        assert_eq!(prefix, [0, 3, 7, 18]);
+        // 0..10: 3,4,5,9; 9..20: 9..=12; 20..35: 30..=34.
+        assert_eq!(covered(&columns, &runs, &prefix), [4, 4, 0, 5]);
+        let whole = std::slice::from_ref(&(0..100_usize));
+        assert_eq!(covered(whole, &[], &run_prefix(&[])), [0]);
+    }
+
+    #[test]
+    fn column_ranges_match_one_search_per_column() {
+        let start: Vec<f64> = (0..10_000).map(|i| f64::from(i) * 1.5).collect();
+        let ft = vec![1.5; 10_000];
+        for (t0, dt, count) in
+            [(0.0, 0.7, 300), (-10.0, 40.0, 500), (100.0, 0.01, 200), (14_000.0, 10.0, 200)]
+        {
+            let got = column_ranges(&start, &ft, t0, dt, count);
+            for (c, r) in got.iter().enumerate() {
+                let a = t0 + dt * c as f64;
+                let want = frames_in(&start, &ft, a, a + dt);
+                assert_eq!(*r, want, "column {c} of {t0}/{dt}");
+            }
+        }
+    }
+
+    #[test]
+    fn frames_overlapping_a_time_range() {
+        let start = [0.0, 10.0, 20.0, 30.0];
+        let ft = [10.0, 10.0, 10.0, 10.0];
+        assert_eq!(frames_in(&start, &ft, 15.0, 25.0), 1..3);
+        assert_eq!(frames_in(&start, &ft, 10.0, 10.5), 1..2);
+        assert_eq!(frames_in(&start, &ft, 45.0, 50.0), 4..4);
+        assert_eq!(frames_in(&start, &ft, -5.0, 1.0), 0..1);
+    }
+}

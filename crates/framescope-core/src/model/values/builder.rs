@@ -1,0 +1,156 @@
+//! [`ValuesBuilder`]: a column built one value at a time, in the most compact store
+//! that holds every value so far.
+
+use super::store::{Ints, MISSING_I32, Store, decode, encode};
+use super::{Values, push_grown};
+use std::sync::OnceLock;
+
+/// Builds [`Values`] one value at a time, in the most compact store that holds
+/// every value pushed so far exactly.
+#[derive(Debug, Clone, Default)]
+pub struct ValuesBuilder {
+    store: Store,
+}
+
+impl ValuesBuilder {
+    /// Adds one value (NaN: missing).
+    #[inline]
+    pub fn push(&mut self, v: f64) {
+        match &mut self.store {
+            Store::Missing(n) if v.is_nan() => *n += 1,
+            Store::Missing(0) => self.store = Store::Constant(v, 1),
+            Store::Constant(c, n) if c.to_bits() == v.to_bits() => *n += 1,
+            Store::Scaled(s) => match encode(v) {
+                Some(m) => push_grown(s, m),
+                None => self.spill(v),
+            },
+            Store::Ints(ints) => {
+                if !ints.push(v) {
+                    self.spill(v);
+                }
+            }
+            Store::Dense(d) => push_grown(d, v),
+            Store::Missing(_) | Store::Constant(..) => self.spill(v),
+        }
+    }
+
+    /// Adds every value of `values`.
+    pub fn extend(&mut self, values: impl IntoIterator<Item = f64>) {
+        for v in values {
+            self.push(v);
+        }
+    }
+
+    /// Moves to the next store able to hold `v` as well, then adds it.
+    #[cold]
+    fn spill(&mut self, v: f64) {
+        let (fill, n) = match &self.store {
+            Store::Missing(n) => (f64::NAN, *n),
+            Store::Constant(c, n) => (*c, *n),
+            Store::Scaled(_) | Store::Ints(_) | Store::Dense(_) => (f64::NAN, 0),
+        };
+        self.store = match std::mem::take(&mut self.store) {
+            Store::Missing(_) | Store::Constant(..) => {
+                if let (Some(f), Some(m)) = (encode(fill), encode(v)) {
+                    let mut s = Vec::with_capacity(n + 1);
+                    s.resize(n, f);
+                    s.push(m);
+                    Store::Scaled(s)
+                } else {
+                    let mut ints = Ints::default();
+                    if std::iter::repeat_n(fill, n).chain([v]).all(|x| ints.push(x)) {
+                        Store::Ints(ints)
+                    } else {
+                        let mut d = Vec::with_capacity(n + 1);
+                        d.resize(n, fill);
+                        d.push(v);
+                        Store::Dense(d)
+                    }
+                }
+            }
+            Store::Scaled(s) => {
+                let mut d: Vec<f64> = Vec::with_capacity(s.len() + s.len() / 2 + 1);
+                d.extend(s.iter().map(|&m| decode(m)));
+                drop(s);
+                d.push(v);
+                Store::Dense(d)
+            }
+            Store::Ints(ints) => {
+                let mut d: Vec<f64> = Vec::with_capacity(ints.offsets.len() + ints.offsets.len() / 2 + 1);
+                d.extend((0..ints.offsets.len()).map(|i| ints.at(i)));
+                drop(ints);
+                d.push(v);
+                Store::Dense(d)
+            }
+            Store::Dense(mut d) => {
+                d.push(v);
+                Store::Dense(d)
+            }
+        };
+    }
+
+    /// Number of values pushed.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.store.len()
+    }
+
+    /// True before the first push.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// True when some value pushed is present (not NaN).
+    #[must_use]
+    pub fn any_present(&self) -> bool {
+        match &self.store {
+            Store::Missing(_) => false,
+            Store::Constant(c, _) => !c.is_nan(),
+            Store::Scaled(v) => v.iter().any(|&m| m != MISSING_I32),
+            Store::Ints(v) => v.offsets.iter().any(|&m| m != MISSING_I32),
+            Store::Dense(v) => v.iter().any(|x| !x.is_nan()),
+        }
+    }
+
+    /// Value `i` pushed so far (NaN out of range).
+    #[must_use]
+    pub fn at(&self, i: usize) -> f64 {
+        self.store.at(i)
+    }
+
+    /// Multiplies every value by `factor`.
+    pub fn scale(&mut self, factor: f64) {
+        let values: Vec<f64> = self.iter().map(|v| v * factor).collect();
+        let mut b = Self::default();
+        b.extend(values);
+        *self = b;
+    }
+
+    /// Every value pushed so far.
+    pub fn iter(&self) -> impl Iterator<Item = f64> + '_ {
+        (0..self.len()).map(move |i| self.store.at(i))
+    }
+
+    /// The finished column, its storage trimmed to size.
+    #[must_use]
+    pub fn finish(self) -> Values {
+        let store = match self.store {
+            Store::Scaled(mut v) => {
+                v.shrink_to_fit();
+                Store::Scaled(v)
+            }
+            Store::Dense(mut v) => {
+                v.shrink_to_fit();
+                Store::Dense(v)
+            }
+            Store::Ints(mut v) => {
+                v.offsets.shrink_to_fit();
+                v.bases.shrink_to_fit();
+                Store::Ints(v)
+            }
+            other => other,
+        };
+        Values { store, dense: OnceLock::new() }
+    }
+}

@@ -1,0 +1,14 @@
+//! What a front end needs to present the figures and that does not depend on drawing:
+//! the unit and axis of a telemetry column, the latency stages stacked per frame, and
+//! how runs are grouped into sets by their file names. The window uses it; an HTML
+//! report or a notebook could too. Pure functions over the model and the analysis,
+//! no I/O.
+//!
+//! * [`axes`] — round tick steps, a telemetry column's unit (from its name) and axis;
+//! * [`stages`] — a trace's latency stages per frame (the capture's columns, an
+//!   engine's timestamps, or a PCL marker log), with their level-of-detail indices;
+//! * [`grouping`] — the set a run opens in, and groups of runs by set.
+
+pub mod axes;
+pub mod grouping;
+pub mod stages;

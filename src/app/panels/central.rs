@@ -1,0 +1,221 @@
+//! The middle of the window: the legend, the engine's events, and one timeline per
+//! shown run (compared runs stacked on one aligned axis, each named and coloured), or
+//! what a loading capture holds so far; and the charts panel on the right.
+
+use super::{Model, legend_name};
+use crate::app::charts::{self, ChartData};
+use crate::app::session::AppCommand;
+use crate::app::timeline::{self, Command, TimeView};
+use eframe::egui;
+use framescope_core::analysis::FrameTimeSource;
+
+/// Events listed above the timeline at most (all are drawn on it).
+const LISTED_EVENTS: usize = 40;
+
+/// The charts panel on the right of a window `width` wide.
+pub fn charts_panel(width: f32) -> egui::Panel {
+    egui::Panel::right("charts")
+        .resizable(true)
+        .default_size((width * 0.25).clamp(220.0, 380.0))
+        .size_range(180.0..=(width * 0.5).max(200.0))
+}
+
+/// The charts of the shown run, or every compared run's overlaid.
+pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
+    // A panel with little to show keeps its width (it would shrink to it).
+    ui.set_min_width(ui.available_width());
+    let target = m.persisted.target_fps;
+    if m.session.comparing() {
+        let runs: Vec<(String, egui::Color32, &ChartData)> = m
+            .session
+            .shown()
+            .iter()
+            .enumerate()
+            .filter_map(|(slot, &i)| {
+                let run = &m.session.runs()[i];
+                run.analyzed()
+                    .map(|a| (legend_name(slot, &run.label), m.run_colour(slot, i), a.charts.as_ref()))
+            })
+            .collect();
+        let refs: Vec<(&str, egui::Color32, &ChartData)> =
+            runs.iter().map(|(n, c, d)| (n.as_str(), *c, *d)).collect();
+        egui::ScrollArea::vertical().show(ui, |ui| charts::charts_overlay_ui(ui, &refs, target));
+        return;
+    }
+    if let Some(a) = m.session.selected_run().and_then(|r| r.analyzed()) {
+        egui::ScrollArea::vertical().show(ui, |ui| charts::charts_ui(ui, &a.charts, target));
+    }
+}
+
+/// The timelines (or a loading preview): the commands they give, and where they were
+/// drawn (for the PNG export), when they were.
+pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<egui::Rect>) {
+    let shown = m.session.shown();
+    if shown.is_empty() {
+        if let Some(p) = m.jobs.pending.first() {
+            loading_preview_ui(ui, &p.name, &p.progress);
+        } else {
+            ui.centered_and_justified(|ui| ui.label("No capture open"));
+        }
+        return (Vec::new(), None);
+    }
+    let comparing = m.session.comparing();
+    let generated = shown.iter().any(|&i| m.session.runs()[i].tracks().is_some_and(|t| t.generated));
+    super::legend::timeline_legend_ui(ui, generated);
+    let mut commands = events_ui(ui, m);
+    if comparing {
+        ui.horizontal(|ui| {
+            let mut shared = m.session.shared_scale();
+            let check = ui.checkbox(&mut shared, "Same vertical scale for every run").on_hover_text(
+                "On: the frame, GPU, display and latency rows of all compared runs share one ms scale each, so \
+                 equal heights mean equal times. Off: each run is scaled to its own.",
+            );
+            if check.changed() {
+                commands.push(AppCommand::SharedScale(shared));
+            }
+        });
+    }
+    let (timeline_commands, rect) = egui::ScrollArea::vertical().show(ui, |ui| timelines_ui(ui, m)).inner;
+    // The pointer's time, across every row (and every compared run), while it is over one.
+    if !timeline_commands
+        .iter()
+        .any(|c| matches!(c, AppCommand::Timeline { command: Command::Cursor(_), .. }))
+    {
+        commands.push(AppCommand::CursorLeft);
+    }
+    commands.extend(timeline_commands);
+    (commands, Some(rect))
+}
+
+/// One timeline per shown run, in a scroll area.
+fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rect) {
+    let s = m.session;
+    let shown = s.shown();
+    let comparing = s.comparing();
+    // Compared runs share the frame rows' scales unless the user fits each.
+    let shared = (comparing && s.shared_scale()).then(|| {
+        shown.iter().fold(timeline::Scales::default(), |acc, &i| {
+            let r = &s.runs()[i];
+            r.tracks().map_or(acc, |t| acc.max(timeline::Scales::of(t, r.analyzed())))
+        })
+    });
+    let top = ui.cursor().min;
+    let mut commands = Vec::new();
+    for (slot, &i) in shown.iter().enumerate() {
+        let run = &s.runs()[i];
+        if comparing {
+            let role = if slot == 0 { "baseline" } else { "compared" };
+            let set = if s.sets_mode() { format!(" (set {})", run.set) } else { String::new() };
+            ui.colored_label(m.run_colour(slot, i), format!("{} — {role}{set}", run.label));
+        }
+        let Some(tracks) = run.tracks() else {
+            ui.spinner();
+            continue;
+        };
+        // The series the figures shown are computed on; before the first figures, what
+        // the settings will resolve to.
+        let source = run.analyzed().map_or_else(
+            || match m.run_settings(i).frame_time {
+                FrameTimeSource::Auto => tracks.auto_source,
+                chosen => chosen,
+            },
+            |a| a.prepared.source,
+        );
+        let input = timeline::Input {
+            run: run.id,
+            trace_index: run.trace(),
+            generation: run.generation(),
+            trace: run.shown_trace(),
+            tracks,
+            analyzed: run.analyzed(),
+            source,
+            target_fps: m.persisted.target_fps,
+            view: s.view_of(i),
+            selection: s.selection_of(i),
+            selected_frame: s.selected_frame().filter(|(r, _)| *r == i).map(|(_, f)| f),
+            cursor_ms: s.cursor_of(i),
+            compact: comparing,
+            scales: shared,
+            trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(i)),
+        };
+        let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
+        commands.extend(out.into_iter().map(|command| AppCommand::Timeline { run: run.id, command }));
+    }
+    (commands, egui::Rect::from_min_max(top, ui.min_rect().max))
+}
+
+/// The shown runs' events as buttons above the timeline: a click centres the view on
+/// the event (keeping the zoom when it shows less than the whole capture, else 2 s
+/// around it) and selects its frame.
+fn events_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    for i in m.session.shown() {
+        let run = &m.session.runs()[i];
+        let events = &run.shown_trace().frames.events;
+        if events.is_empty() {
+            continue;
+        }
+        ui.horizontal_wrapped(|ui| {
+            let label = if m.session.comparing() { format!("Events ({})", run.label) } else { "Events".to_owned() };
+            ui.label(label).on_hover_text(
+                "What the engine logged during the capture (Unreal's EVENTS column): each is a dashed line on the \
+                 timeline; click one to go there",
+            );
+            for e in events.iter().take(LISTED_EVENTS) {
+                let hint = format!("frame {} at {:.3} s", e.frame, e.time_ms / 1000.0);
+                if ui.small_button(&e.label).on_hover_text(hint).clicked() {
+                    let span = m.session.aligned_view().span_ms;
+                    let span = if span > 0.0 && span < 2000.0 { span } else { 2000.0 };
+                    let view = TimeView { start_ms: e.time_ms - span / 2.0, span_ms: span };
+                    out.push(AppCommand::Timeline { run: run.id, command: Command::View(view) });
+                    out.push(AppCommand::Timeline { run: run.id, command: Command::SelectFrame(Some(e.frame)) });
+                }
+            }
+            if events.len() > LISTED_EVENTS {
+                ui.label(format!("… {} more on the timeline", events.len() - LISTED_EVENTS));
+            }
+        });
+    }
+    out
+}
+
+/// What a capture that is still loading holds so far: its frame count and the
+/// slowest frame time of each stretch of frames, filling from the left as the file is
+/// read (the window stays responsive: the load runs on a worker).
+fn loading_preview_ui(ui: &mut egui::Ui, name: &str, progress: &framescope_core::ingest::Progress) {
+    let preview = progress.preview();
+    let fraction = progress.fraction();
+    ui.horizontal(|ui| {
+        ui.spinner();
+        ui.label(format!(
+            "Loading {name}: {} frames read so far ({:.0} %)",
+            preview.frames,
+            100.0 * fraction
+        ));
+    });
+    let (rect, _) = ui.allocate_exact_size(egui::vec2(ui.available_width(), 160.0), egui::Sense::hover());
+    let painter = ui.painter_at(rect);
+    painter.rect_filled(rect, 2.0, ui.visuals().extreme_bg_color);
+    if preview.slowest_ms.is_empty() {
+        return;
+    }
+    // Frames the whole file will hold, estimated from how much of it was read.
+    let total = if fraction > 0.01 { preview.frames as f32 / fraction } else { preview.frames as f32 * 10.0 };
+    let mut sorted = preview.slowest_ms.clone();
+    sorted.sort_unstable_by(f32::total_cmp);
+    let scale = (sorted[sorted.len() * 95 / 100] * 1.5).max(1.0);
+    let width = (rect.width() * preview.bucket_frames as f32 / total.max(1.0)).max(1.0);
+    let bar = |x: f32, ms: f32| {
+        let h = rect.height() * (ms / scale).clamp(0.0, 1.0);
+        egui::Rect::from_min_max(egui::pos2(x, rect.bottom() - h), egui::pos2(x + width, rect.bottom()))
+    };
+    for (k, &ms) in preview.slowest_ms.iter().enumerate() {
+        let x = rect.left() + rect.width() * (k as f32 * preview.bucket_frames as f32) / total.max(1.0);
+        painter.rect_filled(bar(x, ms), 0.0, ui.visuals().widgets.inactive.bg_fill);
+        painter.rect_filled(bar(x, preview.mean_ms(k) as f32), 0.0, ui.visuals().selection.bg_fill);
+    }
+    ui.label(format!(
+        "per {} frames: mean frame time, and behind it the slowest frame (up to {scale:.0} ms)",
+        preview.bucket_frames
+    ));
+}

@@ -1,0 +1,414 @@
+//! The figures of the shown run and of its time selection (or, while comparing, the
+//! comparison of runs or of sets), then the selected frame: the grid of figures, the
+//! frame-generation split, and which frame-time source they were computed on.
+
+use super::Model;
+use crate::app::figure_text::{SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP, figure_help};
+use crate::app::session::{AppCommand, ShellCommand};
+use eframe::egui::{self, RichText};
+use framescope_core::analysis::FrameTimeSource;
+use framescope_core::analysis::framegen::records_frame_types;
+use framescope_core::analysis::vsync::VsyncSource;
+use framescope_core::report::Run;
+
+/// What the figures panel says for a figure a sampled log cannot give.
+pub const NEEDS_FRAMES: &str = "needs per-frame data";
+
+/// Target rates offered in the settings bar.
+pub const TARGETS: [f64; 7] = [30.0, 60.0, 90.0, 120.0, 144.0, 165.0, 240.0];
+
+/// Grid rows of a run's figures: the smoothness figures first, as prominent as the
+/// average, then lows, stutters, latency.
+#[must_use]
+pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let ms = |v: f64| format!("{v:.3} ms");
+    if let Some(s) = &run.summary {
+        rows.push(("Average FPS", format!("{:.2}", s.avg_fps)));
+    }
+    // A sampled log (metrics.md §10) has averages over intervals, not frame times.
+    let per_frame_only = |rows: &mut Vec<(&'static str, String)>, name: &'static str| {
+        if run.sampled {
+            rows.push((name, NEEDS_FRAMES.to_owned()));
+        }
+    };
+    per_frame_only(&mut rows, "Pacing");
+    if let Some(p) = &run.pacing {
+        rows.push(("Steady FPS", p.steady_fps.to_string()));
+        rows.push(("Mostly steady FPS", p.mostly_steady_fps.to_string()));
+        rows.push(("Typical FPS", p.typical_fps.to_string()));
+        rows.push(("Slow time at target", format!("{:.2} %", p.slow_time_fraction * 100.0)));
+        rows.push(("Excess time at target", format!("{:.2} %", p.excess_time_fraction * 100.0)));
+    }
+    if let Some(s) = &run.summary {
+        rows.push(("1% low FPS", format!("{:.2}", s.low_1pct_fps)));
+        rows.push(("0.1% low FPS", format!("{:.2}", s.low_0_1pct_fps)));
+        if let Some(note) = framescope_core::report::lows_note(run) {
+            rows.push((SHORT_RUN_LOWS, note.to_owned()));
+        }
+        rows.push(("Min / max FPS", format!("{:.2} / {:.2}", s.min_fps, s.max_fps)));
+    }
+    if let Some(st) = &run.stutters {
+        rows.push(("Stutters", format!("{} ({:.2} % of time)", st.count, st.time_fraction * 100.0)));
+    }
+    per_frame_only(&mut rows, "Stutters");
+    if let Some(o) = &run.osc {
+        let flag = if o.flag { "OSC — oscillating" } else { "no" };
+        rows.push(("Oscillation", format!("{flag} ({} frames)", o.oscillating_frames)));
+    }
+    per_frame_only(&mut rows, "Oscillation");
+    per_frame_only(&mut rows, "Frame health");
+    if let Some(s) = &run.summary {
+        for (name, v) in [
+            ("p50 frame time", s.p50_ms),
+            ("p90 frame time", s.p90_ms),
+            ("p99 frame time", s.p99_ms),
+            ("p99.9 frame time", s.p99_9_ms),
+        ] {
+            rows.push((name, ms(v)));
+        }
+    }
+    rows.extend(latency_rows(run));
+    rows.extend(refresh_and_frames_rows(run));
+    rows
+}
+
+/// The latency figures a run has (`Render latency` is a sampled log's, the
+/// render-present latency a per-frame capture's).
+fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    let Some(l) = &run.latency else { return rows };
+    let per_frame = |v: Option<f64>| if run.sampled { None } else { v };
+    for (name, v) in [
+        ("PC latency (PCL)", l.pcl_ms),
+        ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+        ("Display latency mean", l.display_latency_mean_ms),
+        ("Click to photon mean", l.click_to_photon_mean_ms),
+        ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),
+        ("Render-present latency mean", per_frame(l.render_present_latency_mean_ms)),
+        ("All input to photon mean", l.all_input_to_photon_mean_ms),
+        ("Animation error mean |x|", l.animation_error_mean_abs_ms),
+    ] {
+        if let Some(v) = v {
+            rows.push((name, format!("{v:.3} ms")));
+        }
+    }
+    if let (Some(lo), Some(hi)) = (l.pc_latency_min_ms, l.pc_latency_max_ms) {
+        rows.push(("PC latency min / max", format!("{lo:.3} / {hi:.3} ms")));
+    }
+    rows
+}
+
+/// The refresh rate (set by the user, detected, or not) and the frame count.
+fn refresh_and_frames_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let mut rows = Vec::new();
+    match &run.vsync {
+        Some(v) if v.source == VsyncSource::User => {
+            rows.push(("Refresh", format!("{:.2} Hz — set by you", v.refresh_hz)));
+        }
+        Some(v) => rows.push((
+            "Refresh",
+            format!("{:.2} Hz — detected (confidence {:.0} %)", v.refresh_hz, v.confidence * 100.0),
+        )),
+        None if !run.sampled => rows.push(("Refresh", "not detected".to_owned())),
+        None => {}
+    }
+    rows.push((
+        "Frames",
+        match (run.samples, run.dropped_frames) {
+            (Some(n), _) => format!("≈{} (estimated from {n} samples)", run.frames),
+            (None, Some(d)) => format!("{} ({d} dropped)", run.frames),
+            (None, None) => format!("{} (dropped unknown)", run.frames),
+        },
+    ));
+    rows
+}
+
+/// Which frame-time source a run was analysed with, and why: `used` is the run's
+/// `frame_time`, `asked` the user's choice, `generated` whether the run (or, when
+/// `comparing`, any compared run) has generated frames, `recorded` whether its format
+/// (every compared run's) marks generated frames at all.
+#[must_use]
+pub fn source_text(
+    used: &str,
+    asked: FrameTimeSource,
+    generated: bool,
+    recorded: bool,
+    comparing: bool,
+) -> String {
+    let why = match (asked, used, generated, comparing) {
+        (FrameTimeSource::Presents | FrameTimeSource::Display, ..) => "set by you",
+        (_, "display", _, false) => "auto — frame generation",
+        (_, "display", _, true) => "auto — frame generation in a compared run",
+        (_, _, false, false) if !recorded => "auto — frame generation: not recorded by this format",
+        (_, _, false, true) if !recorded => {
+            "auto — frame generation: not recorded by a compared run's format"
+        }
+        (_, _, false, _) => "auto — no generated frames",
+        (_, _, true, false) => "auto — no display data",
+        (_, _, true, true) => "auto — a compared run has no display data",
+    };
+    format!("{used} ({why})")
+}
+
+/// What the frame-time source means, for its tooltip.
+pub const SOURCE_HELP: &str = "The interval every figure is computed on: presents = from one \
+    Present() call to the next; display = from one frame reaching the screen to the next (what \
+    the player sees, and what counts with frame generation). Auto picks display for captures with \
+    generated frames. Compared runs always share one source.";
+
+/// Draws a run's figures as a two-column grid with accessible labels; `source` says
+/// which frame-time source they are computed on ([`source_text`]).
+pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
+    ui.horizontal_wrapped(|ui| {
+        let label = ui.label("Frame time").on_hover_text(SOURCE_HELP);
+        ui.label(RichText::new(source).strong()).labelled_by(label.id);
+    });
+    frame_generation_ui(ui, run, id);
+    // Values wrap rather than run past the panel (which would widen it).
+    let value_width = (ui.available_width() - 140.0).max(60.0);
+    egui::Grid::new(id).num_columns(2).striped(true).max_col_width(value_width).show(ui, |ui| {
+        for (name, value) in figure_rows(run) {
+            let help = if name == SHORT_RUN_LOWS { SHORT_RUN_LOWS_HELP } else { figure_help(name) };
+            let label = ui.label(name).on_hover_text(help);
+            // Long values (the refresh rate's) wrap inside the panel.
+            ui.add(egui::Label::new(RichText::new(value).strong()).wrap())
+                .labelled_by(label.id)
+                .on_hover_text(help);
+            ui.end_row();
+        }
+    });
+    if run.summary.is_none() {
+        ui.label("no usable frame times");
+    }
+}
+
+/// Application, generated and displayed FPS of a run with generated frames, large,
+/// each with a one-line explanation on hover.
+fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
+    let Some(kinds) = &run.frame_types else { return };
+    let displayed = run.frame_time == "display";
+    let share = |fps: Option<f64>| fps.map_or_else(|| "—".to_owned(), |f| format!("{f:.2}"));
+    let rate = |s: Option<framescope_core::analysis::Summary>| {
+        s.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps))
+    };
+    let rows = [
+        (
+            "Application FPS",
+            share(kinds.application.fps),
+            "Frames the game rendered itself per second of the run (input responds at this rate); \
+             application + generated = the displayed FPS",
+        ),
+        (
+            "Generated FPS",
+            share(kinds.generated.fps),
+            "Frames made by frame generation (XeSS-FG, DLSS-FG, AFMF) per second of the run",
+        ),
+        if displayed {
+            (
+                "Displayed FPS",
+                rate(run.summary),
+                "Every frame that reached the screen, rendered or generated: the average FPS of the display intervals",
+            )
+        } else {
+            (
+                "Presented FPS",
+                rate(run.summary),
+                "Every frame presented, rendered or generated (pick the display source for what reached the screen)",
+            )
+        },
+    ];
+    ui.group(|ui| {
+        ui.label(RichText::new("Frame generation").strong()).on_hover_text(
+            "This capture marks generated frames: application and generated frames are counted apart",
+        );
+        egui::Grid::new((id, "frame_generation")).num_columns(2).show(ui, |ui| {
+            for (name, value, help) in rows {
+                let label = ui.label(name).on_hover_text(help);
+                ui.label(RichText::new(value).strong().size(18.0)).labelled_by(label.id).on_hover_text(help);
+                ui.end_row();
+            }
+        });
+        let counted = if displayed { "displayed" } else { "presented" };
+        ui.label(
+            RichText::new(format!(
+                "The figures below count every {counted} frame; the game responds at the application rate."
+            ))
+            .small()
+            .weak(),
+        );
+    });
+}
+
+/// The figures part of the runs and figures panel: the shown run's figures and its
+/// selection's, or the comparison while comparing; then the selected frame.
+pub fn figures_panel_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
+    ui.separator();
+    let mut out = Vec::new();
+    if m.session.comparing() {
+        if m.session.sets_mode() {
+            ui.heading("Comparison of sets");
+            if m.session.has_selection() {
+                let note = "of the whole (trimmed) runs: sets do not use the selection";
+                ui.label(RichText::new(note).small().weak());
+            }
+            out.extend(super::sets_panel::sets_comparison_ui(ui, m));
+        } else {
+            out.extend(super::comparison::comparison_ui(ui, m));
+        }
+    } else {
+        out.extend(run_figures_ui(ui, m));
+    }
+    super::frame_details::selected_frame_ui(ui, m);
+    out
+}
+
+/// The shown run's figures (with a note while new ones compute, or when they failed),
+/// and its selection's.
+fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
+    let mut out = Vec::new();
+    let i = m.session.selected();
+    let (settings, trim) = (m.run_settings(i), m.run_trim(i));
+    let Some(run) = m.session.runs().get(i) else {
+        ui.label("Open a capture: Open…, drop files on the window, or name them on the command line.");
+        return out;
+    };
+    ui.heading(&run.shown_trace().meta.application);
+    ui.label(format!("{} ({})", run.capture.info.format, run.capture.info.format_version));
+    if let Some(markers) = run.markers_name() {
+        ui.label(format!("PCL log: {markers}"));
+    }
+    trim_note_ui(ui, trim);
+    match run.analyzed() {
+        Some(a) => {
+            if run.failed(&settings, trim) {
+                ui.colored_label(
+                    ui.visuals().error_fg_color,
+                    "No figures for these settings: see the error above",
+                );
+            } else if a.settings != settings || a.trim != trim {
+                ui.horizontal(|ui| {
+                    ui.spinner();
+                    ui.label("updating for the new settings…");
+                });
+            }
+            figures_ui(
+                ui,
+                &a.run,
+                "figures",
+                &m.source_text(&a.run, a.run.frame_types.is_some(), records_frame_types(run.shown_trace())),
+            );
+            let mut peers = m.scratch.show_peers_panel;
+            if ui
+                .toggle_value(&mut peers, "As other tools report it")
+                .on_hover_text(super::PEERS_HELP)
+                .changed()
+            {
+                out.push(ShellCommand::ShowPeersPanel(peers).into());
+            }
+        }
+        None => {
+            ui.spinner();
+        }
+    }
+    if let Some(range) = m.session.selection_of(i) {
+        ui.separator();
+        ui.heading("Selection");
+        let (a, b) = (range.0.min(range.1) / 1000.0, range.0.max(range.1) / 1000.0);
+        ui.label(format!("{a:.3} s – {b:.3} s"));
+        match run.selection_run(&settings, trim, range) {
+            Some(sel) => {
+                let recorded = records_frame_types(run.shown_trace());
+                figures_ui(
+                    ui,
+                    sel,
+                    "selection_figures",
+                    &m.source_text(sel, sel.frame_types.is_some(), recorded),
+                );
+            }
+            None => {
+                ui.spinner();
+            }
+        }
+    }
+    out
+}
+
+/// Says what is left out, above a run's figures.
+fn trim_note_ui(ui: &mut egui::Ui, trim: framescope_core::analysis::Trim) {
+    if !trim.is_none() {
+        let text =
+            format!("Trimmed: the first {} s and the last {} s are left out", trim.start_s, trim.end_s);
+        ui.label(RichText::new(text).small()).on_hover_text(super::settings_bar::TRIM_HELP);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use framescope_core::analysis::Settings;
+    use framescope_core::ingest::{LoadOptions, load_bytes};
+    use std::path::Path;
+
+    #[test]
+    fn smoothness_rows_come_first_after_the_average() {
+        let mut csv = String::from("Application,ProcessID,SwapChainAddress,MsBetweenPresents\n");
+        for i in 0..50 {
+            csv.push_str(if i == 25 { "g.exe,1,0x1,50\n" } else { "g.exe,1,0x1,10\n" });
+        }
+        let c = load_bytes(Path::new("r.csv"), csv.as_bytes(), LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run = framescope_core::report::run("r.csv", &c, 0, &Settings::default(), None);
+        let rows = figure_rows(&run);
+        let names: Vec<&str> = rows.iter().map(|r| r.0).take(4).collect();
+        assert_eq!(names, ["Average FPS", "Steady FPS", "Mostly steady FPS", "Typical FPS"]);
+        assert!(rows.iter().any(|(n, v)| *n == "Stutters" && v.starts_with("1 ")));
+        assert!(!rows.iter().any(|(_, v)| v == NEEDS_FRAMES));
+        // 50 frames: the lows are the one 50 ms frame's rate (1000 / 50), and say so.
+        let at = rows.iter().position(|r| r.0 == "1% low FPS").unwrap_or_default();
+        assert_eq!(rows[at].1, "20.00");
+        assert_eq!(rows[at + 2], (SHORT_RUN_LOWS, "one frame each, fewer than 100 frames".to_owned()));
+    }
+
+    /// Auto on presents says why: no generated frame in a format that marks them, or a
+    /// format that cannot mark them (issue 18).
+    #[test]
+    fn the_source_says_when_the_format_cannot_record_frame_generation() {
+        let auto = FrameTimeSource::Auto;
+        assert_eq!(
+            source_text("presents", auto, false, true, false),
+            "presents (auto — no generated frames)"
+        );
+        assert_eq!(
+            source_text("presents", auto, false, false, false),
+            "presents (auto — frame generation: not recorded by this format)"
+        );
+        assert_eq!(
+            source_text("presents", auto, false, false, true),
+            "presents (auto — frame generation: not recorded by a compared run's format)"
+        );
+        assert_eq!(source_text("display", auto, true, true, false), "display (auto — frame generation)");
+        assert_eq!(
+            source_text("presents", FrameTimeSource::Presents, false, false, false),
+            "presents (set by you)"
+        );
+    }
+
+    /// A sampled log: two samples of 500 ms at 100 FPS and 1000 ms at 50 FPS (W = 100
+    /// frames, avg = 100000 / 1500 = 66.67); the per-frame figures say why they are
+    /// missing.
+    #[test]
+    fn a_sampled_log_says_what_needs_per_frame_data() {
+        let log = "Timestamp (Elapsed time in seconds),PID,FPS\n0,1,70\n0.5,1,100\n1.5,1,50\n";
+        let c = load_bytes(Path::new("s.csv"), log.as_bytes(), LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let run = framescope_core::report::run("s.csv", &c, 0, &Settings::default(), None);
+        let rows = figure_rows(&run);
+        let value = |name: &str| rows.iter().find(|r| r.0 == name).map(|r| r.1.clone()).unwrap_or_default();
+        assert_eq!(value("Average FPS"), "66.67");
+        for name in ["Pacing", "Stutters", "Oscillation", "Frame health"] {
+            assert_eq!(value(name), NEEDS_FRAMES, "{name}");
+        }
+        assert_eq!(value("Frames"), "≈100 (estimated from 2 samples)");
+    }
+}

@@ -1,0 +1,204 @@
+//! What the window's panels, menus, timeline and background jobs ask for: one
+//! [`AppCommand`] per change, applied in one place. Runs are named by their
+//! [`RunId`], never by their place in the list (which changes when a run closes).
+
+use super::RunId;
+use crate::app::timeline;
+use crate::app::work::LoadSource;
+use framescope_core::analysis::{FrameTimeSource, Trim};
+use framescope_core::ingest::ColumnMapping;
+use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::model::Capture;
+use framescope_core::report::compare::Section;
+use std::path::PathBuf;
+
+/// A capture that finished loading, about to become a run.
+pub struct Loaded {
+    /// The path as given, or the built-in capture's name.
+    pub name: String,
+    /// The file, when it came from disk (remembered among the recent files, its own
+    /// trim restored).
+    pub path: Option<PathBuf>,
+    /// The capture.
+    pub capture: Capture,
+    /// It arrived in the watched folder: compare it against the pinned set.
+    pub from_watch: bool,
+}
+
+/// One change of the session or of the user's settings, as the window's parts ask for
+/// it. [`crate::app::session::Session::apply`] applies every variant but
+/// [`AppCommand::Shell`], which is the window shell's.
+pub enum AppCommand {
+    /// A capture finished loading: it opens as a run (with the trim saved for its
+    /// file), shown, with the time selection and the selected frame cleared.
+    Opened(Box<Loaded>),
+    /// Close a run; the runs after it keep their ids. A closed run that was shown or
+    /// the baseline hands that role to the run now at its place (or the last).
+    Close(RunId),
+    /// What the window calls a run (legends, headings, export names).
+    Rename(RunId, String),
+    /// Show another trace of a run's capture (and that run).
+    ShowTrace {
+        /// The run.
+        run: RunId,
+        /// The trace's index in the capture.
+        trace: usize,
+    },
+    /// Show a run's figures (clears the time selection and the selected frame).
+    SelectRun(RunId),
+    /// A PCL marker log was read for a run: attach it.
+    MarkersLoaded {
+        /// The run.
+        run: RunId,
+        /// The log's file name.
+        name: String,
+        /// The log.
+        log: Box<MarkerLog>,
+    },
+    /// A run's display refresh rate as the user sets it (`None`: detected).
+    RefreshRate(RunId, Option<f64>),
+    /// Where a run starts on the compared runs' shared axis (ms).
+    Offset(RunId, f64),
+    /// A timeline command from run `run`'s timeline, in that run's own time.
+    Timeline {
+        /// The run whose timeline gave it.
+        run: RunId,
+        /// What it asks.
+        command: timeline::Command,
+    },
+    /// The pointer is over no timeline: no linked cursor.
+    CursorLeft,
+    /// Compare the runs marked compared side by side, or stop.
+    Compare {
+        /// On or off.
+        on: bool,
+        /// The baseline; `None`: the current one.
+        baseline: Option<RunId>,
+    },
+    /// Once every load has finished, compare with the run at place `baseline` as the
+    /// baseline; with `only_new`, the runs open now leave the comparison (the sample
+    /// pair opened beside other captures is compared alone).
+    CompareWhenLoaded {
+        /// The baseline's place once loaded.
+        baseline: usize,
+        /// Leave the runs open now out of the comparison.
+        only_new: bool,
+    },
+    /// Every load asked for has finished (starts a comparison asked for by
+    /// [`AppCommand::CompareWhenLoaded`]).
+    LoadsFinished,
+    /// The run every other run is compared against.
+    Baseline(RunId),
+    /// Include a run in the comparison, or leave it out.
+    Compared(RunId, bool),
+    /// Compared runs share the frame rows' vertical scales.
+    SharedScale(bool),
+    /// The peer tool whose figures the comparison shows (`None`: framescope's own).
+    Convention(Option<Section>),
+    /// The set captures arriving in the watched folder are compared against.
+    PinSet(Option<String>),
+    /// Put a run in the set of this name.
+    MoveToSet(RunId, String),
+    /// Group every run by its file name's prefix.
+    GroupByFileName,
+    /// Every run in a set of its own.
+    OneSetPerRun,
+    /// Keep an outlier in its set's figures, or leave it out again.
+    ToggleOutlier(RunId),
+    /// The trim of every run without its own (seconds at the start and end; saved).
+    TrimAll {
+        /// Seconds left out at the start.
+        start_s: f64,
+        /// Seconds left out at the end.
+        end_s: f64,
+    },
+    /// A run's own trim (`None`: the trim for all runs again), saved by its path.
+    RunTrim(RunId, Option<Trim>),
+    /// The target frame rate (saved).
+    TargetFps(f64),
+    /// The relative stutter threshold (saved).
+    StutterThreshold(f64),
+    /// The stutter floor, ms (saved).
+    StutterFloor(f64),
+    /// The frame-time source (saved).
+    FrameTime(FrameTimeSource),
+    /// The comparison's noise band, a fraction (saved).
+    NoiseBand(f64),
+    /// The sets' outlier limit, a fraction (saved).
+    OutlierLimit(f64),
+    /// Where exports go without a file dialog (saved; empty: beside the capture).
+    ExportDir(PathBuf),
+    /// Work for the window shell: loading, watching, exporting, what is shown.
+    Shell(ShellCommand),
+}
+
+/// What the window shell does (not session state): start loads and jobs, show or
+/// hide parts of the window, report.
+pub enum ShellCommand {
+    /// Load a capture.
+    Open(LoadSource),
+    /// Open the synthetic A/B pair and compare the two of them once loaded.
+    OpenSamplePair,
+    /// Load a CSV of no known format with the column mapping the user chose (and
+    /// remember the mapping for its header).
+    OpenMapped {
+        /// The file.
+        path: PathBuf,
+        /// Its header.
+        header: Vec<String>,
+        /// The mapping chosen.
+        mapping: ColumnMapping,
+    },
+    /// Read a PCL marker log and attach it to a run.
+    AttachMarkers(RunId, PathBuf),
+    /// Stop loading the pending load at this place.
+    CancelLoad(usize),
+    /// Watch a folder for new captures.
+    WatchFolder(PathBuf),
+    /// Stop watching.
+    StopWatching,
+    /// Write the frames of a run (a range of its shown trace) as CSV, in the background.
+    ExportFrames {
+        /// The run.
+        run: RunId,
+        /// The frames.
+        range: std::ops::Range<usize>,
+        /// The file.
+        path: PathBuf,
+        /// Said before the path in the status line.
+        note: &'static str,
+    },
+    /// Save a PNG of the timeline.
+    TimelinePng(PathBuf),
+    /// Show or hide the keyboard and mouse help.
+    ShowHelp(bool),
+    /// Show or hide the runs and figures panel.
+    ShowRunsPanel(bool),
+    /// Show or hide the charts panel.
+    ShowChartsPanel(bool),
+    /// Show or hide the "As other tools report it" panel.
+    ShowPeersPanel(bool),
+    /// Dismiss the error at this place in the list.
+    DismissError(usize),
+    /// Say this in the status line.
+    Status(String),
+    /// Add this to the error list.
+    Error(String),
+    /// The Map columns step was cancelled: its file's error goes to the list.
+    CancelMapping,
+}
+
+impl From<ShellCommand> for AppCommand {
+    fn from(c: ShellCommand) -> Self {
+        Self::Shell(c)
+    }
+}
+
+/// What the shell must do after a command: save the settings.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Effects {
+    /// The persisted settings changed: save them once no drag is in progress.
+    pub settings_changed: bool,
+    /// Save them now (a file joined the recent ones).
+    pub save_now: bool,
+}

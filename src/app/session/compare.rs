@@ -1,0 +1,110 @@
+//! The comparison in the session: turning it on (with its baseline), the one
+//! frame-time source of every compared run (`metrics.md` §9), and the time axis the
+//! compared runs share (fitting the view to them).
+
+use super::{RunId, Session};
+use crate::app::settings::Persisted;
+use crate::app::timeline::TimeView;
+use framescope_core::analysis::FrameTimeSource;
+use framescope_core::model::Trace;
+
+impl Session {
+    /// Compares the open runs side by side (those marked compared), the run at place
+    /// `baseline` first; ticking Compare with fewer than two compared runs compares
+    /// them all.
+    pub(super) fn set_compare(&mut self, on: bool, baseline: usize) {
+        let baseline = baseline.min(self.runs.len().saturating_sub(1));
+        self.baseline = self.runs.get(baseline).map(|r| r.id);
+        if let Some(r) = self.runs.get_mut(baseline) {
+            r.compared = true;
+        }
+        if on && self.runs.iter().filter(|r| r.compared).count() < 2 {
+            for r in &mut self.runs {
+                r.compared = true;
+            }
+        }
+        self.compare = on && self.runs.len() > 1;
+        self.view_fitted = false;
+    }
+
+    /// The compared traces: (run, trace) of every shown run, baseline first.
+    fn compared_traces(&self) -> Vec<(RunId, usize)> {
+        self.shown().into_iter().map(|i| (self.runs[i].id, self.runs[i].trace())).collect()
+    }
+
+    /// The one frame-time source of the comparison (`None` when not comparing): the
+    /// user's, with `auto` resolved over every compared trace.
+    #[must_use]
+    pub fn comparison_source(&self, persisted: &Persisted) -> Option<FrameTimeSource> {
+        if !self.comparing() {
+            return None;
+        }
+        let asked = persisted.frame_time;
+        if asked != FrameTimeSource::Auto {
+            return Some(asked);
+        }
+        let key = self.compared_traces();
+        match &self.compare_source {
+            Some((k, source)) if *k == key => Some(*source),
+            _ => Some(self.resolve_compared()),
+        }
+    }
+
+    /// Resolves the comparison's `auto` source again when the compared traces changed
+    /// (a look at every compared trace's frame types: done once per change, not per
+    /// frame).
+    pub(super) fn refresh_compare_source(&mut self) {
+        if self.comparing() {
+            let key = self.compared_traces();
+            if self.compare_source.as_ref().is_none_or(|(k, _)| *k != key) {
+                self.compare_source = Some((key, self.resolve_compared()));
+            }
+        }
+    }
+
+    /// `auto` resolved over the shown runs' traces.
+    fn resolve_compared(&self) -> FrameTimeSource {
+        let traces: Vec<&Trace> = self.shown().into_iter().map(|i| self.runs[i].shown_trace()).collect();
+        FrameTimeSource::Auto.resolve_for(traces.iter().copied())
+    }
+
+    /// Shows every shown run whole, on the aligned axis.
+    pub(super) fn fit_view(&mut self) {
+        let mut range: Option<(f64, f64)> = None;
+        for i in self.shown() {
+            let r = &self.runs[i];
+            let f = &r.shown_trace().frames;
+            let s = r.shift_ms();
+            let first = f.start_ms.first().copied().unwrap_or(0.0) - s;
+            let end =
+                f.start_ms.last().zip(f.spans_ms().last()).map_or(first + 1.0, |(a, span)| a + span) - s;
+            range = Some(range.map_or((first, end), |(a, b)| (a.min(first), b.max(end))));
+        }
+        if let Some((a, b)) = range {
+            self.view = TimeView::fit(a, b);
+        }
+    }
+
+    /// Fits the view when something it showed changed (a run opened or closed, the
+    /// trace or the comparison changed).
+    pub(super) fn fit_if_needed(&mut self) {
+        if !self.view_fitted && !self.runs.is_empty() {
+            self.fit_view();
+            self.view_fitted = true;
+        }
+    }
+
+    /// The newest run (just arrived in the watched folder) against the pinned baseline
+    /// set: that set and the newest run's set are compared, the others leave the
+    /// comparison. Without a pinned set the newest run is simply shown.
+    pub(super) fn compare_newest(&mut self) {
+        let Some(newest) = self.runs.len().checked_sub(1) else { return };
+        let Some(pinned) = self.pinned_set.clone() else { return };
+        let Some(first) = self.runs.iter().position(|r| r.set == pinned) else { return };
+        let newest_set = self.runs[newest].set.clone();
+        for r in &mut self.runs {
+            r.compared = r.set == pinned || r.set == newest_set;
+        }
+        self.set_compare(true, first);
+    }
+}

@@ -1,0 +1,323 @@
+//! The session: the open runs and everything the user did with them in this window —
+//! selected run, time selection, selected frame, cursor, visible time range,
+//! comparison (baseline, compared runs, the figures' convention), sets (pinned set)
+//! and trims — with the work derived from them. egui-free: it never draws and never
+//! names egui, so its logic is unit-tested without a window.
+//!
+//! The session changes only through [`Session::apply`] and an [`AppCommand`]: panels,
+//! menus, the timeline and the background jobs read it and return commands, which the
+//! window's shell applies in one place. The one other entry, [`Session::sync_work`],
+//! keeps the derived work (level-of-detail tracks, figures, sets' comparisons) in step
+//! with it and never changes what the user chose.
+//!
+//! Settings the user keeps between runs are not the session's: they stay in
+//! [`Persisted`], which `apply` is given (a command that changes one, such as the
+//! target, writes it there and says so in its [`Effects`]).
+
+mod apply;
+mod command;
+mod compare;
+mod run;
+mod sets;
+#[cfg(test)]
+mod tests;
+
+pub use command::{AppCommand, Effects, Loaded, ShellCommand};
+pub use run::{OpenRun, RunId, short_name};
+pub use sets::{SetsCache, set_of};
+
+use super::settings::Persisted;
+use super::timeline::TimeView;
+use super::work::Spawner;
+use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
+use framescope_core::report::compare::Section;
+
+/// The open runs and what the user did with them (see the module's documentation).
+// Independent toggles (comparing, view fitted, shared scale): not a state machine.
+#[allow(clippy::struct_excessive_bools)]
+pub struct Session {
+    /// The open runs, in the order they opened (the first given is the first run).
+    runs: Vec<OpenRun>,
+    /// The id the next run gets.
+    next_id: u64,
+    /// The run whose figures are shown; `None` with no run open.
+    selected: Option<RunId>,
+    /// The visible time range, on the aligned axis (see [`OpenRun::shift_ms`]).
+    view: TimeView,
+    /// False until the view is fitted to what is shown (after a run opens or closes,
+    /// the trace or the comparison changes).
+    view_fitted: bool,
+    /// The selected time range, on the aligned axis.
+    selection: Option<(f64, f64)>,
+    /// The selected frame: the run and the frame's index in its shown trace.
+    selected_frame: Option<(RunId, usize)>,
+    /// The linked cursor, on the aligned axis; cleared when the pointer leaves.
+    cursor_ms: Option<f64>,
+    /// Compare the open runs side by side.
+    compare: bool,
+    /// Turn comparing on, with the run at this place as baseline, once every load has
+    /// finished (`--compare`, the sample pair).
+    compare_when_loaded: Option<usize>,
+    /// The baseline run of the comparison; `None`: the first run.
+    baseline: Option<RunId>,
+    /// Compared runs share the frame rows' vertical scales.
+    shared_scale: bool,
+    /// The peer tool whose figures the comparison shows (`None`: framescope's own).
+    convention: Option<Section>,
+    /// The set captures arriving in the watched folder are compared against.
+    pinned_set: Option<String>,
+    /// The frame-time source `auto` resolves to for the compared traces (`metrics.md`
+    /// §9), kept until the set of compared traces changes.
+    compare_source: Option<(Vec<(RunId, usize)>, FrameTimeSource)>,
+    /// The comparisons of sets, kept while the runs' figures stay the same.
+    sets_cache: Option<SetsCache>,
+    /// Starts the background work.
+    spawner: Spawner,
+}
+
+impl Session {
+    /// A session with no run open; its background work starts with `spawner`.
+    #[must_use]
+    pub fn new(spawner: Spawner) -> Self {
+        Self {
+            runs: Vec::new(),
+            next_id: 0,
+            selected: None,
+            view: TimeView::default(),
+            view_fitted: false,
+            selection: None,
+            selected_frame: None,
+            cursor_ms: None,
+            compare: false,
+            compare_when_loaded: None,
+            baseline: None,
+            shared_scale: true,
+            convention: None,
+            pinned_set: None,
+            compare_source: None,
+            sets_cache: None,
+            spawner,
+        }
+    }
+
+    /// The open runs, in the order they opened.
+    #[must_use]
+    pub fn runs(&self) -> &[OpenRun] {
+        &self.runs
+    }
+
+    /// The place of run `id` among the open runs.
+    #[must_use]
+    pub fn index_of(&self, id: RunId) -> Option<usize> {
+        self.runs.iter().position(|r| r.id == id)
+    }
+
+    /// Run `id`, if it is open.
+    #[must_use]
+    pub fn run(&self, id: RunId) -> Option<&OpenRun> {
+        self.runs.iter().find(|r| r.id == id)
+    }
+
+    /// The place of the run whose figures are shown (0 with no run open).
+    #[must_use]
+    pub fn selected(&self) -> usize {
+        self.selected.and_then(|id| self.index_of(id)).unwrap_or(0)
+    }
+
+    /// The run whose figures are shown.
+    #[must_use]
+    pub fn selected_run(&self) -> Option<&OpenRun> {
+        self.runs.get(self.selected())
+    }
+
+    /// The place of the comparison's baseline run (0, the first run, unless chosen).
+    #[must_use]
+    pub fn baseline(&self) -> usize {
+        self.baseline.and_then(|id| self.index_of(id)).unwrap_or(0)
+    }
+
+    /// The Compare toggle as the user set it (comparing needs two compared runs too:
+    /// [`Session::comparing`]).
+    #[must_use]
+    pub fn compare_toggle(&self) -> bool {
+        self.compare
+    }
+
+    /// True when runs are compared side by side.
+    #[must_use]
+    pub fn comparing(&self) -> bool {
+        self.compare && self.runs.iter().filter(|r| r.compared).count() > 1
+    }
+
+    /// The runs shown (places): every compared run when comparing, baseline first,
+    /// else the selected one.
+    #[must_use]
+    pub fn shown(&self) -> Vec<usize> {
+        if self.comparing() {
+            let baseline = self.baseline();
+            let mut order = vec![baseline];
+            order.extend((0..self.runs.len()).filter(|&i| i != baseline && self.runs[i].compared));
+            order
+        } else if self.selected() < self.runs.len() {
+            vec![self.selected()]
+        } else {
+            Vec::new()
+        }
+    }
+
+    /// The offset (ms) between run `i`'s own time and the aligned axis.
+    #[must_use]
+    pub fn shift(&self, i: usize) -> f64 {
+        self.runs.get(i).map_or(0.0, OpenRun::shift_ms)
+    }
+
+    /// The visible time range, on the aligned axis.
+    #[must_use]
+    pub fn aligned_view(&self) -> TimeView {
+        self.view
+    }
+
+    /// The visible time range on run `i`'s own time axis (compared runs share one
+    /// aligned axis, each moved by its own shift).
+    #[must_use]
+    pub fn view_of(&self, i: usize) -> TimeView {
+        TimeView { start_ms: self.view.start_ms + self.shift(i), span_ms: self.view.span_ms }
+    }
+
+    /// True when there is a time selection.
+    #[must_use]
+    pub fn has_selection(&self) -> bool {
+        self.selection.is_some()
+    }
+
+    /// The selected time range on run `i`'s own time axis, if any.
+    #[must_use]
+    pub fn selection_of(&self, i: usize) -> Option<(f64, f64)> {
+        let s = self.shift(i);
+        self.selection.map(|(a, b)| (a + s, b + s))
+    }
+
+    /// The selected frame: the run's place and the frame.
+    #[must_use]
+    pub fn selected_frame(&self) -> Option<(usize, usize)> {
+        self.selected_frame.and_then(|(id, f)| Some((self.index_of(id)?, f)))
+    }
+
+    /// The linked cursor on run `i`'s own time axis.
+    #[must_use]
+    pub fn cursor_of(&self, i: usize) -> Option<f64> {
+        self.cursor_ms.map(|t| t + self.shift(i))
+    }
+
+    /// True when compared runs share the frame rows' vertical scales.
+    #[must_use]
+    pub fn shared_scale(&self) -> bool {
+        self.shared_scale
+    }
+
+    /// The peer tool whose figures the comparison shows (`None`: framescope's own).
+    #[must_use]
+    pub fn convention(&self) -> Option<Section> {
+        self.convention
+    }
+
+    /// The set captures arriving in the watched folder are compared against.
+    #[must_use]
+    pub fn pinned_set(&self) -> Option<&str> {
+        self.pinned_set.as_deref()
+    }
+
+    /// The settings run `i` is analysed with: the user's, with the frame-time source
+    /// of the comparison while comparing (one for every compared run, `metrics.md` §9)
+    /// and the run's own refresh rate.
+    #[must_use]
+    pub fn run_settings(&self, i: usize, persisted: &Persisted) -> Settings {
+        let mut s = persisted.settings();
+        if let Some(source) = self.comparison_source(persisted) {
+            s.frame_time = source;
+        }
+        s.refresh_hz = self.runs.get(i).and_then(|r| r.refresh_hz);
+        s
+    }
+
+    /// The trim run `i` is analysed with: its own, else the one for all runs.
+    #[must_use]
+    pub fn run_trim(&self, i: usize, persisted: &Persisted) -> Trim {
+        self.runs.get(i).and_then(|r| r.trim).unwrap_or_else(|| persisted.trim_for_all())
+    }
+
+    /// The refresh rates of the shown runs (set by the user, else detected), rounded to
+    /// 0.01 Hz and deduplicated: the target presets "display 59.94 Hz".
+    #[must_use]
+    pub fn display_rates(&self) -> Vec<f64> {
+        let mut rates: Vec<f64> = self
+            .shown()
+            .into_iter()
+            .filter_map(|i| {
+                let r = &self.runs[i];
+                r.refresh_hz.or_else(|| r.analyzed().and_then(|a| a.run.vsync).map(|v| v.refresh_hz))
+            })
+            .map(|hz| (hz * 100.0).round() / 100.0)
+            .filter(|hz| (1.0..=1000.0).contains(hz))
+            .collect();
+        rates.sort_by(f64::total_cmp);
+        rates.dedup();
+        rates
+    }
+
+    /// True when nothing the shown runs need is computing or stale.
+    #[must_use]
+    pub fn is_idle(&self, persisted: &Persisted) -> bool {
+        let shown_current = self.shown().into_iter().all(|i| {
+            self.runs[i].up_to_date(
+                &self.run_settings(i, persisted),
+                self.run_trim(i, persisted),
+                self.selection_of(i),
+            )
+        });
+        shown_current && self.runs.iter().all(|r| !r.busy())
+    }
+
+    /// What [`Session::is_idle`] waits for, in words (for test failure messages).
+    #[must_use]
+    pub fn idle_report(&self, persisted: &Persisted) -> String {
+        let runs: Vec<String> = self
+            .shown()
+            .into_iter()
+            .map(|i| {
+                let (settings, trim) = (self.run_settings(i, persisted), self.run_trim(i, persisted));
+                format!("run {i}: {}", self.runs[i].state_report(&settings, trim, self.selection_of(i)))
+            })
+            .collect();
+        runs.join("; ")
+    }
+
+    /// Collects finished background work of every run and starts what the shown runs
+    /// need for the current settings, trims and selection; compares the sets again
+    /// when their figures changed. Changes derived data only, never what the user
+    /// chose. Returns the failures of background work, for the window's error list.
+    pub fn sync_work(&mut self, persisted: &Persisted) -> Vec<String> {
+        let mut failures = self.collect_work();
+        self.refresh_compare_source();
+        for i in self.shown() {
+            let (settings, trim, local) =
+                (self.run_settings(i, persisted), self.run_trim(i, persisted), self.selection_of(i));
+            self.runs[i].update(&settings, trim, local, &self.spawner);
+        }
+        // Work that finished at once (an inline spawner) is taken in now too.
+        failures.extend(self.collect_work());
+        self.refresh_sets_cache(persisted);
+        failures
+    }
+
+    /// Takes in every run's finished background work (shown or not: a run shown a
+    /// moment ago may still have work in flight); the failures, in words.
+    fn collect_work(&mut self) -> Vec<String> {
+        let mut failures = Vec::new();
+        for run in &mut self.runs {
+            run.collect();
+            failures.extend(run.take_failures());
+        }
+        failures
+    }
+}

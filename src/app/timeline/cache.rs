@@ -1,0 +1,49 @@
+//! The timeline's pixel columns and their per-row values ([`ColumnCache`]), kept in
+//! egui's memory under the timeline's id (one per timeline shown) and valid for one
+//! [`CacheKey`]: the run's id, its trace and the analysis generation drawn, with the
+//! time per pixel and the width. Ids, never addresses: a run closed and another opened
+//! in its place (even with its trace in the same memory) starts over.
+
+use super::Input;
+use eframe::egui;
+use framescope_core::lod::{CacheKey, ColumnCache, column_ranges};
+use std::sync::{Arc, Mutex};
+
+pub use crate::app::session::RunId;
+
+/// A timeline's cache, shared with egui's memory.
+pub type Shared = Arc<Mutex<ColumnCache>>;
+
+/// The cache of the timeline whose response has `id`.
+#[must_use]
+pub fn shared(ui: &egui::Ui, id: egui::Id) -> Shared {
+    ui.data_mut(|d| d.get_temp_mut_or_default::<Shared>(id.with("columns")).clone())
+}
+
+/// What the cache's contents are for: `input`'s run, trace and generation at its
+/// zoom on a track `width` wide.
+#[must_use]
+pub fn key(input: &Input<'_>, width: f32) -> CacheKey {
+    CacheKey {
+        run: input.run.0,
+        trace: input.trace_index,
+        generation: input.generation,
+        ms_per_column: input.view.ms_per_px(width),
+        width,
+    }
+}
+
+/// Makes `cache` hold the columns of `input`'s view on a track `width` wide and
+/// returns where column 0 starts, relative to the track's left edge. Columns sit on
+/// a global grid of the view's time per pixel (see [`ColumnCache`]): the first is the
+/// one holding the view's start, drawn up to a pixel left of the track's edge.
+pub fn prepare(cache: &mut ColumnCache, input: &Input<'_>, width: f32) -> f32 {
+    let f = &input.trace.frames;
+    let dt = input.view.ms_per_px(width);
+    let origin = (input.view.start_ms / dt).floor();
+    let x_offset = ((origin * dt - input.view.start_ms) / dt) as f32;
+    cache.prepare(key(input, width), origin as i64, width as usize + 1, |first, n| {
+        column_ranges(&f.start_ms, f.spans_ms(), first as f64 * dt, dt, n)
+    });
+    x_offset
+}

@@ -1,0 +1,158 @@
+//! Text on the timeline: row labels, the vertical axes' values, legends drawn in the
+//! label column, and the numbers the rows and the hover write.
+
+use super::super::theme;
+use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, pos2, vec2};
+
+/// A vertical axis for a row: its bottom and top values and round ticks between them,
+/// as faint lines across the row and values right-aligned against the label column's
+/// edge (`unit` after the top one).
+pub fn axis(p: &Painter, labels: &Painter, rect: Rect, (lo, hi): (f64, f64), unit: &str) {
+    let font = FontId::proportional(9.5);
+    let x = rect.left() - 4.0;
+    let y = |v: f64| super::draw::y_of(rect, v - lo, hi - lo);
+    let top = if unit.is_empty() { number_text(hi) } else { format!("{} {unit}", number_text(hi)) };
+    labels.text(pos2(x, rect.top()), Align2::RIGHT_TOP, top, font.clone(), theme::AXIS_TEXT);
+    labels.text(
+        pos2(x, rect.bottom()),
+        Align2::RIGHT_BOTTOM,
+        number_text(lo),
+        font.clone(),
+        theme::AXIS_TEXT,
+    );
+    let count = (rect.height() / 24.0).floor().max(1.0) as usize;
+    for v in axis_ticks(lo, hi, count) {
+        let yv = y(v);
+        // Room for the end labels.
+        if yv < rect.top() + 14.0 || yv > rect.bottom() - 12.0 {
+            continue;
+        }
+        p.line_segment([pos2(rect.left(), yv), pos2(rect.right(), yv)], Stroke::new(1.0, theme::AXIS_GRID));
+        labels.text(pos2(x, yv), Align2::RIGHT_CENTER, number_text(v), font.clone(), theme::AXIS_TEXT);
+    }
+}
+
+/// Round values from `lo` to `hi` (both included when round), at most about `count`.
+#[must_use]
+pub fn axis_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
+    if !(hi > lo && lo.is_finite() && hi.is_finite()) {
+        return vec![lo];
+    }
+    let step = framescope_core::presentation::axes::nice_step((hi - lo) / count.max(1) as f64);
+    let mut out = Vec::new();
+    let mut v = (lo / step).ceil() * step;
+    while v <= hi + step * 1e-9 && out.len() < 50 {
+        out.push(if v.abs() < step * 1e-9 { 0.0 } else { v });
+        v += step;
+    }
+    out
+}
+
+/// `v` rounded up to a round number (about an eighth of it), for an axis top.
+#[must_use]
+pub fn round_up(v: f64) -> f64 {
+    let step = framescope_core::presentation::axes::nice_step(v / 8.0);
+    (v / step).ceil() * step
+}
+
+/// A tick or hover value with as many decimals as its size needs.
+#[must_use]
+pub fn number_text(v: f64) -> String {
+    let a = v.abs();
+    if a >= 1e9 {
+        format!("{:.1} G", v / 1e9)
+    } else if a >= 1e6 {
+        format!("{:.1} M", v / 1e6)
+    } else if a >= 1e4 {
+        format!("{:.1} k", v / 1e3)
+    } else if a >= 100.0 || (v - v.round()).abs() < 1e-9 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// A rate as the settings show it: whole numbers without decimals.
+#[must_use]
+pub fn fps_text(fps: f64) -> String {
+    if (fps - fps.round()).abs() < 1e-9 { format!("{fps:.0}") } else { format!("{fps:.2}") }
+}
+
+/// " unit", or nothing.
+#[must_use]
+pub fn unit_suffix(unit: &str) -> String {
+    if unit.is_empty() { String::new() } else { format!(" {unit}") }
+}
+
+/// "3.142 ms (318.3 FPS)", or "none".
+#[must_use]
+pub fn interval_text(ms: f64) -> String {
+    if ms.is_finite() && ms > 0.0 {
+        format!("{ms:.3} ms ({:.1} FPS)", 1000.0 / ms)
+    } else {
+        "none".to_owned()
+    }
+}
+
+/// A value with its unit, or "—".
+#[must_use]
+pub fn value_text(v: f64, unit: &str) -> String {
+    if v.is_finite() { format!("{}{}", number_text(v), unit_suffix(unit)) } else { "—".to_owned() }
+}
+
+/// A row label: wrapped in `width`, at most two lines, cut with "…". Returns its bottom.
+pub fn draw_label(p: &Painter, text: &str, at: Pos2, width: f32) -> f32 {
+    let mut job =
+        egui::text::LayoutJob::simple(text.to_owned(), FontId::proportional(12.0), theme::TEXT, width);
+    job.wrap.max_rows = 2;
+    let galley = p.layout_job(job);
+    let bottom = at.y + galley.size().y;
+    p.galley(at, galley, theme::TEXT);
+    bottom
+}
+
+/// One line of small text, cut with "…" to `width`.
+pub fn draw_line(p: &Painter, text: &str, at: Pos2, width: f32, size: f32) {
+    let mut job =
+        egui::text::LayoutJob::simple(text.to_owned(), FontId::proportional(size), theme::TEXT, width);
+    job.wrap.max_rows = 1;
+    job.wrap.break_anywhere = true;
+    p.galley(at, p.layout_job(job), theme::TEXT);
+}
+
+/// A swatch and a label, for legends drawn on the timeline: returns the width used.
+pub fn key_entry(p: &Painter, at: Pos2, colour: Color32, text: &str, font: &FontId) -> f32 {
+    let galley = p.layout_no_wrap(text.to_owned(), font.clone(), theme::TEXT);
+    let h = galley.size().y;
+    p.rect_filled(Rect::from_min_size(pos2(at.x, at.y + (h - 8.0) / 2.0), vec2(8.0, 8.0)), 1.0, colour);
+    let w = galley.size().x;
+    p.galley(pos2(at.x + 11.0, at.y), galley, theme::TEXT);
+    11.0 + w
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn axis_ticks_are_round() {
+        assert_eq!(axis_ticks(0.0, 25.0, 3), [0.0, 10.0, 20.0]);
+        assert_eq!(axis_ticks(70.0, 80.0, 1), [70.0, 80.0]);
+        assert_eq!(axis_ticks(0.0, 100.0, 2), [0.0, 50.0, 100.0]);
+        assert_eq!(number_text(16.0), "16");
+        assert_eq!(number_text(16.67), "16.7");
+        assert_eq!(number_text(5_786_689_536.0), "5.8 G");
+    }
+
+    #[test]
+    fn hover_values_name_their_unit() {
+        assert_eq!(interval_text(4.0), "4.000 ms (250.0 FPS)");
+        assert_eq!(interval_text(f64::NAN), "none");
+        assert_eq!(value_text(71.0, "°C"), "71 °C");
+        assert_eq!(value_text(f64::NAN, "W"), "—");
+        assert_eq!(fps_text(59.94), "59.94");
+        assert_eq!(fps_text(60.0), "60");
+    }
+}

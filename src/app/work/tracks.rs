@@ -1,0 +1,152 @@
+//! Level-of-detail data of one trace, built once per trace on a worker ([`Tracks`]):
+//! what the timeline rows read, whatever the settings. [`RowShares`] (time over the
+//! target's budget per range) depends on the target alone and is built with the
+//! figures.
+
+use framescope_core::analysis::{FrameTimeSource, percentile};
+use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
+use framescope_core::model::{ColumnKind, Trace};
+use framescope_core::presentation::axes::{telemetry_axis, telemetry_unit};
+use framescope_core::presentation::stages::{Stack, latency_stack};
+
+/// A telemetry column the timeline draws, with its scale.
+pub struct TelemetryTrack {
+    /// The column's name as the file writes it.
+    pub name: String,
+    /// Its index among the trace's columns.
+    pub column: usize,
+    /// Typical and highest value per range.
+    pub index: SeriesIndex,
+    /// The smallest and largest value.
+    pub min: f64,
+    /// See `min`.
+    pub max: f64,
+    /// The unit its name says (°C, W, MHz, %, …), or "".
+    pub unit: &'static str,
+    /// The row's vertical axis: bottom and top values (round numbers around min and
+    /// max, at least a tenth of the values' size apart, so that 75 → 76 °C is no cliff).
+    pub axis: (f64, f64),
+}
+
+/// Level-of-detail data of one trace: what the timeline rows read.
+pub struct Tracks {
+    /// Frame times.
+    pub frame_time: SeriesIndex,
+    /// Display intervals (NaN for dropped frames) and their index.
+    pub display: Option<(Vec<f64>, SeriesIndex)>,
+    /// A GPU duration column (name, column index) and its index.
+    pub gpu: Option<(String, usize, SeriesIndex)>,
+    /// Latency stages from the capture's own columns.
+    pub latency: Option<Stack>,
+    /// Telemetry columns with varying values.
+    pub telemetry: Vec<TelemetryTrack>,
+    /// Dropped frames, ascending.
+    pub dropped: Vec<u32>,
+    /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
+    /// frames are drawn clipped, with a mark, so spikes stay visible.
+    pub scale_ms: f64,
+    /// The same for the display intervals.
+    pub display_scale_ms: f64,
+    /// True when some frame was made by frame generation.
+    pub generated: bool,
+    /// What the `auto` frame-time source is for this trace on its own (what the
+    /// timeline draws until the first figures arrive).
+    pub auto_source: FrameTimeSource,
+}
+
+const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
+const MAX_TELEMETRY_ROWS: usize = 4;
+
+/// The GPU duration column the timeline draws: the first of [`GPU_KINDS`] with a value.
+fn gpu_column(trace: &Trace) -> Option<usize> {
+    let f = &trace.frames;
+    GPU_KINDS
+        .iter()
+        .find_map(|&k| f.columns.iter().position(|c| c.kind == k && c.values.iter().any(f64::is_finite)))
+}
+
+impl Tracks {
+    /// Builds the tracks of a trace (O(n)).
+    #[must_use]
+    pub fn new(trace: &Trace) -> Self {
+        let f = &trace.frames;
+        let display = f.display_ms.iter().any(|v| v.is_finite()).then(|| {
+            let d = f.display_ms.clone();
+            let index = SeriesIndex::new(&d);
+            (d, index)
+        });
+        let gpu =
+            gpu_column(trace).map(|i| (f.columns[i].name.clone(), i, SeriesIndex::new(&f.columns[i].values)));
+        let telemetry = f
+            .columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.kind == ColumnKind::Telemetry)
+            .filter_map(|(i, c)| {
+                let (lo, hi) = c
+                    .values
+                    .iter()
+                    .filter(|v| v.is_finite())
+                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+                (hi > lo).then(|| TelemetryTrack {
+                    name: c.name.clone(),
+                    column: i,
+                    index: SeriesIndex::new(&c.values),
+                    min: lo,
+                    max: hi,
+                    unit: telemetry_unit(&c.name),
+                    axis: telemetry_axis(lo, hi),
+                })
+            })
+            .take(MAX_TELEMETRY_ROWS)
+            .collect();
+        let scale_ms = body_scale(&f.frame_time_ms);
+        let display_scale_ms = display.as_ref().map_or(scale_ms, |(d, _)| body_scale(d));
+        let latency = latency_stack(trace);
+        Self {
+            frame_time: SeriesIndex::new(&f.frame_time_ms),
+            display,
+            gpu,
+            latency,
+            telemetry,
+            dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
+            scale_ms,
+            display_scale_ms,
+            generated: framescope_core::analysis::has_generated_frames(trace),
+            auto_source: FrameTimeSource::Auto.resolve(trace),
+        }
+    }
+}
+
+/// p99 · 1.6 of the finite positive values (at least 1 ms).
+fn body_scale(values: &[f64]) -> f64 {
+    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
+    sorted.sort_unstable_by(f64::total_cmp);
+    (percentile(&sorted, 0.99) * 1.6).max(1.0)
+}
+
+/// [`BudgetShares`] of every series a frame-duration row draws, for the budget of the
+/// figures' target (they depend on nothing else, so a new analysis with the same
+/// target reuses them).
+pub struct RowShares {
+    /// The budget.
+    pub budget: Budget,
+    /// Present intervals.
+    pub presents: BudgetShares,
+    /// Display intervals, when the trace has them.
+    pub display: Option<BudgetShares>,
+    /// The GPU column the timeline draws, when there is one.
+    pub gpu: Option<BudgetShares>,
+}
+
+impl RowShares {
+    /// The shares of `trace`'s series against `budget` (O(n)).
+    #[must_use]
+    pub fn new(trace: &Trace, budget: Budget) -> Self {
+        let f = &trace.frames;
+        let display =
+            f.display_ms.iter().any(|v| v.is_finite()).then(|| BudgetShares::new(&f.display_ms, budget));
+        let gpu = gpu_column(trace).map(|i| BudgetShares::new(&f.columns[i].values, budget));
+        Self { budget, presents: BudgetShares::new(&f.frame_time_ms, budget), display, gpu }
+    }
+}

@@ -1,0 +1,185 @@
+//! `framescope report`: every file loaded in parallel, reported in argument order as a
+//! table, JSON or CSV; and the output and exit-status helpers `compare` shares.
+
+use super::args::{FormatArg, ReportArgs};
+use super::html;
+use super::inputs::{self, ProgressLine};
+use super::loading::{FileResult, Job, echo_errors, etl_entry};
+use framescope_core::ingest;
+use framescope_core::model::Warning;
+use framescope_core::report::{self, Report, RunEntry, SettingsJson};
+use std::io::Write;
+use std::process::ExitCode;
+
+/// `framescope report`: exit 0, 1 (a file or marker log failed, or a check) or 2 (bad
+/// arguments).
+pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
+    let a = &args.analysis;
+    let Some(format) = format_of(args) else { return ExitCode::from(2) };
+    let inputs = match inputs::expand(&args.files) {
+        Ok(i) => i,
+        Err(e) => {
+            say!("error: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    if a.pcl.is_some() && inputs.len() != 1 {
+        say!("error: --pcl goes with exactly one FILE");
+        return ExitCode::from(2);
+    }
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        say!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let settings = a.settings();
+    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
+    let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
+    let echo = echo_errors(format == FormatArg::Table);
+    let checks = args.checks.checks();
+    let progress = ProgressLine::new(args.progress, inputs.len());
+
+    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
+    let mut written: std::io::Result<()> = Ok(());
+    let mut csv_sink = None;
+    match format {
+        FormatArg::Csv => match report::batch::CsvSink::new(std::io::stdout().lock()) {
+            Ok(sink) => csv_sink = Some(sink),
+            Err(e) => written = Err(e),
+        },
+        FormatArg::Table => written = report::write_settings(&settings_json, &mut out),
+        FormatArg::Json | FormatArg::Parquet => {}
+    }
+    let mut all_runs = Vec::new();
+    let (mut page_runs, mut pages) = (Vec::new(), Vec::new());
+    let (mut failed, mut failed_files) = (marker_error.is_some(), 0);
+    inputs::for_each_ordered(
+        &inputs,
+        |input| {
+            if let Some(result) = etl_entry(input, checks) {
+                return (result, Vec::new());
+            }
+            let loaded = job.load(input);
+            let (mut entries, errors) = loaded.runs(&settings, markers.as_ref());
+            warn_marker_error(&mut entries, marker_error.as_deref());
+            let page = html::pages(a.html.is_some(), &loaded, &entries, &settings);
+            (FileResult::of(&loaded, entries, errors, checks), page)
+        },
+        |_, (result, page), finished| {
+            if a.html.is_some() {
+                page_runs.extend(result.entries.iter().cloned());
+                pages.extend(page);
+                framescope_core::html::limit_raw_frames(&mut pages);
+            }
+            progress.clear();
+            result.print(echo);
+            if result.failed() {
+                failed = true;
+                failed_files += 1;
+            }
+            // The file's output is written (and flushed) before the progress line comes
+            // back, so on a terminal the two never share a line.
+            if written.is_ok() {
+                written = match (&mut csv_sink, format) {
+                    (Some(sink), _) => sink.write(&result.entries),
+                    (None, FormatArg::Table) => result
+                        .entries
+                        .iter()
+                        .try_for_each(|e| report::write_entry(e, args.conventions, &mut out))
+                        .and_then(|()| out.flush()),
+                    _ => {
+                        all_runs.extend(result.entries);
+                        Ok(())
+                    }
+                };
+            }
+            progress.update(finished, failed_files);
+        },
+    );
+    progress.finish();
+    drop(csv_sink);
+    if let Some(path) = &a.html {
+        let report = Report { schema: report::SCHEMA, settings: settings_json.clone(), runs: page_runs };
+        failed |= !html::write_report(path, &report, pages);
+    }
+    if format == FormatArg::Json && written.is_ok() {
+        let report = Report { schema: report::SCHEMA, settings: settings_json, runs: all_runs };
+        written = write_json(&report, &mut out);
+    } else if let (FormatArg::Parquet, Some(path), Ok(())) = (format, &args.output, &written)
+        && let Err(e) = super::frames::write_parquet(&report::batch::table(&all_runs), path)
+    {
+        say!("error: {e}");
+        return ExitCode::from(1);
+    }
+    finish(written, failed, false)
+}
+
+/// The output format asked for, or `None` (after saying why) when the arguments
+/// contradict each other.
+fn format_of(args: &ReportArgs) -> Option<FormatArg> {
+    let format = match (args.format, args.analysis.json) {
+        (Some(FormatArg::Table | FormatArg::Csv | FormatArg::Parquet), true) => {
+            say!("error: --json and --format table|csv|parquet contradict each other; give one");
+            return None;
+        }
+        (Some(f), _) => f,
+        (None, true) => FormatArg::Json,
+        (None, false) => FormatArg::Table,
+    };
+    if (format == FormatArg::Parquet) != args.output.is_some() {
+        say!(
+            "error: --format parquet writes to a file given with --output PATH (and --output goes with it only)"
+        );
+        return None;
+    }
+    Some(format)
+}
+
+/// Writes a document as pretty JSON and a newline.
+pub(super) fn write_json(doc: &impl serde::Serialize, out: &mut impl Write) -> std::io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, doc).map_err(std::io::Error::from).and_then(|()| writeln!(out))
+}
+
+/// The exit status once output is written: 1 when writing failed (other than a closed
+/// pipe) or a file failed, 3 when the gate failed, else 0.
+pub(super) fn finish(written: std::io::Result<()>, failed: bool, gate_failed: bool) -> ExitCode {
+    if let Err(e) = written
+        && e.kind() != std::io::ErrorKind::BrokenPipe
+    {
+        say!("error: cannot write the report: {e}");
+        return ExitCode::from(1);
+    }
+    if failed {
+        ExitCode::from(1)
+    } else if gate_failed {
+        ExitCode::from(3)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// Loads a PCL marker log when one is given; the message when it cannot be read.
+pub(super) fn load_markers(
+    path: Option<&std::path::Path>,
+    qpc_frequency_hz: f64,
+) -> (Option<ingest::pcl::MarkerLog>, Option<String>) {
+    match path.map(|p| ingest::pcl::load_marker_log(p, qpc_frequency_hz)) {
+        None => (None, None),
+        Some(Ok(log)) => (Some(log), None),
+        Some(Err(e)) => {
+            say!("error: {e}");
+            (None, Some(e.to_string()))
+        }
+    }
+}
+
+/// Notes an unreadable marker log in every run it was meant for.
+pub(super) fn warn_marker_error(runs: &mut [RunEntry], marker_error: Option<&str>) {
+    if let Some(msg) = marker_error {
+        for run in runs {
+            if let RunEntry::Run(run) = run {
+                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+            }
+        }
+    }
+}

@@ -1,0 +1,50 @@
+//! What the `--html` page must show for a figure of the JSON documents: the readable
+//! table's decimals, and where a figure's value lives in a run or a by-section object.
+
+use framescope_core::report::compare::number;
+use serde_json::Value;
+
+/// What the page must show for figure `key` (`section.name`) of value `v`: the
+/// readable table's decimals (report/table.rs).
+pub fn written(key: &str, v: f64) -> String {
+    let (section, name) = key.split_once('.').unwrap();
+    let fixed = |d: usize| format!("{:.*}", d, v + 0.0);
+    if name.ends_with("_fraction") {
+        format!("{:.2} %", v * 100.0)
+    } else if name == "duration_ms" {
+        format!("{:.3} s", v / 1000.0)
+    } else if matches!(name, "frames" | "dropped_frames" | "count" | "oscillating_frames")
+        || (section == "pacing" && name.ends_with("_fps"))
+    {
+        fixed(0)
+    } else if section == "frameview" || (section == "summary" && name.ends_with("_ms")) {
+        fixed(3)
+    } else {
+        fixed(2)
+    }
+}
+
+/// Figure `key`'s value in a run's JSON (`report --json`'s run object).
+pub fn run_value(run: &Value, key: &str) -> Value {
+    let (section, name) = key.split_once('.').unwrap();
+    match section {
+        "run" => run[name].clone(),
+        "frame_types" => run["frame_types"][name.trim_end_matches("_fps")]["fps"].clone(),
+        "capframex" | "frameview" | "presentmon" | "mangohud" => run["conventions"][section][name].clone(),
+        _ => run[section][name].clone(),
+    }
+}
+
+/// Figure `key` in a `{section: {name: …}}` object (sets' means, comparisons).
+pub fn by_section<'a>(obj: &'a Value, key: &str) -> &'a Value {
+    let (section, name) = key.split_once('.').unwrap();
+    match section {
+        "capframex" | "frameview" | "presentmon" | "mangohud" => &obj["conventions"][section][name],
+        _ => &obj[section][name],
+    }
+}
+
+/// A change as `compare` writes it: `+1.5`, `-2`, `0`.
+pub fn signed(v: f64) -> String {
+    if v > 0.0 { format!("+{}", number(v)) } else { number(v) }
+}
