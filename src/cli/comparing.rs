@@ -7,7 +7,7 @@ use super::args::CompareArgs;
 use super::html;
 use super::inputs::{self, Input, ProgressArg, ProgressLine};
 use super::loading::{FileResult, Job, Loaded, echo_errors};
-use super::pipeline;
+use super::pipeline::{self, Checks};
 use super::reporting::{finish, load_markers, warn_marker_error, write_json};
 use framescope_core::ingest;
 use framescope_core::model::Warning;
@@ -63,29 +63,15 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
 /// comparison when a capture failed), 2 (bad arguments) or 3 (the gate failed).
 pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let a = &args.analysis;
-    if a.trace == TraceSelector::All {
-        say!(
-            "error: --trace all does not apply to compare: pick one trace per file \
-             (default, PID, APP or PID:SWAPCHAIN)"
-        );
-        return ExitCode::from(2);
-    }
-    let sides = match sides(args) {
+    let sides = match checked_sides(args) {
         Ok(s) => s,
-        Err(e) => {
-            say!("error: {e}");
-            return ExitCode::from(2);
-        }
+        Err(code) => return code,
     };
-    if matches!(sides, Sides::Sets(..)) && (a.pcl.is_some() || args.other_pcl.is_some()) {
-        say!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
-        return ExitCode::from(2);
-    }
     let gate = Gate {
         rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
         allow_missing: args.allow_missing,
     };
-    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
     let echo = echo_errors(table);
     let checks = args.checks.checks();
@@ -110,18 +96,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         }
         Sides::Sets(..) => Vec::new(),
     };
-    let (results, pages): (Vec<FileResult>, Vec<_>) = loaded
-        .par_iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
-            let (mut entries, errors) = l.runs(&settings, m);
-            warn_marker_error(&mut entries, m_err);
-            let page = html::pages(a.html.is_some(), l, &entries, &settings);
-            (FileResult::of(l, entries, errors, checks), page)
-        })
-        .unzip();
-    let pages: Vec<_> = pages.into_iter().flatten().collect();
+    let (results, pages) = analyse_all(&loaded, &settings, &markers, checks, a.html.is_some());
     settings.frame_time = asked;
     let mut failed = markers.iter().any(|(_, e)| e.is_some());
     for r in &results {
@@ -164,8 +139,57 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     }
 }
 
+/// The two sides of `compare`, or exit 2 with the message on stderr: `--trace all`,
+/// a wrong number of files, or `--pcl` with sets.
+fn checked_sides(args: &CompareArgs) -> Result<Sides, ExitCode> {
+    let a = &args.analysis;
+    if a.trace == TraceSelector::All {
+        say!(
+            "error: --trace all does not apply to compare: pick one trace per file \
+             (default, PID, APP or PID:SWAPCHAIN)"
+        );
+        return Err(ExitCode::from(2));
+    }
+    let sides = match sides(args) {
+        Ok(s) => s,
+        Err(e) => {
+            say!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    if matches!(sides, Sides::Sets(..)) && (a.pcl.is_some() || args.other_pcl.is_some()) {
+        say!("error: --pcl and --other-pcl go with one file per side, not with sets (--vs)");
+        return Err(ExitCode::from(2));
+    }
+    Ok(sides)
+}
+
+/// Every loaded file analysed (in parallel) with the one frame-time source in
+/// `settings` and its marker log, if any: each file's result, and the pages of its
+/// runs when `html`.
+fn analyse_all(
+    loaded: &[Loaded],
+    settings: &framescope_core::analysis::Settings,
+    markers: &[(Option<ingest::pcl::MarkerLog>, Option<String>)],
+    checks: Checks,
+    html: bool,
+) -> (Vec<FileResult>, Vec<Option<framescope_core::html::PageRun>>) {
+    let (results, pages): (Vec<FileResult>, Vec<_>) = loaded
+        .par_iter()
+        .enumerate()
+        .map(|(i, l)| {
+            let (m, m_err) = markers.get(i).map_or((None, None), |(m, e)| (m.as_ref(), e.as_deref()));
+            let (mut entries, errors) = l.runs(settings, m);
+            warn_marker_error(&mut entries, m_err);
+            let page = html::pages(html, l, &entries, settings);
+            (FileResult::of(l, entries, errors, checks), page)
+        })
+        .unzip();
+    (results, pages.into_iter().flatten().collect())
+}
+
 /// Loads every file (in parallel), in argument order, with a progress line.
-fn load_all(inputs: &[Input], job: &Job<'_>, progress: ProgressArg) -> Vec<Loaded> {
+fn load_all(inputs: &[Input], job: &Job, progress: ProgressArg) -> Vec<Loaded> {
     let progress = ProgressLine::new(progress, inputs.len());
     let mut loaded = Vec::with_capacity(inputs.len());
     let mut failed_files = 0;

@@ -15,24 +15,12 @@ use std::process::ExitCode;
 /// arguments).
 pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
-    let Some(format) = format_of(args) else { return ExitCode::from(2) };
-    let inputs = match inputs::expand(&args.files) {
-        Ok(i) => i,
-        Err(e) => {
-            say!("error: {e}");
-            return ExitCode::from(2);
-        }
+    let (format, inputs) = match checked_arguments(args) {
+        Ok(checked) => checked,
+        Err(code) => return code,
     };
-    if a.pcl.is_some() && inputs.len() != 1 {
-        say!("error: --pcl goes with exactly one FILE");
-        return ExitCode::from(2);
-    }
-    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
-        say!("error: {e}");
-        return ExitCode::from(2);
-    }
     let settings = a.settings();
-    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
     let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
     let echo = echo_errors(format == FormatArg::Table);
@@ -102,25 +90,49 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         let report = Report { schema: report::SCHEMA, settings: settings_json.clone(), runs: page_runs };
         failed |= !html::write_report(path, &report, pages);
     }
-    if format == FormatArg::Json && written.is_ok() {
-        let report = Report { schema: report::SCHEMA, settings: settings_json, runs: all_runs };
-        written = write_json(&report, &mut out);
-    } else if let (FormatArg::Parquet, Some(path), Ok(())) = (format, &args.output, &written)
-        && let Err(e) = super::frames::write_parquet(&report::batch::table(&all_runs), path)
-    {
-        say!("error: {e}");
-        return ExitCode::from(1);
+    if written.is_ok() {
+        match write_collected(format, args.output.as_deref(), settings_json, all_runs, &mut out) {
+            Ok(w) => written = w,
+            Err(code) => return code,
+        }
     }
     finish(written, failed, false)
 }
 
-/// The output format asked for, or `None` (after saying why) when the arguments
-/// contradict each other.
-fn format_of(args: &ReportArgs) -> Option<FormatArg> {
-    let format = match (args.format, args.analysis.json) {
+/// Writes what `report` collects until every file is read: the JSON document on
+/// stdout, or the Parquet table of runs to `output` (exit 1 when it cannot be written).
+fn write_collected(
+    format: FormatArg,
+    output: Option<&std::path::Path>,
+    settings: SettingsJson,
+    runs: Vec<RunEntry>,
+    out: &mut impl Write,
+) -> Result<std::io::Result<()>, ExitCode> {
+    match (format, output) {
+        (FormatArg::Json, _) => Ok(write_json(&Report { schema: report::SCHEMA, settings, runs }, out)),
+        (FormatArg::Parquet, Some(path)) => {
+            match super::frames::write_parquet(&report::batch::table(&runs), path) {
+                Ok(()) => Ok(Ok(())),
+                Err(e) => {
+                    say!("error: {e}");
+                    Err(ExitCode::from(1))
+                }
+            }
+        }
+        _ => Ok(Ok(())),
+    }
+}
+
+/// The output format and the inputs of `report`, or exit 2 with the message on
+/// stderr: `--json` against another format, `--format parquet` without `--output`
+/// (or `--output` without it), a folder that cannot be listed, `--pcl` with several
+/// files, an HTML page that would overwrite an input.
+fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>), ExitCode> {
+    let a = &args.analysis;
+    let format = match (args.format, a.json) {
         (Some(FormatArg::Table | FormatArg::Csv | FormatArg::Parquet), true) => {
             say!("error: --json and --format table|csv|parquet contradict each other; give one");
-            return None;
+            return Err(ExitCode::from(2));
         }
         (Some(f), _) => f,
         (None, true) => FormatArg::Json,
@@ -130,9 +142,24 @@ fn format_of(args: &ReportArgs) -> Option<FormatArg> {
         say!(
             "error: --format parquet writes to a file given with --output PATH (and --output goes with it only)"
         );
-        return None;
+        return Err(ExitCode::from(2));
     }
-    Some(format)
+    let inputs = match inputs::expand(&args.files) {
+        Ok(i) => i,
+        Err(e) => {
+            say!("error: {e}");
+            return Err(ExitCode::from(2));
+        }
+    };
+    if a.pcl.is_some() && inputs.len() != 1 {
+        say!("error: --pcl goes with exactly one FILE");
+        return Err(ExitCode::from(2));
+    }
+    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
+        say!("error: {e}");
+        return Err(ExitCode::from(2));
+    }
+    Ok((format, inputs))
 }
 
 /// Writes a document as pretty JSON and a newline.

@@ -5,6 +5,7 @@
 //! parent module only reads it.
 
 use framescope_core::analysis::{SlowTimeCurve, percentile};
+use framescope_core::presentation::grids::{fps_grid, percentile_grid};
 use std::sync::Arc;
 
 /// A point of a chart's curve, in the chart's units (egui-free: the plots convert).
@@ -34,9 +35,9 @@ const MAX_BINS: f64 = 120.0;
 pub struct ChartData {
     /// `(percentile in %, frame time in ms)`, percentile ascending, ending at 100 %.
     pub(super) percentile_ms: Vec<Point>,
-    /// `(F, 100 · S(F))` on [`fps_grid`].
+    /// `(F, 100 · S(F))` on [`fps_grid`](framescope_core::presentation::grids::fps_grid).
     pub(super) slow_pct: Vec<Point>,
-    /// `(F, 100 · E(F))` on [`fps_grid`].
+    /// `(F, 100 · E(F))` on [`fps_grid`](framescope_core::presentation::grids::fps_grid).
     pub(super) excess_pct: Vec<Point>,
     /// Right end of the pacing chart before the user's target widens it.
     pub(super) fps_view_max: f64,
@@ -178,25 +179,6 @@ fn interpolate(points: &[Point], x: f64) -> Option<f64> {
     }
     let a = points[k - 1];
     Some(a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x))
-}
-
-/// Percentiles sampled, in millionths (0..=1_000_000): steps of 1 % up to 90, then ten
-/// times finer for each further "nine", down to 0.0001 % above 99.99 (461 points).
-fn percentile_grid() -> impl Iterator<Item = u32> {
-    const RUNS: [(u32, u32, usize); 5] = [
-        (0, 900_000, 10_000),
-        (900_000, 990_000, 1_000),
-        (990_000, 999_000, 100),
-        (999_000, 999_900, 10),
-        (999_900, 1_000_001, 1),
-    ];
-    RUNS.into_iter().flat_map(|(first, end, step)| (first..end).step_by(step))
-}
-
-/// Target rates sampled for S(F) and E(F): every integer to 240 (so the usual targets
-/// are exact), every 2nd to 500, every 5th to 1000 (470 points).
-fn fps_grid() -> impl Iterator<Item = f64> {
-    (1..=240_u32).chain((242..=500).step_by(2)).chain((505..=1000).step_by(5)).map(f64::from)
 }
 
 /// Smallest width of the form {1, 2, 2.5, 5} · 10^k that is at least `raw`.

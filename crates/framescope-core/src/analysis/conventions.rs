@@ -179,11 +179,6 @@ fn linear(sorted: &[f64], p: f64) -> f64 {
 }
 
 impl CapFrameX {
-    #[cfg(test)]
-    fn of(ft: &[f64]) -> Option<Self> {
-        Self::of_sorted(ft, &sorted_ascending(ft))
-    }
-
     fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
@@ -261,11 +256,6 @@ fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
 }
 
 impl FrameView {
-    #[cfg(test)]
-    fn of(ft: &[f64]) -> Option<Self> {
-        Self::of_sorted(ft, &sorted_ascending(ft))
-    }
-
     fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
@@ -292,11 +282,6 @@ impl FrameView {
 }
 
 impl PresentMon {
-    #[cfg(test)]
-    fn of(ft: &[f64]) -> Option<Self> {
-        Self::of_sorted(ft, &sorted_ascending(ft))
-    }
-
     fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
@@ -312,11 +297,6 @@ impl PresentMon {
 }
 
 impl MangoHud {
-    #[cfg(test)]
-    fn of(ft: &[f64]) -> Option<Self> {
-        Self::of_sorted(ft, &sorted_ascending(ft))
-    }
-
     fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
         if ft.is_empty() {
             return None;
@@ -364,19 +344,19 @@ mod tests {
         let mut ft = vec![10.0; 198];
         ft.insert(50, 40.0);
         ft.insert(150, 50.0);
-        let fv = FrameView::of(&ft).unwrap_or_else(|| unreachable!());
+        let fv = FrameView::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
         assert!(close(fv.low_1pct_fps, 30.0));
         assert!(close(fv.fps_1pct, 100.0));
         // ⌊0.001·200⌋ + 1 = 1: the slowest alone.
         assert!(close(fv.low_0_1pct_fps, 20.0));
         assert!(close(fv.fps_0_1pct, 20.0));
-        let mh = MangoHud::of(&ft).unwrap_or_else(|| unreachable!());
+        let mh = MangoHud::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
         assert!(close(mh.low_1pct_fps, 25.0));
         // trunc(0.2 − 1) < 0 → d[0] = 50 ms.
         assert!(close(mh.low_0_1pct_fps, 20.0));
         // Σ = 198·10 + 90 = 2070: mean 10.35 ms.
         assert!(close(mh.average_fps, 1000.0 / 10.35));
-        let pm = PresentMon::of(&ft).unwrap_or_else(|| unreachable!());
+        let pm = PresentMon::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
         // P99: h = 199·0.99 = 197.01 → sorted[197] = 10, sorted[198] = 40 → 10.3 ms.
         assert!(close(pm.p1_fps, 1000.0 / 10.3));
     }
@@ -390,7 +370,7 @@ mod tests {
         let mut ft = vec![10.0; 198];
         ft.push(40.0);
         ft.push(50.0);
-        let c = CapFrameX::of(&ft).unwrap_or_else(|| unreachable!());
+        let c = CapFrameX::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
         assert!(close(c.low_1pct_integral_fps, 20.0));
         assert!(close(c.low_1pct_avg_fps, 1000.0 / 45.0));
         assert!(close(c.average_fps, 1000.0 * 200.0 / 2070.0));

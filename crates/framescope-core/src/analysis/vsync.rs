@@ -195,7 +195,7 @@ fn periods(d: f64, period: f64, inv: f64) -> f64 {
 
 /// The dominant refresh period and its confidence (see [`MIN_CONFIDENCE`]). Multiples of a period also fit
 /// its divisors' harmonics, so among candidates that score within 0.05 of the best,
-/// the lowest rate wins — unless more than [`MAX_CONTRADICTING`] of the intervals fit
+/// the lowest rate wins — unless more than `MAX_CONTRADICTING` of the intervals fit
 /// the best candidate but not it (a 60 FPS cap on a 120 Hz display shows the odd
 /// 8.3 or 25 ms interval, impossible at 60 Hz); the period is then refined by least
 /// squares over the intervals that fit it.

@@ -8,6 +8,7 @@ use super::encode::{base64, micros_or_none, push_signed, push_varint};
 use crate::analysis::{FrameTimeSource, Series, Settings, SlowTimeCurve};
 use crate::lod::{self, Budget, BudgetShares, SeriesIndex};
 use crate::model::{Trace, percentile};
+use crate::presentation::grids::{fps_grid, percentile_grid};
 use crate::report::Run;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -276,23 +277,6 @@ fn distribution(sorted: &[f64]) -> Distribution {
         min_ms: sorted.first().copied().unwrap_or(f64::NAN),
         p999_ms: percentile(sorted, 0.999),
     }
-}
-
-/// Percentiles in millionths: every 1 % to 90, 0.1 % to 99, 0.01 % to 99.9, then finer.
-fn percentile_grid() -> impl Iterator<Item = u32> {
-    const RUNS: [(u32, u32, usize); 5] = [
-        (0, 900_000, 10_000),
-        (900_000, 990_000, 1_000),
-        (990_000, 999_000, 100),
-        (999_000, 999_900, 10),
-        (999_900, 1_000_001, 1),
-    ];
-    RUNS.into_iter().flat_map(|(first, end, step)| (first..end).step_by(step))
-}
-
-/// Target rates of the pacing chart: every FPS to 240, every 2 to 500, every 5 to 1000.
-fn fps_grid() -> impl Iterator<Item = f64> {
-    (1..=240_u32).chain((242..=500).step_by(2)).chain((505..=1000).step_by(5)).map(f64::from)
 }
 
 #[cfg(test)]

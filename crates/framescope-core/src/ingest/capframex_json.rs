@@ -162,43 +162,10 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         }
     }
     let frame_time_ms: Vec<f64> = kept.iter().map(|&i| values(ft, i)).collect();
-    let time = data.time_in_seconds.as_ref();
-    let mut start_ms = Vec::with_capacity(kept.len());
-    let mut next = 0.0;
-    for (k, &i) in kept.iter().enumerate() {
-        let t = values(time, i) * 1000.0;
-        let s = if t.is_finite() { t - frame_time_ms[k] } else { next };
-        start_ms.push(s);
-        next = s + frame_time_ms[k];
-    }
-    let mut modes: Vec<String> = Vec::new();
-    let present_mode: Vec<u16> = match &data.present_mode {
-        None => Vec::new(),
-        Some(pm) => kept
-            .iter()
-            .map(|&i| {
-                let code = pm.get(i).copied().flatten().unwrap_or(0);
-                let name = usize::try_from(code)
-                    .ok()
-                    .and_then(|c| PRESENT_MODES.get(c))
-                    .copied()
-                    .unwrap_or("Unknown");
-                let idx = modes.iter().position(|m| m == name).unwrap_or_else(|| {
-                    modes.push(name.to_owned());
-                    modes.len() - 1
-                });
-                idx as u16
-            })
-            .collect(),
-    };
-    let skipped = n - kept.len();
+    let start_ms = start_times(data.time_in_seconds.as_ref(), &kept, &frame_time_ms);
+    let (modes, present_mode) = present_modes(data.present_mode.as_ref(), &kept);
     let mut warnings: Vec<Warning> = uneven.into_iter().collect();
-    if skipped > 0 {
-        let first = kept.iter().enumerate().find(|&(k, &i)| k != i).map_or(kept.len(), |(k, _)| k) + 1;
-        warnings.push(Warning::file(format!(
-            "{skipped} frames have no usable frame time and were skipped (first: frame {first})"
-        )));
-    }
+    warnings.extend(skip_warning(n, &kept));
     let display_ms = column(&data.ms_between_display_change, true);
     let line = kept.iter().map(|&i| i as u64 + 1).collect();
     let meta = TraceMeta {
@@ -220,6 +187,58 @@ fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>) -> Trace {
         ..Frames::default()
     };
     Trace { meta, frames, warnings }
+}
+
+/// The kept frames' start times (ms): `TimeInSeconds` (the end of the frame) less
+/// the frame time, or the end of the previous frame where there is no time.
+fn start_times(time: Option<&Vec<Option<f64>>>, kept: &[usize], frame_time_ms: &[f64]) -> Vec<f64> {
+    let mut start_ms = Vec::with_capacity(kept.len());
+    let mut next = 0.0;
+    for (&i, &ft) in kept.iter().zip(frame_time_ms) {
+        let t = values(time, i) * 1000.0;
+        let s = if t.is_finite() { t - ft } else { next };
+        start_ms.push(s);
+        next = s + ft;
+    }
+    start_ms
+}
+
+/// The kept frames' present modes: the distinct names in first-seen order and each
+/// frame's index into them (none when the run has no present-mode array).
+fn present_modes(present_mode: Option<&Vec<Option<i64>>>, kept: &[usize]) -> (Vec<String>, Vec<u16>) {
+    let mut modes: Vec<String> = Vec::new();
+    let indices: Vec<u16> = match present_mode {
+        None => Vec::new(),
+        Some(pm) => kept
+            .iter()
+            .map(|&i| {
+                let code = pm.get(i).copied().flatten().unwrap_or(0);
+                let name = usize::try_from(code)
+                    .ok()
+                    .and_then(|c| PRESENT_MODES.get(c))
+                    .copied()
+                    .unwrap_or("Unknown");
+                let idx = modes.iter().position(|m| m == name).unwrap_or_else(|| {
+                    modes.push(name.to_owned());
+                    modes.len() - 1
+                });
+                idx as u16
+            })
+            .collect(),
+    };
+    (modes, indices)
+}
+
+/// The warning for the `n - kept.len()` frames skipped for an unusable frame time,
+/// naming the first (1-based), when there are any.
+fn skip_warning(n: usize, kept: &[usize]) -> Option<Warning> {
+    let skipped = n - kept.len();
+    (skipped > 0).then(|| {
+        let first = kept.iter().enumerate().find(|&(k, &i)| k != i).map_or(kept.len(), |(k, _)| k) + 1;
+        Warning::file(format!(
+            "{skipped} frames have no usable frame time and were skipped (first: frame {first})"
+        ))
+    })
 }
 
 /// How many frames a run has: the length of its frame-time array, or, when the

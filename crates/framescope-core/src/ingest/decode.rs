@@ -71,6 +71,12 @@ fn ascii_utf16(bytes: &[u8]) -> Option<bool> {
 pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Text<'a>> {
     let (encoding, reader) = sniffed(Box::new(reader))?;
     match encoding {
+        #[cfg(not(feature = "gzip"))]
+        Encoding::Gzip => Err(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            "the file is gzip-compressed and this build reads no gzip (core feature `gzip`): decompress it first",
+        )),
+        #[cfg(feature = "gzip")]
         Encoding::Gzip => {
             let gunzip = Gunzip(flate2::bufread::MultiGzDecoder::new(reader));
             // What the archive holds may be UTF-16 (never gzip again: one layer is undone).
@@ -99,8 +105,10 @@ fn sniffed(mut reader: Text<'_>) -> std::io::Result<(Encoding, Text<'_>)> {
 }
 
 /// A gzip decoder whose errors say the file is a damaged archive.
+#[cfg(feature = "gzip")]
 struct Gunzip<R>(flate2::bufread::MultiGzDecoder<R>);
 
+#[cfg(feature = "gzip")]
 impl<R: BufRead> Read for Gunzip<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         self.0.read(buf).map_err(|e| {
@@ -263,6 +271,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "gzip")]
     fn gzip_is_undone_and_binary_is_left_alone() {
         use std::io::Write;
         let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());

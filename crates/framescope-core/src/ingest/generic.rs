@@ -9,7 +9,9 @@
 //! skipped and does not move the clock. Every other column with numbers is telemetry,
 //! except frame-number columns.
 
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for, number};
+use super::builder::SkipReason;
+use super::engine_rows::{RowFormat, no_frames, read_frames};
+use super::table::{Accumulator, ColumnSpec, Head, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 pub use crate::model::TimeUnit;
@@ -221,6 +223,86 @@ pub fn preview(unknown: &super::UnknownColumns, mapping: &ColumnMapping) -> Vec<
     }
 }
 
+/// The state of a generic CSV's rows while they are read.
+struct GenericRows {
+    role: MappedRole,
+    /// The mapped column.
+    index: usize,
+    /// The mapped unit in ms.
+    scale: f64,
+    /// The Profile Analyzer's own time-axis column.
+    axis: Option<usize>,
+    decimal_comma: bool,
+    /// Timestamps: the clock's first value and the previous row's.
+    clock: Option<(f64, f64)>,
+    /// The Profile Analyzer's own time axis per kept frame (NaN where a row has none).
+    axis_ms: Vec<f64>,
+}
+
+impl RowFormat for GenericRows {
+    fn frame(&mut self, acc: &mut Accumulator, rec: &csv::ByteRecord, line: u64) -> Result<(), SkipReason> {
+        match self.role {
+            MappedRole::FrameTime => {
+                let ft = acc.frame_time(rec.get(self.index), self.scale)?;
+                let start = acc.start_ms.last().zip(acc.frame_time_ms.last()).map_or(0.0, |(s, f)| s + f);
+                acc.push(rec, ft, start, line);
+                if let Some(a) = self.axis {
+                    self.axis_ms.push(match rec.get(a).map(|c| number(c, self.decimal_comma)) {
+                        Some(Cell::Number(v)) => v,
+                        _ => f64::NAN,
+                    });
+                }
+                Ok(())
+            }
+            MappedRole::Timestamp => {
+                let t = match rec.get(self.index).map_or(Cell::Missing, |c| number(c, self.decimal_comma)) {
+                    Cell::Number(t) => t,
+                    Cell::Missing => return Err(SkipReason::MissingFrameTime),
+                    Cell::Invalid => return Err(SkipReason::InvalidFrameTime),
+                };
+                let Some((t0, prev)) = self.clock else {
+                    self.clock = Some((t, t));
+                    return Ok(());
+                };
+                self.clock = Some((t0, t));
+                let ft = super::table::check_frame_time((t - prev) * self.scale)?;
+                acc.push(rec, ft, (prev - t0) * self.scale, line);
+                Ok(())
+            }
+        }
+    }
+}
+
+/// The file's description: the known layout's name, or the mapping as options.
+fn file_info(
+    path: &Path,
+    head: &Head,
+    mapping: &ColumnMapping,
+    known: Option<KnownLayout>,
+    index: usize,
+) -> FileInfo {
+    let role = match mapping.role {
+        MappedRole::FrameTime => "frame-time",
+        MappedRole::Timestamp => "timestamp",
+    };
+    let format_version = match known {
+        Some(k) => k.label().to_owned(),
+        None => format!("--column {role}={} --unit {}", head.header[index], mapping.unit.name()),
+    };
+    let mut system = Vec::new();
+    if head.decimal_comma() {
+        system.push(("separator".to_owned(), "; with decimal commas".to_owned()));
+    }
+    FileInfo {
+        path: path.to_path_buf(),
+        format: Format::Generic,
+        format_version,
+        system,
+        dropped_known: false,
+        target_fps: None,
+    }
+}
+
 /// Reads a generic CSV whose head was read already, with the user's mapping or a
 /// known layout's.
 pub(super) fn load<R: Read>(
@@ -238,65 +320,25 @@ pub(super) fn load<R: Read>(
         .flatten();
     let specs = telemetry_specs(head, &[Some(index), axis]);
     let mut acc = Accumulator::new(specs, head.decimal_comma());
-    let mut rows = Rows::new(path, reader, head);
-    let mut rec = csv::ByteRecord::new();
-    // Timestamps: the clock's first value and the previous row's.
-    let mut clock: Option<(f64, f64)> = None;
-    // The Profile Analyzer's own time axis per kept frame, and whether every frame had one.
-    let mut axis_ms: Vec<f64> = Vec::new();
-    while let Some(line) = rows.next(&mut rec)? {
-        acc.tick(progress, path)?;
-        if let Some(reason) = rows.oversized() {
-            acc.skip(line, reason);
-            continue;
-        }
-        match mapping.role {
-            MappedRole::FrameTime => match acc.frame_time(rec.get(index), scale) {
-                Ok(ft) => {
-                    let start = acc.start_ms.last().zip(acc.frame_time_ms.last()).map_or(0.0, |(s, f)| s + f);
-                    acc.push(&rec, ft, start, line);
-                    if let Some(a) = axis {
-                        axis_ms.push(match rec.get(a).map(|c| number(c, head.decimal_comma())) {
-                            Some(Cell::Number(v)) => v,
-                            _ => f64::NAN,
-                        });
-                    }
-                }
-                Err(reason) => acc.skip(line, reason),
-            },
-            MappedRole::Timestamp => {
-                let t = match rec.get(index).map_or(Cell::Missing, |c| number(c, head.decimal_comma())) {
-                    Cell::Number(t) => t,
-                    Cell::Missing => {
-                        acc.skip(line, super::builder::SkipReason::MissingFrameTime);
-                        continue;
-                    }
-                    Cell::Invalid => {
-                        acc.skip(line, super::builder::SkipReason::InvalidFrameTime);
-                        continue;
-                    }
-                };
-                let Some((t0, prev)) = clock else {
-                    clock = Some((t, t));
-                    continue;
-                };
-                match super::table::check_frame_time((t - prev) * scale) {
-                    Ok(ft) => acc.push(&rec, ft, (prev - t0) * scale, line),
-                    Err(reason) => acc.skip(line, reason),
-                }
-                clock = Some((t0, t));
-            }
-        }
-    }
+    let mut state = GenericRows {
+        role: mapping.role,
+        index,
+        scale,
+        axis,
+        decimal_comma: head.decimal_comma(),
+        clock: None,
+        axis_ms: Vec::new(),
+    };
+    read_frames(path, head, reader, &mut acc, progress, &mut state)?;
+    let axis_ms = state.axis_ms;
     if acc.frame_time_ms.is_empty() {
-        let first = acc.skips.warnings().first().and_then(|w| w.line);
         let what = match mapping.role {
             MappedRole::FrameTime => format!("no row has a {} above 0", head.header[index]),
             MappedRole::Timestamp => {
                 format!("{} never advances (a timestamp column needs two rows)", head.header[index])
             }
         };
-        return Err(LoadError::new(path, first, LoadErrorKind::NoFrames(what)));
+        return Err(no_frames(path, &acc, what));
     }
     if axis.is_some() && axis_ms.iter().all(|v| v.is_finite()) {
         let a0 = axis_ms.first().copied().unwrap_or(0.0);
@@ -305,26 +347,7 @@ pub(super) fn load<R: Read>(
         }
     }
     let trace = acc.finish(meta_for(path));
-    let role = match mapping.role {
-        MappedRole::FrameTime => "frame-time",
-        MappedRole::Timestamp => "timestamp",
-    };
-    let format_version = match known {
-        Some(k) => k.label().to_owned(),
-        None => format!("--column {role}={} --unit {}", head.header[index], mapping.unit.name()),
-    };
-    let mut system = Vec::new();
-    if head.decimal_comma() {
-        system.push(("separator".to_owned(), "; with decimal commas".to_owned()));
-    }
-    let info = FileInfo {
-        path: path.to_path_buf(),
-        format: Format::Generic,
-        format_version,
-        system,
-        dropped_known: false,
-        target_fps: None,
-    };
+    let info = file_info(path, head, mapping, known, index);
     let mut warnings = Vec::new();
     if known.is_none()
         && let Some(w) = implausible_unit(&trace.frames.frame_time_ms, mapping.unit)

@@ -16,6 +16,7 @@ mod builder;
 mod capframex_json;
 mod csv_capture;
 mod decode;
+mod engine_rows;
 mod error;
 pub mod etl;
 pub mod generic;

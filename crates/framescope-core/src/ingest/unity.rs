@@ -8,7 +8,9 @@
 //! stages come from the four timestamps; the time axis is `frameStartTimestamp` when
 //! every kept frame has one, else the running sum of frame times. No display data.
 
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for};
+use super::builder::SkipReason;
+use super::engine_rows::{RowFormat, no_frames, read_frames};
+use super::table::{Accumulator, ColumnSpec, Head, meta_for};
 use super::values::parse_id;
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, MISSING_ID, Warning};
@@ -200,6 +202,59 @@ fn ticks_ms(from: u64, to: u64, timer_hz: f64) -> f64 {
     }
 }
 
+/// The state of a Unity capture's rows while they are read.
+struct UnityRows<'a> {
+    ft_index: usize,
+    /// The frame-time column's unit in ms.
+    scale: f64,
+    /// The four timestamp columns, where there are.
+    stamps: &'a [Option<usize>],
+    /// Per kept frame: the four timestamps (ticks, exact integers).
+    ticks: Vec<[u64; 4]>,
+}
+
+impl RowFormat for UnityRows<'_> {
+    fn frame(&mut self, acc: &mut Accumulator, rec: &csv::ByteRecord, line: u64) -> Result<(), SkipReason> {
+        let ft = acc.frame_time(rec.get(self.ft_index), self.scale)?;
+        acc.push(rec, ft, f64::NAN, line);
+        let stamps = self.stamps;
+        self.ticks.push(
+            [0, 1, 2, 3].map(|k| {
+                stamps.get(k).copied().flatten().and_then(|i| rec.get(i)).map_or(MISSING_ID, parse_id)
+            }),
+        );
+        Ok(())
+    }
+}
+
+/// The time axis: frameStartTimestamp, when every kept frame has one; else frames one
+/// after another, with a warning when the column is there but has gaps.
+fn place_frames(
+    acc: &mut Accumulator,
+    ticks: &[[u64; 4]],
+    has_starts: bool,
+    timer_hz: f64,
+) -> Option<Warning> {
+    let starts_known = has_starts && ticks.iter().all(|t| t[0] != MISSING_ID);
+    if starts_known {
+        let t0 = ticks.first().map_or(0, |t| t[0]);
+        for (s, t) in acc.start_ms.iter_mut().zip(ticks) {
+            *s = ticks_ms(t0, t[0], timer_hz);
+        }
+        return None;
+    }
+    let mut t = 0.0;
+    for (s, ft) in acc.start_ms.iter_mut().zip(&acc.frame_time_ms) {
+        *s = t;
+        t += ft;
+    }
+    has_starts.then(|| {
+        Warning::file(
+            "some frames have no frameStartTimestamp: frames are placed one after another on the timeline",
+        )
+    })
+}
+
 /// Reads a Unity capture whose head was read already.
 pub(super) fn load<R: Read>(
     path: &Path,
@@ -243,54 +298,14 @@ pub(super) fn load<R: Read>(
     }
 
     let mut acc = Accumulator::new(specs, head.decimal_comma());
-    let mut rows = Rows::new(path, reader, head);
-    let mut rec = csv::ByteRecord::new();
-    // Per kept frame: the four timestamps (ticks, exact integers).
-    let mut ticks: Vec<[u64; 4]> = Vec::new();
-    while let Some(line) = rows.next(&mut rec)? {
-        acc.tick(progress, path)?;
-        if let Some(reason) = rows.oversized() {
-            acc.skip(line, reason);
-            continue;
-        }
-        match acc.frame_time(rec.get(ft_index), scale) {
-            Ok(ft) => {
-                acc.push(&rec, ft, f64::NAN, line);
-                ticks.push(
-                    [0, 1, 2, 3].map(|k| stamps[k].and_then(|i| rec.get(i)).map_or(MISSING_ID, parse_id)),
-                );
-            }
-            Err(reason) => acc.skip(line, reason),
-        }
-    }
+    let mut state = UnityRows { ft_index, scale, stamps: &stamps, ticks: Vec::new() };
+    read_frames(path, head, reader, &mut acc, progress, &mut state)?;
+    let ticks = state.ticks;
     if acc.frame_time_ms.is_empty() {
-        let first = acc.skips.warnings().first().and_then(|w| w.line);
-        return Err(LoadError::new(
-            path,
-            first,
-            LoadErrorKind::NoFrames(format!("no row has a {} above 0", head.header[ft_index])),
-        ));
+        return Err(no_frames(path, &acc, format!("no row has a {} above 0", head.header[ft_index])));
     }
 
-    // The time axis: frameStartTimestamp, when every kept frame has one.
-    let starts_known = stamps[0].is_some() && ticks.iter().all(|t| t[0] != MISSING_ID);
-    if starts_known {
-        let t0 = ticks.first().map_or(0, |t| t[0]);
-        for (s, t) in acc.start_ms.iter_mut().zip(&ticks) {
-            *s = ticks_ms(t0, t[0], timer_hz);
-        }
-    } else {
-        let mut t = 0.0;
-        for (s, ft) in acc.start_ms.iter_mut().zip(&acc.frame_time_ms) {
-            *s = t;
-            t += ft;
-        }
-        if stamps[0].is_some() {
-            warnings.push(Warning::file(
-                "some frames have no frameStartTimestamp: frames are placed one after another on the timeline",
-            ));
-        }
-    }
+    warnings.extend(place_frames(&mut acc, &ticks, stamps[0].is_some(), timer_hz));
     acc.warnings.extend(warnings);
     let mut trace = acc.finish(meta_for(path));
     if stamps.iter().all(Option::is_some) {

@@ -11,7 +11,8 @@
 //! telemetry. One trace per file, no display data.
 
 use super::builder::SkipReason;
-use super::table::{Accumulator, ColumnSpec, Head, Rows, meta_for};
+use super::engine_rows::{RowFormat, no_frames, read_frames};
+use super::table::{Accumulator, ColumnSpec, Head, meta_for};
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, Event, FileInfo, Format, Warning};
 use std::io::Read;
@@ -165,6 +166,74 @@ fn is_cell(rec: &csv::ByteRecord, pos: usize, text: &[u8]) -> bool {
     rec.get(pos).is_some_and(|c| c.eq_ignore_ascii_case(text))
 }
 
+/// The state of an Unreal capture's rows while they are read.
+struct UnrealRows<'a> {
+    head: &'a Head,
+    layout: UnrealLayout,
+    ft_index: usize,
+    events_index: Option<usize>,
+    /// The widest row so far (columns are added for cells past the header).
+    width: usize,
+    /// Frames whose row is longer than the first header: (frame, fields, line).
+    long_rows: Vec<(usize, usize, u64)>,
+    /// Events of skipped rows, for the next kept frame.
+    pending: Vec<String>,
+    /// The repeat of the header at the end (modern layout).
+    footer_header: Option<Vec<String>>,
+    /// The footer's metadata line.
+    meta: Option<Vec<(String, String)>>,
+    /// Lines after the footer, not read.
+    after_footer: u64,
+}
+
+impl RowFormat for UnrealRows<'_> {
+    fn take_other(&mut self, rec: &csv::ByteRecord) -> bool {
+        if self.meta.is_some() {
+            self.after_footer += 1;
+        } else if is_cell(rec, 0, b"[HasHeaderRowAtEnd]") {
+            self.meta = Some(metadata(rec));
+        } else if self.layout == UnrealLayout::Modern && is_cell(rec, 0, b"EVENTS") {
+            self.footer_header =
+                Some(rec.iter().map(|c| String::from_utf8_lossy(c).trim().to_owned()).collect());
+        } else if self.footer_header.is_some() {
+            // Rows after the repeated header but before the metadata line: not frames.
+            self.after_footer += 1;
+        } else {
+            return false;
+        }
+        true
+    }
+
+    fn frame(&mut self, acc: &mut Accumulator, rec: &csv::ByteRecord, line: u64) -> Result<(), SkipReason> {
+        let texts = event_texts(rec, self.events_index);
+        match acc.frame_time(rec.get(self.ft_index), 1.0) {
+            Ok(ft) => {
+                let frame = acc.frame_time_ms.len();
+                for label in self.pending.drain(..).chain(texts) {
+                    acc.events.push(Event { frame, time_ms: 0.0, label });
+                }
+                if rec.len() > self.width {
+                    // A stat that appeared mid-capture: a column named by the footer.
+                    for pos in self.width..rec.len() {
+                        acc.add_column(spec_of(pos, &format!("column {}", pos + 1)));
+                    }
+                    self.width = rec.len();
+                }
+                if rec.len() > self.head.header.len() {
+                    self.long_rows.push((frame, rec.len(), line));
+                }
+                let start = acc.start_ms.last().zip(acc.frame_time_ms.last()).map_or(0.0, |(s, f)| s + f);
+                acc.push(rec, ft, start, line);
+                Ok(())
+            }
+            Err(reason) => {
+                self.pending.extend(texts);
+                Err(reason)
+            }
+        }
+    }
+}
+
 /// Reads an Unreal CSV profiler capture whose head was read already.
 pub(super) fn load<R: Read>(
     path: &Path,
@@ -198,64 +267,20 @@ pub(super) fn load<R: Read>(
     }
 
     let mut acc = Accumulator::new(specs, head.decimal_comma());
-    let mut rows = Rows::new(path, reader, head);
-    let mut rec = csv::ByteRecord::new();
-    let mut width = head.header.len();
-    // Frames whose row is longer than the first header: (frame, fields, line).
-    let mut long_rows: Vec<(usize, usize, u64)> = Vec::new();
-    let mut pending: Vec<String> = Vec::new();
-    let mut footer_header: Option<Vec<String>> = None;
-    let mut meta: Option<Vec<(String, String)>> = None;
-    let mut after_footer = 0u64;
-    while let Some(line) = rows.next(&mut rec)? {
-        acc.tick(progress, path)?;
-        if meta.is_some() {
-            after_footer += 1;
-            continue;
-        }
-        if is_cell(&rec, 0, b"[HasHeaderRowAtEnd]") {
-            meta = Some(metadata(&rec));
-            continue;
-        }
-        if layout == UnrealLayout::Modern && is_cell(&rec, 0, b"EVENTS") {
-            footer_header = Some(rec.iter().map(|c| String::from_utf8_lossy(c).trim().to_owned()).collect());
-            continue;
-        }
-        if footer_header.is_some() {
-            // Rows after the repeated header but before the metadata line: not frames.
-            after_footer += 1;
-            continue;
-        }
-        if let Some(reason) = rows.oversized() {
-            acc.skip(line, reason);
-            continue;
-        }
-        let texts = event_texts(&rec, events_index);
-        match acc.frame_time(rec.get(ft_index), 1.0) {
-            Ok(ft) => {
-                let frame = acc.frame_time_ms.len();
-                for label in pending.drain(..).chain(texts) {
-                    acc.events.push(Event { frame, time_ms: 0.0, label });
-                }
-                if rec.len() > width {
-                    // A stat that appeared mid-capture: a column named by the footer.
-                    for pos in width..rec.len() {
-                        acc.add_column(spec_of(pos, &format!("column {}", pos + 1)));
-                    }
-                    width = rec.len();
-                }
-                if rec.len() > head.header.len() {
-                    long_rows.push((frame, rec.len(), line));
-                }
-                let start = acc.start_ms.last().zip(acc.frame_time_ms.last()).map_or(0.0, |(s, f)| s + f);
-                acc.push(&rec, ft, start, line);
-            }
-            Err(reason) => {
-                pending.extend(texts);
-                acc.skip(line, reason);
-            }
-        }
-    }
+    let mut state = UnrealRows {
+        head,
+        layout,
+        ft_index,
+        events_index,
+        width: head.header.len(),
+        long_rows: Vec::new(),
+        pending: Vec::new(),
+        footer_header: None,
+        meta: None,
+        after_footer: 0,
+    };
+    read_frames(path, head, reader, &mut acc, progress, &mut state)?;
+    let UnrealRows { long_rows, pending, footer_header, meta, after_footer, .. } = state;
     let mut names = head.header.clone();
     if let Some(footer) = footer_header.filter(|f| f.len() > names.len()) {
         names = footer;
@@ -263,12 +288,7 @@ pub(super) fn load<R: Read>(
     apply_final_header(&mut acc, &names, &long_rows);
     warnings.extend(end_warnings(&pending, after_footer, layout == UnrealLayout::Modern && meta.is_none()));
     if acc.frame_time_ms.is_empty() {
-        let first = acc.skips.warnings().first().and_then(|w| w.line);
-        return Err(LoadError::new(
-            path,
-            first,
-            LoadErrorKind::NoFrames("no row has a FrameTime above 0".into()),
-        ));
+        return Err(no_frames(path, &acc, "no row has a FrameTime above 0".into()));
     }
     acc.warnings.extend(warnings);
     let trace = acc.finish(meta_for(path));

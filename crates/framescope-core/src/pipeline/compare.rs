@@ -52,8 +52,7 @@ impl Sides {
     }
 }
 
-/// A file's runs and the error messages for stderr ([`Loaded::runs`]).
-pub type FileRuns = (Vec<RunEntry>, Vec<String>);
+pub use super::FileRuns;
 
 /// Analyses loaded files with one frame-time source for all (`metrics.md` §9): each
 /// file's runs and error messages, in file order. `markers[i]` goes with file `i`.

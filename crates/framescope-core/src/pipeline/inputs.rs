@@ -1,7 +1,8 @@
-//! The files a job reads: arguments expanded (folders walked, `-` for standard
-//! input), and [`for_each_ordered`], which loads them in parallel across cores and hands
-//! the results back in argument order as each is ready, so output streams while later
-//! files still load.
+//! The files a job reads: arguments expanded (folders walked, `.gz` captures found,
+//! `-` for standard input, a folder that cannot be read kept as an input that fails),
+//! and [`for_each_ordered`], which loads them in parallel across cores and hands the
+//! results back in argument order as each is ready, so output streams while later files
+//! still load.
 
 use crate::ingest::{self, LoadError, LoadOptions, Progress};
 use crate::model::Capture;
@@ -24,6 +25,9 @@ pub enum Input {
     Stdin,
     /// A folder given that holds no capture file: reported as a failed run.
     EmptyFolder(PathBuf),
+    /// A folder (given, or met while walking one) that cannot be read, and why: a
+    /// failed run, so the files it may hold are not silently missing.
+    UnreadableFolder(PathBuf, String),
 }
 
 impl Input {
@@ -31,7 +35,7 @@ impl Input {
     #[must_use]
     pub fn name(&self) -> String {
         match self {
-            Self::File(p) | Self::EmptyFolder(p) => p.display().to_string(),
+            Self::File(p) | Self::EmptyFolder(p) | Self::UnreadableFolder(p, _) => p.display().to_string(),
             Self::Stdin => "-".to_owned(),
         }
     }
@@ -53,13 +57,17 @@ impl Input {
                     CAPTURE_EXTENSIONS.join(", *.")
                 )),
             )),
+            Self::UnreadableFolder(p, why) => {
+                Err(LoadError::new(p, None, ingest::LoadErrorKind::NotACapture(why.clone())))
+            }
         }
     }
 }
 
 /// Expands the arguments: a folder becomes the capture files under it (recursively,
 /// sorted by path; folders reached through symbolic links are not followed, hidden
-/// entries are skipped), `-` standard input. `-` given twice is an error.
+/// entries are skipped; a folder that cannot be read is an input that fails), `-`
+/// standard input. `-` given twice is an error.
 pub fn expand(args: &[PathBuf]) -> Result<Vec<Input>, String> {
     let mut out = Vec::new();
     let mut stdin = false;
@@ -73,11 +81,11 @@ pub fn expand(args: &[PathBuf]) -> Result<Vec<Input>, String> {
         } else if arg.is_dir() {
             let mut found = Vec::new();
             walk(arg, &mut found);
-            found.sort();
+            found.sort_by(|a, b| a.name_path().cmp(b.name_path()));
             if found.is_empty() {
                 out.push(Input::EmptyFolder(arg.clone()));
             }
-            out.extend(found.into_iter().map(Input::File));
+            out.extend(found);
         } else {
             out.push(Input::File(arg.clone()));
         }
@@ -85,9 +93,38 @@ pub fn expand(args: &[PathBuf]) -> Result<Vec<Input>, String> {
     Ok(out)
 }
 
-fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
-    for entry in entries.flatten() {
+impl Input {
+    /// The path of a file or folder input (sorting a walk's findings).
+    fn name_path(&self) -> &Path {
+        match self {
+            Self::File(p) | Self::EmptyFolder(p) | Self::UnreadableFolder(p, _) => p,
+            Self::Stdin => Path::new("-"),
+        }
+    }
+}
+
+/// The input for a folder that `read_dir` refused with `e`.
+fn unreadable(dir: &Path, e: &std::io::Error) -> Input {
+    let why = match e.kind() {
+        std::io::ErrorKind::PermissionDenied => "permission denied".to_owned(),
+        _ => e.to_string(),
+    };
+    Input::UnreadableFolder(
+        dir.to_path_buf(),
+        format!("cannot read this folder ({why}); its captures were not read"),
+    )
+}
+
+fn walk(dir: &Path, found: &mut Vec<Input>) {
+    let entries = match std::fs::read_dir(dir) {
+        Ok(entries) => entries,
+        Err(e) => return found.push(unreadable(dir, &e)),
+    };
+    for entry in entries {
+        let entry = match entry {
+            Ok(entry) => entry,
+            Err(e) => return found.push(unreadable(dir, &e)),
+        };
         let path = entry.path();
         if entry.file_name().to_string_lossy().starts_with('.') {
             continue;
@@ -96,17 +133,21 @@ fn walk(dir: &Path, found: &mut Vec<PathBuf>) {
         if kind.is_dir() {
             walk(&path, found);
         } else if is_capture_name(&path) && (kind.is_file() || path.is_file()) {
-            found.push(path);
+            found.push(Input::File(path));
         }
     }
 }
 
-/// True when a file name ends in one of [`CAPTURE_EXTENSIONS`].
+/// True when a file name ends in one of [`CAPTURE_EXTENSIONS`], gzip-compressed or
+/// not (`run.csv.gz`: read as its text).
 #[must_use]
 pub fn is_capture_name(path: &Path) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| CAPTURE_EXTENSIONS.iter().any(|c| c.eq_ignore_ascii_case(e)))
+    let ext = |p: &Path| p.extension().and_then(|e| e.to_str()).map(str::to_owned);
+    let inner = match ext(path) {
+        Some(e) if e.eq_ignore_ascii_case("gz") => path.file_stem().map(Path::new).and_then(ext),
+        other => other,
+    };
+    inner.is_some_and(|e| CAPTURE_EXTENSIONS.iter().any(|c| c.eq_ignore_ascii_case(&e)))
 }
 
 /// Runs `work` on every item on worker threads, one per core (items are taken in order,
@@ -199,12 +240,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("framescope-walk-{}", std::process::id()));
         let sub = dir.join("sub");
         std::fs::create_dir_all(&sub).unwrap_or_default();
-        for name in ["b.csv", "a.JSON", "notes.md", ".hidden.csv", "sub/c.hml"] {
+        for name in ["b.csv", "a.JSON", "notes.md", ".hidden.csv", "sub/c.hml", "sub/d.csv.gz", "sub/e.gz"] {
             std::fs::write(dir.join(name), "x").unwrap_or_default();
         }
         let inputs = expand(&[dir.clone(), "-".into()]).unwrap_or_default();
         let names: Vec<String> = inputs.iter().map(Input::name).collect();
-        let want = [dir.join("a.JSON"), dir.join("b.csv"), sub.join("c.hml")];
+        let want = [dir.join("a.JSON"), dir.join("b.csv"), sub.join("c.hml"), sub.join("d.csv.gz")];
         let mut want: Vec<String> = want.iter().map(|p| p.display().to_string()).collect();
         want.push("-".into());
         assert_eq!(names, want);
@@ -213,5 +254,20 @@ mod tests {
         std::fs::create_dir_all(&empty).unwrap_or_default();
         assert_eq!(expand(std::slice::from_ref(&empty)).unwrap_or_default(), [Input::EmptyFolder(empty)]);
         let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    /// A folder `read_dir` refuses is an input that fails and says why (tests run as
+    /// root, whom permissions do not stop, so the error is made here;
+    /// `tests/hostile_inputs.rs` runs the binary as another user when it can).
+    #[test]
+    fn an_unreadable_folder_is_a_failed_input() {
+        let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);
+        let input = unreadable(Path::new("runs/locked"), &e);
+        assert_eq!(input.name(), "runs/locked");
+        let err = input.load(LoadOptions::default()).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            "runs/locked: cannot read this folder (permission denied); its captures were not read"
+        );
     }
 }

@@ -16,8 +16,8 @@ mod selector;
 pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
 pub use selector::TraceSelector;
 
-use crate::analysis::{Settings, Trim};
-use crate::ingest::LoadOptions;
+use crate::analysis::{Settings, Trim, TrimError};
+use crate::ingest::{self, LoadOptions};
 use crate::model::markers::MarkerLog;
 use crate::model::{Capture, Trace, Warning};
 use crate::report::{self, FailedRun, OtherTrace, Report, RunEntry, SettingsJson};
@@ -94,18 +94,24 @@ impl Job {
         if self.trim.is_none() {
             return Picked::Whole(index);
         }
-        let cut = self.trim.apply(trace);
-        if cut.is_empty() {
-            Picked::Empty(format!(
-                "{name}: nothing is left after trimming: {} spans {:.3} s, and --trim-start {} \
-                 --trim-end {} leave no whole frame",
+        match self.trim.cut(trace) {
+            Ok(cut) => Picked::Trimmed(Box::new(cut)),
+            Err(TrimError::NothingLeft { span_s, start_s, end_s }) => Picked::Empty(format!(
+                "{name}: nothing is left after trimming: {} spans {span_s:.3} s, and --trim-start \
+                 {start_s} --trim-end {end_s} leave no whole frame",
                 trace.label(),
-                Trim::span_s(trace),
-                self.trim.start_s,
-                self.trim.end_s
-            ))
-        } else {
-            Picked::Trimmed(Box::new(cut))
+            )),
+        }
+    }
+
+    /// A file's runs and the error messages for stderr: an .etl (known by its content)
+    /// as its [`etl_entry`], any other file loaded ([`Job::load`]) and analysed
+    /// ([`Loaded::runs`]).
+    #[must_use]
+    pub fn runs(&self, input: &Input, settings: &Settings, markers: Option<&MarkerLog>) -> FileRuns {
+        match etl_entry(input) {
+            Some(runs) => runs,
+            None => self.load(input).runs(settings, markers),
         }
     }
 
@@ -182,18 +188,38 @@ impl Loaded {
 }
 
 /// The `framescope report` document of `inputs` (as `report --json` prints it): every
-/// file loaded and analysed on `workers` threads, the runs in argument order. A file
-/// that fails gives a failed run; nothing is printed.
+/// file loaded and analysed on `workers` threads (an .etl summarised), the runs in
+/// argument order. A file that fails gives a failed run; nothing is printed.
 #[must_use]
 pub fn report(inputs: &[Input], job: &Job, settings: &Settings, workers: usize) -> Report {
     let mut runs = Vec::new();
     inputs::for_each_ordered_on(
         workers,
         inputs,
-        |input| job.load(input).runs(settings, None).0,
+        |input| job.runs(input, settings, None).0,
         |_, entries, _| runs.extend(entries),
     );
     Report { schema: report::SCHEMA, settings: job.settings_json(settings), runs }
+}
+
+/// A file's runs and the error messages for stderr.
+pub type FileRuns = (Vec<RunEntry>, Vec<String>);
+
+/// The entry of an .etl (known by its content: what it holds and its PCL markers'
+/// breakdown), or its failed run and message; `None` for any other input.
+#[must_use]
+pub fn etl_entry(input: &Input) -> Option<FileRuns> {
+    let Input::File(path) = input else { return None };
+    if !ingest::etl::is_etl_file(path) {
+        return None;
+    }
+    let name = input.name();
+    Some(match ingest::etl::summarize(path) {
+        Ok(summary) => {
+            (vec![report::etl::EtlRun::entry(&name, summary, ingest::etl::load_marker_log(path))], Vec::new())
+        }
+        Err(e) => (vec![RunEntry::Failed(FailedRun::from_load_error(&name, &e))], vec![e.to_string()]),
+    })
 }
 
 /// Notes an unreadable PCL marker log (`message`) in every run it was meant for.

@@ -10,5 +10,6 @@
 //! * [`grouping`] — the set a run opens in, and groups of runs by set.
 
 pub mod axes;
+pub mod grids;
 pub mod grouping;
 pub mod stages;

@@ -109,6 +109,11 @@ fn grouped(messages: Vec<String>) -> Vec<Warning> {
 #[must_use]
 pub fn is_etl_file(path: &Path) -> bool {
     use std::io::Read;
+    // Only a regular file is sniffed: opening a named pipe would wait for its writer,
+    // and reading from one would take bytes the capture reader needs.
+    if !std::fs::metadata(path).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
     let mut head = [0u8; BUFFER_HEADER_LEN + 8];
     std::fs::File::open(path).and_then(|mut f| f.read_exact(&mut head)).is_ok() && looks_like_etl(&head)
 }

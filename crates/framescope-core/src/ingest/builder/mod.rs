@@ -2,8 +2,7 @@
 
 use super::layout::{DroppedRule, FrameTimeRule, Layout, TimeRole, TimeUnit};
 use super::records::Fields;
-#[cfg(test)]
-use super::records::decimal_step;
+
 use super::values::{Cell, parse_date_time_ms};
 use crate::model::{
     Column, ColumnKind, FrameType, Frames, Trace, TraceMeta, ValuesBuilder, Warning, push_grown,
@@ -23,173 +22,11 @@ const MAX_PRESENT_MODES: usize = 1024;
 
 use super::overflow::{OverflowLog, PLAUSIBLE_FRAME_TIME_MS, plausible_duration};
 
-/// Why a row was not kept as a frame.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum SkipReason {
-    /// Fewer fields than the header asks for.
-    Truncated { fields: usize, header: usize },
-    /// More fields than the header has.
-    TooLong { fields: usize, header: usize },
-    /// The frame-time cell is empty or `NA`.
-    MissingFrameTime,
-    /// The frame-time cell is not a finite number.
-    InvalidFrameTime,
-    /// The frame time is 0 or negative.
-    NonPositiveFrameTime,
-    /// A `Dropped` cell other than 0 or 1: read as displayed.
-    OddDropped,
-    /// A frame time under 1 ns or of 10⁶ ms (17 minutes) or more: no real frame.
-    ImplausibleFrameTime,
-    /// The row is longer than a row may be (bytes or fields).
-    Oversized,
-    /// The ProcessID cell is not a number.
-    BadProcessId,
-    /// A malformed row whose trace has no good row before it.
-    UnknownTrace,
-    /// The file names more traces than framescope keeps.
-    TooManyTraces,
-}
+mod skips;
+#[cfg(test)]
+mod tests;
 
-impl SkipReason {
-    fn group(self) -> u8 {
-        match self {
-            Self::Truncated { .. } => 0,
-            Self::TooLong { .. } => 1,
-            Self::MissingFrameTime => 2,
-            Self::InvalidFrameTime => 3,
-            Self::NonPositiveFrameTime => 4,
-            Self::OddDropped => 5,
-            Self::ImplausibleFrameTime => 6,
-            Self::Oversized => 7,
-            Self::BadProcessId => 8,
-            Self::UnknownTrace => 9,
-            Self::TooManyTraces => 10,
-        }
-    }
-
-    fn one(self) -> String {
-        match self {
-            Self::Truncated { fields, header } | Self::TooLong { fields, header } => {
-                format!("row has {fields} fields, header has {header}; skipped")
-            }
-            Self::MissingFrameTime => "frame time is missing; row skipped".into(),
-            Self::InvalidFrameTime => "frame time is not a number; row skipped".into(),
-            Self::NonPositiveFrameTime => "frame time is 0 or negative; row skipped".into(),
-            Self::OddDropped => "Dropped is neither 0 nor 1; the frame is read as displayed".into(),
-            Self::ImplausibleFrameTime => {
-                "frame time is implausible (under 1 ns, or 10⁶ ms or more); row skipped".into()
-            }
-            Self::Oversized => "row is too long to be a frame (over 1 MiB or 100 000 fields); skipped".into(),
-            Self::BadProcessId => "ProcessID is not a number; row skipped".into(),
-            Self::UnknownTrace => {
-                "malformed row of a process/swap chain with no good row before it; skipped".into()
-            }
-            Self::TooManyTraces => format!("the file names more than {MAX_TRACES} traces; row skipped"),
-        }
-    }
-
-    fn many(self, count: u64) -> String {
-        match self {
-            Self::Truncated { header, .. } => {
-                format!("{count} rows have fewer fields than the header ({header}); skipped")
-            }
-            Self::TooLong { header, .. } => {
-                format!("{count} rows have more fields than the header ({header}); skipped")
-            }
-            Self::MissingFrameTime => format!("{count} rows have no frame time; skipped"),
-            Self::InvalidFrameTime => format!("{count} rows have a frame time that is not a number; skipped"),
-            Self::NonPositiveFrameTime => format!("{count} rows have a frame time of 0 or less; skipped"),
-            Self::OddDropped => {
-                format!("{count} rows have a Dropped value that is neither 0 nor 1; read as displayed")
-            }
-            Self::ImplausibleFrameTime => {
-                format!(
-                    "{count} rows have an implausible frame time (under 1 ns, or 10⁶ ms or more); skipped"
-                )
-            }
-            Self::Oversized => format!("{count} rows are too long to be frames; skipped"),
-            Self::BadProcessId => format!("{count} rows have a ProcessID that is not a number; skipped"),
-            Self::UnknownTrace => format!(
-                "{count} malformed rows belong to a process/swap chain with no good row before them; skipped"
-            ),
-            Self::TooManyTraces => {
-                format!("{count} rows name a trace beyond the first {MAX_TRACES} of the file; skipped")
-            }
-        }
-    }
-}
-
-/// Rows that were skipped, kept in bounded memory: per kind, how many and the first
-/// few (line, reason) pairs.
-#[derive(Debug, Clone, Default)]
-pub struct SkipLog {
-    groups: std::collections::BTreeMap<u8, (u64, Vec<(u64, SkipReason)>)>,
-}
-
-impl SkipLog {
-    /// Rows listed per kind.
-    const LIST: usize = 5;
-
-    /// Records one skipped row.
-    pub fn add(&mut self, line: u64, reason: SkipReason) {
-        let (count, first) = self.groups.entry(reason.group()).or_default();
-        *count += 1;
-        if first.len() < Self::LIST {
-            first.push((line, reason));
-        }
-    }
-
-    /// The warnings: one per row when there are few of a kind, else one per kind that
-    /// counts them and lists where the first ones are.
-    pub fn warnings(&self) -> Vec<Warning> {
-        let mut out = Vec::new();
-        for (count, first) in self.groups.values() {
-            if *count <= Self::LIST as u64 {
-                out.extend(first.iter().map(|&(line, reason)| Warning::at(line, reason.one())));
-            } else if let Some(&(line, reason)) = first.first() {
-                let list: Vec<String> = first.iter().map(|(l, _)| l.to_string()).collect();
-                let msg = format!("{} (lines {}, …)", reason.many(*count), list.join(", "));
-                out.push(Warning::at(line, msg));
-            }
-        }
-        out.sort_by_key(|w| w.line);
-        out
-    }
-}
-
-/// Counts cells of a numeric column that held text instead of a number.
-#[derive(Debug, Clone, Default)]
-pub(super) struct InvalidCells {
-    count: usize,
-    first_line: u64,
-    first_text: String,
-}
-
-impl InvalidCells {
-    /// Counts one cell that is not a number, keeping the first one's line and text.
-    pub(super) fn note(&mut self, line: u64, cell: &[u8]) {
-        if self.count == 0 {
-            self.first_line = line;
-            self.first_text = String::from_utf8_lossy(cell).chars().take(40).collect();
-        }
-        self.count += 1;
-    }
-
-    /// The warning for column `name`, when it had such cells beside real numbers
-    /// (a column of nothing but text is simply not numeric).
-    pub(super) fn warning(&self, name: &str, has_numbers: bool) -> Option<Warning> {
-        (self.count > 0 && has_numbers).then(|| {
-            let what = match self.count {
-                1 => "1 value is not a number".to_owned(),
-                n => format!("{n} values are not numbers"),
-            };
-            Warning::at(
-                self.first_line,
-                format!("column {name}: {what} (first: '{}'); read as missing", self.first_text),
-            )
-        })
-    }
-}
+pub(crate) use skips::{InvalidCells, SkipLog, SkipReason};
 
 /// The rows of one trace so far.
 #[derive(Debug)]
@@ -267,32 +104,8 @@ impl TraceBuilder {
     /// Adds one row, or records why it was skipped.
     pub fn push<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64) {
         let field = |i: usize| record.get(i).unwrap_or(b"");
-        let frame_time = match layout.frame_time {
-            FrameTimeRule::Column(i) => record.cell(i),
-            FrameTimeRule::FromFps(i) => match record.cell(i) {
-                Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
-                Cell::Number(_) => Cell::Number(0.0),
-                other => other,
-            },
-            FrameTimeRule::Sum(b, w) => match (record.cell(b), record.cell(w)) {
-                (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
-                (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
-                _ => Cell::Missing,
-            },
-        };
-        let dropped = match layout.dropped {
-            DroppedRule::Column(i) => match record.cell(i) {
-                Cell::Number(1.0) => true,
-                Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
-                Cell::Number(_) => {
-                    self.skipped.add(line, SkipReason::OddDropped);
-                    false
-                }
-            },
-            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
-            DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
-            DroppedRule::Unknown => false,
-        };
+        let frame_time = frame_time_cell(record, layout.frame_time);
+        let dropped = self.dropped_of(record, layout.dropped, line);
         // A displayed frame without a present interval (the 2.1–2.3 layouts write
         // FrameTime 0 for generated frames) is a frame of the display series only: it is
         // kept with a frame time of 0, which the presents series leaves out.
@@ -345,6 +158,32 @@ impl TraceBuilder {
         if let Some(i) = layout.join_id {
             push_grown(&mut f.join_id, super::values::parse_id(field(i)));
         }
+        self.push_runtime_and_time(record, layout);
+        self.push_columns(record, layout, line, dropped);
+    }
+
+    /// Whether a row's frame was dropped, by the layout's rule; an odd value in a
+    /// dropped column is logged (and read as not dropped).
+    fn dropped_of<F: Fields>(&mut self, record: &F, rule: DroppedRule, line: u64) -> bool {
+        match rule {
+            DroppedRule::Column(i) => match record.cell(i) {
+                Cell::Number(1.0) => true,
+                Cell::Number(0.0) | Cell::Missing | Cell::Invalid => false,
+                Cell::Number(_) => {
+                    self.skipped.add(line, SkipReason::OddDropped);
+                    false
+                }
+            },
+            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
+            DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
+            DroppedRule::Unknown => false,
+        }
+    }
+
+    /// The first non-empty runtime cell (kept as the trace's runtime) and a kept row's
+    /// raw time-axis value.
+    fn push_runtime_and_time<F: Fields>(&mut self, record: &F, layout: &Layout) {
+        let field = |i: usize| record.get(i).unwrap_or(b"");
         if self.meta.runtime.is_none()
             && let Some(i) = layout.runtime
         {
@@ -358,11 +197,13 @@ impl TraceBuilder {
                 parse_date_time_ms(&String::from_utf8_lossy(field(t.index))).unwrap_or(f64::NAN)
             } else {
                 self.time_step_raw = self.time_step_raw.max(record.step(t.index));
-                number(record.cell(t.index))
+                match record.cell(t.index) {
+                    Cell::Number(v) => v,
+                    _ => f64::NAN,
+                }
             };
             push_grown(&mut self.raw_time, raw);
         }
-        self.push_columns(record, layout, line, dropped);
     }
 
     /// A display-column value, or NaN when it is implausible (counted in `overflow`
@@ -577,31 +418,20 @@ impl TraceBuilder {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn decimal_steps() {
-        assert!((decimal_step(b"10.01") - 0.01).abs() < 1e-15);
-        assert!((decimal_step(b" 0.004492 ") - 1e-6).abs() < 1e-18);
-        assert!((decimal_step(b"123") - 1.0).abs() < f64::EPSILON);
-        assert!(decimal_step(b"1e-3") == 0.0);
-    }
-
-    #[test]
-    fn few_skips_are_listed_one_by_one_many_are_counted() {
-        let mut few = SkipLog::default();
-        few.add(9, SkipReason::Truncated { fields: 6, header: 21 });
-        assert_eq!(few.warnings(), vec![Warning::at(9, "row has 6 fields, header has 21; skipped")]);
-        let mut many = SkipLog::default();
-        (10..17).for_each(|l| many.add(l, SkipReason::NonPositiveFrameTime));
-        let w = many.warnings();
-        assert_eq!(w.len(), 1);
-        assert_eq!(w[0].line, Some(10));
-        assert_eq!(
-            w[0].message,
-            "7 rows have a frame time of 0 or less; skipped (lines 10, 11, 12, 13, 14, …)"
-        );
+/// A row's frame-time cell by the layout's rule: a column, 1000 / an FPS column, or
+/// the sum of two columns.
+fn frame_time_cell<F: Fields>(record: &F, rule: FrameTimeRule) -> Cell {
+    match rule {
+        FrameTimeRule::Column(i) => record.cell(i),
+        FrameTimeRule::FromFps(i) => match record.cell(i) {
+            Cell::Number(fps) if fps > 0.0 => Cell::Number(1000.0 / fps),
+            Cell::Number(_) => Cell::Number(0.0),
+            other => other,
+        },
+        FrameTimeRule::Sum(b, w) => match (record.cell(b), record.cell(w)) {
+            (Cell::Number(b), Cell::Number(w)) => Cell::Number(b + w),
+            (Cell::Invalid, _) | (_, Cell::Invalid) => Cell::Invalid,
+            _ => Cell::Missing,
+        },
     }
 }

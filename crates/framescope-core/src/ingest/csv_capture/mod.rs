@@ -1,0 +1,118 @@
+//! Reads a PresentMon-family CSV capture row by row into traces.
+
+mod finish;
+mod rows;
+mod split;
+
+use super::error::{LoadError, LoadErrorKind};
+use super::layout::{self, DroppedRule};
+use super::mangohud::MangoRows;
+use super::preamble::{self, PreambleError};
+use super::records::{BlockItem, Records, Row};
+use super::{LoadOptions, Progress};
+use crate::model::{Capture, FileInfo, Format};
+use std::io::BufRead;
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::mpsc;
+
+use rows::RowReader;
+use split::{BATCHES_IN_FLIGHT, Batch, parse_plan, split_input};
+
+/// The identity of a trace: application, process id, swap chain.
+pub(super) type Key = (String, Option<u32>, Option<String>);
+
+/// Loads a CSV capture from `reader`; `path` names it in messages.
+pub fn load<R: BufRead + Send>(
+    path: &Path,
+    mut reader: R,
+    opts: &LoadOptions,
+    progress: &Progress,
+) -> Result<Capture, LoadError> {
+    let err = |line, kind| LoadError::new(path, line, kind);
+    let pre = preamble::read_preamble(&mut reader).map_err(|e| match e {
+        PreambleError::Io(io) => err(None, LoadErrorKind::Io(io)),
+        PreambleError::NotText(why, line) => {
+            err(Some(line), LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")))
+        }
+        PreambleError::Empty => err(
+            None,
+            LoadErrorKind::NotACapture(
+                "the file is empty (or only blank lines); expected a CSV frame log such as a \
+                 PresentMon, FrameView, OCAT or CapFrameX capture"
+                    .into(),
+            ),
+        ),
+    })?;
+    let layout = layout::detect(&pre.header, &pre.comments)
+        .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
+    let mut info = FileInfo {
+        dropped_known: layout.dropped != DroppedRule::Unknown,
+        target_fps: None,
+        path: path.to_path_buf(),
+        format: layout.format,
+        format_version: layout.format_version.clone(),
+        system: pre
+            .comments
+            .iter()
+            .filter_map(|c| c.split_once('='))
+            .map(|(k, v)| (k.trim().into(), v.trim().into()))
+            .collect(),
+    };
+    let mut rows = RowReader::new(&layout, file_stem(path));
+    if layout.format == Format::MangoHud {
+        rows.mango = Some(MangoRows::new(&layout, &pre.header, pre.version));
+    }
+    // MangoHud's reader looks at every row as a `Row`: it keeps to the csv_core splitter.
+    let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
+    let first_line = pre.header_line + 1;
+    // Two stages on two threads: one splits the bytes into rows, the other turns rows
+    // into frames. Quote-free input is read in blocks of whole lines and split in
+    // place (`Block`); anything else goes through csv_core (`Records`). Batches go
+    // back and forth so their buffers are reused; the order of rows is kept.
+    let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Batch>>(BATCHES_IN_FLIGHT);
+    let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || split_input(reader, first_line, plan.as_ref(), &full_tx, &empty_rx));
+        // Every way out of this loop drops `full_rx` and `empty_tx`, which stops the
+        // splitter at its next batch.
+        let (full_rx, empty_tx) = (full_rx, empty_tx);
+        let mut slow = Row::default();
+        for batch in full_rx {
+            let batch = batch.map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+            match &batch {
+                Batch::Rows(batch) => {
+                    for (record, &line) in batch.rows.iter().zip(&batch.lines) {
+                        rows.row(record, line, &mut info);
+                        rows.count += 1;
+                    }
+                }
+                Batch::Block(block) => {
+                    for k in 0..block.len() {
+                        match block.row(k) {
+                            (BlockItem::Fast(record), line) => rows.row(&record, line, &mut info),
+                            (BlockItem::Slow(bytes), line) => {
+                                let mut one = Records::new(bytes, line);
+                                if let Ok(Some(line)) = one.next_row(&mut slow) {
+                                    rows.row(&slow, line, &mut info);
+                                }
+                            }
+                        }
+                        rows.count += 1;
+                    }
+                }
+            }
+            if progress.is_cancelled() {
+                return Err(err(None, LoadErrorKind::Cancelled));
+            }
+            rows.feed_preview(progress);
+            let _ = empty_tx.send(batch);
+        }
+        Ok(())
+    })?;
+    rows.finish(info, opts, path)
+}
+
+fn file_stem(path: &Path) -> String {
+    path.file_stem().map_or_else(|| "capture".into(), |s| s.to_string_lossy().into_owned())
+}

@@ -1,0 +1,190 @@
+//! The splitting stage: a thread that reads the input and cuts it into rows, in
+//! place while the input is plain, else through csv_core.
+
+use super::super::layout::{self, DroppedRule, Layout, TimeUnit};
+use super::super::records::{Block, Plan, Records, Row, splits_plainly};
+use rayon::prelude::*;
+use std::io::BufRead;
+use std::sync::Arc;
+use std::sync::mpsc;
+
+/// Rows per batch handed from the splitter to the builder.
+pub(super) const BATCH_ROWS: usize = 4096;
+/// Batches the splitter may be ahead by (bounds the memory in flight).
+pub(super) const BATCHES_IN_FLIGHT: usize = 2;
+
+/// Bytes read at a time, split into blocks of whole lines.
+pub(super) const READ_BYTES: usize = 4 << 20;
+
+/// Rows split from the input, with the line each starts on.
+#[derive(Default)]
+pub(super) struct RowBatch {
+    pub(super) rows: Vec<Row>,
+    pub(super) lines: Vec<u64>,
+}
+
+/// What the splitting stage hands on.
+pub(super) enum Batch {
+    /// Rows split by csv_core.
+    Rows(RowBatch),
+    /// Whole lines split in place.
+    Block(Block),
+}
+
+/// The splitting stage. Reads blocks of whole lines and splits them in place while
+/// they are plain (no quotes, no lone `\r`; `plain` allows it at all); from the first
+/// block that is not, or a line longer than a block, hands the rest of the input to
+/// csv_core.
+pub(super) fn split_input<R: BufRead>(
+    mut reader: R,
+    first_line: u64,
+    plan: Option<&Arc<Plan>>,
+    full: &mpsc::SyncSender<std::io::Result<Batch>>,
+    empty: &mpsc::Receiver<Batch>,
+) {
+    let mut line = first_line;
+    let mut buf: Vec<u8> = Vec::new();
+    let mut eof = false;
+    let mut pool: Vec<Block> = Vec::new();
+    while let Some(plan) = plan {
+        let mut filled = buf.len();
+        buf.resize(filled.max(READ_BYTES), 0);
+        while filled < READ_BYTES && !eof {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => eof = true,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    let _ = full.send(Err(e));
+                    return;
+                }
+            }
+        }
+        buf.truncate(filled);
+        let cut = if eof { Some(buf.len()) } else { memchr::memrchr(b'\n', &buf).map(|k| k + 1) };
+        let Some(cut) = cut.filter(|&cut| splits_plainly(&buf[..cut])) else {
+            // Not plain (or one line fills the buffer): csv_core from here on.
+            break;
+        };
+        // Parts of whole lines, split and parsed in parallel; each counts its lines
+        // from 0 and is moved on by the lines before it (a prefix sum).
+        while let Ok(batch) = empty.try_recv() {
+            if let Batch::Block(block) = batch {
+                pool.push(block);
+            }
+        }
+        let parts = line_parts(&buf[..cut], rayon::current_num_threads().max(1) * 2);
+        let blocks: Vec<Block> = parts.iter().map(|_| pool.pop().unwrap_or_default()).collect();
+        let mut done: Vec<(Block, u64)> = blocks
+            .into_par_iter()
+            .zip(parts.par_iter())
+            .map(|(mut block, range)| {
+                let mut data = block.take_data();
+                data.clear();
+                data.extend_from_slice(&buf[range.clone()]);
+                let lines = block.fill(data, 0);
+                block.parse(plan);
+                (block, lines)
+            })
+            .collect();
+        for (block, lines) in &mut done {
+            block.shift_lines(line);
+            line += *lines;
+        }
+        for (block, _) in done {
+            if !block.is_empty() && full.send(Ok(Batch::Block(block))).is_err() {
+                return;
+            }
+        }
+        buf.drain(..cut);
+        if eof && buf.is_empty() {
+            return;
+        }
+    }
+    let rest = std::io::Read::chain(std::io::Cursor::new(buf), reader);
+    split_rows(Records::new(rest, line), full, empty);
+}
+
+/// Splits `data` (whole lines) into about `n` ranges that end at line ends.
+pub(super) fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::with_capacity(n);
+    let mut start = 0;
+    for k in 1..=n {
+        if start >= data.len() {
+            break;
+        }
+        let target = (data.len() * k / n).max(start);
+        let end = if k == n {
+            data.len()
+        } else {
+            memchr::memchr(b'\n', &data[target..]).map_or(data.len(), |p| target + p + 1)
+        };
+        if end > start {
+            parts.push(start..end);
+            start = end;
+        }
+    }
+    parts
+}
+
+/// The csv_core splitting stage: fills batches (reusing those sent back) until the
+/// input ends, it fails, or nobody listens any more.
+pub(super) fn split_rows<R: BufRead>(
+    mut records: Records<R>,
+    full: &mpsc::SyncSender<std::io::Result<Batch>>,
+    empty: &mpsc::Receiver<Batch>,
+) {
+    loop {
+        let mut batch = match empty.try_recv() {
+            Ok(Batch::Rows(batch)) => batch,
+            _ => RowBatch::default(),
+        };
+        batch.lines.clear();
+        let mut n = 0;
+        let mut end = false;
+        while n < BATCH_ROWS {
+            if batch.rows.len() == n {
+                batch.rows.push(Row::default());
+            }
+            match records.next_row(&mut batch.rows[n]) {
+                Ok(Some(line)) => {
+                    batch.lines.push(line);
+                    n += 1;
+                }
+                Ok(None) => {
+                    end = true;
+                    break;
+                }
+                Err(e) => {
+                    let _ = full.send(Err(e));
+                    return;
+                }
+            }
+        }
+        batch.rows.truncate(n);
+        if (n > 0 && full.send(Ok(Batch::Rows(batch))).is_err()) || end {
+            return;
+        }
+    }
+}
+
+/// The fields the splitting stage parses ahead: frame time, dropped, display, time
+/// (and its decimal step) and every numeric column.
+pub(super) fn parse_plan(layout: &Layout) -> Plan {
+    let mut fields = Vec::new();
+    match layout.frame_time {
+        layout::FrameTimeRule::Column(i) | layout::FrameTimeRule::FromFps(i) => fields.push(i),
+        layout::FrameTimeRule::Sum(b, w) => fields.extend([b, w]),
+    }
+    match layout.dropped {
+        DroppedRule::Column(i) | DroppedRule::MissingDisplay(i) | DroppedRule::ZeroDisplay(i) => {
+            fields.push(i);
+        }
+        DroppedRule::Unknown => {}
+    }
+    fields.extend(layout.display);
+    let time = layout.time.filter(|t| t.unit != TimeUnit::DateTime).map(|t| t.index);
+    fields.extend(time);
+    fields.extend(layout.numeric.iter().map(|c| c.index));
+    Plan::new(fields, time)
+}

@@ -1,0 +1,282 @@
+//! The fast path for plain rows: a block of whole lines split in place (no quote, no
+//! lone `\r`), its rows read as [`BlockRow`]s; anything else falls back to
+//! [`super::Records`].
+
+use super::super::values::{Cell, parse_cell};
+use super::{Fields, Plan, decimal_step, decode_cell, encode_cell};
+
+/// Lines longer than this are split by [`Records`] (the exact rules for oversized
+/// rows) rather than by the block splitter.
+const FAST_ROW_BYTES: usize = 1 << 18;
+/// Rows with more fields than this are split by [`Records`] too.
+pub(super) const FAST_ROW_FIELDS: usize = 1 << 15;
+
+/// One row of a [`Block`]: where its bytes are and where its field ends are.
+#[derive(Debug, Clone, Copy)]
+struct Span {
+    start: u32,
+    end: u32,
+    /// Index of the row's first field end in [`Block::ends`].
+    first: u32,
+    /// Number of fields; [`SLOW`] when the row is to be split by [`Records`].
+    fields: u32,
+}
+
+const SLOW: u32 = u32::MAX;
+
+/// Whole lines of a quote-free CSV, split into rows and fields without copying: the
+/// bytes are read once into the block, rows are found with `memchr`, fields by
+/// their commas. Line numbers count every line (blank ones too).
+#[derive(Debug, Default)]
+pub struct Block {
+    data: Vec<u8>,
+    rows: Vec<Span>,
+    ends: Vec<u32>,
+    lines: Vec<u64>,
+    /// Per row, the planned fields parsed ([`Plan`]), then the time column's step.
+    cells: Vec<f64>,
+    plan: std::sync::Arc<Plan>,
+}
+
+/// A row of a [`Block`].
+#[derive(Debug, Clone, Copy)]
+pub struct BlockRow<'a> {
+    data: &'a [u8],
+    span: Span,
+    ends: &'a [u32],
+    cells: &'a [f64],
+    plan: &'a Plan,
+}
+
+impl Fields for BlockRow<'_> {
+    #[inline]
+    fn len(&self) -> usize {
+        self.span.fields as usize
+    }
+    #[inline]
+    fn get(&self, i: usize) -> Option<&[u8]> {
+        if i >= self.span.fields as usize {
+            return None;
+        }
+        let start = if i == 0 { self.span.start } else { self.ends[i - 1] + 1 };
+        self.data.get(start as usize..self.ends[i] as usize)
+    }
+    fn is_oversized(&self) -> bool {
+        false
+    }
+    #[inline]
+    fn cell(&self, i: usize) -> Cell {
+        match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
+            Some(&v) => decode_cell(v),
+            None => parse_cell(self.get(i).unwrap_or(b"")),
+        }
+    }
+    #[inline]
+    fn step(&self, i: usize) -> f64 {
+        match (self.plan.step_field, self.cells.get(self.plan.fields.len())) {
+            (Some(f), Some(&step)) if f == i => step,
+            _ => decimal_step(self.get(i).unwrap_or(b"")),
+        }
+    }
+}
+
+/// A row of a block: split in place, or (a very long line) by [`Records`].
+pub enum BlockItem<'a> {
+    /// Split in place.
+    Fast(BlockRow<'a>),
+    /// The line's bytes, to split with [`Records`].
+    Slow(&'a [u8]),
+}
+
+impl Block {
+    /// Number of rows.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.rows.len()
+    }
+
+    /// True when the block holds no row.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// Row `k` and the line it is on.
+    #[must_use]
+    pub fn row(&self, k: usize) -> (BlockItem<'_>, u64) {
+        let span = self.rows[k];
+        let line = self.lines[k];
+        if span.fields == SLOW {
+            return (BlockItem::Slow(&self.data[span.start as usize..span.end as usize]), line);
+        }
+        let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
+        let w = self.plan.width();
+        let cells = self.cells.get(k * w..(k + 1) * w).unwrap_or(&[]);
+        (BlockItem::Fast(BlockRow { data: &self.data, span, ends, cells, plan: &self.plan }), line)
+    }
+
+    /// Parses the planned fields of every row ahead ([`Plan`]) — unless that would
+    /// take more than twice the block's bytes (thousands of mostly empty columns): the
+    /// builder then parses the cells it reads itself.
+    pub fn parse(&mut self, plan: &std::sync::Arc<Plan>) {
+        self.plan = std::sync::Arc::clone(plan);
+        self.cells.clear();
+        let w = plan.width();
+        if self.rows.len() * w * 8 > 2 * self.data.len() + 4096 {
+            return;
+        }
+        self.cells.reserve(self.rows.len() * w);
+        for k in 0..self.rows.len() {
+            let span = self.rows[k];
+            if span.fields == SLOW {
+                self.cells.extend(std::iter::repeat_n(f64::NAN, w));
+                continue;
+            }
+            let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
+            let row = BlockRow { data: &self.data, span, ends, cells: &[], plan: &Plan::default() };
+            for &f in &plan.fields {
+                self.cells.push(encode_cell(row.cell(f)));
+            }
+            if let Some(f) = plan.step_field {
+                self.cells.push(row.step(f));
+            }
+        }
+    }
+
+    /// Moves every line number on by `offset` (blocks are split in parallel, each
+    /// counting its lines from 0).
+    pub fn shift_lines(&mut self, offset: u64) {
+        self.lines.iter_mut().for_each(|l| *l += offset);
+    }
+
+    /// Splits `data` (whole lines: it ends with `\n` or at the end of the input; no
+    /// quote and no lone `\r` in it), whose first byte is on line `first_line`.
+    /// Returns the line after the last.
+    pub fn fill(&mut self, data: Vec<u8>, first_line: u64) -> u64 {
+        self.data = data;
+        self.rows.clear();
+        self.ends.clear();
+        self.lines.clear();
+        let mut row = RowScan { start: 0, first: 0, fields: 0 };
+        let mut line = first_line;
+        let (rows, ends, lines) = (&mut self.rows, &mut self.ends, &mut self.lines);
+        let data = &self.data;
+        // One pass finds every comma and line break; a row's field ends are pushed as
+        // its commas go by, up to FAST_ROW_FIELDS (a longer row goes to `Records`).
+        for_each_separator(data, |pos, newline| {
+            if newline {
+                row.finish(data, pos, line, rows, ends, lines);
+                line += 1;
+                row = RowScan { start: pos + 1, first: ends.len() as u32, fields: 0 };
+            } else {
+                row.fields += 1;
+                if row.fields < FAST_ROW_FIELDS {
+                    ends.push(pos as u32);
+                }
+            }
+        });
+        if row.start < data.len() {
+            row.finish(data, data.len(), line, rows, ends, lines);
+            line += 1;
+        }
+        line
+    }
+
+    /// Gives the block's buffer back for reuse.
+    pub fn take_data(&mut self) -> Vec<u8> {
+        std::mem::take(&mut self.data)
+    }
+}
+
+/// The row being scanned by [`Block::fill`].
+struct RowScan {
+    start: usize,
+    /// Index of its first field end in `Block::ends`.
+    first: u32,
+    /// Commas seen so far.
+    fields: usize,
+}
+
+impl RowScan {
+    /// Ends the row at the line break at `nl` (or the end of the data): a blank line
+    /// adds no row; a row too long or too wide for the fast path is marked [`SLOW`].
+    fn finish(
+        &self,
+        data: &[u8],
+        nl: usize,
+        line: u64,
+        rows: &mut Vec<Span>,
+        ends: &mut Vec<u32>,
+        lines: &mut Vec<u64>,
+    ) {
+        let pos = self.start;
+        let mut end = nl;
+        if end > pos && data[end - 1] == b'\r' {
+            end -= 1;
+        }
+        if end == pos {
+            return;
+        }
+        let fields = self.fields + 1;
+        let span = if end - pos <= FAST_ROW_BYTES && fields <= FAST_ROW_FIELDS {
+            ends.push(end as u32);
+            Span { start: pos as u32, end: end as u32, first: self.first, fields: fields as u32 }
+        } else {
+            ends.truncate(self.first as usize);
+            Span { start: pos as u32, end: (nl + 1).min(data.len()) as u32, first: self.first, fields: SLOW }
+        };
+        rows.push(span);
+        lines.push(line);
+    }
+}
+
+/// Calls `f(position, is_line_break)` for every `,` and `\n` of `data`, in order:
+/// eight bytes at a time into bit masks, then one call per set bit.
+#[inline]
+fn for_each_separator(data: &[u8], mut f: impl FnMut(usize, bool)) {
+    let mut words = data.chunks_exact(8);
+    let mut base = 0usize;
+    for word in &mut words {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(word);
+        let (commas, breaks) = masks(u64::from_le_bytes(b));
+        let mut m = commas | breaks;
+        while m != 0 {
+            let i = m.trailing_zeros();
+            f(base + (i / 8) as usize, breaks >> i & 1 == 1);
+            m &= m - 1;
+        }
+        base += 8;
+    }
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if b == b',' || b == b'\n' {
+            f(base + i, b == b'\n');
+        }
+    }
+}
+
+/// The high bit of each byte of `x` that is zero, exactly (no borrow from one byte
+/// into the next).
+#[inline]
+fn zero_bytes(x: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
+/// Bit `8·j + 7` set where byte `j` of the 8 bytes at `at` is a comma, and where
+/// it is a line break: eight bytes compared at once in a `u64`.
+#[inline]
+fn masks(word: u64) -> (u64, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    (zero_bytes(word ^ (ONES * u64::from(b','))), zero_bytes(word ^ (ONES * u64::from(b'\n'))))
+}
+
+/// True when `data` can be split by [`Block::fill`]: no quote (fields may hold
+/// commas or line breaks) and no lone `\r` (a classic-Mac line end).
+#[must_use]
+pub fn splits_plainly(data: &[u8]) -> bool {
+    if memchr::memchr(b'"', data).is_some() {
+        return false;
+    }
+    memchr::memchr_iter(b'\r', data).all(|k| data.get(k + 1) == Some(&b'\n'))
+}
