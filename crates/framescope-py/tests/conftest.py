@@ -61,6 +61,16 @@ def cli_json(*args: str, check_codes=(0, 1)) -> Dict[str, Any]:
 
 
 CAPTURES = real_captures()
+
+
+def etl_captures() -> List[Path]:
+    """Every .etl under real-traces (reported as what they hold, not as frames), sorted."""
+    if not REAL_TRACES.is_dir():
+        return []
+    return sorted(p for p in REAL_TRACES.rglob("*.etl") if p.is_file())
+
+
+ETL_CAPTURES = etl_captures()
 needs_real = pytest.mark.skipif(not CAPTURES, reason=f"no real captures at {REAL_TRACES}")
 
 

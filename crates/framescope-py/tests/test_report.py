@@ -8,7 +8,10 @@ import json
 import pytest
 
 import framescope
-from conftest import CAPTURES, REAL_TRACES, capture_ids, cli_json, needs_real
+import gzip
+import shutil
+
+from conftest import CAPTURES, ETL_CAPTURES, REAL_TRACES, capture_ids, cli_json, needs_real
 
 
 @needs_real
@@ -19,6 +22,29 @@ def test_report_equals_the_cli_json(path):
     assert got == expected
     # Same types too (1 and 1.0 compare equal in Python): the JSON text is identical.
     assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+@needs_real
+@pytest.mark.parametrize("path", ETL_CAPTURES, ids=capture_ids(ETL_CAPTURES))
+def test_an_etl_report_equals_the_cli_json(path):
+    # The package and the command line share one pipeline: an .etl is summarised (what
+    # it holds, its PCL markers), not failed as an unreadable capture.
+    expected = cli_json("report", "--json", str(path))
+    got = framescope.report([str(path)])
+    assert got == expected
+    assert "error" not in got["runs"][0], got["runs"][0]
+
+
+@needs_real
+def test_a_gzip_capture_in_a_folder_is_read_as_the_command_line_reads_it(tmp_path):
+    source = REAL_TRACES / "mangohud" / sorted(p.name for p in (REAL_TRACES / "mangohud").glob("*.csv"))[0]
+    with open(source, "rb") as plain, gzip.open(tmp_path / (source.name + ".gz"), "wb") as packed:
+        shutil.copyfileobj(plain, packed)
+    got = framescope.report(str(tmp_path))
+    assert got == cli_json("report", "--json", str(tmp_path))
+    (run,) = got["runs"]
+    assert run["file"].endswith(".csv.gz") and "error" not in run
+    assert run["summary"] == framescope.report([str(source)])["runs"][0]["summary"]
 
 
 @needs_real
