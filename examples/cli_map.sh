@@ -24,7 +24,8 @@ parts="$(mktemp -d)"
 trap 'rm -rf "$parts"' EXIT
 
 list_captures() {
-    find "$folder" -xtype f \( -iname '*.csv' -o -iname '*.json' -o -iname '*.hml' \) -not -path '*/.*' -print0 |
+    find "$folder" -xtype f \( -iname '*.csv' -o -iname '*.json' -o -iname '*.hml' \
+        -o -iname '*.csv.gz' -o -iname '*.json.gz' -o -iname '*.hml.gz' \) -not -path '*/.*' -print0 |
         LC_ALL=C sort -z
 }
 

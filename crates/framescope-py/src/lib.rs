@@ -207,8 +207,9 @@ fn batch_parquet(py: Python<'_>, paths: Vec<PathBuf>, options: RawOptions) -> Py
 }
 
 /// The capture files `paths` stand for, as the command line reads them: a folder walked
-/// for `*.csv`, `*.json` and `*.hml` (sorted by path, hidden entries skipped), a file as
-/// given. A folder without captures is listed as itself (reading it fails).
+/// for `*.csv`, `*.json` and `*.hml` and their `.gz` (sorted by path, hidden entries
+/// skipped), a file as given. A folder without captures, or one that cannot be read, is
+/// listed as itself (reading it fails).
 #[pyfunction]
 fn captures(paths: Vec<PathBuf>) -> PyResult<Vec<String>> {
     Ok(expand(&paths)?.iter().map(Input::name).collect())

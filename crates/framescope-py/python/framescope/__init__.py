@@ -9,7 +9,8 @@
 * :func:`captures` — the capture files of folders, as the command line finds them.
 
 Every function reads the files on Rust threads with the GIL released. Paths may be
-files or folders (walked for ``*.csv``, ``*.json`` and ``*.hml``). ``.to_pandas()`` on
+files or folders (walked for ``*.csv``, ``*.json``, ``*.hml`` and their ``.gz``);
+an ``.etl`` is reported as what it holds, as on the command line. ``.to_pandas()`` on
 a DataFrame needs pandas and pyarrow (``pip install 'framescope[pandas]'``).
 """
 
@@ -80,8 +81,9 @@ def _raise_failed(runs: List[Dict[str, Any]]) -> None:
 
 def captures(paths: Paths) -> List[str]:
     """The capture files ``paths`` stand for, in the order the command line reads them:
-    a folder is walked for ``*.csv``, ``*.json`` and ``*.hml`` (sorted by path, hidden
-    entries skipped), a file is kept as given. Useful to split a folder into tasks."""
+    a folder is walked for ``*.csv``, ``*.json``, ``*.hml`` and their ``.gz`` (sorted by
+    path, hidden entries skipped; a folder that cannot be read is kept, and reading it
+    fails), a file is kept as given. Useful to split a folder into tasks."""
     return _native.captures(_paths(paths))
 
 
