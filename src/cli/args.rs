@@ -20,10 +20,14 @@ pub(super) struct ReportArgs {
     /// MangoHud) in the table; the JSON always has them under `conventions`.
     #[arg(long)]
     pub(super) conventions: bool,
-    /// Output: table (default), json (as --json) or csv (one line per run, one column
-    /// per figure named as the JSON keys joined with '.').
+    /// Output: table (default), json (as --json), csv (one line per run, one column
+    /// per figure named as the JSON keys joined with '.') or parquet (the csv's rows and
+    /// columns, typed, written to --output).
     #[arg(long, value_enum, value_name = "FORMAT")]
     pub(super) format: Option<FormatArg>,
+    /// With --format parquet: the file to write.
+    #[arg(short, long, value_name = "PATH")]
+    pub(super) output: Option<PathBuf>,
     /// A progress line on stderr: auto (when stderr is a terminal and there is more
     /// than one file), always or never.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
@@ -39,6 +43,7 @@ pub(super) enum FormatArg {
     Table,
     Json,
     Csv,
+    Parquet,
 }
 
 #[derive(Debug, Args)]

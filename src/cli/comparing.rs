@@ -7,25 +7,19 @@ use super::args::CompareArgs;
 use super::html;
 use super::inputs::{self, Input, ProgressArg, ProgressLine};
 use super::loading::{FileResult, Job, Loaded, echo_errors};
-use super::pipeline::{self, Checks};
+use super::pipeline::Checks;
 use super::reporting::{finish, load_markers, warn_marker_error, write_json};
 use framescope_core::ingest;
 use framescope_core::model::Warning;
-use framescope_core::report::compare::{self, CompareReport, Gate, GateOutcome};
-use framescope_core::report::sets::{self, Set, SetRun, SetsJson, SetsReport, Side};
-use framescope_core::report::{self, Report, Run, RunEntry, SettingsJson};
+use framescope_core::pipeline::compare::{self as pcompare, Sides};
+use framescope_core::report::compare::{self, Gate, GateOutcome};
+use framescope_core::report::sets;
+use framescope_core::report::{self, RunEntry, SettingsJson};
 use rayon::iter::{IndexedParallelIterator, IntoParallelRefIterator, ParallelIterator};
 use std::io::Write;
 use std::process::ExitCode;
 
-/// The two sides of `compare`, checked.
-enum Sides {
-    /// One file per side: the plain comparison (`metrics.md` §9).
-    Single(Input, Input),
-    /// Sets of at least two runs per side (§12).
-    Sets(Vec<Input>, Vec<Input>),
-}
-
+/// The two sides of `compare` from its arguments ([`Sides::new`] checks them).
 fn sides(args: &CompareArgs) -> Result<Sides, String> {
     let (a, b) = if args.vs.is_empty() {
         match args.files.as_slice() {
@@ -40,23 +34,7 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
     } else {
         (inputs::expand(&args.files)?, inputs::expand(&args.vs)?)
     };
-    if a.iter().chain(&b).filter(|i| **i == Input::Stdin).count() > 1 {
-        return Err("'-' (standard input) can be given only once".into());
-    }
-    match (a.len(), b.len()) {
-        (1, 1) => {
-            let (mut a, mut b) = (a, b);
-            match (a.pop(), b.pop()) {
-                (Some(a), Some(b)) => Ok(Sides::Single(a, b)),
-                _ => Err("compare needs a file on each side".into()),
-            }
-        }
-        (na, nb) if na >= 2 && nb >= 2 => Ok(Sides::Sets(a, b)),
-        (na, nb) => Err(format!(
-            "a set is two or more runs of one scenario: the baseline has {na} and the other side {nb}; give at \
-             least two files on each side of --vs, or one file per side"
-        )),
-    }
+    Sides::new(a, b)
 }
 
 /// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no
@@ -71,14 +49,11 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
         allow_missing: args.allow_missing,
     };
-    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
     let echo = echo_errors(table);
     let checks = args.checks.checks();
-    let (inputs, baseline_count) = match &sides {
-        Sides::Single(x, y) => (vec![x.clone(), y.clone()], 1),
-        Sides::Sets(x, y) => (x.iter().chain(y).cloned().collect::<Vec<_>>(), x.len()),
-    };
+    let (inputs, baseline_count) = sides.inputs();
     if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
         say!("error: {e}");
         return ExitCode::from(2);
@@ -109,14 +84,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         .enumerate()
         .flat_map(|(i, r)| r.entries.into_iter().map(move |e| (i, e)))
         .collect();
-    let ok_runs: Vec<&Run> = entries
-        .iter()
-        .filter_map(|(_, e)| match e {
-            RunEntry::Run(r) => Some(&**r),
-            RunEntry::Failed(_) | RunEntry::Etl(_) => None,
-        })
-        .collect();
-    let warnings: Vec<Warning> = pipeline::different_applications(&ok_runs).into_iter().collect();
+    let warnings = pcompare::different_applications_of(&entries);
     if echo {
         for w in &warnings {
             say!("warning: {}", w.message);
@@ -189,7 +157,7 @@ fn analyse_all(
 }
 
 /// Loads every file (in parallel), in argument order, with a progress line.
-fn load_all(inputs: &[Input], job: &Job<'_>, progress: ProgressArg) -> Vec<Loaded> {
+fn load_all(inputs: &[Input], job: &Job, progress: ProgressArg) -> Vec<Loaded> {
     let progress = ProgressLine::new(progress, inputs.len());
     let mut loaded = Vec::with_capacity(inputs.len());
     let mut failed_files = 0;
@@ -226,24 +194,10 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
     let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
-    let comparison = match runs.as_slice() {
-        [RunEntry::Run(baseline), RunEntry::Run(other)] => {
-            Some(compare::compare(baseline, other).with_noise_band(args.noise_band))
-        }
-        _ => None,
-    };
-    let outcome = comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check(c));
+    let (doc, outcome) = pcompare::single(settings_json, runs, gate, args.noise_band, warnings);
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
     }
-    let doc = CompareReport {
-        report: Report { schema: report::SCHEMA, settings: settings_json, runs },
-        comparison,
-        noise_band: args.noise_band,
-        regressions: outcome.as_ref().map(|o| o.regressions.clone()),
-        not_comparable: outcome.as_ref().map(|o| o.not_comparable.clone()),
-        warnings,
-    };
     if let Some(path) = &args.analysis.html {
         failed |= !html::write_compare(path, &doc, pages);
     }
@@ -271,62 +225,16 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
         c;
     let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
-    let side_of = |file_index: usize| if file_index < baseline_count { Side::Baseline } else { Side::Other };
-    let set_runs = |side: Side| -> Vec<&Run> {
-        entries
-            .iter()
-            .filter(|(i, _)| side_of(*i) == side)
-            .filter_map(|(_, e)| match e {
-                RunEntry::Run(r) => Some(&**r),
-                RunEntry::Failed(_) | RunEntry::Etl(_) => None,
-            })
-            .collect()
-    };
-    let any_failed = entries.iter().any(|(_, e)| matches!(e, RunEntry::Failed(_)));
-    let limit = args.outlier_limit;
-    let (set_a, set_b) = (Set::new(set_runs(Side::Baseline), limit), Set::new(set_runs(Side::Other), limit));
-    let usable = !any_failed && set_a.runs.len() >= 2 && set_b.runs.len() >= 2;
-    let comparison = usable.then(|| sets::compare_sets(&set_a, &set_b));
-    let outcome =
-        comparison.as_ref().filter(|_| !gate.rules.is_empty()).map(|c| gate.check_rows(&c.gate_rows()));
+    let pcompare::SetsOutcome { doc, gate: outcome, set_warnings } =
+        pcompare::sets(settings_json, &entries, baseline_count, args.outlier_limit, gate, warnings);
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
     }
-    let is_outlier = |run: &Run| {
-        [&set_a, &set_b]
-            .iter()
-            .any(|s| s.runs.iter().zip(&s.outlier).any(|(r, o)| *o && std::ptr::eq(*r, run)))
-    };
-    let runs: Vec<SetRun> = entries
-        .iter()
-        .map(|(i, e)| SetRun {
-            entry: e.clone(),
-            set: side_of(*i).name(),
-            outlier: matches!(e, RunEntry::Run(r) if is_outlier(r)),
-        })
-        .collect();
-    let sets_json = usable.then(|| SetsJson {
-        outlier_limit: limit,
-        baseline: sets::SetJson::of(&set_a),
-        other: sets::SetJson::of(&set_b),
-    });
     if echo {
-        for w in set_a.warnings.iter().chain(&set_b.warnings) {
+        for w in &set_warnings {
             say!("warning: {}", w.message);
         }
     }
-    let mut doc = SetsReport {
-        schema: report::SCHEMA,
-        settings: settings_json,
-        runs,
-        comparison,
-        sets: sets_json,
-        regressions: None,
-        not_comparable: None,
-        within_noise: None,
-        warnings,
-    };
-    doc.set_gate(outcome.as_ref());
     if let Some(path) = &args.analysis.html {
         failed |= !html::write_sets(path, &doc, pages);
     }

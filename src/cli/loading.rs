@@ -1,155 +1,12 @@
-//! Reading one file of a command: the capture loaded, its traces picked and trimmed,
-//! analysed into runs, and what to say about it on stderr.
+//! Reading one file of a command through the core's pipeline
+//! ([`framescope_core::pipeline`]: the capture loaded, its traces picked and trimmed,
+//! analysed into runs), and what to say about it on stderr.
 
-use super::TraceSelector;
 use super::inputs::Input;
 use super::pipeline::{Checks, RowCounts};
-use framescope_core::analysis::{Settings, Trim, TrimError};
-use framescope_core::ingest::{self, LoadOptions};
-use framescope_core::model::{Capture, Trace};
-use framescope_core::report::{self, FailedRun, OtherTrace, Run, RunEntry};
+pub(super) use framescope_core::pipeline::{Job, Loaded, Picked};
+use framescope_core::report::{Run, RunEntry};
 use std::io::IsTerminal;
-
-/// How a file's traces were picked and cut.
-pub(super) enum Picked {
-    /// The whole trace `index`.
-    Whole(usize),
-    /// A trace, trimmed.
-    Trimmed(Box<Trace>),
-    /// A trace with nothing left after trimming: the message says so.
-    Empty(String),
-}
-
-/// A file read, with its picked traces; or the failed run that stands for it.
-pub(super) enum Loaded {
-    Capture { name: String, capture: Box<Capture>, picked: Vec<Picked>, other_traces: Vec<OtherTrace> },
-    Failed(RunEntry, String),
-}
-
-/// What every file of a command is read with.
-pub(super) struct Job<'a> {
-    pub(super) selector: &'a TraceSelector,
-    pub(super) opts: LoadOptions,
-    pub(super) trim: Trim,
-}
-
-impl Job<'_> {
-    /// Reads a file and picks (and trims) its traces.
-    pub(super) fn load(&self, input: &Input) -> Loaded {
-        let name = input.name();
-        let capture = match input.load(self.opts.clone()) {
-            Ok(c) => c,
-            Err(e) => {
-                return Loaded::Failed(
-                    RunEntry::Failed(FailedRun::from_load_error(&name, &e)),
-                    e.to_string(),
-                );
-            }
-        };
-        let indices = match self.selector.select(&capture) {
-            Ok(i) => i,
-            Err(msg) => {
-                let msg = format!("{name}: {msg}");
-                return Loaded::Failed(RunEntry::Failed(FailedRun::new(&name, msg.clone())), msg);
-            }
-        };
-        let other_traces = if *self.selector == TraceSelector::All {
-            Vec::new()
-        } else {
-            OtherTrace::of(&capture, &indices)
-        };
-        let picked = indices
-            .into_iter()
-            .map(|i| {
-                if self.trim.is_none() {
-                    return Picked::Whole(i);
-                }
-                let trace = &capture.traces[i];
-                match self.trim.cut(trace) {
-                    Ok(cut) => Picked::Trimmed(Box::new(cut)),
-                    Err(TrimError::NothingLeft { span_s, start_s, end_s }) => Picked::Empty(format!(
-                        "{name}: nothing is left after trimming: {} spans {span_s:.3} s, and --trim-start \
-                         {start_s} --trim-end {end_s} leave no whole frame",
-                        trace.label(),
-                    )),
-                }
-            })
-            .collect();
-        Loaded::Capture { name, capture: Box::new(capture), picked, other_traces }
-    }
-}
-
-impl Loaded {
-    /// The traces that will be analysed (for one frame-time source over a comparison).
-    pub(super) fn traces(&self) -> Vec<&Trace> {
-        match self {
-            Self::Capture { capture, picked, .. } => picked
-                .iter()
-                .filter_map(|p| match p {
-                    Picked::Whole(i) => Some(&capture.traces[*i]),
-                    Picked::Trimmed(t) => Some(&**t),
-                    Picked::Empty(_) => None,
-                })
-                .collect(),
-            Self::Failed(..) => Vec::new(),
-        }
-    }
-
-    /// The file's runs (a failed entry for a failed file or a trace trimmed to nothing),
-    /// and the error messages for stderr.
-    pub(super) fn runs(
-        &self,
-        settings: &Settings,
-        markers: Option<&ingest::pcl::MarkerLog>,
-    ) -> (Vec<RunEntry>, Vec<String>) {
-        match self {
-            Self::Failed(entry, msg) => (vec![entry.clone()], vec![msg.clone()]),
-            Self::Capture { name, capture, picked, other_traces } => {
-                let mut errors = Vec::new();
-                let runs = picked
-                    .iter()
-                    .map(|p| {
-                        let trace = match p {
-                            Picked::Whole(i) => &capture.traces[*i],
-                            Picked::Trimmed(t) => &**t,
-                            Picked::Empty(msg) => {
-                                errors.push(msg.clone());
-                                return RunEntry::Failed(FailedRun::new(name, msg.clone()));
-                            }
-                        };
-                        let mut run = report::run_trace(
-                            name,
-                            &capture.info,
-                            &capture.warnings,
-                            trace,
-                            settings,
-                            markers,
-                        );
-                        run.other_traces.clone_from(other_traces);
-                        RunEntry::Run(Box::new(run))
-                    })
-                    .collect();
-                (runs, errors)
-            }
-        }
-    }
-
-    /// Rows kept and skipped over the whole file.
-    pub(super) fn rows(&self) -> RowCounts {
-        match self {
-            Self::Capture { capture, .. } => RowCounts::of(capture),
-            Self::Failed(..) => RowCounts::default(),
-        }
-    }
-
-    /// The file's name as reported, unless it failed.
-    pub(super) fn name(&self) -> Option<&str> {
-        match self {
-            Self::Capture { name, .. } => Some(name),
-            Self::Failed(..) => None,
-        }
-    }
-}
 
 /// What one file gave: its runs, and what to say on stderr.
 pub(super) struct FileResult {
@@ -175,7 +32,7 @@ impl FileResult {
                         RunEntry::Failed(_) | RunEntry::Etl(_) => None,
                     })
                     .collect();
-                checks.check(name, loaded.rows(), &runs)
+                checks.check(name, loaded.capture().map(RowCounts::of).unwrap_or_default(), &runs)
             }
             None => (Vec::new(), Vec::new()),
         };
@@ -204,26 +61,16 @@ impl FileResult {
     }
 }
 
-/// The entry of an .etl (known by its content): what it holds and its PCL markers'
-/// breakdown; `None` for any other input. `--strict` fails it on a warning.
+/// The entry of an .etl (known by its content; [`framescope_core::pipeline::etl_entry`]),
+/// `None` for any other input. `--strict` fails it on a warning.
 pub(super) fn etl_entry(input: &Input, checks: Checks) -> Option<FileResult> {
-    let Input::File(path) = input else { return None };
-    if !ingest::etl::is_etl_file(path) {
-        return None;
-    }
-    let name = input.name();
-    let (entries, errors) = match ingest::etl::summarize(path) {
-        Ok(summary) => {
-            (vec![report::etl::EtlRun::entry(&name, summary, ingest::etl::load_marker_log(path))], Vec::new())
-        }
-        Err(e) => (vec![RunEntry::Failed(FailedRun::from_load_error(&name, &e))], vec![e.to_string()]),
-    };
+    let (entries, errors) = framescope_core::pipeline::etl_entry(input)?;
     let warnings = entries.iter().filter_map(|e| match e {
         RunEntry::Etl(run) => Some(run.warnings.iter().filter(|w| !w.informational).count()),
         _ => None,
     });
     let failures = match warnings.sum::<usize>() {
-        n if checks.strict && n > 0 => vec![format!("--strict: {name}: {n} warnings")],
+        n if checks.strict && n > 0 => vec![format!("--strict: {}: {n} warnings", input.name())],
         _ => Vec::new(),
     };
     Some(FileResult { entries, errors, failures, notes: Vec::new() })

@@ -18,6 +18,7 @@ macro_rules! say {
 
 mod args;
 mod comparing;
+mod frames;
 mod help;
 mod html;
 mod inputs;
@@ -25,10 +26,9 @@ mod loading;
 mod parse;
 mod pipeline;
 mod reporting;
-mod selector;
 
+pub use framescope_core::pipeline::TraceSelector;
 pub use inputs::{CAPTURE_EXTENSIONS, ProgressArg};
-pub use selector::TraceSelector;
 
 use crate::launch::{self, WindowOptions, no_display, no_window_message};
 
@@ -90,6 +90,11 @@ enum Command {
     /// (--fail-if-worse).
     #[command(after_long_help = help::COMPARE, after_help = FIGURES_HELP)]
     Compare(CompareArgs),
+    /// Write the per-frame table of a capture (CSV or Parquet): times, frame and display
+    /// intervals, dropped, frame type, the stutter/spike/oscillation flags, and every
+    /// latency and telemetry column.
+    #[command(after_help = FIGURES_HELP)]
+    Frames(frames::FramesArgs),
 }
 
 /// Where the figures are defined, for `-h`.
@@ -120,6 +125,7 @@ pub fn run() -> Outcome {
     match cli.command {
         Some(Command::Report(args)) => Outcome::Exit(reporting::report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
+        Some(Command::Frames(args)) => Outcome::Exit(frames::frames_command(&args)),
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {

@@ -1,6 +1,6 @@
 //! What makes the command line safe in a pipeline: `--strict` (any warning or skipped
-//! row fails), `--max-skipped R` (too large a share of skipped rows fails), and the
-//! different-applications warning of `compare`.
+//! row fails) and `--max-skipped R` (too large a share of skipped rows fails). The
+//! different-applications warning of `compare` is the core's (`pipeline::compare`).
 
 use framescope_core::model::{Capture, Warning};
 use framescope_core::report::Run;
@@ -106,61 +106,6 @@ impl Checks {
     }
 }
 
-/// The key an application name compares by: lower case, without `.exe`, a CapFrameX
-/// run suffix (` (run 2)`) or anything but letters and digits.
-fn app_key(name: &str) -> String {
-    let name = name.trim();
-    let name = match name.rfind(" (run ") {
-        Some(i) if name.ends_with(')') => &name[..i],
-        _ => name,
-    };
-    let lower = name.to_ascii_lowercase();
-    let bare = lower.strip_suffix(".exe").unwrap_or(&lower);
-    bare.chars().filter(char::is_ascii_alphanumeric).collect()
-}
-
-/// True when the run's format names its application (rather than the file name
-/// standing for it, as for MangoHud, NVIDIA App and Afterburner logs).
-fn names_application(run: &Run) -> bool {
-    let stem = std::path::Path::new(&run.file).file_stem().map(|s| s.to_string_lossy().into_owned());
-    stem.as_deref() != Some(run.application.as_str()) && run.application != super::inputs::STDIN_NAME
-}
-
-/// A warning when compared runs are of different applications. Two runs that name
-/// their application differ when the names do (case, `.exe` aside). A log that does
-/// not record its application (its file name stands for it) differs from a named one
-/// when its file name does not mention that application; two such logs are never
-/// called different (repeated runs have different file names).
-#[must_use]
-pub fn different_applications(runs: &[&Run]) -> Option<Warning> {
-    let mut named: Vec<(&str, String)> = Vec::new();
-    for r in runs.iter().filter(|r| names_application(r)) {
-        let key = app_key(&r.application);
-        if !named.iter().any(|(_, k)| *k == key) {
-            named.push((r.application.as_str(), key));
-        }
-    }
-    if named.len() > 1 {
-        let list: Vec<&str> = named.iter().map(|(n, _)| *n).collect();
-        return Some(Warning::file(format!(
-            "the compared runs are of different applications ({}); a comparison is meant for runs of one \
-             game and scene",
-            list.join(", ")
-        )));
-    }
-    let (app, key) = named.first()?;
-    let unnamed: Vec<&&Run> = runs
-        .iter()
-        .filter(|r| !names_application(r) && !app_key(&r.application).contains(key.as_str()))
-        .collect();
-    let first = unnamed.first()?;
-    Some(Warning::file(format!(
-        "the compared runs may be of different applications: {app} and {} (a {} log does not record its \
-         application, and its file name does not mention {app})",
-        first.file, first.format
-    )))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -192,12 +137,5 @@ mod tests {
         let (fail, notes) = Checks::default().check("a.csv", rows, &[]);
         assert!(fail.is_empty() && notes.len() == 1);
         assert!(Checks::default().check("a.csv", RowCounts { kept: 95, skipped: 5 }, &[]).1.is_empty());
-    }
-
-    #[test]
-    fn application_keys() {
-        assert_eq!(app_key("Firefox.EXE"), "firefox");
-        assert_eq!(app_key("Judgment.exe (run 2)"), "judgment");
-        assert_eq!(app_key("r5apex_dx12.exe"), "r5apexdx12");
     }
 }

@@ -20,7 +20,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         Err(code) => return code,
     };
     let settings = a.settings();
-    let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
     let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
     let echo = echo_errors(format == FormatArg::Table);
@@ -36,7 +36,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
             Err(e) => written = Err(e),
         },
         FormatArg::Table => written = report::write_settings(&settings_json, &mut out),
-        FormatArg::Json => {}
+        FormatArg::Json | FormatArg::Parquet => {}
     }
     let mut all_runs = Vec::new();
     let (mut page_runs, mut pages) = (Vec::new(), Vec::new());
@@ -90,27 +90,60 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         let report = Report { schema: report::SCHEMA, settings: settings_json.clone(), runs: page_runs };
         failed |= !html::write_report(path, &report, pages);
     }
-    if format == FormatArg::Json && written.is_ok() {
-        let report = Report { schema: report::SCHEMA, settings: settings_json, runs: all_runs };
-        written = write_json(&report, &mut out);
+    if written.is_ok() {
+        match write_collected(format, args.output.as_deref(), settings_json, all_runs, &mut out) {
+            Ok(w) => written = w,
+            Err(code) => return code,
+        }
     }
     finish(written, failed, false)
 }
 
+/// Writes what `report` collects until every file is read: the JSON document on
+/// stdout, or the Parquet table of runs to `output` (exit 1 when it cannot be written).
+fn write_collected(
+    format: FormatArg,
+    output: Option<&std::path::Path>,
+    settings: SettingsJson,
+    runs: Vec<RunEntry>,
+    out: &mut impl Write,
+) -> Result<std::io::Result<()>, ExitCode> {
+    match (format, output) {
+        (FormatArg::Json, _) => Ok(write_json(&Report { schema: report::SCHEMA, settings, runs }, out)),
+        (FormatArg::Parquet, Some(path)) => {
+            match super::frames::write_parquet(&report::batch::table(&runs), path) {
+                Ok(()) => Ok(Ok(())),
+                Err(e) => {
+                    say!("error: {e}");
+                    Err(ExitCode::from(1))
+                }
+            }
+        }
+        _ => Ok(Ok(())),
+    }
+}
+
 /// The output format and the inputs of `report`, or exit 2 with the message on
-/// stderr: `--json` against another format, a folder that cannot be listed, `--pcl`
-/// with several files, an HTML page that would overwrite an input.
+/// stderr: `--json` against another format, `--format parquet` without `--output`
+/// (or `--output` without it), a folder that cannot be listed, `--pcl` with several
+/// files, an HTML page that would overwrite an input.
 fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>), ExitCode> {
     let a = &args.analysis;
     let format = match (args.format, a.json) {
-        (Some(FormatArg::Table | FormatArg::Csv), true) => {
-            say!("error: --json and --format table|csv contradict each other; give one");
+        (Some(FormatArg::Table | FormatArg::Csv | FormatArg::Parquet), true) => {
+            say!("error: --json and --format table|csv|parquet contradict each other; give one");
             return Err(ExitCode::from(2));
         }
         (Some(f), _) => f,
         (None, true) => FormatArg::Json,
         (None, false) => FormatArg::Table,
     };
+    if (format == FormatArg::Parquet) != args.output.is_some() {
+        say!(
+            "error: --format parquet writes to a file given with --output PATH (and --output goes with it only)"
+        );
+        return Err(ExitCode::from(2));
+    }
     let inputs = match inputs::expand(&args.files) {
         Ok(i) => i,
         Err(e) => {

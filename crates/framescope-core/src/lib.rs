@@ -7,6 +7,8 @@
 //! * [`analysis`] — pure, parallel computations over a trace (`metrics.md`);
 //! * [`report`] — the `framescope report` document (JSON and table);
 //! * [`html`] — the same documents as one self-contained HTML page;
+//! * [`pipeline`] — files to documents: inputs, trace selection, trims, the report,
+//!   compare and per-frame tables (shared by the command line and the Python package);
 //! * [`lod`] — the level-of-detail structures a timeline draws from;
 //! * [`presentation`] — what a front end needs to show the figures and that does not
 //!   draw: telemetry units and axes, latency-stage stacks, sets of runs by name.
@@ -16,5 +18,6 @@ pub mod html;
 pub mod ingest;
 pub mod lod;
 pub mod model;
+pub mod pipeline;
 pub mod presentation;
 pub mod report;

@@ -17,7 +17,11 @@
 //! A file that could not be reported gives a row with `file`, `error.message` and
 //! `error.line` and every figure empty. Cells are quoted as RFC 4180 says (the `csv`
 //! crate: a field with a comma, quote or line break is quoted, quotes doubled).
+//!
+//! [`table`] is the same rows typed (text, whole numbers, `f64`, booleans: [`kind`]),
+//! for `report --format parquet` and the Python package's `batch`.
 
+use super::tabular::{Cells, Table};
 use super::{Run, RunEntry};
 use serde_json::Value;
 use std::io::Write;
@@ -163,22 +167,109 @@ pub fn row(entry: &RunEntry) -> Vec<String> {
 }
 
 fn cell(entry: &RunEntry, json: &Value, column: &str) -> String {
+    match value(entry, json, column) {
+        Value::Null => String::new(),
+        Value::String(s) => s,
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => n.to_string(),
+        // Lists and objects have their own rule in `value` or are left out.
+        other => other.to_string(),
+    }
+}
+
+/// The JSON value behind a column's cell: the run's key path, or the column's own rule
+/// (`warnings`, `health.spikes`, `present_modes`).
+fn value(entry: &RunEntry, json: &Value, column: &str) -> Value {
     match (column, entry) {
-        ("warnings", RunEntry::Run(r)) => return r.warnings.len().to_string(),
-        ("warnings", RunEntry::Etl(r)) => return r.warnings.len().to_string(),
-        ("health.spikes", RunEntry::Run(r)) => return spikes(r),
-        ("present_modes", RunEntry::Run(r)) => return r.present_modes.join("; "),
+        ("warnings", RunEntry::Run(r)) => return Value::from(r.warnings.len()),
+        ("warnings", RunEntry::Etl(r)) => return Value::from(r.warnings.len()),
+        ("health.spikes", RunEntry::Run(r)) => {
+            return r.health.as_ref().map_or(Value::Null, |_| spikes(r).into());
+        }
+        ("present_modes", RunEntry::Run(r)) => return Value::from(r.present_modes.join("; ")),
         _ => {}
     }
-    let value = column.split('.').try_fold(json, |v, key| v.get(key));
-    match value {
-        None | Some(Value::Null) => String::new(),
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Bool(b)) => b.to_string(),
-        Some(Value::Number(n)) => n.to_string(),
-        // Lists and objects have their own rule above or are left out.
-        Some(other) => other.to_string(),
+    column.split('.').try_fold(json, |v, key| v.get(key)).cloned().unwrap_or(Value::Null)
+}
+
+/// What a column of the typed runs table holds (Parquet, DataFrames).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Text.
+    Text,
+    /// Whole numbers (counts, ids, whole-FPS figures, a line number).
+    Int,
+    /// True or false.
+    Bool,
+    /// Every other figure: `f64`.
+    Float,
+}
+
+/// Text columns.
+const TEXT: &[&str] = &[
+    "file",
+    "format",
+    "format_version",
+    "application",
+    "swap_chain",
+    "runtime",
+    "present_modes",
+    "frame_time",
+    "health.spikes",
+    "vsync.source",
+    "error.message",
+];
+
+/// Whole-number columns.
+const INT: &[&str] = &[
+    "process_id",
+    "samples",
+    "frames",
+    "dropped_frames",
+    "warnings",
+    "pacing.steady_fps",
+    "pacing.mostly_steady_fps",
+    "pacing.typical_fps",
+    "stutters.count",
+    "osc.oscillating_frames",
+    "frame_types.application.count",
+    "frame_types.application.frames",
+    "frame_types.generated.count",
+    "frame_types.generated.frames",
+    "error.line",
+];
+
+/// The kind of a column of [`COLUMNS`].
+#[must_use]
+pub fn kind(column: &str) -> Kind {
+    if TEXT.contains(&column) {
+        Kind::Text
+    } else if INT.contains(&column) {
+        Kind::Int
+    } else if matches!(column, "sampled" | "osc.flag") {
+        Kind::Bool
+    } else {
+        Kind::Float
     }
+}
+
+/// The typed runs table: a row per entry, the columns of [`COLUMNS`] with the
+/// [`kind`] of each, the same values as the JSON (a null where it has none).
+#[must_use]
+pub fn table(entries: &[RunEntry]) -> Table {
+    let jsons: Vec<Value> = entries.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect();
+    let mut t = Table::default();
+    for &column in COLUMNS {
+        let values = entries.iter().zip(&jsons).map(|(e, j)| value(e, j, column));
+        let cells = match kind(column) {
+            Kind::Text => Cells::Text(values.map(|v| v.as_str().map(str::to_owned)).collect()),
+            Kind::Int => Cells::Int(values.map(|v| v.as_i64()).collect()),
+            Kind::Bool => Cells::Bool(values.map(|v| v.as_bool()).collect()),
+            Kind::Float => Cells::Float(values.map(|v| v.as_f64().unwrap_or(f64::NAN)).collect()),
+        };
+        t.push(column, cells);
+    }
+    t
 }
 
 fn spikes(r: &Run) -> String {
@@ -275,6 +366,36 @@ mod tests {
             "bad.csv: not a capture"
         );
         assert_eq!(&rows[1][COLUMNS.iter().position(|c| *c == "summary.avg_fps").unwrap()], "");
+    }
+
+    /// The typed table holds every cell the CSV has, with the same value: a column
+    /// given the wrong kind would turn its values into nulls (a float in a whole-number
+    /// column, a number in a text column).
+    #[test]
+    fn typed_table_keeps_every_value_of_the_csv() {
+        let mut r = run(1.0);
+        r.present_modes = vec!["Composed: Flip".into()];
+        r.process_id = Some(4242);
+        let entries = [RunEntry::Run(Box::new(r)), RunEntry::Failed(FailedRun::new("bad.csv", "no".into()))];
+        let t = table(&entries);
+        assert_eq!((t.rows(), t.columns.len()), (2, COLUMNS.len()));
+        for (r, entry) in entries.iter().enumerate() {
+            for (cell, column) in row(entry).iter().zip(&t.columns) {
+                let typed = column.cells.text(r);
+                match kind(&column.name) {
+                    Kind::Float => assert_eq!(
+                        typed.parse::<f64>().ok(),
+                        cell.parse::<f64>().ok(),
+                        "{}: {cell} vs {typed}",
+                        column.name
+                    ),
+                    _ => assert_eq!(&typed, cell, "{}", column.name),
+                }
+            }
+        }
+        assert_eq!(t.column("stutters.count"), Some(&Cells::Int(vec![Some(3), None])));
+        assert_eq!(t.column("osc.flag"), Some(&Cells::Bool(vec![Some(false), None])));
+        assert_eq!(t.column("process_id"), Some(&Cells::Int(vec![Some(4242), None])));
     }
 
     pub(crate) fn flatten(v: &Value, prefix: String, out: &mut Vec<String>) {

@@ -10,6 +10,7 @@ pub mod sets;
 pub mod stats;
 pub mod system;
 mod table;
+pub mod tabular;
 pub mod verdict;
 
 pub use compare::{CompareReport, Comparison, compare};

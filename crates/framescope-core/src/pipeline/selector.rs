@@ -1,7 +1,7 @@
 //! `--trace SELECTOR`: which trace(s) of a file to report.
 
-use framescope_core::ingest::values::normalize_swap_chain;
-use framescope_core::model::Capture;
+use crate::ingest::values::normalize_swap_chain;
+use crate::model::Capture;
 
 /// A parsed `--trace` value.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -1,0 +1,234 @@
+//! From files to the `framescope report` document: which files ([`inputs`]), which
+//! traces of each ([`TraceSelector`]), the trim, the analysis of every picked trace
+//! into a [`Run`](crate::report::Run), and the documents built from the runs. The command line and the
+//! Python package both call this one implementation, so their documents are the same.
+//!
+//! A [`Job`] says how every file is read; [`Job::load`] reads one and picks (and trims)
+//! its traces into a [`Loaded`]; [`Loaded::runs`] analyses them with the settings.
+//! [`report()`] does all of it for a list of inputs (files loaded in parallel, runs in
+//! argument order); [`mod@compare`] builds the `compare` documents.
+
+pub mod compare;
+pub mod frames;
+pub mod inputs;
+mod selector;
+
+pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
+pub use selector::TraceSelector;
+
+use crate::analysis::{Settings, Trim, TrimError};
+use crate::ingest::{self, LoadOptions};
+use crate::model::markers::MarkerLog;
+use crate::model::{Capture, Trace, Warning};
+use crate::report::{self, FailedRun, OtherTrace, Report, RunEntry, SettingsJson};
+
+/// How a file's traces were picked and cut.
+#[derive(Debug)]
+pub enum Picked {
+    /// The whole trace `index`.
+    Whole(usize),
+    /// A trace, trimmed.
+    Trimmed(Box<Trace>),
+    /// A trace with nothing left after trimming: the message says so.
+    Empty(String),
+}
+
+/// A file read, with its picked traces; or the failed run that stands for it.
+#[derive(Debug)]
+pub enum Loaded {
+    /// The file was read.
+    Capture {
+        /// The name of the runs' `file`: the path as given.
+        name: String,
+        /// The file's traces.
+        capture: Box<Capture>,
+        /// The traces to report, in file order.
+        picked: Vec<Picked>,
+        /// The file's traces that are not reported.
+        other_traces: Vec<OtherTrace>,
+    },
+    /// The file could not be read or no trace matched: its failed run and the message.
+    Failed(RunEntry, String),
+}
+
+/// What every file of a job is read with.
+#[derive(Debug, Clone)]
+pub struct Job {
+    /// Which traces of each file.
+    pub selector: TraceSelector,
+    /// How files are read (QPC frequency, a generic CSV's column mapping).
+    pub opts: LoadOptions,
+    /// What is cut off every run.
+    pub trim: Trim,
+}
+
+impl Job {
+    /// Reads a file and picks (and trims) its traces.
+    #[must_use]
+    pub fn load(&self, input: &Input) -> Loaded {
+        let name = input.name();
+        let capture = match input.load(self.opts.clone()) {
+            Ok(c) => c,
+            Err(e) => {
+                return Loaded::Failed(
+                    RunEntry::Failed(FailedRun::from_load_error(&name, &e)),
+                    e.to_string(),
+                );
+            }
+        };
+        let indices = match self.selector.select(&capture) {
+            Ok(i) => i,
+            Err(msg) => {
+                let msg = format!("{name}: {msg}");
+                return Loaded::Failed(RunEntry::Failed(FailedRun::new(&name, msg.clone())), msg);
+            }
+        };
+        let other_traces =
+            if self.selector == TraceSelector::All { Vec::new() } else { OtherTrace::of(&capture, &indices) };
+        let picked = indices.into_iter().map(|i| self.pick(&name, &capture.traces[i], i)).collect();
+        Loaded::Capture { name, capture: Box::new(capture), picked, other_traces }
+    }
+
+    /// Trace `index` of a file, trimmed.
+    fn pick(&self, name: &str, trace: &Trace, index: usize) -> Picked {
+        if self.trim.is_none() {
+            return Picked::Whole(index);
+        }
+        match self.trim.cut(trace) {
+            Ok(cut) => Picked::Trimmed(Box::new(cut)),
+            Err(TrimError::NothingLeft { span_s, start_s, end_s }) => Picked::Empty(format!(
+                "{name}: nothing is left after trimming: {} spans {span_s:.3} s, and --trim-start \
+                 {start_s} --trim-end {end_s} leave no whole frame",
+                trace.label(),
+            )),
+        }
+    }
+
+    /// A file's runs and the error messages for stderr: an .etl (known by its content)
+    /// as its [`etl_entry`], any other file loaded ([`Job::load`]) and analysed
+    /// ([`Loaded::runs`]).
+    #[must_use]
+    pub fn runs(&self, input: &Input, settings: &Settings, markers: Option<&MarkerLog>) -> FileRuns {
+        match etl_entry(input) {
+            Some(runs) => runs,
+            None => self.load(input).runs(settings, markers),
+        }
+    }
+
+    /// The settings as the document prints them, with this job's trim.
+    #[must_use]
+    pub fn settings_json(&self, settings: &Settings) -> SettingsJson {
+        SettingsJson::from(settings).with_trim(self.trim)
+    }
+}
+
+impl Loaded {
+    /// The traces that will be analysed (for one frame-time source over a comparison).
+    #[must_use]
+    pub fn traces(&self) -> Vec<&Trace> {
+        match self {
+            Self::Capture { capture, picked, .. } => picked
+                .iter()
+                .filter_map(|p| match p {
+                    Picked::Whole(i) => Some(&capture.traces[*i]),
+                    Picked::Trimmed(t) => Some(&**t),
+                    Picked::Empty(_) => None,
+                })
+                .collect(),
+            Self::Failed(..) => Vec::new(),
+        }
+    }
+
+    /// The file's runs (a failed entry for a failed file or a trace trimmed to nothing),
+    /// and the error messages for stderr.
+    #[must_use]
+    pub fn runs(&self, settings: &Settings, markers: Option<&MarkerLog>) -> (Vec<RunEntry>, Vec<String>) {
+        let (name, capture, picked, other_traces) = match self {
+            Self::Failed(entry, msg) => return (vec![entry.clone()], vec![msg.clone()]),
+            Self::Capture { name, capture, picked, other_traces } => (name, capture, picked, other_traces),
+        };
+        let mut errors = Vec::new();
+        let runs = picked
+            .iter()
+            .map(|p| {
+                let trace = match p {
+                    Picked::Whole(i) => &capture.traces[*i],
+                    Picked::Trimmed(t) => &**t,
+                    Picked::Empty(msg) => {
+                        errors.push(msg.clone());
+                        return RunEntry::Failed(FailedRun::new(name, msg.clone()));
+                    }
+                };
+                let mut run =
+                    report::run_trace(name, &capture.info, &capture.warnings, trace, settings, markers);
+                run.other_traces.clone_from(other_traces);
+                RunEntry::Run(Box::new(run))
+            })
+            .collect();
+        (runs, errors)
+    }
+
+    /// The capture read, unless the file failed.
+    #[must_use]
+    pub fn capture(&self) -> Option<&Capture> {
+        match self {
+            Self::Capture { capture, .. } => Some(capture),
+            Self::Failed(..) => None,
+        }
+    }
+
+    /// The name of the runs' `file`, unless the file failed.
+    #[must_use]
+    pub fn name(&self) -> Option<&str> {
+        match self {
+            Self::Capture { name, .. } => Some(name),
+            Self::Failed(..) => None,
+        }
+    }
+}
+
+/// The `framescope report` document of `inputs` (as `report --json` prints it): every
+/// file loaded and analysed on `workers` threads (an .etl summarised), the runs in
+/// argument order. A file that fails gives a failed run; nothing is printed.
+#[must_use]
+pub fn report(inputs: &[Input], job: &Job, settings: &Settings, workers: usize) -> Report {
+    let mut runs = Vec::new();
+    inputs::for_each_ordered_on(
+        workers,
+        inputs,
+        |input| job.runs(input, settings, None).0,
+        |_, entries, _| runs.extend(entries),
+    );
+    Report { schema: report::SCHEMA, settings: job.settings_json(settings), runs }
+}
+
+/// A file's runs and the error messages for stderr.
+pub type FileRuns = (Vec<RunEntry>, Vec<String>);
+
+/// The entry of an .etl (known by its content: what it holds and its PCL markers'
+/// breakdown), or its failed run and message; `None` for any other input.
+#[must_use]
+pub fn etl_entry(input: &Input) -> Option<FileRuns> {
+    let Input::File(path) = input else { return None };
+    if !ingest::etl::is_etl_file(path) {
+        return None;
+    }
+    let name = input.name();
+    Some(match ingest::etl::summarize(path) {
+        Ok(summary) => {
+            (vec![report::etl::EtlRun::entry(&name, summary, ingest::etl::load_marker_log(path))], Vec::new())
+        }
+        Err(e) => (vec![RunEntry::Failed(FailedRun::from_load_error(&name, &e))], vec![e.to_string()]),
+    })
+}
+
+/// Notes an unreadable PCL marker log (`message`) in every run it was meant for.
+pub fn warn_marker_error(runs: &mut [RunEntry], message: Option<&str>) {
+    if let Some(msg) = message {
+        for run in runs {
+            if let RunEntry::Run(run) = run {
+                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+            }
+        }
+    }
+}

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# The Python package's tests (crates/framescope-py): a fresh virtual environment under
+# the Cargo target folder, the package built and installed from the repository with the
+# README's one command, then pytest (tests compare against the debug `framescope`
+# binary, built here if missing). Needs python3 with venv and pip, and the package
+# registries (PyPI for maturin, polars, pandas, pyarrow, duckdb, dask).
+#
+#   python/ci.sh            # from anywhere; honours CARGO_TARGET_DIR
+#
+# FRAMESCOPE_REQUIRE_SHARED=1 makes a missing ../shared/real-traces a failure.
+# FRAMESCOPE_PY_PROFILE (default dev) is the Cargo profile the package is built with:
+# dev reuses what `cargo test` already compiled (a release build of PyO3, arrow and
+# parquet costs about 280 CPU-seconds more); release is what a user's `pip install` gets.
+set -euo pipefail
+repo="$(cd "$(dirname "$0")/.." && pwd)"
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-$repo/target}"
+venv="$CARGO_TARGET_DIR/pyvenv-ci"
+
+echo "== python: fresh venv at $venv"
+start=$(date +%s)
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
+    maturin pytest polars pandas pyarrow duckdb dask distributed
+
+profile="${FRAMESCOPE_PY_PROFILE:-dev}"
+echo "== python: pip install ./crates/framescope-py (the README's command; Cargo profile $profile)"
+(cd "$repo" && MATURIN_PEP517_ARGS="--profile $profile --locked" \
+    "$venv/bin/python" -m pip install --quiet --disable-pip-version-check ./crates/framescope-py)
+"$venv/bin/python" -c "import framescope; print('framescope', framescope.__version__)"
+
+echo "== python: the CLI binary the tests compare with"
+cargo build --locked --quiet --manifest-path "$repo/Cargo.toml" --bin framescope
+export FRAMESCOPE_BIN="$CARGO_TARGET_DIR/debug/framescope"
+
+echo "== python: pytest"
+cd "$repo/crates/framescope-py"
+"$venv/bin/python" -m pytest -q -p no:cacheprovider tests
+echo "python tests took $(( $(date +%s) - start )) s"
