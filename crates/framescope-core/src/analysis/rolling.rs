@@ -167,7 +167,7 @@ pub fn p90_of(mut v: Vec<f64>) -> f64 {
 /// The sorted present values of one window, in a fixed array: inserting and removing
 /// shift at most 19 values in place (an insertion-sort step), with no allocation or
 /// call per frame.
-struct Window {
+pub(crate) struct Window {
     /// One more than a window: a step inserts before it removes.
     values: [f64; 2 * HALF_WINDOW + 2],
     len: usize,
@@ -180,13 +180,13 @@ impl Default for Window {
 }
 
 impl Window {
-    fn sorted(&self) -> &[f64] {
+    pub(crate) fn sorted(&self) -> &[f64] {
         &self.values[..self.len]
     }
 
     /// Inserts `v` after any equal values (NaN is left out).
     #[inline]
-    fn insert(&mut self, v: f64) {
+    pub(crate) fn insert(&mut self, v: f64) {
         if v.is_nan() || self.len == self.values.len() {
             return;
         }
