@@ -2,6 +2,7 @@
 //! and quartiles of the window centred on it (9 before, itself, 9 after), cut to the
 //! frames that exist at the edges. Computed once per series, in parallel.
 
+use super::band::{Band, Kept, SAMPLE_EVERY};
 use super::summary::percentile;
 use rayon::prelude::*;
 
@@ -112,36 +113,81 @@ pub struct RollingStats {
 }
 
 impl RollingStats {
-    /// The statistics of every window of `values` (all finite).
+    /// The statistics of every window of `values` (all finite). Two passes over the
+    /// windows, so that no array of every window's IQR and ratio is needed (their
+    /// P90s are selected among the values in a band found from a sample, see
+    /// `band.rs`): the first writes the medians in place and keeps the high windows
+    /// and the sample, the second the values in the bands.
     #[must_use]
     pub fn of(values: &[f64]) -> Self {
         let n = values.len();
-        let (mut median, mut iqr, mut ratio) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        median
+        let mut median = vec![0.0; n];
+        let parts: Vec<(Vec<u32>, Vec<f64>, Vec<f64>, Vec<f64>)> = median
             .par_chunks_mut(CHUNK)
-            .zip(iqr.par_chunks_mut(CHUNK))
-            .zip(ratio.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(c, ((m, d), r))| {
+            .map(|(c, m)| {
                 let first = c * CHUNK;
+                let (mut high, mut high_iqr, mut iqrs, mut ratios) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
                 windows(values, first, first + m.len(), |i, w| {
-                    let k = i - first;
                     let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
-                    m[k] = percentile(w, 0.5);
-                    d[k] = q3 - q1;
-                    r[k] = q3 / q1;
+                    m[i - first] = percentile(w, 0.5);
+                    let (d, r) = (q3 - q1, q3 / q1);
+                    if r > super::stutter::OSC_RATIO {
+                        high.push(i as u32);
+                        high_iqr.push(d);
+                    }
+                    if i % SAMPLE_EVERY == 0 {
+                        iqrs.push(d);
+                        ratios.push(r);
+                    }
                 });
-            });
-        let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
-        for (k, (&r, &d)) in ratio.iter().zip(&iqr).enumerate() {
-            if r > super::stutter::OSC_RATIO {
-                high.push(k as u32);
-                high_iqr.push(d);
-            }
+                (high, high_iqr, iqrs, ratios)
+            })
+            .collect();
+        let (mut high, mut high_iqr, mut iqrs, mut ratios) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        for (h, d, i, r) in parts {
+            high.extend(h);
+            high_iqr.extend(d);
+            iqrs.extend(i);
+            ratios.extend(r);
         }
-        // Each column is selected in place, then dropped.
-        let p90 = (n > 0).then(|| (p90_of(iqr), p90_of(ratio)));
+        let p90 = (n > 0).then(|| p90s(values, Band::around_p90(iqrs), Band::around_p90(ratios)));
         Self { median, high, high_iqr, p90 }
+    }
+}
+
+/// The P90s of every window's IQR and ratio, from the values in `iqr` and `ratio`
+/// (the second pass); when a band misses, from every value (a third pass).
+fn p90s(values: &[f64], iqr: Band, ratio: Band) -> (f64, f64) {
+    let n = values.len();
+    let (mut d, mut r) = (Kept::default(), Kept::default());
+    let parts: Vec<(Kept, Kept)> = (0..n.div_ceil(CHUNK))
+        .into_par_iter()
+        .map(|c| {
+            let (first, last) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
+            let (mut d, mut r) = (Kept::default(), Kept::default());
+            windows(values, first, last, |_, w| {
+                let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
+                d.add(&iqr, q3 - q1);
+                r.add(&ratio, q3 / q1);
+            });
+            (d, r)
+        })
+        .collect();
+    for (pd, pr) in parts {
+        d.merge(pd);
+        r.merge(pr);
+    }
+    match (d.p90(n), r.p90(n)) {
+        (Some(d), Some(r)) => (d, r),
+        _ => {
+            let all = map_windows(values, |w| {
+                let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
+                (q3 - q1, q3 / q1)
+            });
+            let (d, r): (Vec<f64>, Vec<f64>) = all.into_iter().unzip();
+            (p90_of(d), p90_of(r))
+        }
     }
 }
 
