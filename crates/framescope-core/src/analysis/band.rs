@@ -1,9 +1,9 @@
 //! The P90 of a per-window figure without an array of every window's value: a
-//! sample of the values taken on the first pass gives a band around the P90; a
-//! second pass counts the values below the band and keeps only those inside it, and
-//! the P90 is selected among them — bit-identical to [`p90_of`] over every value.
-//! When the band misses the P90's ranks (a sample that does not represent the
-//! series), every value is kept and [`p90_of`] decides, as before.
+//! sample of the values (taken ahead) gives a band around the P90; the pass over
+//! every value counts those below the band and keeps only those inside it, and the
+//! P90 is selected among them — bit-identical to [`p90_of`] over every value. When
+//! the band misses the P90's ranks (a sample that does not represent the series),
+//! the caller falls back to every value and [`p90_of`], as before.
 
 use super::rolling::p90_of;
 use std::cmp::Ordering;
@@ -52,7 +52,9 @@ impl Band {
 /// What a pass keeps of one figure: the count below the band and the values inside.
 #[derive(Debug, Default)]
 pub(crate) struct Kept {
+    /// Values below the band.
     pub(crate) below: usize,
+    /// The values inside it.
     pub(crate) inside: Vec<f64>,
 }
 

@@ -113,21 +113,23 @@ pub struct RollingStats {
 }
 
 impl RollingStats {
-    /// The statistics of every window of `values` (all finite). Two passes over the
-    /// windows, so that no array of every window's IQR and ratio is needed (their
-    /// P90s are selected among the values in a band found from a sample, see
-    /// `band.rs`): the first writes the medians in place and keeps the high windows
-    /// and the sample, the second the values in the bands.
+    /// The statistics of every window of `values` (all finite). No array of every
+    /// window's IQR and ratio is kept: a sample of windows (each sorted on its own)
+    /// gives a band around each P90, and the one pass over the windows writes the
+    /// medians in place, keeps the high windows and only the IQRs and ratios inside
+    /// the bands, from which the P90s are selected (see `band.rs`).
     #[must_use]
     pub fn of(values: &[f64]) -> Self {
         let n = values.len();
+        let (iqr_band, ratio_band) = sample_bands(values);
         let mut median = vec![0.0; n];
-        let parts: Vec<(Vec<u32>, Vec<f64>, Vec<f64>, Vec<f64>)> = median
+        let parts: Vec<(Vec<u32>, Vec<f64>, Kept, Kept)> = median
             .par_chunks_mut(CHUNK)
             .enumerate()
             .map(|(c, m)| {
                 let first = c * CHUNK;
-                let (mut high, mut high_iqr, mut iqrs, mut ratios) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+                let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
+                let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
                 windows(values, first, first + m.len(), |i, w| {
                     let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
                     m[i - first] = percentile(w, 0.5);
@@ -136,49 +138,30 @@ impl RollingStats {
                         high.push(i as u32);
                         high_iqr.push(d);
                     }
-                    if i % SAMPLE_EVERY == 0 {
-                        iqrs.push(d);
-                        ratios.push(r);
-                    }
+                    iqrs.add(&iqr_band, d);
+                    ratios.add(&ratio_band, r);
                 });
                 (high, high_iqr, iqrs, ratios)
             })
             .collect();
-        let (mut high, mut high_iqr, mut iqrs, mut ratios) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
+        let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
         for (h, d, i, r) in parts {
             high.extend(h);
             high_iqr.extend(d);
-            iqrs.extend(i);
-            ratios.extend(r);
+            iqrs.merge(i);
+            ratios.merge(r);
         }
-        let p90 = (n > 0).then(|| p90s(values, Band::around_p90(iqrs), Band::around_p90(ratios)));
+        let p90 = (n > 0).then(|| p90s(values, iqrs, ratios));
         Self { median, high, high_iqr, p90 }
     }
 }
 
-/// The P90s of every window's IQR and ratio, from the values in `iqr` and `ratio`
-/// (the second pass); when a band misses, from every value (a third pass).
-fn p90s(values: &[f64], iqr: Band, ratio: Band) -> (f64, f64) {
+/// The P90s of the windows' IQR and ratio from what the pass kept; when a band
+/// missed (a sample unlike the series), from every value, in a second pass.
+fn p90s(values: &[f64], iqrs: Kept, ratios: Kept) -> (f64, f64) {
     let n = values.len();
-    let (mut d, mut r) = (Kept::default(), Kept::default());
-    let parts: Vec<(Kept, Kept)> = (0..n.div_ceil(CHUNK))
-        .into_par_iter()
-        .map(|c| {
-            let (first, last) = (c * CHUNK, ((c + 1) * CHUNK).min(n));
-            let (mut d, mut r) = (Kept::default(), Kept::default());
-            windows(values, first, last, |_, w| {
-                let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
-                d.add(&iqr, q3 - q1);
-                r.add(&ratio, q3 / q1);
-            });
-            (d, r)
-        })
-        .collect();
-    for (pd, pr) in parts {
-        d.merge(pd);
-        r.merge(pr);
-    }
-    match (d.p90(n), r.p90(n)) {
+    match (iqrs.p90(n), ratios.p90(n)) {
         (Some(d), Some(r)) => (d, r),
         _ => {
             let all = map_windows(values, |w| {
@@ -189,6 +172,23 @@ fn p90s(values: &[f64], iqr: Band, ratio: Band) -> (f64, f64) {
             (p90_of(d), p90_of(r))
         }
     }
+}
+
+/// The bands around the P90s of the windows' IQR and ratio, from every
+/// [`SAMPLE_EVERY`]-th window, each sorted on its own.
+fn sample_bands(values: &[f64]) -> (Band, Band) {
+    let n = values.len();
+    let (iqrs, ratios): (Vec<f64>, Vec<f64>) = (0..n)
+        .step_by(SAMPLE_EVERY)
+        .map(|i| {
+            let mut w = Window::default();
+            let (lo, hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
+            values[lo..hi].iter().for_each(|&v| w.insert(v));
+            let (q1, q3) = (percentile(w.sorted(), 0.25), percentile(w.sorted(), 0.75));
+            (q3 - q1, q3 / q1)
+        })
+        .unzip();
+    (Band::around_p90(iqrs), Band::around_p90(ratios))
 }
 
 /// The linear-interpolated P90 of `v` (as [`percentile`] of `v` sorted), from two
@@ -308,6 +308,25 @@ mod tests {
         let ratio: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a / b).collect();
         assert_eq!(compact.p90, Some((p90(iqr), p90(ratio))));
         assert_eq!(RollingStats::of(&[]).p90, None);
+    }
+
+    /// A band that misses the P90 (nothing kept, everything counted below) falls
+    /// back to every window's value: the same P90s as the full statistics.
+    #[test]
+    fn a_missed_band_falls_back_to_every_value() {
+        let values: Vec<f64> = (0..500).map(|i| 5.0 + f64::from(i % 17) / 3.0).collect();
+        let full = Rolling::of(&values);
+        let missed = Kept { below: values.len(), inside: Vec::new() };
+        let got = p90s(&values, missed, Kept::default());
+        let p90 = |v: Vec<f64>| {
+            let mut s = v;
+            s.sort_unstable_by(f64::total_cmp);
+            percentile(&s, 0.9)
+        };
+        let iqr: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a - b).collect();
+        let ratio: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a / b).collect();
+        assert_eq!(got, (p90(iqr), p90(ratio)));
+        assert_eq!(RollingStats::of(&values).p90, Some(got));
     }
 
     #[test]
