@@ -47,20 +47,20 @@ pub(super) fn split_input<R: BufRead>(
     let mut eof = false;
     let mut pool: Vec<Block> = Vec::new();
     while let Some(plan) = plan {
-        let mut filled = buf.len();
-        buf.resize(filled.max(READ_BYTES), 0);
-        while filled < READ_BYTES && !eof {
-            match reader.read(&mut buf[filled..]) {
-                Ok(0) => eof = true,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+        // Read straight into the buffer's spare room (no zeroing of it first); fewer
+        // bytes than asked for means the input ended (`read_to_end` retries
+        // interrupted reads).
+        let want = READ_BYTES.saturating_sub(buf.len());
+        if want > 0 && !eof {
+            buf.reserve(want);
+            match std::io::Read::read_to_end(&mut std::io::Read::take(&mut reader, want as u64), &mut buf) {
+                Ok(n) => eof = n < want,
                 Err(e) => {
                     let _ = full.send(Err(e));
                     return;
                 }
             }
         }
-        buf.truncate(filled);
         let cut = if eof { Some(buf.len()) } else { memchr::memrchr(b'\n', &buf).map(|k| k + 1) };
         let Some(cut) = cut.filter(|&cut| splits_plainly(&buf[..cut])) else {
             // Not plain (or one line fills the buffer): csv_core from here on.
