@@ -1,11 +1,11 @@
 //! The P90 of a per-window figure without an array of every window's value: a
 //! sample of the values (taken ahead) gives a band around the P90; the pass over
 //! every value counts those below the band and keeps only those inside it, and the
-//! P90 is selected among them — bit-identical to [`p90_of`] over every value. When
-//! the band misses the P90's ranks (a sample that does not represent the series),
-//! the caller falls back to every value and [`p90_of`], as before.
+//! P90 is selected among them — bit-identical to [`super::rolling::p90_of`] over
+//! every value. When the band misses the P90's ranks (a sample that does not
+//! represent the series), the caller falls back to every value and
+//! [`super::rolling::p90_of`], as before.
 
-use super::rolling::p90_of;
 use std::cmp::Ordering;
 
 /// One window in this many goes into the sample.
@@ -75,8 +75,8 @@ impl Kept {
         self.inside.extend(other.inside);
     }
 
-    /// The P90 of all `n` values, as [`p90_of`] over every one would give it, when the
-    /// band holds both ranks it needs; `None` otherwise.
+    /// The P90 of all `n` values, as [`super::rolling::p90_of`] over every one would
+    /// give it, when the band holds both ranks it needs; `None` otherwise.
     pub(crate) fn p90(mut self, n: usize) -> Option<f64> {
         if n == 0 {
             return None;
@@ -102,6 +102,7 @@ impl Kept {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::analysis::rolling::p90_of;
 
     /// The banded P90 equals the P90 over every value, with ties, NaNs and
     /// infinities; a band that misses gives `None`.
