@@ -9,7 +9,7 @@
 use std::cmp::Ordering;
 
 /// One window in this many goes into the sample.
-pub(crate) const SAMPLE_EVERY: usize = 16;
+pub(crate) const SAMPLE_EVERY: usize = 64;
 
 /// Where a band starts and ends (both inclusive, in `f64::total_cmp` order); `None`:
 /// unbounded on that side.

@@ -43,25 +43,27 @@ pub(super) fn split_input<R: BufRead>(
     empty: &mpsc::Receiver<Batch>,
 ) {
     let mut line = first_line;
-    let mut buf: Vec<u8> = Vec::new();
+    let (mut buf, mut filled): (Vec<u8>, usize) = (Vec::new(), 0);
     let mut eof = false;
     let mut pool: Vec<Block> = Vec::new();
     while let Some(plan) = plan {
-        // Read straight into the buffer's spare room (no zeroing of it first); fewer
-        // bytes than asked for means the input ended (`read_to_end` retries
-        // interrupted reads).
-        let want = READ_BYTES.saturating_sub(buf.len());
-        if want > 0 && !eof {
-            buf.reserve(want);
-            match std::io::Read::read_to_end(&mut std::io::Read::take(&mut reader, want as u64), &mut buf) {
-                Ok(n) => eof = n < want,
+        // Zeroed once, on first use; later reads refill it in place after the unsplit
+        // tail, which is moved to its front (no zeroing or reallocation per read).
+        if buf.is_empty() {
+            buf = vec![0; READ_BYTES];
+        }
+        while filled < READ_BYTES && !eof {
+            match reader.read(&mut buf[filled..]) {
+                Ok(0) => eof = true,
+                Ok(n) => filled += n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
                 Err(e) => {
                     let _ = full.send(Err(e));
                     return;
                 }
             }
         }
-        let cut = if eof { Some(buf.len()) } else { memchr::memrchr(b'\n', &buf).map(|k| k + 1) };
+        let cut = if eof { Some(filled) } else { memchr::memrchr(b'\n', &buf[..filled]).map(|k| k + 1) };
         let Some(cut) = cut.filter(|&cut| splits_plainly(&buf[..cut])) else {
             // Not plain (or one line fills the buffer): csv_core from here on.
             break;
@@ -96,11 +98,13 @@ pub(super) fn split_input<R: BufRead>(
                 return;
             }
         }
-        buf.drain(..cut);
-        if eof && buf.is_empty() {
+        buf.copy_within(cut..filled, 0);
+        filled -= cut;
+        if eof && filled == 0 {
             return;
         }
     }
+    buf.truncate(filled);
     let rest = std::io::Read::chain(std::io::Cursor::new(buf), reader);
     split_rows(Records::new(rest, line), full, empty);
 }
