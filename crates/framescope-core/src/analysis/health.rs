@@ -145,9 +145,15 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                 };
                 match spike_rule {
                     Some((_, floor)) => bounded_medians(&buf, first - lo, last - lo, floor, &mut keep),
-                    None => windows_by(buf.len(), |i| buf[i], first - lo, last - lo, |i, w| {
-                        keep(i, buf[i], percentile(w, 0.5));
-                    }),
+                    None => windows_by(
+                        buf.len(),
+                        |i| buf[i],
+                        first - lo,
+                        last - lo,
+                        |i, w| {
+                            keep(i, buf[i], percentile(w, 0.5));
+                        },
+                    ),
                 }
             }
             all
@@ -166,7 +172,13 @@ const GROUP: usize = 32;
 /// missing value) cannot spike. `low` is taken per group of [`GROUP`] frames (the
 /// smallest present value of their windows together); the few frames left have their
 /// window sorted as the sliding window would hold it.
-fn bounded_medians(buf: &[f64], first: usize, last: usize, floor: f64, keep: &mut impl FnMut(usize, f64, f64)) {
+fn bounded_medians(
+    buf: &[f64],
+    first: usize,
+    last: usize,
+    floor: f64,
+    keep: &mut impl FnMut(usize, f64, f64),
+) {
     let window_of = |i: usize| i.saturating_sub(HALF_WINDOW)..(i + HALF_WINDOW + 1).min(buf.len());
     for g in (first..last).step_by(GROUP) {
         let end = (g + GROUP).min(last);
@@ -174,8 +186,9 @@ fn bounded_medians(buf: &[f64], first: usize, last: usize, floor: f64, keep: &mu
         let low = buf[reach].iter().copied().filter(|v| !v.is_nan()).fold(f64::INFINITY, f64::min);
         for i in g..end {
             let v = buf[i];
-            // NaN `v` fails the comparison, as it fails the rule.
-            if !(v - low > floor) {
+            // A NaN `v` is no candidate, as it fails the rule.
+            let excess = v - low;
+            if excess.is_nan() || excess <= floor {
                 continue;
             }
             let mut w = Window::default();
@@ -379,7 +392,8 @@ mod tests {
                 }
             })
             .collect();
-        let columns = vec![Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() }];
+        let columns =
+            vec![Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() }];
         let trace = steady_trace(n, columns, Vec::new());
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
         let full = &candidates(&trace, &series, None)[0];

@@ -161,17 +161,15 @@ impl RollingStats {
 /// missed (a sample unlike the series), from every value, in a second pass.
 fn p90s(values: &[f64], iqrs: Kept, ratios: Kept) -> (f64, f64) {
     let n = values.len();
-    match (iqrs.p90(n), ratios.p90(n)) {
-        (Some(d), Some(r)) => (d, r),
-        _ => {
-            let all = map_windows(values, |w| {
-                let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
-                (q3 - q1, q3 / q1)
-            });
-            let (d, r): (Vec<f64>, Vec<f64>) = all.into_iter().unzip();
-            (p90_of(d), p90_of(r))
-        }
+    if let (Some(d), Some(r)) = (iqrs.p90(n), ratios.p90(n)) {
+        return (d, r);
     }
+    let all = map_windows(values, |w| {
+        let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
+        (q3 - q1, q3 / q1)
+    });
+    let (d, r): (Vec<f64>, Vec<f64>) = all.into_iter().unzip();
+    (p90_of(d), p90_of(r))
 }
 
 /// The bands around the P90s of the windows' IQR and ratio, from every
