@@ -2,7 +2,7 @@
 //! which actions explain each stutter.
 
 use super::Series;
-use super::rolling::{HALF_WINDOW, rolling_median_present, windows_by};
+use super::rolling::{HALF_WINDOW, Window, rolling_median_present, windows_by};
 use super::stutter::spikes;
 use super::summary::percentile;
 use crate::model::{ColumnKind, Trace};
@@ -136,24 +136,68 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                 let (lo, hi) = (first.saturating_sub(HALF_WINDOW), (last + HALF_WINDOW).min(n));
                 buf.clear();
                 buf.extend((lo..hi).map(value));
-                windows_by(
-                    buf.len(),
-                    |i| buf[i],
-                    first - lo,
-                    last - lo,
-                    |i, w| {
-                        let (v, m) = (buf[i], percentile(w, 0.5));
-                        if v - m > 0.0 && spike_rule.is_none_or(|(t, floor)| spikes(v, m, t, floor)) {
-                            all.frames.push((lo + i) as u32);
-                            all.values.push(v);
-                            all.median.push(m);
-                        }
-                    },
-                );
+                let mut keep = |i: usize, v: f64, m: f64| {
+                    if v - m > 0.0 && spike_rule.is_none_or(|(t, floor)| spikes(v, m, t, floor)) {
+                        all.frames.push((lo + i) as u32);
+                        all.values.push(v);
+                        all.median.push(m);
+                    }
+                };
+                match spike_rule {
+                    Some((_, floor)) => bounded_medians(&buf, first - lo, last - lo, floor, &mut keep),
+                    None => windows_by(
+                        buf.len(),
+                        |i| buf[i],
+                        first - lo,
+                        last - lo,
+                        |i, w| {
+                            keep(i, buf[i], percentile(w, 0.5));
+                        },
+                    ),
+                }
             }
             all
         })
         .collect()
+}
+
+/// Frames sharing one lower bound in [`bounded_medians`].
+const GROUP: usize = 32;
+
+/// Calls `keep(i, value, median)` for the frames `first..last` of `buf` that can
+/// spike at `floor` (≥ 0), with the median of the present values of their 19-frame
+/// window (cut at `buf`'s ends); the other frames are passed over without a median.
+/// A window's median is at least its smallest value `low`, and rounding is monotone,
+/// so `value − median ≤ value − low`: a frame with `value − low ≤ floor` (or a
+/// missing value) cannot spike. `low` is taken per group of [`GROUP`] frames (the
+/// smallest present value of their windows together); the few frames left have their
+/// window sorted as the sliding window would hold it.
+fn bounded_medians(
+    buf: &[f64],
+    first: usize,
+    last: usize,
+    floor: f64,
+    keep: &mut impl FnMut(usize, f64, f64),
+) {
+    let window_of = |i: usize| i.saturating_sub(HALF_WINDOW)..(i + HALF_WINDOW + 1).min(buf.len());
+    for g in (first..last).step_by(GROUP) {
+        let end = (g + GROUP).min(last);
+        let reach = window_of(g).start..window_of(end - 1).end;
+        let low = buf[reach].iter().copied().filter(|v| !v.is_nan()).fold(f64::INFINITY, f64::min);
+        for i in g..end {
+            let v = buf[i];
+            // A NaN `v` is no candidate, as it fails the rule.
+            let excess = v - low;
+            if excess.is_nan() || excess <= floor {
+                continue;
+            }
+            let mut w = Window::default();
+            for &x in &buf[window_of(i)] {
+                w.insert(x);
+            }
+            keep(i, v, percentile(w.sorted(), 0.5));
+        }
+    }
 }
 
 /// Frames read at a time by [`candidates`].
@@ -322,6 +366,47 @@ mod tests {
                 Health::of_candidates(&only, &stutters, threshold, floor),
                 Health::of_candidates(&chunked, &stutters, threshold, floor)
             );
+        }
+    }
+
+    /// With a spike rule, the frames passed over by the lower bound are exactly those
+    /// that cannot spike: the candidates kept are the full candidates that spike, with
+    /// bit-identical values and medians (spiky values, missing ones, zeros, a negative
+    /// one, across stretch and group boundaries).
+    #[test]
+    fn bounded_candidates_are_the_spiking_full_candidates() {
+        use crate::model::{Column, ColumnKind};
+        let n = 2 * STRETCH + 77;
+        let mut x: u32 = 5;
+        let busy: Vec<f64> = (0..n)
+            .map(|i| {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                match (i % 29, x % 61) {
+                    (0, _) => f64::NAN,
+                    (_, 0) => 30.0 + f64::from(x % 7),
+                    (_, 1) => 0.0,
+                    (_, 2) => -1.5,
+                    _ => 6.0 + f64::from(x % 13) / 4.0,
+                }
+            })
+            .collect();
+        let columns =
+            vec![Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() }];
+        let trace = steady_trace(n, columns, Vec::new());
+        let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
+        let full = &candidates(&trace, &series, None)[0];
+        for (threshold, floor) in [(0.2, 4.0), (0.05, 0.0), (1.0, 2.5), (-1.0, 0.0)] {
+            let only = &candidates(&trace, &series, Some((threshold, floor)))[0];
+            let want: Vec<usize> = (0..full.frames.len())
+                .filter(|&k| spikes(full.values[k], full.median[k], threshold, floor))
+                .collect();
+            assert!(!want.is_empty());
+            let pick = |v: &[f64]| want.iter().map(|&k| v[k].to_bits()).collect::<Vec<u64>>();
+            assert_eq!(only.frames, want.iter().map(|&k| full.frames[k]).collect::<Vec<u32>>());
+            assert_eq!(only.values.iter().map(|v| v.to_bits()).collect::<Vec<u64>>(), pick(&full.values));
+            assert_eq!(only.median.iter().map(|v| v.to_bits()).collect::<Vec<u64>>(), pick(&full.median));
         }
     }
 

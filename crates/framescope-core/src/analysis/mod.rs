@@ -3,6 +3,7 @@
 //! Nothing here reads files or draws: a [`Trace`] and [`Settings`] go in, figures
 //! come out. Heavy passes run on rayon.
 
+mod band;
 pub mod conventions;
 pub mod framegen;
 pub mod health;

@@ -2,6 +2,7 @@
 //! and quartiles of the window centred on it (9 before, itself, 9 after), cut to the
 //! frames that exist at the edges. Computed once per series, in parallel.
 
+use super::band::{Band, Kept, SAMPLE_EVERY};
 use super::summary::percentile;
 use rayon::prelude::*;
 
@@ -112,37 +113,80 @@ pub struct RollingStats {
 }
 
 impl RollingStats {
-    /// The statistics of every window of `values` (all finite).
+    /// The statistics of every window of `values` (all finite). No array of every
+    /// window's IQR and ratio is kept: a sample of windows (each sorted on its own)
+    /// gives a band around each P90, and the one pass over the windows writes the
+    /// medians in place, keeps the high windows and only the IQRs and ratios inside
+    /// the bands, from which the P90s are selected (see `band.rs`).
     #[must_use]
     pub fn of(values: &[f64]) -> Self {
         let n = values.len();
-        let (mut median, mut iqr, mut ratio) = (vec![0.0; n], vec![0.0; n], vec![0.0; n]);
-        median
+        let (iqr_band, ratio_band) = sample_bands(values);
+        let mut median = vec![0.0; n];
+        let parts: Vec<(Vec<u32>, Vec<f64>, Kept, Kept)> = median
             .par_chunks_mut(CHUNK)
-            .zip(iqr.par_chunks_mut(CHUNK))
-            .zip(ratio.par_chunks_mut(CHUNK))
             .enumerate()
-            .for_each(|(c, ((m, d), r))| {
+            .map(|(c, m)| {
                 let first = c * CHUNK;
+                let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
+                let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
                 windows(values, first, first + m.len(), |i, w| {
-                    let k = i - first;
                     let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
-                    m[k] = percentile(w, 0.5);
-                    d[k] = q3 - q1;
-                    r[k] = q3 / q1;
+                    m[i - first] = percentile(w, 0.5);
+                    let (d, r) = (q3 - q1, q3 / q1);
+                    if r > super::stutter::OSC_RATIO {
+                        high.push(i as u32);
+                        high_iqr.push(d);
+                    }
+                    iqrs.add(&iqr_band, d);
+                    ratios.add(&ratio_band, r);
                 });
-            });
+                (high, high_iqr, iqrs, ratios)
+            })
+            .collect();
         let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
-        for (k, (&r, &d)) in ratio.iter().zip(&iqr).enumerate() {
-            if r > super::stutter::OSC_RATIO {
-                high.push(k as u32);
-                high_iqr.push(d);
-            }
+        let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
+        for (h, d, i, r) in parts {
+            high.extend(h);
+            high_iqr.extend(d);
+            iqrs.merge(i);
+            ratios.merge(r);
         }
-        // Each column is selected in place, then dropped.
-        let p90 = (n > 0).then(|| (p90_of(iqr), p90_of(ratio)));
+        let p90 = (n > 0).then(|| p90s(values, iqrs, ratios));
         Self { median, high, high_iqr, p90 }
     }
+}
+
+/// The P90s of the windows' IQR and ratio from what the pass kept; when a band
+/// missed (a sample unlike the series), from every value, in a second pass.
+fn p90s(values: &[f64], iqrs: Kept, ratios: Kept) -> (f64, f64) {
+    let n = values.len();
+    if let (Some(d), Some(r)) = (iqrs.p90(n), ratios.p90(n)) {
+        return (d, r);
+    }
+    let all = map_windows(values, |w| {
+        let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
+        (q3 - q1, q3 / q1)
+    });
+    let (d, r): (Vec<f64>, Vec<f64>) = all.into_iter().unzip();
+    (p90_of(d), p90_of(r))
+}
+
+/// The bands around the P90s of the windows' IQR and ratio, from every
+/// [`SAMPLE_EVERY`]-th window, each sorted on its own.
+fn sample_bands(values: &[f64]) -> (Band, Band) {
+    let n = values.len();
+    let (iqrs, ratios): (Vec<f64>, Vec<f64>) = (0..n)
+        .step_by(SAMPLE_EVERY)
+        .map(|i| {
+            let mut w = Window::default();
+            let (lo, hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
+            values[lo..hi].iter().for_each(|&v| w.insert(v));
+            let (q1, q3) = (percentile(w.sorted(), 0.25), percentile(w.sorted(), 0.75));
+            (q3 - q1, q3 / q1)
+        })
+        .unzip();
+    (Band::around_p90(iqrs), Band::around_p90(ratios))
 }
 
 /// The linear-interpolated P90 of `v` (as [`percentile`] of `v` sorted), from two
@@ -167,7 +211,7 @@ pub fn p90_of(mut v: Vec<f64>) -> f64 {
 /// The sorted present values of one window, in a fixed array: inserting and removing
 /// shift at most 19 values in place (an insertion-sort step), with no allocation or
 /// call per frame.
-struct Window {
+pub(crate) struct Window {
     /// One more than a window: a step inserts before it removes.
     values: [f64; 2 * HALF_WINDOW + 2],
     len: usize,
@@ -180,13 +224,13 @@ impl Default for Window {
 }
 
 impl Window {
-    fn sorted(&self) -> &[f64] {
+    pub(crate) fn sorted(&self) -> &[f64] {
         &self.values[..self.len]
     }
 
     /// Inserts `v` after any equal values (NaN is left out).
     #[inline]
-    fn insert(&mut self, v: f64) {
+    pub(crate) fn insert(&mut self, v: f64) {
         if v.is_nan() || self.len == self.values.len() {
             return;
         }
@@ -262,6 +306,25 @@ mod tests {
         let ratio: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a / b).collect();
         assert_eq!(compact.p90, Some((p90(iqr), p90(ratio))));
         assert_eq!(RollingStats::of(&[]).p90, None);
+    }
+
+    /// A band that misses the P90 (nothing kept, everything counted below) falls
+    /// back to every window's value: the same P90s as the full statistics.
+    #[test]
+    fn a_missed_band_falls_back_to_every_value() {
+        let values: Vec<f64> = (0..500).map(|i| 5.0 + f64::from(i % 17) / 3.0).collect();
+        let full = Rolling::of(&values);
+        let missed = Kept { below: values.len(), inside: Vec::new() };
+        let got = p90s(&values, missed, Kept::default());
+        let p90 = |v: Vec<f64>| {
+            let mut s = v;
+            s.sort_unstable_by(f64::total_cmp);
+            percentile(&s, 0.9)
+        };
+        let iqr: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a - b).collect();
+        let ratio: Vec<f64> = full.q3.iter().zip(&full.q1).map(|(a, b)| a / b).collect();
+        assert_eq!(got, (p90(iqr), p90(ratio)));
+        assert_eq!(RollingStats::of(&values).p90, Some(got));
     }
 
     #[test]
