@@ -63,6 +63,7 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     let generated = shown.iter().any(|&i| m.session.runs()[i].tracks().is_some_and(|t| t.generated));
     super::legend::timeline_legend_ui(ui, generated);
     let mut commands = events_ui(ui, m);
+    commands.extend(super::stutters::stutters_ui(ui, m));
     if comparing {
         ui.horizontal(|ui| {
             let mut shared = m.session.shared_scale();

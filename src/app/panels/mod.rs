@@ -16,6 +16,7 @@ mod runs_list;
 mod sets_panel;
 mod sets_table;
 mod settings_bar;
+mod stutters;
 mod toolbar;
 
 pub use central::{central_ui, charts_panel, charts_ui};

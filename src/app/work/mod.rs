@@ -6,6 +6,7 @@
 
 pub mod analyze;
 pub mod load;
+pub mod navigation;
 pub mod tracks;
 
 pub use analyze::{Analyzed, Marks, ReportSource, analyze};
