@@ -138,6 +138,12 @@ impl App {
         self.session.selection_of(self.session.selected())
     }
 
+    /// The selected frame: the run's place and the frame's index in its trace.
+    #[must_use]
+    pub fn selected_frame(&self) -> Option<(usize, usize)> {
+        self.session.selected_frame()
+    }
+
     /// Compares the open runs side by side (those marked compared), `baseline` first.
     pub fn set_compare(&mut self, on: bool, baseline: usize) {
         let baseline = self.id_at(baseline.min(self.session.runs().len().saturating_sub(1)));
