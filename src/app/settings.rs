@@ -61,6 +61,8 @@ pub struct Persisted {
     /// first, at most 50): a CSV with the same header opens with its
     /// mapping.
     pub column_mappings: Vec<RememberedMapping>,
+    /// The telemetry rows shown per capture format (View › Rows; most recent first).
+    pub row_choices: Vec<super::row_choice::RowChoice>,
 }
 
 /// How many column mappings are remembered.
@@ -92,6 +94,7 @@ impl Default for Persisted {
             watch_dir: PathBuf::new(),
             outlier_limit: framescope_core::report::sets::DEFAULT_OUTLIER_LIMIT,
             column_mappings: Vec::new(),
+            row_choices: Vec::new(),
         }
     }
 }
@@ -189,6 +192,12 @@ impl Persisted {
             column_mappings: field::<Vec<RememberedMapping>>(obj, "column_mappings")
                 .map(|mut v| {
                     v.truncate(MAPPINGS_MAX);
+                    v
+                })
+                .unwrap_or_default(),
+            row_choices: field::<Vec<super::row_choice::RowChoice>>(obj, "row_choices")
+                .map(|mut v| {
+                    v.truncate(super::row_choice::CHOICES_MAX);
                     v
                 })
                 .unwrap_or_default(),

@@ -122,6 +122,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rec
             },
             |a| a.prepared.source,
         );
+        let telemetry_rows = m.telemetry_rows(i);
         let input = timeline::Input {
             run: run.id,
             trace_index: run.trace(),
@@ -136,6 +137,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rec
             selected_frame: s.selected_frame().filter(|(r, _)| *r == i).map(|(_, f)| f),
             cursor_ms: s.cursor_of(i),
             compact: comparing,
+            telemetry_rows: &telemetry_rows,
             scales: shared,
             trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(i)),
         };

@@ -12,6 +12,7 @@ mod figures;
 mod frame_details;
 mod legend;
 mod peers;
+mod rows_menu;
 mod runs_list;
 mod sets_panel;
 mod sets_table;
@@ -51,6 +52,12 @@ impl Model<'_> {
     #[must_use]
     pub fn run_settings(&self, i: usize) -> Settings {
         self.session.run_settings(i, self.persisted)
+    }
+
+    /// The telemetry rows run `i`'s timeline shows (indices into its tracks').
+    #[must_use]
+    pub fn telemetry_rows(&self, i: usize) -> Vec<usize> {
+        self.session.telemetry_rows(i, self.persisted)
     }
 
     /// The trim run `i` is analysed with.

@@ -222,6 +222,9 @@ fn view_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
             );
         }
     }
+    ui.menu_button("Rows", |ui| super::rows_menu::rows_menu(ui, m, out))
+        .response
+        .on_hover_text("Which telemetry rows the timeline shows, in what order (also: right-click a row)");
     ui.separator();
     if ui.button("Keyboard and mouse (H)").clicked() {
         out.push(ShellCommand::ShowHelp(!m.scratch.show_help).into());

@@ -137,6 +137,7 @@ mod tests {
             selected_frame: None,
             cursor_ms: None,
             compact: false,
+            telemetry_rows: &[],
             scales: None,
             trim: None,
         };

@@ -32,7 +32,9 @@ mod input;
 mod latency_row;
 pub use framescope_core::lod;
 mod overlays;
+mod pc_latency_row;
 mod row;
+mod rows_menu;
 mod stutter_row;
 mod telemetry_row;
 mod text;
@@ -74,6 +76,14 @@ pub enum Command {
     ToggleHelp,
     /// The pointer is over the timeline at this time (ms), for the linked cursor.
     Cursor(f64),
+    /// Show, hide or move a telemetry row (its index in the tracks' telemetry): from
+    /// the right-click menu on a row.
+    Row {
+        /// The telemetry track.
+        track: usize,
+        /// What to do.
+        action: crate::app::row_choice::RowAction,
+    },
     /// A trim edge was dragged to this time (ms): the start trim's edge when `start`,
     /// else the end trim's.
     Trim {
@@ -145,6 +155,9 @@ pub struct Input<'a> {
     pub cursor_ms: Option<f64>,
     /// Leave out the telemetry rows (compared runs stack several timelines).
     pub compact: bool,
+    /// The telemetry rows shown, top to bottom: indices into `tracks.telemetry` (the
+    /// user's choice for the capture's format, `row_choice`).
+    pub telemetry_rows: &'a [usize],
     /// Vertical scales shared by compared runs; `None`: the run's own.
     pub scales: Option<Scales>,
     /// The trim, shaded and draggable.
@@ -254,6 +267,9 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
         }
         None
     };
+    commands.extend(rows_menu::context_menu(ui, &response, input, |y| {
+        row_at(y).map(|(k, _)| (rows[k].title(&ctx), rows[k].telemetry_index()))
+    }));
     if let Some(pos) = response.hover_pos().filter(|p| p.x < track_rect.left())
         && let Some((k, _)) = row_at(pos.y)
     {
