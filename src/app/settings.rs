@@ -326,6 +326,10 @@ mod tests {
             watch_dir: PathBuf::from("/captures/incoming"),
             outlier_limit: 0.1,
             column_mappings: Vec::new(),
+            row_choices: vec![crate::app::row_choice::RowChoice {
+                format: "frameview".into(),
+                shown: vec!["CPUUtil(%)".into(), "GPU0Clk(MHz)".into()],
+            }],
         };
         assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));

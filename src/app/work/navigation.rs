@@ -84,7 +84,7 @@ mod tests {
         let w = worst(&s, 3, 100);
         let frames: Vec<u32> = w.iter().map(|x| x.frame).collect();
         assert_eq!(frames, [102, 106, 108]);
-        assert_eq!(w[2].ms, 20.0);
+        assert_eq!(w[2], Spot { frame: 108, ms: 20.0 });
         assert_eq!(worst(&s, 10, 0).len(), 6);
         assert!(worst(&s, 0, 0).is_empty());
     }
@@ -108,8 +108,7 @@ mod tests {
         assert_eq!(spiked(&spikes, 8), ["MsGPUActive", "MsCPUBusy"]);
         assert_eq!(spiked(&spikes, 3), ["MsGPUActive"]);
         assert!(spiked(&spikes, 4).is_empty());
-        let v = view_around(5000.0, 500.0);
-        assert_eq!((v.start_ms, v.span_ms), (4750.0, 500.0));
-        assert_eq!(view_around(5000.0, 60_000.0).span_ms, 2000.0);
+        assert_eq!(view_around(5000.0, 500.0), TimeView { start_ms: 4750.0, span_ms: 500.0 });
+        assert_eq!(view_around(5000.0, 60_000.0), TimeView { start_ms: 4000.0, span_ms: 2000.0 });
     }
 }
