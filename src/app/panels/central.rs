@@ -42,9 +42,27 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
         egui::ScrollArea::vertical().show(ui, |ui| charts::charts_overlay_ui(ui, &refs, target));
         return;
     }
-    if let Some(a) = m.session.selected_run().and_then(|r| r.analyzed()) {
-        egui::ScrollArea::vertical().show(ui, |ui| charts::charts_ui(ui, &a.charts, target));
-    }
+    let i = m.session.selected();
+    let Some(run) = m.session.runs().get(i) else { return };
+    let Some(a) = run.analyzed() else { return };
+    // A time selection's charts, over the whole capture's drawn faintly.
+    let selection = m
+        .session
+        .selection_of(i)
+        .and_then(|range| run.selection_charts(&m.run_settings(i), m.run_trim(i), range))
+        .filter(|c| !c.is_empty());
+    egui::ScrollArea::vertical().show(ui, |ui| match selection {
+        Some(sel) => {
+            ui.label("The time selection's frames; faint: the whole capture").on_hover_text(
+                "The charts follow the time selection (as the figures do); the whole capture is drawn faintly \
+                 for reference. Esc clears the selection.",
+            );
+            let faint = egui::Color32::from_rgba_unmultiplied(150, 150, 160, 90);
+            let runs = [("whole capture", faint, a.charts.as_ref()), ("selection", crate::app::theme::FRAME_COLOR, sel)];
+            charts::charts_overlay_ui(ui, &runs, target);
+        }
+        None => charts::charts_ui(ui, &a.charts, target),
+    });
 }
 
 /// The timelines (or a loading preview): the commands they give, and where they were

@@ -7,6 +7,7 @@
 pub mod analyze;
 pub mod load;
 pub mod navigation;
+pub mod selection;
 pub mod tracks;
 
 pub use analyze::{Analyzed, Marks, ReportSource, analyze};
