@@ -77,7 +77,9 @@ fn row_y(h: &mut Window, name: &str) -> f32 {
     while y < rect.height() {
         h.hover_at(Pos2::new(rect.left() + 20.0, rect.top() + y));
         h.run_steps(3);
-        if h.query_all_by_role(Role::Label).filter_map(|n| n.value()).any(|l| l.starts_with(&format!("{name} (")))
+        if h.query_all_by_role(Role::Label)
+            .filter_map(|n| n.value())
+            .any(|l| l.starts_with(&format!("{name} (")))
         {
             return rect.top() + y;
         }
@@ -116,8 +118,12 @@ fn rows_are_picked_moved_and_hidden_and_remembered_per_format() {
     let mut h = window(std::slice::from_ref(&path));
     let format = {
         let bytes = std::fs::read(&path).unwrap();
-        let c = framescope_core::ingest::load_bytes(&path, &bytes, framescope_core::ingest::LoadOptions::default())
-            .unwrap();
+        let c = framescope_core::ingest::load_bytes(
+            &path,
+            &bytes,
+            framescope_core::ingest::LoadOptions::default(),
+        )
+        .unwrap();
         c.info.format.name().to_owned()
     };
     let trace = default_trace(&path);

@@ -17,6 +17,7 @@
 //! * [`timeline`] — the timeline widget.
 
 mod charts;
+pub mod compare_view;
 mod dialog;
 mod export;
 mod figure_text;

@@ -63,6 +63,8 @@ pub struct Persisted {
     pub column_mappings: Vec<RememberedMapping>,
     /// The telemetry rows shown per capture format (View › Rows; most recent first).
     pub row_choices: Vec<super::row_choice::RowChoice>,
+    /// How a comparison is shown: timelines, bar chart or overlay.
+    pub compare_view: super::compare_view::CompareView,
 }
 
 /// How many column mappings are remembered.
@@ -95,6 +97,7 @@ impl Default for Persisted {
             outlier_limit: framescope_core::report::sets::DEFAULT_OUTLIER_LIMIT,
             column_mappings: Vec::new(),
             row_choices: Vec::new(),
+            compare_view: super::compare_view::CompareView::default(),
         }
     }
 }
@@ -201,6 +204,7 @@ impl Persisted {
                     v
                 })
                 .unwrap_or_default(),
+            compare_view: field(obj, "compare_view").unwrap_or_default(),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -330,6 +334,7 @@ mod tests {
                 format: "frameview".into(),
                 shown: vec!["CPUUtil(%)".into(), "GPU0Clk(MHz)".into()],
             }],
+            compare_view: crate::app::compare_view::CompareView::Bars,
         };
         assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));

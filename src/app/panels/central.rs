@@ -2,6 +2,7 @@
 //! shown run (compared runs stacked on one aligned axis, each named and coloured), or
 //! what a loading capture holds so far; and the charts panel on the right.
 
+use super::compare_views::CompareView;
 use super::{Model, legend_name};
 use crate::app::charts::{self, ChartData};
 use crate::app::session::AppCommand;
@@ -82,6 +83,18 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     super::legend::timeline_legend_ui(ui, generated);
     let mut commands = events_ui(ui, m);
     commands.extend(super::stutters::stutters_ui(ui, m));
+    let view = if comparing {
+        let (view, changed) = super::compare_views::view_switch(ui, m);
+        commands.extend(changed);
+        view
+    } else {
+        CompareView::Timelines
+    };
+    match view {
+        CompareView::Bars => return (commands, Some(super::compare_views::bars_ui(ui, m))),
+        CompareView::Overlay => return (commands, Some(super::compare_views::overlay_ui(ui, m))),
+        CompareView::Timelines => {}
+    }
     if comparing {
         ui.horizontal(|ui| {
             let mut shared = m.session.shared_scale();

@@ -17,9 +17,12 @@ pub const KEYS_HELP: &str = "] or N: next stutter; [ or Shift+N: previous stutte
 const LIST_HEIGHT: f32 = 92.0;
 
 /// The list (collapsible, open by default) and the keys, for the run whose figures
-/// are shown; nothing for a run without figures or a sampled log.
+/// are shown; nothing for a run without figures, a sampled log, or while comparing.
 pub fn stutters_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     let s = m.session;
+    if s.comparing() {
+        return Vec::new();
+    }
     let i = s.selected();
     let Some(run) = s.runs().get(i) else { return Vec::new() };
     let Some(a) = run.analyzed() else { return Vec::new() };
@@ -45,18 +48,16 @@ pub fn stutters_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             out.extend(go(f));
         }
     }
-    let title = format!(
-        "Stutters ({}) and the {} slowest frames",
-        marks.stutter_spots.len(),
-        marks.worst.len()
-    );
+    let title =
+        format!("Stutters ({}) and the {} slowest frames", marks.stutter_spots.len(), marks.worst.len());
     let list = List { marks, trace, selected, go: &go };
-    let header = egui::CollapsingHeader::new(title).id_salt("stutter_list").default_open(true).show(ui, |ui| {
-        ui.columns(2, |cols| {
-            list.ui(&mut cols[0], "stutter", &marks.stutter_spots, &mut out);
-            list.ui(&mut cols[1], "slowest", &marks.worst, &mut out);
+    let header =
+        egui::CollapsingHeader::new(title).id_salt("stutter_list").default_open(true).show(ui, |ui| {
+            ui.columns(2, |cols| {
+                list.ui(&mut cols[0], "stutter", &marks.stutter_spots, &mut out);
+                list.ui(&mut cols[1], "slowest", &marks.worst, &mut out);
+            });
         });
-    });
     header.header_response.on_hover_text(KEYS_HELP);
     out
 }
@@ -114,7 +115,11 @@ impl List<'_> {
 /// "12.345 s  48.2 ms  frame 812  MsGPUActive": where, how long, which frame, what
 /// spiked.
 #[must_use]
-pub fn spot_text(spot: &Spot, marks: &crate::app::work::Marks, trace: &framescope_core::model::Trace) -> String {
+pub fn spot_text(
+    spot: &Spot,
+    marks: &crate::app::work::Marks,
+    trace: &framescope_core::model::Trace,
+) -> String {
     let at = trace.frames.start_ms.get(spot.frame as usize).copied().unwrap_or(f64::NAN);
     let spiked = navigation::spiked(&marks.spikes, spot.frame);
     let actions = match spiked.len() {

@@ -32,7 +32,8 @@ impl Session {
             | AppCommand::NoiseBand(_)
             | AppCommand::OutlierLimit(_)
             | AppCommand::ExportDir(_)
-            | AppCommand::Rows { .. }) => effects.settings_changed = self.apply_setting(c, persisted),
+            | AppCommand::Rows { .. }
+            | AppCommand::CompareView(_)) => effects.settings_changed = self.apply_setting(c, persisted),
             c @ (AppCommand::Compare { .. }
             | AppCommand::CompareWhenLoaded { .. }
             | AppCommand::LoadsFinished
@@ -209,6 +210,7 @@ impl Session {
             AppCommand::NoiseBand(v) => persisted.noise_band = v,
             AppCommand::OutlierLimit(v) => persisted.outlier_limit = v,
             AppCommand::ExportDir(dir) => persisted.export_dir = dir,
+            AppCommand::CompareView(v) => persisted.compare_view = v,
             AppCommand::Rows { format, shown } => {
                 crate::app::row_choice::remember(&mut persisted.row_choices, &format, shown);
             }

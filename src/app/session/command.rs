@@ -135,6 +135,8 @@ pub enum AppCommand {
         /// The columns shown.
         shown: Vec<String>,
     },
+    /// How a comparison is shown (saved).
+    CompareView(crate::app::compare_view::CompareView),
     /// Work for the window shell: loading, watching, exporting, what is shown.
     Shell(ShellCommand),
 }

@@ -20,7 +20,13 @@ impl Session {
 
     /// Applies `action` to telemetry track `track` of run `i` and remembers the result
     /// for its capture's format. True when the saved choice changed.
-    pub(super) fn edit_rows(&self, i: usize, track: usize, action: RowAction, persisted: &mut Persisted) -> bool {
+    pub(super) fn edit_rows(
+        &self,
+        i: usize,
+        track: usize,
+        action: RowAction,
+        persisted: &mut Persisted,
+    ) -> bool {
         let Some(run) = self.runs().get(i) else { return false };
         let Some(tracks) = run.tracks() else { return false };
         let Some(name) = tracks.telemetry.get(track).map(|t| t.name.as_str()) else { return false };

@@ -374,7 +374,9 @@ fn selection_run(
     if !whole.is_sampled() {
         run.vsync = framescope_core::analysis::Vsync::of(whole, settings.refresh_hz);
     }
-    let charts = if whole.is_sampled() { crate::app::charts::ChartData::new(&[], None) } else {
+    let charts = if whole.is_sampled() {
+        crate::app::charts::ChartData::new(&[], None)
+    } else {
         work::selection::charts_of(&part, &settings)
     };
     (run, Arc::new(charts))

@@ -49,7 +49,7 @@ use framescope_core::lod::ColumnCache;
 use framescope_core::model::Trace;
 pub use input::HELP;
 use row::{HoverAt, RowContext, RowPainter, Rows};
-pub use text::fps_text;
+pub use text::{fps_text, round_up};
 pub use view::TimeView;
 
 /// Width of the label column on the left (row names, and the vertical axes' values

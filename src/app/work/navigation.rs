@@ -23,7 +23,9 @@ pub struct Spot {
 pub fn spots(series: &Series, positions: &[usize], offset: u32) -> Vec<Spot> {
     positions
         .iter()
-        .filter_map(|&k| Some(Spot { frame: series.frame_of(k)? + offset, ms: *series.frame_time_ms.get(k)? }))
+        .filter_map(|&k| {
+            Some(Spot { frame: series.frame_of(k)? + offset, ms: *series.frame_time_ms.get(k)? })
+        })
         .collect()
 }
 
@@ -45,7 +47,11 @@ pub fn worst(series: &Series, n: usize, offset: u32) -> Vec<Spot> {
 /// The actions (health spike lanes) that spiked on `frame`.
 #[must_use]
 pub fn spiked(spikes: &[(String, Vec<u32>)], frame: u32) -> Vec<&str> {
-    spikes.iter().filter(|(_, list)| list.binary_search(&frame).is_ok()).map(|(name, _)| name.as_str()).collect()
+    spikes
+        .iter()
+        .filter(|(_, list)| list.binary_search(&frame).is_ok())
+        .map(|(name, _)| name.as_str())
+        .collect()
 }
 
 /// The stutter after `from` (forward) or before it (backward) among ascending
