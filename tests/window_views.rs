@@ -86,3 +86,63 @@ fn the_charts_follow_a_time_selection() {
     assert_eq!(app(&h).selection(), None);
     assert!(h.query_by_label(note).is_none());
 }
+
+/// The summary of a capture's default trace with the default settings (what the
+/// window and `framescope report` show).
+fn summary(path: &std::path::Path) -> framescope_core::analysis::Summary {
+    let bytes = std::fs::read(path).unwrap();
+    let c = framescope_core::ingest::load_bytes(path, &bytes, framescope_core::ingest::LoadOptions::default())
+        .unwrap();
+    let t = &c.traces[c.default_trace().unwrap()];
+    let settings = framescope_core::analysis::Settings::default();
+    framescope_core::report::run_trace("x", &c.info, &[], t, &settings, None).summary.unwrap()
+}
+
+#[test]
+fn a_comparison_shows_as_a_sortable_bar_chart_and_as_an_overlay() {
+    use framescope::app::compare_view::CompareView;
+    let files = ["sample-traces/synthetic-run-a.csv", "sample-traces/synthetic-run-b.csv"].map(common::repo_file);
+    let mut h = window(&files);
+    // Run b (the slower: average 96.3 vs 104.7 FPS, 0.1 % low 16.0 vs 64.0) is the
+    // baseline, listed first.
+    h.state_mut().as_mut().unwrap().set_compare(true, 1);
+    settle(&mut h);
+    assert_eq!(app(&h).persisted().compare_view, CompareView::Timelines);
+    assert_eq!(h.query_all_by_label("Timeline").count(), 2);
+
+    h.get_by_label("Bar chart").click();
+    settle(&mut h);
+    assert_eq!(app(&h).persisted().compare_view, CompareView::Bars, "saved");
+    assert_eq!(h.query_all_by_label("Timeline").count(), 0, "the bars replace the timelines");
+    // Each run's bars say its average, 1 % low and 0.1 % low FPS, as the report has them.
+    let said = |k: usize, slot: usize, name: &str| {
+        let s = summary(&files[k]);
+        format!(
+            "{slot}: {name}: Average FPS {:.1}, 1% low FPS {:.1}, 0.1% low FPS {:.1}",
+            s.avg_fps,
+            s.low_1pct_fps,
+            s.low_0_1pct_fps
+        )
+    };
+    let (a, b) = (said(0, 2, "synthetic-run-a.csv"), said(1, 1, "synthetic-run-b.csv"));
+    let y = |h: &Window, label: &str| h.get_by_label(label).rect().top();
+    assert!(y(&h, &b) < y(&h, &a), "listed order: baseline first");
+    // Sorted by 0.1 % low: run a (64.0) before the baseline b (16.0).
+    h.get_by_label("0.1% low").click();
+    h.run_steps(3);
+    let (sa, sb) = (summary(&files[0]).low_0_1pct_fps, summary(&files[1]).low_0_1pct_fps);
+    assert!(sa > sb + 40.0, "{sa} {sb}");
+    assert!(y(&h, &a) < y(&h, &b), "sorted by 0.1% low: a first");
+    h.get_by_label("run").click();
+    h.run_steps(3);
+    assert!(y(&h, &b) < y(&h, &a), "listed order again");
+
+    h.get_by_label("Overlay").click();
+    settle(&mut h);
+    assert_eq!(app(&h).persisted().compare_view, CompareView::Overlay);
+    h.get_by_label("Overlay of the runs' frame times");
+    assert_eq!(h.query_all_by_label("Timeline").count(), 0);
+    h.get_by_label("Timelines").click();
+    settle(&mut h);
+    assert_eq!(h.query_all_by_label("Timeline").count(), 2);
+}

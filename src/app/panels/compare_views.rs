@@ -121,7 +121,11 @@ fn sort_entries(entries: &mut [Entry], sort: SortBy) {
 fn entry_ui(ui: &mut egui::Ui, e: &Entry, max: f64) {
     ui.add(egui::Label::new(egui::RichText::new(&e.name).color(e.colour)).truncate());
     let width = ui.available_width().max(120.0);
-    let (rect, _) = ui.allocate_exact_size(vec2(width, 3.0 * 15.0), Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(vec2(width, 3.0 * 15.0), Sense::hover());
+    // What the bars say, for screen readers (and the tests).
+    let said: Vec<String> = BARS.iter().zip(e.values).map(|((n, _), v)| format!("{n} {v:.1}")).collect();
+    let said = format!("{}: {}", e.name, said.join(", "));
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, said.clone()));
     let p = ui.painter_at(rect);
     let label_w = 92.0;
     let font = FontId::proportional(11.0);
@@ -149,7 +153,8 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     let s = m.session;
     let shown = s.shown();
     let height = (ui.available_height() - 60.0).clamp(160.0, 420.0);
-    let (whole, _) = ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::hover());
+    let (whole, response) = ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Overlay of the runs' frame times"));
     // The axis values in a margin on the left, the lines right of it.
     let rect =
         Rect::from_min_max(pos2(whole.left() + AXIS_MARGIN, whole.top() + 6.0), whole.max - vec2(0.0, 6.0));
