@@ -91,8 +91,9 @@ fn the_charts_follow_a_time_selection() {
 /// window and `framescope report` show).
 fn summary(path: &std::path::Path) -> framescope_core::analysis::Summary {
     let bytes = std::fs::read(path).unwrap();
-    let c = framescope_core::ingest::load_bytes(path, &bytes, framescope_core::ingest::LoadOptions::default())
-        .unwrap();
+    let c =
+        framescope_core::ingest::load_bytes(path, &bytes, framescope_core::ingest::LoadOptions::default())
+            .unwrap();
     let t = &c.traces[c.default_trace().unwrap()];
     let settings = framescope_core::analysis::Settings::default();
     framescope_core::report::run_trace("x", &c.info, &[], t, &settings, None).summary.unwrap()
@@ -101,7 +102,8 @@ fn summary(path: &std::path::Path) -> framescope_core::analysis::Summary {
 #[test]
 fn a_comparison_shows_as_a_sortable_bar_chart_and_as_an_overlay() {
     use framescope::app::compare_view::CompareView;
-    let files = ["sample-traces/synthetic-run-a.csv", "sample-traces/synthetic-run-b.csv"].map(common::repo_file);
+    let files =
+        ["sample-traces/synthetic-run-a.csv", "sample-traces/synthetic-run-b.csv"].map(common::repo_file);
     let mut h = window(&files);
     // Run b (the slower: average 96.3 vs 104.7 FPS, 0.1 % low 16.0 vs 64.0) is the
     // baseline, listed first.
@@ -119,9 +121,7 @@ fn a_comparison_shows_as_a_sortable_bar_chart_and_as_an_overlay() {
         let s = summary(&files[k]);
         format!(
             "{slot}: {name}: Average FPS {:.1}, 1% low FPS {:.1}, 0.1% low FPS {:.1}",
-            s.avg_fps,
-            s.low_1pct_fps,
-            s.low_0_1pct_fps
+            s.avg_fps, s.low_1pct_fps, s.low_0_1pct_fps
         )
     };
     let (a, b) = (said(0, 2, "synthetic-run-a.csv"), said(1, 1, "synthetic-run-b.csv"));

@@ -30,7 +30,10 @@ pub enum SortBy {
 const AXIS_MARGIN: f32 = 48.0;
 
 /// The figures each run's bars show: name and value getter.
-const BARS: [(&str, fn(&framescope_core::analysis::Summary) -> f64); 3] = [
+/// Reads one figure of a summary.
+type Figure = fn(&framescope_core::analysis::Summary) -> f64;
+
+const BARS: [(&str, Figure); 3] = [
     ("Average FPS", |s| s.avg_fps),
     ("1% low FPS", |s| s.low_1pct_fps),
     ("0.1% low FPS", |s| s.low_0_1pct_fps),
@@ -154,7 +157,9 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     let shown = s.shown();
     let height = (ui.available_height() - 60.0).clamp(160.0, 420.0);
     let (whole, response) = ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::hover());
-    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Overlay of the runs' frame times"));
+    response.widget_info(|| {
+        egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Overlay of the runs' frame times")
+    });
     // The axis values in a margin on the left, the lines right of it.
     let rect =
         Rect::from_min_max(pos2(whole.left() + AXIS_MARGIN, whole.top() + 6.0), whole.max - vec2(0.0, 6.0));

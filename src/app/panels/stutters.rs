@@ -127,5 +127,28 @@ pub fn spot_text(
         1 | 2 => format!("  {}", spiked.join(", ")),
         n => format!("  {}, {} +{}", spiked[0], spiked[1], n - 2),
     };
-    format!("{:.3} s  {:.1} ms  frame {}{actions}", at / 1000.0, spot.ms, spot.frame)
+    format!("{}  {:.1} ms  frame {}{actions}", clock(at), spot.ms, spot.frame)
+}
+
+/// A time as seconds (`12.345 s`), or as a clock from a minute on (`1:37:13.921`).
+#[must_use]
+pub fn clock(t_ms: f64) -> String {
+    let s = t_ms / 1000.0;
+    if s.is_nan() || s < 60.0 {
+        return format!("{s:.3} s");
+    }
+    let whole = s.floor() as u64;
+    let ms = ((s - s.floor()) * 1000.0).round().min(999.0) as u64;
+    let (h, m, sec) = (whole / 3600, whole / 60 % 60, whole % 60);
+    if h > 0 { format!("{h}:{m:02}:{sec:02}.{ms:03}") } else { format!("{m}:{sec:02}.{ms:03}") }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn long_times_read_as_a_clock() {
+        assert_eq!(super::clock(12_345.0), "12.345 s");
+        assert_eq!(super::clock(5_833_921.0), "1:37:13.921");
+        assert_eq!(super::clock(61_005.0), "1:01.005");
+    }
 }

@@ -343,9 +343,7 @@ fn paint(
 /// right edge ends at its tick instead, or is left out when that overlaps the one before.
 fn ruler(p: &Painter, track: &Track, rect: Rect) {
     let (view, target_px) = (track.view, 110.0);
-    let raw = view.ms_per_px(track.width) * target_px;
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(raw);
+    let step = ruler_step(view.ms_per_px(track.width) * target_px);
     let mut t = (view.start_ms / step).ceil() * step;
     let end = view.start_ms + view.span_ms;
     // Bounded: far from zero, `t + step` can round back to `t` (absurd timestamps).
@@ -366,12 +364,36 @@ fn ruler(p: &Painter, track: &Track, rect: Rect) {
     }
 }
 
-/// A time label with as many decimals as the tick step needs.
+/// Clock steps (ms) of a ruler whose ticks are 30 s or more apart: whole minutes and
+/// hours, as a clock reads.
+const CLOCK_STEPS: [f64; 9] = [30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3];
+
+/// The ruler's tick step for ticks at least `raw` ms apart: 1/2/5 steps, clock steps
+/// from 30 s on.
+#[must_use]
+pub fn ruler_step(raw: f64) -> f64 {
+    if raw > 20e3
+        && let Some(&s) = CLOCK_STEPS.iter().find(|s| **s >= raw)
+    {
+        return s;
+    }
+    let magnitude = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(raw)
+}
+
+/// A time label with as many decimals as the tick step needs; from 30 s steps on, a
+/// clock: `m:ss`, or `h:mm:ss` from an hour (a 2.3 h capture reads 2:10:00, not
+/// 7800 s).
 #[must_use]
 pub fn time_label(t_ms: f64, step_ms: f64) -> String {
     // A tick at zero may come out as -0.0 from the arithmetic.
     let t_ms = if t_ms.abs() < step_ms * 1e-6 { 0.0 } else { t_ms };
-    if step_ms >= 1000.0 {
+    if step_ms >= 30e3 {
+        let s = (t_ms / 1000.0).round();
+        let (sign, s) = (if s < 0.0 { "-" } else { "" }, s.abs() as u64);
+        let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+        if h > 0 { format!("{sign}{h}:{m:02}:{s:02}") } else { format!("{sign}{m}:{s:02}") }
+    } else if step_ms >= 1000.0 {
         format!("{:.0} s", t_ms / 1000.0)
     } else if step_ms >= 1.0 {
         let decimals = if step_ms >= 100.0 {
@@ -406,5 +428,12 @@ mod tests {
         assert_eq!(time_label(1520.0, 20.0), "1.52 s");
         assert_eq!(time_label(1.25, 0.5), "1.250 ms");
         assert_eq!(time_label(-1e-9, 5000.0), "0 s");
+        // Clock labels from 30 s steps: 2.3 h is 2:18:00.
+        assert_eq!(time_label(8_280_000.0, 1_800_000.0), "2:18:00");
+        assert_eq!(time_label(90_000.0, 30_000.0), "1:30");
+        assert_eq!(time_label(0.0, 60_000.0), "0:00");
+        let steps = [ruler_step(110.0 * 8_280_000.0 / 1000.0), ruler_step(15_000.0), ruler_step(25_000.0)];
+        // 2.3 h on 1000 px: half hours; below 20 s the 1/2/5 steps.
+        assert_eq!(steps.map(|s| s as u64), [1_800_000, 20_000, 30_000]);
     }
 }
