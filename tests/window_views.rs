@@ -146,3 +146,74 @@ fn a_comparison_shows_as_a_sortable_bar_chart_and_as_an_overlay() {
     settle(&mut h);
     assert_eq!(h.query_all_by_label("Timeline").count(), 2);
 }
+
+/// The values of the figure `name` in the figures panel.
+fn figure(h: &Window, name: &str) -> Vec<String> {
+    common::ui::labelled(h, name)
+}
+
+#[test]
+fn a_trim_that_leaves_nothing_clears_the_figures_and_says_so_once() {
+    let path = capture();
+    let mut h = window(std::slice::from_ref(&path));
+    std::fs::remove_file(&path).unwrap();
+    assert_eq!(figure(&h, "Average FPS").len(), 1);
+    h.get_by_label("Frame time by percentile");
+
+    // The capture spans 3.09 s (298 × 10 + 40 + 60 ms): 2 s off each end leaves nothing.
+    for (start, end) in [(2.0, 2.0), (2.5, 2.0), (3.0, 1.0)] {
+        h.state_mut().as_mut().unwrap().set_trim_all(start, end);
+        settle(&mut h);
+    }
+    let errors = app(&h).errors().to_vec();
+    assert_eq!(errors.len(), 1, "one error, not one per change: {errors:?}");
+    assert!(errors[0].contains("nothing is left after trimming"), "{errors:?}");
+    assert!(errors[0].contains("leaves out 3 s at the start and 1 s at the end"), "the latest: {errors:?}");
+    // The old figures and charts are gone; the panel says why.
+    assert!(figure(&h, "Average FPS").is_empty(), "stale figures shown");
+    assert!(h.query_by_label("Frame time by percentile").is_none(), "stale charts shown");
+    assert!(h.query_by_label_contains("No figures: nothing is left of this run").is_some());
+
+    h.state_mut().as_mut().unwrap().set_trim_all(0.0, 0.0);
+    settle(&mut h);
+    assert_eq!(figure(&h, "Average FPS").len(), 1, "figures again");
+}
+
+#[test]
+fn at_1280_by_720_the_comparison_shows_whole_verdicts() {
+    let files =
+        ["sample-traces/synthetic-run-a.csv", "sample-traces/synthetic-run-b.csv"].map(common::repo_file);
+    let mut h = egui_kittest::Harness::builder().with_size(eframe::egui::vec2(1280.0, 720.0)).build_ui_state(
+        |ui, app: &mut Option<framescope::app::App>| {
+            if let Some(app) = app {
+                app.ui_root(ui);
+            }
+        },
+        None,
+    );
+    let ctx = h.ctx.clone();
+    let mut a = framescope::app::App::new(framescope::app::Persisted::default(), &ctx);
+    a.set_saving(false);
+    a.open_all(&files, &ctx);
+    a.compare_when_loaded();
+    *h.state_mut() = Some(a);
+    settle(&mut h);
+    assert!(app(&h).comparing());
+    // Every verdict cell ends left of the timelines (the left panel's edge): none is
+    // cut to "be" / "wo".
+    let timeline_left = h.query_all_by_label("Timeline").map(|n| n.rect().left()).fold(f32::MAX, f32::min);
+    let verdicts: Vec<_> =
+        h.query_all_by(|n| matches!(n.value().as_deref(), Some("better" | "worse" | "noise"))).collect();
+    assert!(verdicts.len() >= 10, "{}", verdicts.len());
+    for v in verdicts {
+        assert!(
+            v.rect().right() < timeline_left - 4.0,
+            "{:?} at {:?}, timeline at {timeline_left}",
+            v.value(),
+            v.rect()
+        );
+    }
+    // The timeline keeps a usable width.
+    let t = h.get_all_by_label("Timeline").next().unwrap().rect();
+    assert!(t.width() > 420.0, "{t:?}");
+}

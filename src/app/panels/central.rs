@@ -17,7 +17,8 @@ const LISTED_EVENTS: usize = 40;
 pub fn charts_panel(width: f32) -> egui::Panel {
     egui::Panel::right("charts")
         .resizable(true)
-        .default_size((width * 0.25).clamp(220.0, 380.0))
+        // A small window (1280 wide) keeps more room for the timeline.
+        .default_size(if width < 1400.0 { width * 0.2 } else { width * 0.25 }.clamp(220.0, 380.0))
         .size_range(180.0..=(width * 0.5).max(200.0))
 }
 

@@ -307,6 +307,13 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
                 out.push(ShellCommand::ShowPeersPanel(peers).into());
             }
         }
+        None if run.failed(&settings, trim) => {
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                "No figures: nothing is left of this run for these settings (see the error above; a trim that \
+                 leaves no frame is undone in the settings bar or the run's own trim)",
+            );
+        }
         None => {
             ui.spinner();
         }

@@ -326,8 +326,12 @@ impl OpenRun {
                     self.generation += 1;
                 }
                 Ok(Err(e)) => {
+                    // No figures for these settings: the old ones (and their marks and
+                    // charts) are not shown as if they were.
                     self.failures.push(format!("{}: {e}", self.name));
                     self.failed_analysis = Some(*key);
+                    self.analyzed = None;
+                    self.generation += 1;
                 }
                 Err(e) => {
                     self.failures.push(format!("{}: analysis: {e}", self.name));
