@@ -217,3 +217,27 @@ fn at_1280_by_720_the_comparison_shows_whole_verdicts() {
     let t = h.get_all_by_label("Timeline").next().unwrap().rect();
     assert!(t.width() > 420.0, "{t:?}");
 }
+
+#[test]
+fn an_exported_timeline_png_has_a_title_the_settings_and_the_legend() {
+    let path = capture();
+    let mut h = window(std::slice::from_ref(&path));
+    std::fs::remove_file(&path).unwrap();
+    let name = path.file_name().unwrap().to_string_lossy().into_owned();
+    let title = format!("framescope — {name}");
+    assert!(h.query_by_label(&title).is_none(), "no header outside an export");
+    h.get_by_label("Stutters (2) and the 10 slowest frames");
+
+    let png = std::env::temp_dir().join(format!("framescope-views-{}.png", std::process::id()));
+    h.state_mut().as_mut().unwrap().export_timeline_png(png);
+    h.run_steps(2);
+    // While the picture is taken: the title with the run, the settings, the legend
+    // above the timeline — and no stutter list.
+    let header = h.get_by_label(&title).rect();
+    let settings = h.get_by_label_contains("target 60 FPS · stutters: 20 % above the local median and 4 ms").rect();
+    let legend = h.get_by_label("Legend").rect();
+    let timeline = h.get_by_label("Timeline").rect();
+    assert!(header.top() < settings.top() && settings.top() < legend.top() && legend.bottom() <= timeline.top());
+    assert!(h.query_by_label("Stutters (2) and the 10 slowest frames").is_none());
+    assert!(h.get_by_label_contains("frame time: presents").rect().top() < legend.top());
+}

@@ -81,10 +81,19 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     }
     let comparing = m.session.comparing();
     let generated = shown.iter().any(|&i| m.session.runs()[i].tracks().is_some_and(|t| t.generated));
+    // An exported PNG starts with its header and the legend; the stutter list and the
+    // view switch stay out of it.
+    let header = m.scratch.png_header;
+    let top = ui.cursor().min;
+    if header {
+        super::png_header::png_header_ui(ui, m);
+    }
     super::legend::timeline_legend_ui(ui, generated);
     let mut commands = events_ui(ui, m);
-    commands.extend(super::stutters::stutters_ui(ui, m));
-    let view = if comparing {
+    if !header {
+        commands.extend(super::stutters::stutters_ui(ui, m));
+    }
+    let view = if comparing && !header {
         let (view, changed) = super::compare_views::view_switch(ui, m);
         commands.extend(changed);
         view
@@ -117,6 +126,7 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
         commands.push(AppCommand::CursorLeft);
     }
     commands.extend(timeline_commands);
+    let rect = if header { egui::Rect::from_min_max(top, rect.max) } else { rect };
     (commands, Some(rect))
 }
 

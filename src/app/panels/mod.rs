@@ -13,6 +13,7 @@ mod figures;
 mod frame_details;
 mod legend;
 mod peers;
+mod png_header;
 mod rows_menu;
 mod runs_list;
 mod sets_panel;

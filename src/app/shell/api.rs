@@ -155,6 +155,12 @@ impl App {
         run.selection_charts(&settings, self.session.run_trim(i, &self.persisted), range)?.percentile_at(p)
     }
 
+    /// Saves the timeline as a PNG at `path` (as Export › Timeline PNG does once the
+    /// file is chosen): the picture has a header with the runs and the settings.
+    pub fn export_timeline_png(&mut self, path: PathBuf) {
+        self.run_command(ShellCommand::TimelinePng(path).into());
+    }
+
     /// Compares the open runs side by side (those marked compared), `baseline` first.
     pub fn set_compare(&mut self, on: bool, baseline: usize) {
         let baseline = self.id_at(baseline.min(self.session.runs().len().saturating_sub(1)));

@@ -107,7 +107,12 @@ impl App {
                     self.scratch.status = Some("saving frames…".into());
                 }
             }
-            ShellCommand::TimelinePng(path) => self.request_png(path, true),
+            // Taken once a frame has drawn the header (title, runs, settings).
+            ShellCommand::TimelinePng(path) => {
+                self.scratch.png_header = true;
+                self.scratch.png_pending = Some(path);
+                self.ctx.request_repaint();
+            }
             ShellCommand::ShowHelp(on) => self.scratch.show_help = on,
             ShellCommand::ShowRunsPanel(on) => self.scratch.show_runs_panel = on,
             ShellCommand::ShowChartsPanel(on) => self.scratch.show_charts_panel = on,
@@ -220,6 +225,11 @@ impl App {
             egui::CentralPanel::default().show(ui, |ui| panels::central_ui(ui, &self.model())).inner;
         self.scratch.timeline_rect = rect.or(self.scratch.timeline_rect);
         self.run_commands(commands);
+        if self.scratch.png_header
+            && let Some(path) = self.scratch.png_pending.take()
+        {
+            self.request_png(path, true);
+        }
         let commands = panels::help_ui(&ctx, self.scratch.show_help);
         self.run_commands(commands);
         if let Some(step) = self.jobs.mapping_step.as_mut() {
