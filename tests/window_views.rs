@@ -71,14 +71,22 @@ fn the_charts_follow_a_time_selection() {
     // Select from the start of frame 70 to that of frame 100: frames 70 … 99, the
     // 40 ms frame 80 the slowest (the whole capture's is 60 ms): P100 = 40 ms, P50 = 10.
     let start = |i: usize| trace.frames.start_ms[i];
-    drag_on_ruler(&mut h, start(70) + 0.5, start(100) - 0.5);
+    drag_on_ruler(&mut h, start(70) - 0.5, start(100) - 0.5);
     settle(&mut h);
     assert!(app(&h).selection().is_some(), "a selection");
     h.get_by_label(note);
     let p100 = app(&h).selection_chart_percentile(100.0).expect("the selection's curve");
-    assert!((p100 - 40.0).abs() < 1e-9, "{p100}");
+    assert!(
+        (p100 - 40.0).abs() < 1e-9,
+        "{p100} {:?} wanted {} {}",
+        app(&h).selection(),
+        start(70),
+        start(100)
+    );
     let p50 = app(&h).selection_chart_percentile(50.0).unwrap();
-    assert!((p50 - 10.0).abs() < 1e-9, "{p50}");
+    assert!((p50 - 10.0).abs() < 1e-9, "{p50:?} {:?}", app(&h).selection());
+    // Its figures above the timeline: 30 frames in 29 × 10 + 40 = 330 ms, 90.91 FPS.
+    h.get_by_label_contains("30 frames · average 90.91 FPS");
 
     // Esc (the pointer over the timeline) clears it: the whole capture's charts again.
     h.key_press(eframe::egui::Key::Escape);
@@ -234,10 +242,13 @@ fn an_exported_timeline_png_has_a_title_the_settings_and_the_legend() {
     // While the picture is taken: the title with the run, the settings, the legend
     // above the timeline — and no stutter list.
     let header = h.get_by_label(&title).rect();
-    let settings = h.get_by_label_contains("target 60 FPS · stutters: 20 % above the local median and 4 ms").rect();
+    let settings =
+        h.get_by_label_contains("target 60 FPS · stutters: 20 % above the local median and 4 ms").rect();
     let legend = h.get_by_label("Legend").rect();
     let timeline = h.get_by_label("Timeline").rect();
-    assert!(header.top() < settings.top() && settings.top() < legend.top() && legend.bottom() <= timeline.top());
+    assert!(
+        header.top() < settings.top() && settings.top() < legend.top() && legend.bottom() <= timeline.top()
+    );
     assert!(h.query_by_label("Stutters (2) and the 10 slowest frames").is_none());
     assert!(h.get_by_label_contains("frame time: presents").rect().top() < legend.top());
 }

@@ -92,6 +92,7 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     let mut commands = events_ui(ui, m);
     if !header {
         commands.extend(super::stutters::stutters_ui(ui, m));
+        super::details_strip::details_strip_ui(ui, m);
     }
     let view = if comparing && !header {
         let (view, changed) = super::compare_views::view_switch(ui, m);

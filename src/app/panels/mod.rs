@@ -8,6 +8,7 @@
 mod central;
 mod compare_views;
 mod comparison;
+mod details_strip;
 mod export_menu;
 mod figures;
 mod frame_details;
