@@ -14,18 +14,18 @@ use framescope_core::analysis::FrameTimeSource;
 /// (the first shown run's), each cut to the width with the whole text on hover.
 pub fn details_strip_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     let frame = frame_line(m).unwrap_or_else(|| "none — click a frame on the timeline".to_owned());
-    line(ui, "Selected frame", frame);
+    line(ui, "Selected frame", &frame);
     let selection = m.session.shown().into_iter().find_map(|i| selection_line(m, i));
     let selection =
         selection.unwrap_or_else(|| "none — drag on the ruler (or Shift + drag) to select".to_owned());
-    line(ui, "Selection", selection);
+    line(ui, "Selection", &selection);
 }
 
 /// One line of the strip: its name, then the text on one line.
-fn line(ui: &mut egui::Ui, name: &str, text: String) {
+fn line(ui: &mut egui::Ui, name: &str, text: &str) {
     ui.horizontal(|ui| {
         ui.label(RichText::new(name).strong());
-        ui.add(egui::Label::new(&text).truncate()).on_hover_text(&text);
+        ui.add(egui::Label::new(text).truncate()).on_hover_text(text);
     });
 }
 
