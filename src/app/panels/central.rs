@@ -118,7 +118,9 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
             }
         });
     }
-    let (timeline_commands, rect) = egui::ScrollArea::vertical().show(ui, |ui| timelines_ui(ui, m)).inner;
+    let room = ui.available_height();
+    let (timeline_commands, rect) =
+        egui::ScrollArea::vertical().show(ui, |ui| timelines_ui(ui, m, room)).inner;
     // The pointer's time, across every row (and every compared run), while it is over one.
     if !timeline_commands
         .iter()
@@ -131,8 +133,12 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     (commands, Some(rect))
 }
 
-/// One timeline per shown run, in a scroll area.
-fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rect) {
+/// The most a row is stretched to fill the central panel.
+const MOST_STRETCH: f32 = 2.5;
+
+/// One timeline per shown run, in a scroll area `room` high: a single run's rows
+/// share that height (stretched up to [`MOST_STRETCH`]), compared runs keep theirs.
+fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>, egui::Rect) {
     let s = m.session;
     let shown = s.shown();
     let comparing = s.comparing();
@@ -183,6 +189,16 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rec
             telemetry_rows: &telemetry_rows,
             scales: shared,
             trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(i)),
+            height_scale: 1.0,
+        };
+        let wanted = timeline::desired_height(&input);
+        let input = timeline::Input {
+            height_scale: if comparing {
+                1.0
+            } else {
+                ((room - 8.0) / wanted.max(1.0)).clamp(1.0, MOST_STRETCH)
+            },
+            ..input
         };
         let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
         commands.extend(out.into_iter().map(|command| AppCommand::Timeline { run: run.id, command }));

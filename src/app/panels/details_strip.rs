@@ -18,7 +18,7 @@ pub fn details_strip_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     let selection = m.session.shown().into_iter().find_map(|i| selection_line(m, i));
     let selection =
         selection.unwrap_or_else(|| "none — drag on the ruler (or Shift + drag) to select".to_owned());
-    line(ui, "Selection", &selection);
+    line(ui, "Selected range", &selection);
 }
 
 /// One line of the strip: its name, then the text on one line.

@@ -308,10 +308,14 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             }
         }
         None if run.failed(&settings, trim) => {
+            // The old figures are gone (they are not these settings'); the error says why.
             ui.colored_label(
                 ui.visuals().error_fg_color,
-                "No figures: nothing is left of this run for these settings (see the error above; a trim that \
-                 leaves no frame is undone in the settings bar or the run's own trim)",
+                "No figures for these settings: see the error above",
+            )
+            .on_hover_text(
+                "Nothing is left of this run for these settings: a trim that leaves no frame is undone in \
+                     the settings bar or with the run's own trim",
             );
         }
         None => {

@@ -104,7 +104,12 @@ impl List<'_> {
             for spot in spots {
                 let text = spot_text(spot, self.marks, self.trace);
                 let on = self.selected == Some(spot.frame);
-                if ui.add(egui::Button::selectable(on, text).small()).clicked() {
+                let spiked = navigation::spiked(&self.marks.spikes, spot.frame).join(", ");
+                let button = ui.add(egui::Button::selectable(on, text).small().truncate());
+                if button
+                    .on_hover_text(format!("Spiked: {}", if spiked.is_empty() { "—" } else { &spiked }))
+                    .clicked()
+                {
                     out.extend((self.go)(spot.frame));
                 }
             }

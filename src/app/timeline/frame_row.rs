@@ -138,6 +138,7 @@ mod tests {
             cursor_ms: None,
             compact: false,
             telemetry_rows: &[],
+            height_scale: 1.0,
             scales: None,
             trim: None,
         };

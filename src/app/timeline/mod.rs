@@ -162,6 +162,9 @@ pub struct Input<'a> {
     pub scales: Option<Scales>,
     /// The trim, shaded and draggable.
     pub trim: Option<TrimEdges>,
+    /// Every row's height times this (≥ 1): the rows share the height the window
+    /// has for them instead of leaving it empty.
+    pub height_scale: f32,
 }
 
 /// The vertical scales (ms) of the frame-duration and latency rows, shared by compared
@@ -224,19 +227,20 @@ impl Track {
 /// Total height the timeline wants.
 #[must_use]
 pub fn desired_height(input: &Input<'_>) -> f32 {
-    height(&row::rows_of(&RowContext::new(input)))
+    height(&row::rows_of(&RowContext::new(input)), input.height_scale)
 }
 
-/// The ruler's and the rows' height.
-fn height(rows: &Rows<'_>) -> f32 {
-    RULER_HEIGHT + rows.iter().map(|r| r.height()).sum::<f32>()
+/// The ruler's and the rows' height, each row's times `scale`.
+fn height(rows: &Rows<'_>, scale: f32) -> f32 {
+    RULER_HEIGHT + rows.iter().map(|r| r.height() * scale).sum::<f32>()
 }
 
 /// Draws the timeline in the available width and returns the user's commands.
 pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let ctx = RowContext::new(input);
     let rows = row::rows_of(&ctx);
-    let size = vec2(ui.available_width(), height(&rows));
+    let scale = input.height_scale.max(1.0);
+    let size = vec2(ui.available_width(), height(&rows, scale));
     let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Timeline"));
     let track_rect = Rect::from_min_max(pos2(rect.left() + LABEL_WIDTH, rect.top()), rect.max);
@@ -259,7 +263,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let row_at = |y: f32| {
         let mut top = rect.top() + RULER_HEIGHT;
         for (k, row) in rows.iter().enumerate() {
-            let h = row.height();
+            let h = row.height() * scale;
             if y >= top && y < top + h {
                 return Some((k, top));
             }
@@ -310,8 +314,9 @@ fn paint(
     let mut y = rect.top() + RULER_HEIGHT;
     let frames_top = y;
     let mut frames_bottom = y;
+    let scale = ctx.input.height_scale.max(1.0);
     for (k, row) in rows.iter().enumerate() {
-        let h = row.height();
+        let h = row.height() * scale;
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
         p.rect_filled(band, 0.0, theme::ROW_BACKGROUND[k % 2]);
         let list = row.prepare(ctx, cache);
