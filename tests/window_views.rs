@@ -252,3 +252,27 @@ fn an_exported_timeline_png_has_a_title_the_settings_and_the_legend() {
     assert!(h.query_by_label("Stutters (2) and the 10 slowest frames").is_none());
     assert!(h.get_by_label_contains("frame time: presents").rect().top() < legend.top());
 }
+
+#[test]
+fn the_export_folder_is_typed_in_the_open_menu() {
+    let path = capture();
+    let mut h = window(std::slice::from_ref(&path));
+    std::fs::remove_file(&path).unwrap();
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Export").hover();
+    h.run_steps(3);
+    // A click in the field keeps the menu open; a path typed a character at a time
+    // (each prefix a full path or not) is kept until the field is left.
+    h.get_by_label("Without a file dialog, save to").click();
+    h.run_steps(2);
+    h.key_press_modifiers(Modifiers::COMMAND, eframe::egui::Key::A);
+    h.run_steps(1);
+    let dir = "/tmp/framescope exports";
+    h.event(Event::Text(dir.to_owned()));
+    h.run_steps(2);
+    assert!(h.query_by_label("Timeline (PNG)…").is_some(), "the menu stays open while typing");
+    h.key_press(eframe::egui::Key::Enter);
+    h.run_steps(2);
+    assert_eq!(app(&h).persisted().export_dir, PathBuf::from(dir));
+}
