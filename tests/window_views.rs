@@ -182,9 +182,17 @@ fn a_trim_that_leaves_nothing_clears_the_figures_and_says_so_once() {
     assert!(h.query_by_label("Frame time by percentile").is_none(), "stale charts shown");
     assert!(h.query_by_label("No figures for these settings: see the error above").is_some());
 
-    h.state_mut().as_mut().unwrap().set_trim_all(0.0, 0.0);
+    // A remembered trim for all runs is said where the figures are, with the CLI's
+    // equivalent and a button that clears it.
+    h.state_mut().as_mut().unwrap().set_trim_all(0.5, 0.0);
     settle(&mut h);
     assert_eq!(figure(&h, "Average FPS").len(), 1, "figures again");
+    h.get_by_label("Trimmed: the first 0.5 s and the last 0 s are left out");
+    h.get_by_label_contains("--trim-start 0.5 --trim-end 0 gives these figures");
+    h.get_by_label("No trim").click();
+    settle(&mut h);
+    assert_eq!((app(&h).persisted().trim_start_s, app(&h).persisted().trim_end_s), (0.0, 0.0));
+    assert!(h.query_by_label_contains("Trimmed:").is_none());
 }
 
 #[test]
