@@ -10,6 +10,9 @@ use egui_kittest::kittest::Queryable as _;
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
+/// Numbers the captures' files.
+static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
 /// 300 frames of 10 ms but frame 80 (40 ms) and frame 250 (60 ms).
 fn capture() -> PathBuf {
     let mut csv = String::from(
@@ -26,7 +29,9 @@ fn capture() -> PathBuf {
         let _ = writeln!(csv, "g.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,Application,{t:.6},{ft}");
         t += ft / 1000.0;
     }
-    let path = std::env::temp_dir().join(format!("framescope-views-{}.csv", std::process::id()));
+    // One file per call: the tests run in parallel and each removes its own.
+    let k = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let path = std::env::temp_dir().join(format!("framescope-views-{}-{k}.csv", std::process::id()));
     std::fs::write(&path, csv).unwrap();
     path
 }

@@ -85,15 +85,9 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     // view switch stay out of it.
     let header = m.scratch.png_header;
     let top = ui.cursor().min;
-    if header {
-        super::png_header::png_header_ui(ui, m);
-    }
-    super::legend::timeline_legend_ui(ui, generated);
-    let mut commands = events_ui(ui, m);
-    if !header {
-        commands.extend(super::stutters::stutters_ui(ui, m));
-        super::details_strip::details_strip_ui(ui, m);
-    }
+    // While comparing, the view switch comes first; the bar chart and the overlay
+    // leave out the timelines' legend, events and details.
+    let mut commands = Vec::new();
     let view = if comparing && !header {
         let (view, changed) = super::compare_views::view_switch(ui, m);
         commands.extend(changed);
@@ -105,6 +99,15 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
         CompareView::Bars => return (commands, Some(super::compare_views::bars_ui(ui, m))),
         CompareView::Overlay => return (commands, Some(super::compare_views::overlay_ui(ui, m))),
         CompareView::Timelines => {}
+    }
+    if header {
+        super::png_header::png_header_ui(ui, m);
+    }
+    super::legend::timeline_legend_ui(ui, generated);
+    commands.extend(events_ui(ui, m));
+    if !header {
+        commands.extend(super::stutters::stutters_ui(ui, m));
+        super::details_strip::details_strip_ui(ui, m);
     }
     if comparing {
         ui.horizontal(|ui| {
