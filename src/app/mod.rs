@@ -17,12 +17,14 @@
 //! * [`timeline`] — the timeline widget.
 
 mod charts;
+pub mod compare_view;
 mod dialog;
 mod export;
 mod figure_text;
 mod mapping;
 mod panels;
 mod peer_figures;
+pub mod row_choice;
 pub mod session;
 mod settings;
 mod shell;
@@ -53,6 +55,17 @@ pub(crate) const PAIR: [(&str, &[u8]); 2] = [
     ("sample: synthetic-run-b.csv", include_bytes!("../../sample-traces/synthetic-run-b.csv")),
 ];
 
+/// The window's first size: `FRAMESCOPE_WINDOW_SIZE=WxH` (points, e.g. `1280x720`, for
+/// screenshots at a given size), else 1400×900.
+fn window_size() -> [f32; 2] {
+    let asked = std::env::var("FRAMESCOPE_WINDOW_SIZE").ok().and_then(|v| {
+        let (w, h) = v.split_once('x')?;
+        let (w, h) = (w.trim().parse::<f32>().ok()?, h.trim().parse::<f32>().ok()?);
+        ((320.0..=10_000.0).contains(&w) && (240.0..=10_000.0).contains(&h)).then_some([w, h])
+    });
+    asked.unwrap_or([1400.0, 900.0])
+}
+
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
 #[must_use]
 pub fn run(options: &WindowOptions) -> ExitCode {
@@ -64,7 +77,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
     let trim = options.trim;
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
+        viewport: egui::ViewportBuilder::default().with_inner_size(window_size()).with_title("framescope"),
         ..Default::default()
     };
     let files = files.clone();
@@ -75,7 +88,11 @@ pub fn run(options: &WindowOptions) -> ExitCode {
         "framescope",
         options,
         Box::new(move |cc| {
-            let persisted = if screenshot.is_some() { Persisted::default() } else { Persisted::load() };
+            // A screenshot uses the defaults, unless FRAMESCOPE_CONFIG_DIR names the
+            // settings to use (reproducible pictures of a chosen setup).
+            let own = std::env::var_os("FRAMESCOPE_CONFIG_DIR").is_some_and(|d| !d.is_empty());
+            let persisted =
+                if screenshot.is_some() && !own { Persisted::default() } else { Persisted::load() };
             let mut app = App::new(persisted, &cc.egui_ctx);
             if let Some((start, end)) = trim {
                 app.set_trim_all(start, end);

@@ -61,6 +61,10 @@ pub struct Persisted {
     /// first, at most 50): a CSV with the same header opens with its
     /// mapping.
     pub column_mappings: Vec<RememberedMapping>,
+    /// The telemetry rows shown per capture format (View › Rows; most recent first).
+    pub row_choices: Vec<super::row_choice::RowChoice>,
+    /// How a comparison is shown: timelines, bar chart or overlay.
+    pub compare_view: super::compare_view::CompareView,
 }
 
 /// How many column mappings are remembered.
@@ -92,6 +96,8 @@ impl Default for Persisted {
             watch_dir: PathBuf::new(),
             outlier_limit: framescope_core::report::sets::DEFAULT_OUTLIER_LIMIT,
             column_mappings: Vec::new(),
+            row_choices: Vec::new(),
+            compare_view: super::compare_view::CompareView::default(),
         }
     }
 }
@@ -192,6 +198,13 @@ impl Persisted {
                     v
                 })
                 .unwrap_or_default(),
+            row_choices: field::<Vec<super::row_choice::RowChoice>>(obj, "row_choices")
+                .map(|mut v| {
+                    v.truncate(super::row_choice::CHOICES_MAX);
+                    v
+                })
+                .unwrap_or_default(),
+            compare_view: field(obj, "compare_view").unwrap_or_default(),
         };
         // Oldest first, so that the most recent ends up in front.
         for path in recent.iter().rev() {
@@ -317,6 +330,11 @@ mod tests {
             watch_dir: PathBuf::from("/captures/incoming"),
             outlier_limit: 0.1,
             column_mappings: Vec::new(),
+            row_choices: vec![crate::app::row_choice::RowChoice {
+                format: "frameview".into(),
+                shown: vec!["CPUUtil(%)".into(), "GPU0Clk(MHz)".into()],
+            }],
+            compare_view: crate::app::compare_view::CompareView::Bars,
         };
         assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
         assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));

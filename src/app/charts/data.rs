@@ -150,7 +150,7 @@ impl ChartData {
     /// The percentile curve's frame time at percentile `p` (in %), interpolated between
     /// its samples; `None` outside 0..=100 or without frames.
     #[must_use]
-    pub(super) fn percentile_at(&self, p: f64) -> Option<f64> {
+    pub fn percentile_at(&self, p: f64) -> Option<f64> {
         interpolate(&self.percentile_ms, p)
     }
 

@@ -66,8 +66,24 @@ fn draw_charts_at(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f
         return;
     }
     let target = Some(target_fps).filter(|f| f.is_finite() && *f > 0.0);
-    ui.strong("Frame time by percentile");
-    percentile_plot(ui, runs, look, target, height);
+    let id = ui.make_persistent_id("charts_whole_tail");
+    let mut whole: bool = ui.data(|d| d.get_temp(id)).unwrap_or(false);
+    ui.horizontal(|ui| {
+        ui.strong("Frame time by percentile");
+        ui.checkbox(&mut whole, "whole tail").on_hover_text(
+            "Off: the axis ends a little above the slowest 1 % so the body of the curve is readable, and the \
+             tail above is cut (its top value is said under the chart). On: up to the slowest frame.",
+        );
+    });
+    ui.data_mut(|d| d.insert_temp(id, whole));
+    let top = if whole { None } else { clipped_top(runs, target) };
+    percentile_plot(ui, runs, look, target, height, top);
+    if let Some(top) = top {
+        let slowest = runs.iter().filter_map(|r| r.data.percentile_at(100.0)).fold(0.0, f64::max);
+        ui.weak(format!(
+            "Tail cut at {top:.0} ms (slowest frame {slowest:.1} ms): tick \"whole tail\" to see it"
+        ));
+    }
     ui.strong(match look {
         Look::Single => "Slow time S and excess time E by target FPS (SuperTuxKart)",
         Look::Overlay => "Slow time S (solid) and excess time E (dashed) by target FPS (SuperTuxKart)",
@@ -75,6 +91,17 @@ fn draw_charts_at(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f
     pacing_plot(ui, runs, look, target, height);
     ui.strong("Frame-time histogram");
     histogram_plot(ui, runs, look, target, height);
+}
+
+/// The percentile chart's top with the tail cut: 1.5 × the largest P99 of the runs (at
+/// least 1.2 × the target frame time, so its line stays in view), rounded up to a
+/// round number — `None` when every curve fits under it anyway.
+fn clipped_top(runs: &[Run<'_>], target_fps: Option<f64>) -> Option<f64> {
+    let p99 = runs.iter().filter_map(|r| r.data.percentile_at(99.0)).fold(0.0, f64::max);
+    let slowest = runs.iter().filter_map(|r| r.data.percentile_at(100.0)).fold(0.0, f64::max);
+    let budget = target_fps.map_or(0.0, |f| 1200.0 / f);
+    let top = crate::app::timeline::round_up((p99 * 1.5).max(budget));
+    (p99 > 0.0 && slowest > top).then_some(top)
 }
 
 /// A third of the height left for the charts (minus their titles and legends), at
@@ -278,5 +305,28 @@ mod tests {
             !texts.iter().any(|t| t.starts_with("target ") && !t.starts_with("target rate")),
             "{texts:?}"
         );
+    }
+}
+
+#[cfg(test)]
+mod tail_tests {
+    use super::fixtures::{prepared, series};
+    use super::*;
+
+    #[test]
+    fn the_tail_is_cut_above_the_body() {
+        // 15.5–20.45 ms with 80 ms hitches (1 in 997, so P99 is in the body, ≈ 20.4 ms):
+        // the top is 1.5 × P99 ≈ 30.6 ms rounded up, well under the 80 ms tail.
+        let data = prepared(&series(10_000));
+        let runs = [Run { name: "a", color: FRAME_COLOR, data: &data }];
+        let top = clipped_top(&runs, Some(60.0)).expect("a cut");
+        assert!((30.6..=40.0).contains(&top), "{top}");
+        // 1000 FPS's 1 ms budget changes nothing; 20 FPS's 60 ms (× 1.2 = 60 ms)
+        // raises the top to keep the target line in view.
+        assert_eq!(clipped_top(&runs, Some(1000.0)), Some(top));
+        assert!(clipped_top(&runs, Some(20.0)).is_some_and(|t| t >= 60.0));
+        // Nothing above the cut: no cut.
+        let flat = prepared(&[10.0; 500]);
+        assert_eq!(clipped_top(&[Run { name: "b", color: FRAME_COLOR, data: &flat }], Some(60.0)), None);
     }
 }

@@ -149,9 +149,16 @@ pub(super) fn percentile_plot(
     look: Look,
     target: Option<f64>,
     height: f32,
+    top: Option<f64>,
 ) {
-    base_plot("charts_percentile", look, height, "percentile of frames (%)", "frame time (ms)")
-        .include_x(0.0)
+    let id = if top.is_some() { "charts_percentile_cut" } else { "charts_percentile" };
+    let plot = base_plot(id, look, height, "percentile of frames (%)", "frame time (ms)");
+    // The tail cut: the axis ends at `top` (the curve above it leaves the plot).
+    let plot = match top {
+        Some(top) => plot.default_y_bounds(0.0, top),
+        None => plot,
+    };
+    plot.include_x(0.0)
         .include_x(100.0)
         .label_formatter(move |pos| percentile_label(runs, look, hover_x(pos)))
         .show(ui, move |p| {

@@ -2,6 +2,7 @@
 //! shown run (compared runs stacked on one aligned axis, each named and coloured), or
 //! what a loading capture holds so far; and the charts panel on the right.
 
+use super::compare_views::CompareView;
 use super::{Model, legend_name};
 use crate::app::charts::{self, ChartData};
 use crate::app::session::AppCommand;
@@ -16,7 +17,8 @@ const LISTED_EVENTS: usize = 40;
 pub fn charts_panel(width: f32) -> egui::Panel {
     egui::Panel::right("charts")
         .resizable(true)
-        .default_size((width * 0.25).clamp(220.0, 380.0))
+        // A small window (1280 wide) keeps more room for the timeline.
+        .default_size(if width < 1400.0 { width * 0.2 } else { width * 0.25 }.clamp(220.0, 380.0))
         .size_range(180.0..=(width * 0.5).max(200.0))
 }
 
@@ -42,15 +44,30 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
         egui::ScrollArea::vertical().show(ui, |ui| charts::charts_overlay_ui(ui, &refs, target));
         return;
     }
-    let Some(run) = m.session.selected_run() else { return };
-    if let Some(a) = run.analyzed() {
-        // Animation error against frame time (metrics.md §13), under the other charts.
-        let scatter = run.tracks().and_then(|t| t.animation.as_ref()).map(|t| t.scatter.as_slice());
-        egui::ScrollArea::vertical().show(ui, |ui| match scatter.filter(|p| !p.is_empty()) {
-            Some(points) => charts::charts_with_animation_ui(ui, &a.charts, target, points),
-            None => charts::charts_ui(ui, &a.charts, target),
-        });
-    }
+    let i = m.session.selected();
+    let Some(run) = m.session.runs().get(i) else { return };
+    let Some(a) = run.analyzed() else { return };
+    // A time selection's charts, over the whole capture's drawn faintly.
+    let selection = m
+        .session
+        .selection_of(i)
+        .and_then(|range| run.selection_charts(&m.run_settings(i), m.run_trim(i), range))
+        .filter(|c| !c.is_empty());
+    // Animation error against frame time (metrics.md §13), under the other charts.
+    let scatter = run.tracks().and_then(|t| t.animation.as_ref()).map(|t| t.scatter.as_slice());
+    egui::ScrollArea::vertical().show(ui, |ui| match (selection, scatter.filter(|p| !p.is_empty())) {
+        (Some(sel), _) => {
+            ui.label("The time selection's frames; faint: the whole capture").on_hover_text(
+                "The charts follow the time selection (as the figures do); the whole capture is drawn faintly \
+                 for reference. Esc clears the selection.",
+            );
+            let faint = egui::Color32::from_rgba_unmultiplied(150, 150, 160, 90);
+            let runs = [("whole capture", faint, a.charts.as_ref()), ("selection", crate::app::theme::FRAME_COLOR, sel)];
+            charts::charts_overlay_ui(ui, &runs, target);
+        }
+        (None, Some(points)) => charts::charts_with_animation_ui(ui, &a.charts, target, points),
+        (None, None) => charts::charts_ui(ui, &a.charts, target),
+    });
 }
 
 /// The timelines (or a loading preview): the commands they give, and where they were
@@ -67,8 +84,34 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     }
     let comparing = m.session.comparing();
     let generated = shown.iter().any(|&i| m.session.runs()[i].tracks().is_some_and(|t| t.generated));
+    // An exported PNG starts with its header and the legend; the stutter list and the
+    // view switch stay out of it.
+    let header = m.scratch.png_header;
+    let top = ui.cursor().min;
+    // While comparing, the view switch comes first; the bar chart and the overlay
+    // leave out the timelines' legend, events and details.
+    let mut commands = Vec::new();
+    let view = if comparing && !header {
+        let (view, changed) = super::compare_views::view_switch(ui, m);
+        commands.extend(changed);
+        view
+    } else {
+        CompareView::Timelines
+    };
+    match view {
+        CompareView::Bars => return (commands, Some(super::compare_views::bars_ui(ui, m))),
+        CompareView::Overlay => return (commands, Some(super::compare_views::overlay_ui(ui, m))),
+        CompareView::Timelines => {}
+    }
+    if header {
+        super::png_header::png_header_ui(ui, m);
+    }
     super::legend::timeline_legend_ui(ui, generated);
-    let mut commands = events_ui(ui, m);
+    commands.extend(events_ui(ui, m));
+    if !header {
+        commands.extend(super::stutters::stutters_ui(ui, m));
+        super::details_strip::details_strip_ui(ui, m);
+    }
     if comparing {
         ui.horizontal(|ui| {
             let mut shared = m.session.shared_scale();
@@ -81,7 +124,9 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
             }
         });
     }
-    let (timeline_commands, rect) = egui::ScrollArea::vertical().show(ui, |ui| timelines_ui(ui, m)).inner;
+    let room = ui.available_height();
+    let (timeline_commands, rect) =
+        egui::ScrollArea::vertical().show(ui, |ui| timelines_ui(ui, m, room)).inner;
     // The pointer's time, across every row (and every compared run), while it is over one.
     if !timeline_commands
         .iter()
@@ -90,11 +135,16 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
         commands.push(AppCommand::CursorLeft);
     }
     commands.extend(timeline_commands);
+    let rect = if header { egui::Rect::from_min_max(top, rect.max) } else { rect };
     (commands, Some(rect))
 }
 
-/// One timeline per shown run, in a scroll area.
-fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rect) {
+/// The most a row is stretched to fill the central panel.
+const MOST_STRETCH: f32 = 2.5;
+
+/// One timeline per shown run, in a scroll area `room` high: a single run's rows
+/// share that height (stretched up to [`MOST_STRETCH`]), compared runs keep theirs.
+fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>, egui::Rect) {
     let s = m.session;
     let shown = s.shown();
     let comparing = s.comparing();
@@ -127,6 +177,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rec
             },
             |a| a.prepared.source,
         );
+        let telemetry_rows = m.telemetry_rows(i);
         let input = timeline::Input {
             run: run.id,
             trace_index: run.trace(),
@@ -141,8 +192,19 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, egui::Rec
             selected_frame: s.selected_frame().filter(|(r, _)| *r == i).map(|(_, f)| f),
             cursor_ms: s.cursor_of(i),
             compact: comparing,
+            telemetry_rows: &telemetry_rows,
             scales: shared,
             trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(i)),
+            height_scale: 1.0,
+        };
+        let wanted = timeline::desired_height(&input);
+        let input = timeline::Input {
+            height_scale: if comparing {
+                1.0
+            } else {
+                ((room - 8.0) / wanted.max(1.0)).clamp(1.0, MOST_STRETCH)
+            },
+            ..input
         };
         let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
         commands.extend(out.into_iter().map(|command| AppCommand::Timeline { run: run.id, command }));

@@ -66,7 +66,10 @@ pub fn export_menu(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     }
     if ui.button("Timeline (PNG)…").clicked() {
         match dialog::save_to(&name("png"), &inputs, &fallback) {
-            Ok(target) => out.push(ShellCommand::TimelinePng(target.path).into()),
+            Ok(target) => {
+                out.push(ShellCommand::TimelinePng(target.path).into());
+                ui.close();
+            }
             Err(why) => saved = Some(Err(why)),
         }
     }
@@ -108,13 +111,29 @@ fn export_dir_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Option<AppCommand> {
     let help = "Where exports are saved when this desktop cannot show a file dialog (no xdg-desktop-portal \
                 or zenity); empty: beside the capture";
     let label = ui.label("Without a file dialog, save to").on_hover_text(help);
-    let mut text = export_dir(m).display().to_string();
+    // The text being typed is a draft (kept while the field has the keyboard), taken
+    // when the field is left (Enter or a click elsewhere): a half-typed path is never
+    // refused and put back under the cursor.
+    let draft_id = ui.make_persistent_id("export_dir_draft");
+    let draft: Option<String> = ui.data(|d| d.get_temp(draft_id));
+    let mut text = draft.unwrap_or_else(|| export_dir(m).display().to_string());
     let edit = ui.add(egui::TextEdit::singleline(&mut text).desired_width(320.0)).labelled_by(label.id);
-    if edit.on_hover_text(help).changed() {
+    let edit = edit.on_hover_text(help);
+    if edit.lost_focus() {
+        ui.data_mut(|d| d.remove::<String>(draft_id));
+        if text.trim() == export_dir(m).display().to_string() {
+            return None;
+        }
         let dir = PathBuf::from(text.trim());
         if dir.is_absolute() || text.trim().is_empty() {
             return Some(AppCommand::ExportDir(dir));
         }
+        return Some(
+            ShellCommand::Status(format!("not a full path, kept {}", export_dir(m).display())).into(),
+        );
+    }
+    if edit.has_focus() {
+        ui.data_mut(|d| d.insert_temp(draft_id, text));
     }
     None
 }

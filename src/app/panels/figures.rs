@@ -284,7 +284,7 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     if let Some(markers) = run.markers_name() {
         ui.label(format!("PCL log: {markers}"));
     }
-    trim_note_ui(ui, trim);
+    out.extend(trim_note_ui(ui, trim, run.trim.is_some()));
     match run.analyzed() {
         Some(a) => {
             if run.failed(&settings, trim) {
@@ -312,6 +312,17 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             {
                 out.push(ShellCommand::ShowPeersPanel(peers).into());
             }
+        }
+        None if run.failed(&settings, trim) => {
+            // The old figures are gone (they are not these settings'); the error says why.
+            ui.colored_label(
+                ui.visuals().error_fg_color,
+                "No figures for these settings: see the error above",
+            )
+            .on_hover_text(
+                "Nothing is left of this run for these settings: a trim that leaves no frame is undone in \
+                     the settings bar or with the run's own trim",
+            );
         }
         None => {
             ui.spinner();
@@ -341,12 +352,33 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
 }
 
 /// Says what is left out, above a run's figures.
-fn trim_note_ui(ui: &mut egui::Ui, trim: framescope_core::analysis::Trim) {
-    if !trim.is_none() {
-        let text =
-            format!("Trimmed: the first {} s and the last {} s are left out", trim.start_s, trim.end_s);
-        ui.label(RichText::new(text).small()).on_hover_text(super::settings_bar::TRIM_HELP);
+/// The trim the figures are of, where the figures are: in the warning colour, with
+/// where it comes from (the run's own, or the trim for all runs, remembered across
+/// restarts) and, for the latter, a button that clears it — so figures that differ
+/// from `framescope report FILE` say why.
+fn trim_note_ui(ui: &mut egui::Ui, trim: framescope_core::analysis::Trim, own: bool) -> Option<AppCommand> {
+    if trim.is_none() {
+        return None;
     }
+    let text = format!("Trimmed: the first {} s and the last {} s are left out", trim.start_s, trim.end_s);
+    let whose = if own {
+        "this run's own trim".to_owned()
+    } else {
+        format!(
+            "the trim for all runs, remembered (framescope report --trim-start {} --trim-end {} gives these figures)",
+            trim.start_s, trim.end_s
+        )
+    };
+    let mut clear = false;
+    egui::Frame::group(ui.style()).show(ui, |ui| {
+        ui.add(egui::Label::new(RichText::new(text).color(ui.visuals().warn_fg_color)).wrap())
+            .on_hover_text(super::settings_bar::TRIM_HELP);
+        ui.horizontal_wrapped(|ui| {
+            ui.label(RichText::new(whose).small());
+            clear = !own && ui.small_button("No trim").on_hover_text("Clear the trim for all runs").clicked();
+        });
+    });
+    clear.then_some(AppCommand::TrimAll { start_s: 0.0, end_s: 0.0 })
 }
 
 #[cfg(test)]

@@ -4,6 +4,7 @@
 use super::Model;
 use crate::app::work::Marks;
 use eframe::egui;
+use framescope_core::analysis::FrameTimeSource;
 use framescope_core::model::Trace;
 
 /// The selected frame's heading and details, when a frame is selected.
@@ -14,13 +15,15 @@ pub fn selected_frame_ui(ui: &mut egui::Ui, m: &Model<'_>) {
         ui.separator();
         ui.heading(format!("Frame of {}", run.label));
         let marks = run.analyzed().map(|a| &a.marks);
-        frame_details_ui(ui, run.shown_trace(), marks, i);
+        let display = run.analyzed().is_some_and(|a| a.prepared.source == FrameTimeSource::Display);
+        frame_details_ui(ui, run.shown_trace(), marks, i, display);
     }
 }
 
 /// Every column of one frame, with its stutter and health verdicts when the figures
-/// are ready.
-pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>, i: usize) {
+/// are ready; "Frame time" is the analysed series' (the display interval when
+/// `display`).
+pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>, i: usize, display: bool) {
     let f = &trace.frames;
     if i >= trace.len() {
         return;
@@ -61,7 +64,18 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
             row("Spiked the frame before", if before.is_empty() { "—".into() } else { before.join(", ") });
         }
         row("Start", format!("{:.3} ms", f.start_ms[i]));
-        row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
+        if display {
+            let d = f.display_ms[i];
+            let v = if d.is_finite() {
+                format!("{d:.3} ms (display, analysed)")
+            } else {
+                "— (not displayed)".into()
+            };
+            row("Frame time", v);
+            row("Present interval", format!("{:.3} ms", f.frame_time_ms[i]));
+        } else {
+            row("Frame time", format!("{:.3} ms", f.frame_time_ms[i]));
+        }
         if f.is_sampled() {
             row(
                 "Sample interval",

@@ -6,7 +6,9 @@
 //! for; the shell applies them.
 
 mod central;
+mod compare_views;
 mod comparison;
+mod details_strip;
 mod export_menu;
 mod figures;
 mod frame_details;
@@ -14,10 +16,13 @@ mod glance;
 mod legend;
 pub mod limiter;
 mod peers;
+mod png_header;
+mod rows_menu;
 mod runs_list;
 mod sets_panel;
 mod sets_table;
 mod settings_bar;
+mod stutters;
 mod system;
 mod toolbar;
 
@@ -53,6 +58,12 @@ impl Model<'_> {
     #[must_use]
     pub fn run_settings(&self, i: usize) -> Settings {
         self.session.run_settings(i, self.persisted)
+    }
+
+    /// The telemetry rows run `i`'s timeline shows (indices into its tracks').
+    #[must_use]
+    pub fn telemetry_rows(&self, i: usize) -> Vec<usize> {
+        self.session.telemetry_rows(i, self.persisted)
     }
 
     /// The trim run `i` is analysed with.

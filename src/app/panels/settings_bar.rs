@@ -21,7 +21,6 @@ pub fn settings_bar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     let mut out = Vec::new();
     ui.horizontal_wrapped(|ui| {
         target_ui(ui, m, &mut out);
-        capture_target_ui(ui, m, &mut out);
         ui.separator();
         stutter_ui(ui, m, &mut out);
         ui.separator();
@@ -52,6 +51,8 @@ pub fn settings_bar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         }
         ui.separator();
         trim_all_ui(ui, m, &mut out);
+        // Last: when it appears it moves no other control.
+        capture_target_ui(ui, m, &mut out);
     });
     out
 }
@@ -64,11 +65,13 @@ fn target_ui(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
     let is = |t: f64| (current - t).abs() < 1e-9;
     let shown = match rates.iter().find(|&&hz| is(hz)) {
         Some(hz) => format!("display {hz:.2} Hz"),
-        None => fps_text(current),
+        None => format!("{} FPS", fps_text(current)),
     };
     let mut target = current;
     egui::ComboBox::from_id_salt("target_fps")
         .selected_text(shown)
+        // The typed rate inside it must not close it; a preset does.
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside)
         .show_ui(ui, |ui| {
             for &hz in &rates {
                 let item = ui.selectable_label(is(hz), format!("display {hz:.2} Hz")).on_hover_text(
@@ -77,18 +80,25 @@ fn target_ui(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
                 );
                 if item.clicked() {
                     target = hz;
+                    ui.close();
                 }
             }
             for t in TARGETS {
                 if ui.selectable_label(is(t), format!("{t}")).clicked() {
                     target = t;
+                    ui.close();
                 }
             }
+            // One control for one value: any other rate is typed here.
+            ui.separator();
+            ui.horizontal(|ui| {
+                let other = ui.label("Other");
+                ui.add(egui::DragValue::new(&mut target).range(1.0..=1000.0).speed(1.0).suffix(" FPS"))
+                    .labelled_by(other.id)
+                    .on_hover_text(TARGET_HELP);
+            });
         })
         .response
-        .labelled_by(label.id)
-        .on_hover_text(TARGET_HELP);
-    ui.add(egui::DragValue::new(&mut target).range(1.0..=1000.0).speed(1.0).suffix(" FPS"))
         .labelled_by(label.id)
         .on_hover_text(TARGET_HELP);
     if target.to_bits() != current.to_bits() {

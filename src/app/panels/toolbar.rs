@@ -115,7 +115,13 @@ fn file_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
             (Ok(_), None) => {}
         }
     }
-    ui.menu_button("Export", |ui| out.extend(super::export_menu::export_menu(ui, m)));
+    // A click in the export folder's field must not close the menu: only a click
+    // outside does (each export closes it itself).
+    let config = egui::containers::menu::MenuConfig::new()
+        .close_behavior(egui::PopupCloseBehavior::CloseOnClickOutside);
+    egui::containers::menu::SubMenuButton::new("Export")
+        .config(config)
+        .ui(ui, |ui| out.extend(super::export_menu::export_menu(ui, m)));
     watch_menu(ui, m, out);
     if ui.button("Open the sample pair").clicked() {
         ui.close();
@@ -222,6 +228,9 @@ fn view_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
             );
         }
     }
+    ui.menu_button("Rows", |ui| super::rows_menu::rows_menu(ui, m, out))
+        .response
+        .on_hover_text("Which telemetry rows the timeline shows, in what order (also: right-click a row)");
     ui.separator();
     if ui.button("Keyboard and mouse (H)").clicked() {
         out.push(ShellCommand::ShowHelp(!m.scratch.show_help).into());

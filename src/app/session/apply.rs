@@ -39,7 +39,9 @@ impl Session {
             | AppCommand::FrameTime(_)
             | AppCommand::NoiseBand(_)
             | AppCommand::OutlierLimit(_)
-            | AppCommand::ExportDir(_)) => effects.settings_changed = self.apply_setting(c, persisted),
+            | AppCommand::ExportDir(_)
+            | AppCommand::Rows { .. }
+            | AppCommand::CompareView(_)) => effects.settings_changed = self.apply_setting(c, persisted),
             c @ (AppCommand::Compare { .. }
             | AppCommand::CompareWhenLoaded { .. }
             | AppCommand::LoadsFinished
@@ -162,6 +164,7 @@ impl Session {
             Command::SelectFrame(f) => self.selected_frame = f.map(|f| (self.runs[i].id, f)),
             Command::Cursor(t) => self.cursor_ms = Some(t - s),
             Command::Trim { start, at_ms } => return self.drag_trim(i, start, at_ms, persisted),
+            Command::Row { track, action } => return self.edit_rows(i, track, action, persisted),
             Command::ResetView => self.fit_view(),
             Command::ZoomToSelection => {
                 if let Some((a, b)) = self.selection {
@@ -219,6 +222,10 @@ impl Session {
             AppCommand::NoiseBand(v) => persisted.noise_band = v,
             AppCommand::OutlierLimit(v) => persisted.outlier_limit = v,
             AppCommand::ExportDir(dir) => persisted.export_dir = dir,
+            AppCommand::CompareView(v) => persisted.compare_view = v,
+            AppCommand::Rows { format, shown } => {
+                crate::app::row_choice::remember(&mut persisted.row_choices, &format, shown);
+            }
             _ => {}
         }
         *persisted != before

@@ -128,6 +128,15 @@ pub enum AppCommand {
     OutlierLimit(f64),
     /// Where exports go without a file dialog (saved; empty: beside the capture).
     ExportDir(PathBuf),
+    /// The telemetry rows a capture format shows, top to bottom (saved).
+    Rows {
+        /// The format's name.
+        format: String,
+        /// The columns shown.
+        shown: Vec<String>,
+    },
+    /// How a comparison is shown (saved).
+    CompareView(crate::app::compare_view::CompareView),
     /// Work for the window shell: loading, watching, exporting, what is shown.
     Shell(ShellCommand),
 }

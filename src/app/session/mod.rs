@@ -17,6 +17,7 @@
 mod apply;
 mod command;
 mod compare;
+mod rows;
 mod run;
 mod sets;
 #[cfg(test)]

@@ -53,8 +53,8 @@ pub struct OpenRun {
     tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
     analyzed: Option<(usize, Arc<Analyzed>)>,
     analysis_job: Option<(AnalysisKey, Job<Result<Analyzed, String>>)>,
-    selection: Option<(SelectionKey, Run)>,
-    selection_job: Option<(SelectionKey, Job<Run>)>,
+    selection: Option<(SelectionKey, SelectionResult)>,
+    selection_job: Option<(SelectionKey, Job<SelectionResult>)>,
     /// Background work that failed, for the window's error list.
     failures: Vec<String>,
     /// Keys of work that failed: never started again for the same key.
@@ -66,6 +66,9 @@ pub struct OpenRun {
 
 /// Trace, settings, marker log version and trim an analysis is for.
 type AnalysisKey = (usize, Settings, u32, Trim);
+
+/// A selection's figures and charts.
+type SelectionResult = (Run, Arc<crate::app::charts::ChartData>);
 
 /// Trace, settings, time range and trim a selection's figures were computed for.
 type SelectionKey = (usize, Settings, (f64, f64), Trim);
@@ -172,7 +175,19 @@ impl OpenRun {
     #[must_use]
     pub fn selection_run(&self, settings: &Settings, trim: Trim, range: (f64, f64)) -> Option<&Run> {
         let key = (self.trace, *settings, range, trim);
-        self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, r)| r)
+        self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, (r, _))| r)
+    }
+
+    /// Charts of the time selection, when computed for the current selection.
+    #[must_use]
+    pub fn selection_charts(
+        &self,
+        settings: &Settings,
+        trim: Trim,
+        range: (f64, f64),
+    ) -> Option<&crate::app::charts::ChartData> {
+        let key = (self.trace, *settings, range, trim);
+        self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, (_, c))| c.as_ref())
     }
 
     /// True when the tracks and figures shown are those of `settings` (and of the
@@ -314,8 +329,12 @@ impl OpenRun {
                     self.generation += 1;
                 }
                 Ok(Err(e)) => {
+                    // No figures for these settings: the old ones (and their marks and
+                    // charts) are not shown as if they were.
                     self.failures.push(format!("{}: {e}", self.name));
                     self.failed_analysis = Some(*key);
+                    self.analyzed = None;
+                    self.generation += 1;
                 }
                 Err(e) => {
                     self.failures.push(format!("{}: analysis: {e}", self.name));
@@ -351,21 +370,23 @@ fn selection_run(
     settings: Settings,
     trim: Trim,
     range: (f64, f64),
-) -> Run {
+) -> SelectionResult {
     let t = &capture.traces[trace];
     let keep = trim.range(t);
     let trimmed = if trim.is_none() { None } else { Some(t.slice(keep.clone())) };
     let whole = trimmed.as_ref().unwrap_or(t);
     let settings = Settings { frame_time: settings.frame_time.resolve(whole), ..settings };
-    let (a, b) = (range.0.min(range.1), range.0.max(range.1));
-    let first = t.frames.start_ms.partition_point(|&s| s < a).max(keep.start);
-    let last = t.frames.start_ms.partition_point(|&s| s < b).min(keep.end).max(first);
-    let part = t.slice(first..last);
+    let part = t.slice(work::selection::selected_frames(t, trim, range));
     let mut run = report::run_trace(name, &capture.info, &[], &part, &settings, None);
     if !whole.is_sampled() {
         run.vsync = framescope_core::analysis::Vsync::of(whole, settings.refresh_hz);
     }
-    run
+    let charts = if whole.is_sampled() {
+        crate::app::charts::ChartData::new(&[], None)
+    } else {
+        work::selection::charts_of(&part, &settings)
+    };
+    (run, Arc::new(charts))
 }
 
 /// A path's file name, for compact labels (the name itself when it has none).
@@ -427,12 +448,12 @@ mod tests {
             report::run_trace("g", &c.info, &[], &part, &settings, None).vsync.is_some(),
             "alone: 120 Hz"
         );
-        let sel = selection_run(&c, 0, "g", settings, Trim::default(), range(&c, 1001, 1149));
+        let sel = selection_run(&c, 0, "g", settings, Trim::default(), range(&c, 1001, 1149)).0;
         assert_eq!(sel.frames, 148);
         assert_eq!(sel.vsync, None);
         // With a refresh rate set, the selection has it too.
         let set = Settings { refresh_hz: Some(144.0), ..settings };
-        let sel = selection_run(&c, 0, "g", set, Trim::default(), range(&c, 1001, 1149));
+        let sel = selection_run(&c, 0, "g", set, Trim::default(), range(&c, 1001, 1149)).0;
         assert_eq!(sel.vsync.map(|v| v.refresh_hz), Some(144.0));
     }
 
@@ -446,7 +467,7 @@ mod tests {
         let grid = whole.vsync.unwrap_or_else(|| panic!("120 Hz detected"));
         assert!((grid.refresh_hz - 119.84).abs() < 0.01, "{}", grid.refresh_hz);
         for (a, b) in [(0, 1100), (600, 1700), (1300, 2399), (10, 40)] {
-            let sel = selection_run(&c, 0, "g", Settings::default(), Trim::default(), range(&c, a, b));
+            let sel = selection_run(&c, 0, "g", Settings::default(), Trim::default(), range(&c, a, b)).0;
             assert_eq!(sel.vsync, Some(grid), "{a}..{b}");
         }
     }

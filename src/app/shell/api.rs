@@ -138,6 +138,29 @@ impl App {
         self.session.selection_of(self.session.selected())
     }
 
+    /// The selected frame: the run's place and the frame's index in its trace.
+    #[must_use]
+    pub fn selected_frame(&self) -> Option<(usize, usize)> {
+        self.session.selected_frame()
+    }
+
+    /// The charts panel's selection curve: frame time at percentile `p` (%) of the
+    /// shown run's time selection, once its charts are computed.
+    #[must_use]
+    pub fn selection_chart_percentile(&self, p: f64) -> Option<f64> {
+        let i = self.session.selected();
+        let run = self.session.runs().get(i)?;
+        let range = self.session.selection_of(i)?;
+        let settings = self.session.run_settings(i, &self.persisted);
+        run.selection_charts(&settings, self.session.run_trim(i, &self.persisted), range)?.percentile_at(p)
+    }
+
+    /// Saves the timeline as a PNG at `path` (as Export › Timeline PNG does once the
+    /// file is chosen): the picture has a header with the runs and the settings.
+    pub fn export_timeline_png(&mut self, path: PathBuf) {
+        self.run_command(ShellCommand::TimelinePng(path).into());
+    }
+
     /// Compares the open runs side by side (those marked compared), `baseline` first.
     pub fn set_compare(&mut self, on: bool, baseline: usize) {
         let baseline = self.id_at(baseline.min(self.session.runs().len().saturating_sub(1)));

@@ -107,7 +107,12 @@ impl App {
                     self.scratch.status = Some("saving frames…".into());
                 }
             }
-            ShellCommand::TimelinePng(path) => self.request_png(path, true),
+            // Taken once a frame has drawn the header (title, runs, settings).
+            ShellCommand::TimelinePng(path) => {
+                self.scratch.png_header = true;
+                self.scratch.png_pending = Some(path);
+                self.ctx.request_repaint();
+            }
             ShellCommand::ShowHelp(on) => self.scratch.show_help = on,
             ShellCommand::ShowRunsPanel(on) => self.scratch.show_runs_panel = on,
             ShellCommand::ShowChartsPanel(on) => self.scratch.show_charts_panel = on,
@@ -175,7 +180,9 @@ impl App {
             }
         }
         let failures = self.session.sync_work(&self.persisted);
-        self.scratch.errors.extend(failures);
+        for f in failures {
+            push_error(&mut self.scratch.errors, f);
+        }
         if !self.jobs.pending.is_empty() {
             self.ctx.request_repaint_after(std::time::Duration::from_millis(100));
         }
@@ -218,6 +225,11 @@ impl App {
             egui::CentralPanel::default().show(ui, |ui| panels::central_ui(ui, &self.model())).inner;
         self.scratch.timeline_rect = rect.or(self.scratch.timeline_rect);
         self.run_commands(commands);
+        if self.scratch.png_header
+            && let Some(path) = self.scratch.png_pending.take()
+        {
+            self.request_png(path, true);
+        }
         let commands = panels::help_ui(&ctx, self.scratch.show_help);
         self.run_commands(commands);
         if let Some(step) = self.jobs.mapping_step.as_mut() {
@@ -235,13 +247,16 @@ impl App {
     fn side_panel(&mut self, ui: &mut egui::Ui, width: f32) {
         // Side panels start at a share of the window (a small window keeps room for the
         // timeline). Comparing starts the left one wider, for the comparison table.
-        let (id, share, most) = match (self.session.comparing(), self.session.sets_mode()) {
+        // The comparison table needs about 520 px for its verdicts ("better", "worse")
+        // to show whole: a small window (1280 × 720) gives it that much.
+        let (id, share, least, most) = match (self.session.comparing(), self.session.sets_mode()) {
             // The sets' table has an interval column more.
-            (true, true) => ("runs_sets", 0.43, 640.0),
-            (true, false) => ("runs_compare", 0.36, 520.0),
-            _ => ("runs", 0.23, 460.0),
+            (true, true) => ("runs_sets", 0.43, 200.0_f32, 640.0),
+            (true, false) => ("runs_compare", 0.36, 520.0, 520.0),
+            _ => ("runs", 0.23, 200.0, 460.0),
         };
-        panels::side_panel(id, (width * share).clamp(200.0, most), (width * 0.5).max(200.0)).show(ui, |ui| {
+        let default = (width * share).clamp(least.min(width * 0.42), most);
+        panels::side_panel(id, default, (width * 0.5).max(200.0)).show(ui, |ui| {
             panels::scrolled(ui, |ui| {
                 for part in panels::SIDE_PARTS {
                     let commands = part(ui, &self.model());
@@ -264,6 +279,17 @@ impl App {
             self.jobs.open(LoadSource::File(path), None, &self.persisted);
         }
     }
+}
+
+/// Adds an error to the list once: an error already listed, or the same run's earlier
+/// "nothing is left after trimming" (each trim or settings change would add another),
+/// is replaced.
+fn push_error(errors: &mut Vec<String>, e: String) {
+    const TRIM: &str = "nothing is left after trimming";
+    let kind = |s: &str| s.find(TRIM).map(|k| s[..k].to_owned());
+    let mine = kind(&e);
+    errors.retain(|old| *old != e && (mine.is_none() || kind(old) != mine));
+    errors.push(e);
 }
 
 /// A save's result for the status line.

@@ -26,6 +26,11 @@ pub struct UiScratch {
     pub timeline_rect: Option<egui::Rect>,
     /// A PNG requested and not saved yet.
     pub shot: Option<PendingShot>,
+    /// The timeline PNG's header (runs, settings) is drawn above the legend: from the
+    /// export's request until the picture is saved.
+    pub png_header: bool,
+    /// A timeline PNG waiting for the frame that draws its header.
+    pub png_pending: Option<PathBuf>,
     /// `--screenshot`: take one PNG here once everything is loaded, then quit; the
     /// flag is set when the run failed.
     pub screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
@@ -49,6 +54,8 @@ impl Default for UiScratch {
             show_peers_panel: false,
             timeline_rect: None,
             shot: None,
+            png_header: false,
+            png_pending: None,
             screenshot_and_quit: None,
             saving: true,
             settings_dirty: false,

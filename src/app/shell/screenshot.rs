@@ -36,6 +36,7 @@ impl App {
             let done = slot.lock().ok().and_then(|mut s| s.take());
             if let Some(result) = done {
                 self.scratch.shot = None;
+                self.scratch.png_header = false;
                 // In --screenshot mode: one picture, then quit (not a second one while
                 // the window closes).
                 if let Some((_, failed)) = self.scratch.screenshot_and_quit.take() {

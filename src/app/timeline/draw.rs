@@ -117,12 +117,17 @@ pub enum Item {
         /// The mark at its top and its height.
         mark: Option<(ColourClass, f32)>,
     },
-    /// A wider mark at the top of the area over column `col`: a value above the scale.
+    /// A mark at the top of the area over column `col`: a value above the scale —
+    /// wide for a frame of its own (`density` 1), else thin and faint by density, so
+    /// that a clipped frame in every column is no solid line.
     Clipped {
         /// The pixel column.
         col: u32,
         /// Its colour.
         colour: ColourClass,
+        /// 1 for a column of one frame, else the share of its frames above the scale
+        /// as a [`density`].
+        density: f32,
     },
     /// A line across the area at `value`, with a label at its right end.
     Level {
@@ -220,6 +225,26 @@ pub fn densities<'a>(
     columns: &'a [std::ops::Range<usize>],
 ) -> impl Iterator<Item = (usize, f32)> + 'a {
     counts.iter().zip(columns).map(|(&n, range)| density(n, range.len() as u32)).enumerate()
+}
+
+/// [`densities`] for marks that may fill most columns (stutters, spikes): the least
+/// density shrinks from [`DENSITY_FLOOR`] towards 0 as the share of columns with a
+/// mark grows, so rare marks in a few columns stay visible while one mark in every
+/// column of a million frames is a faint thin line, not a band (its true density).
+pub fn sparse_densities(counts: &[u32], columns: &[std::ops::Range<usize>]) -> Vec<(usize, f32)> {
+    let marked = counts.iter().filter(|&&n| n > 0).count();
+    let spread = marked as f32 / counts.len().max(1) as f32;
+    let floor = DENSITY_FLOOR * (1.0 - spread);
+    counts
+        .iter()
+        .zip(columns)
+        .enumerate()
+        .filter(|(_, (n, _))| **n > 0)
+        .map(|(c, (&n, range))| {
+            let share = f64::from(n) / range.len().max(n as usize) as f64;
+            (c, ((1.0 + share.log10() / 3.0) as f32).clamp(floor.max(0.01), 1.0))
+        })
+        .collect()
 }
 
 /// The least [`density`] of a column with a mark.
@@ -360,13 +385,18 @@ pub fn paint(t: &Target<'_>, list: &DrawList) {
                     }
                 }
             }
-            &Item::Clipped { col, colour: c } => {
+            &Item::Clipped { col, colour: c, density } => {
                 let (x, top) = (t.x(col), t.area.top());
-                p.rect_filled(
-                    Rect::from_min_max(pos2(x - 1.0, top), pos2(x + 2.0, top + 3.0)),
-                    0.0,
-                    colour(c),
-                );
+                let mark = if density >= 1.0 {
+                    (Rect::from_min_max(pos2(x - 1.0, top), pos2(x + 2.0, top + 3.0)), colour(c))
+                } else {
+                    let h = 1.0 + 2.0 * density;
+                    (
+                        Rect::from_min_max(pos2(x, top), pos2(x + 1.0, top + h)),
+                        colour(c).gamma_multiply(0.3 + 0.7 * density),
+                    )
+                };
+                p.rect_filled(mark.0, 0.0, mark.1);
             }
             Item::Level { value, colour: c, label } => {
                 level(p, t.area, y(*value), colour(*c), label.as_deref());
@@ -432,6 +462,23 @@ mod tests {
         assert!((density(1, 100) - 1.0 / 3.0).abs() < 1e-6);
         assert!((density(2, 1000) - DENSITY_FLOOR).abs() < 1e-6);
         assert!(density(0, 1000).abs() < f32::EPSILON);
+    }
+
+    #[test]
+    fn marks_in_every_column_lose_the_floor() {
+        // Ten columns of 1000 frames. One mark in two of them: the floor holds (a rare
+        // mark stays visible). One in each: the floor is gone, density(1, 1000) = 0 → the
+        // least, 0.01.
+        let columns: Vec<std::ops::Range<usize>> = (0..10).map(|c| c * 1000..(c + 1) * 1000).collect();
+        let few = [1, 0, 0, 0, 0, 0, 0, 0, 0, 1];
+        let d = sparse_densities(&few, &columns);
+        assert_eq!(d.len(), 2);
+        assert!((d[0].1 - DENSITY_FLOOR * 0.8).abs() < 1e-6, "{d:?}");
+        let all = [1; 10];
+        assert!(sparse_densities(&all, &columns).iter().all(|&(_, x)| (x - 0.01).abs() < 1e-6));
+        // 100 of 1000 frames: 2/3, as before.
+        let dense = [100; 10];
+        assert!(sparse_densities(&dense, &columns).iter().all(|&(_, x)| (x - 2.0 / 3.0).abs() < 1e-6));
     }
 
     #[test]

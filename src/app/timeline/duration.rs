@@ -92,18 +92,31 @@ pub fn bars(
                 if is_generated { ColourClass::Generated(max_class) } else { ColourClass::Budget(max_class) };
             out.push(Item::Bar { col, from: 0.0, to: max, colour });
             if max > scale {
-                out.push(Item::Clipped { col, colour });
+                out.push(Item::Clipped { col, colour, density: 1.0 });
             }
             continue;
         }
         out.push(Item::Bar { col, from: 0.0, to: s.typical, colour: draw::column_class(s, budget) });
-        let mark = Some((ColourClass::Budget(max_class), 2.0));
+        // A clipped whisker's mark is the clipped mark (by density), not a mark at the top.
+        let mark = (max <= scale).then_some((ColourClass::Budget(max_class), 2.0));
         out.push(Item::Whisker { col, from: s.typical, to: max, colour: ColourClass::Whisker, mark });
         if max > scale {
-            out.push(Item::Clipped { col, colour: ColourClass::Budget(max_class) });
+            let density = clipped_density(s, max);
+            out.push(Item::Clipped { col, colour: ColourClass::Budget(max_class), density });
         }
     }
     out
+}
+
+/// How many of a column's frames are above the scale, as a [`draw::density`]: its time
+/// far over the target over its slowest frame, at least one frame (a column's time is
+/// about its frames times its typical frame; without shares, one frame).
+fn clipped_density(s: &framescope_core::lod::ColumnStat, max: f64) -> f32 {
+    let frames = s.frames.max(1);
+    let far = f64::from(s.over.map_or(0.0, |(_, far)| far));
+    let time = f64::from(frames) * s.typical;
+    let count = (far * time / max).round().clamp(1.0, f64::from(frames)) as u32;
+    draw::density(count, frames).min(0.99)
 }
 
 /// The budget as a faint line (the rows under the frame row).

@@ -137,6 +137,8 @@ mod tests {
             selected_frame: None,
             cursor_ms: None,
             compact: false,
+            telemetry_rows: &[],
+            height_scale: 1.0,
             scales: None,
             trim: None,
         };

@@ -107,13 +107,14 @@ fn keys(ui: &egui::Ui, view: &mut TimeView) -> Vec<Command> {
 
 /// The keyboard and mouse help, as (keys, action) rows (key names in words: the
 /// default font has no arrow glyphs).
-pub const HELP: [(&str, &str); 12] = [
+pub const HELP: [(&str, &str); 13] = [
     ("Mouse wheel", "zoom around the cursor"),
     ("Drag", "pan"),
     ("Shift + drag, or drag on the ruler", "select a time range"),
     ("Click a frame", "frame details"),
     ("Double-click, Home or 0", "show the whole trace"),
     ("Z", "zoom to the selection"),
+    ("] / [ or N / Shift + N", "next / previous stutter (the list above the timeline)"),
     ("Left / Right arrow", "pan"),
     ("Shift + wheel", "pan"),
     ("+ / - or Up / Down arrow", "zoom in / out"),

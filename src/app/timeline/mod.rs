@@ -34,7 +34,9 @@ mod input;
 mod latency_row;
 pub use framescope_core::lod;
 mod overlays;
+mod pc_latency_row;
 mod row;
+mod rows_menu;
 mod stutter_row;
 mod telemetry_row;
 mod text;
@@ -49,7 +51,7 @@ use framescope_core::lod::ColumnCache;
 use framescope_core::model::Trace;
 pub use input::HELP;
 use row::{HoverAt, RowContext, RowPainter, Rows};
-pub use text::fps_text;
+pub use text::{fps_text, round_up};
 pub use view::TimeView;
 
 /// Width of the label column on the left (row names, and the vertical axes' values
@@ -76,6 +78,14 @@ pub enum Command {
     ToggleHelp,
     /// The pointer is over the timeline at this time (ms), for the linked cursor.
     Cursor(f64),
+    /// Show, hide or move a telemetry row (its index in the tracks' telemetry): from
+    /// the right-click menu on a row.
+    Row {
+        /// The telemetry track.
+        track: usize,
+        /// What to do.
+        action: crate::app::row_choice::RowAction,
+    },
     /// A trim edge was dragged to this time (ms): the start trim's edge when `start`,
     /// else the end trim's.
     Trim {
@@ -147,10 +157,16 @@ pub struct Input<'a> {
     pub cursor_ms: Option<f64>,
     /// Leave out the telemetry rows (compared runs stack several timelines).
     pub compact: bool,
+    /// The telemetry rows shown, top to bottom: indices into `tracks.telemetry` (the
+    /// user's choice for the capture's format, `row_choice`).
+    pub telemetry_rows: &'a [usize],
     /// Vertical scales shared by compared runs; `None`: the run's own.
     pub scales: Option<Scales>,
     /// The trim, shaded and draggable.
     pub trim: Option<TrimEdges>,
+    /// Every row's height times this (≥ 1): the rows share the height the window
+    /// has for them instead of leaving it empty.
+    pub height_scale: f32,
 }
 
 /// The vertical scales (ms) of the frame-duration and latency rows, shared by compared
@@ -213,19 +229,20 @@ impl Track {
 /// Total height the timeline wants.
 #[must_use]
 pub fn desired_height(input: &Input<'_>) -> f32 {
-    height(&row::rows_of(&RowContext::new(input)))
+    height(&row::rows_of(&RowContext::new(input)), input.height_scale)
 }
 
-/// The ruler's and the rows' height.
-fn height(rows: &Rows<'_>) -> f32 {
-    RULER_HEIGHT + rows.iter().map(|r| r.height()).sum::<f32>()
+/// The ruler's and the rows' height, each row's times `scale`.
+fn height(rows: &Rows<'_>, scale: f32) -> f32 {
+    RULER_HEIGHT + rows.iter().map(|r| r.height() * scale).sum::<f32>()
 }
 
 /// Draws the timeline in the available width and returns the user's commands.
 pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let ctx = RowContext::new(input);
     let rows = row::rows_of(&ctx);
-    let size = vec2(ui.available_width(), height(&rows));
+    let scale = input.height_scale.max(1.0);
+    let size = vec2(ui.available_width(), height(&rows, scale));
     let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Timeline"));
     let track_rect = Rect::from_min_max(pos2(rect.left() + LABEL_WIDTH, rect.top()), rect.max);
@@ -248,7 +265,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let row_at = |y: f32| {
         let mut top = rect.top() + RULER_HEIGHT;
         for (k, row) in rows.iter().enumerate() {
-            let h = row.height();
+            let h = row.height() * scale;
             if y >= top && y < top + h {
                 return Some((k, top));
             }
@@ -256,6 +273,9 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
         }
         None
     };
+    commands.extend(rows_menu::context_menu(ui, &response, input, |y| {
+        row_at(y).map(|(k, _)| (rows[k].title(&ctx), rows[k].telemetry_index()))
+    }));
     if let Some(pos) = response.hover_pos().filter(|p| p.x < track_rect.left())
         && let Some((k, _)) = row_at(pos.y)
     {
@@ -296,8 +316,9 @@ fn paint(
     let mut y = rect.top() + RULER_HEIGHT;
     let frames_top = y;
     let mut frames_bottom = y;
+    let scale = ctx.input.height_scale.max(1.0);
     for (k, row) in rows.iter().enumerate() {
-        let h = row.height();
+        let h = row.height() * scale;
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
         p.rect_filled(band, 0.0, theme::ROW_BACKGROUND[k % 2]);
         let list = row.prepare(ctx, cache);
@@ -329,9 +350,7 @@ fn paint(
 /// right edge ends at its tick instead, or is left out when that overlaps the one before.
 fn ruler(p: &Painter, track: &Track, rect: Rect) {
     let (view, target_px) = (track.view, 110.0);
-    let raw = view.ms_per_px(track.width) * target_px;
-    let magnitude = 10f64.powf(raw.log10().floor());
-    let step = [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(raw);
+    let step = ruler_step(view.ms_per_px(track.width) * target_px);
     let mut t = (view.start_ms / step).ceil() * step;
     let end = view.start_ms + view.span_ms;
     // Bounded: far from zero, `t + step` can round back to `t` (absurd timestamps).
@@ -352,12 +371,36 @@ fn ruler(p: &Painter, track: &Track, rect: Rect) {
     }
 }
 
-/// A time label with as many decimals as the tick step needs.
+/// Clock steps (ms) of a ruler whose ticks are 30 s or more apart: whole minutes and
+/// hours, as a clock reads.
+const CLOCK_STEPS: [f64; 9] = [30e3, 60e3, 120e3, 300e3, 600e3, 900e3, 1800e3, 3600e3, 7200e3];
+
+/// The ruler's tick step for ticks at least `raw` ms apart: 1/2/5 steps, clock steps
+/// from 30 s on.
+#[must_use]
+pub fn ruler_step(raw: f64) -> f64 {
+    if raw > 20e3
+        && let Some(&s) = CLOCK_STEPS.iter().find(|s| **s >= raw)
+    {
+        return s;
+    }
+    let magnitude = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0].iter().map(|m| m * magnitude).find(|s| *s >= raw).unwrap_or(raw)
+}
+
+/// A time label with as many decimals as the tick step needs; from 30 s steps on, a
+/// clock: `m:ss`, or `h:mm:ss` from an hour (a 2.3 h capture reads 2:10:00, not
+/// 7800 s).
 #[must_use]
 pub fn time_label(t_ms: f64, step_ms: f64) -> String {
     // A tick at zero may come out as -0.0 from the arithmetic.
     let t_ms = if t_ms.abs() < step_ms * 1e-6 { 0.0 } else { t_ms };
-    if step_ms >= 1000.0 {
+    if step_ms >= 30e3 {
+        let s = (t_ms / 1000.0).round();
+        let (sign, s) = (if s < 0.0 { "-" } else { "" }, s.abs() as u64);
+        let (h, m, s) = (s / 3600, s / 60 % 60, s % 60);
+        if h > 0 { format!("{sign}{h}:{m:02}:{s:02}") } else { format!("{sign}{m}:{s:02}") }
+    } else if step_ms >= 1000.0 {
         format!("{:.0} s", t_ms / 1000.0)
     } else if step_ms >= 1.0 {
         let decimals = if step_ms >= 100.0 {
@@ -392,5 +435,12 @@ mod tests {
         assert_eq!(time_label(1520.0, 20.0), "1.52 s");
         assert_eq!(time_label(1.25, 0.5), "1.250 ms");
         assert_eq!(time_label(-1e-9, 5000.0), "0 s");
+        // Clock labels from 30 s steps: 2.3 h is 2:18:00.
+        assert_eq!(time_label(8_280_000.0, 1_800_000.0), "2:18:00");
+        assert_eq!(time_label(90_000.0, 30_000.0), "1:30");
+        assert_eq!(time_label(0.0, 60_000.0), "0:00");
+        let steps = [ruler_step(110.0 * 8_280_000.0 / 1000.0), ruler_step(15_000.0), ruler_step(25_000.0)];
+        // 2.3 h on 1000 px: half hours; below 20 s the 1/2/5 steps.
+        assert_eq!(steps.map(|s| s as u64), [1_800_000, 20_000, 30_000]);
     }
 }

@@ -147,6 +147,12 @@ pub trait TimelineRow {
     /// The lines the hover shows over the row (before the frame's own).
     fn hover(&self, ctx: &RowContext<'_>, at: &HoverAt) -> Vec<String>;
 
+    /// The telemetry track it draws (its index in the tracks' telemetry), for the
+    /// right-click menu that hides and moves it.
+    fn telemetry_index(&self) -> Option<usize> {
+        None
+    }
+
     /// True for the frame-duration rows (VSYNC lines cross them).
     fn is_duration(&self) -> bool {
         false
@@ -175,6 +181,7 @@ pub fn rows_of<'a>(ctx: &RowContext<'a>) -> Rows<'a> {
     super::health_row::add(ctx, &mut rows);
     super::latency_row::add(ctx, &mut rows);
     super::animation_row::add(ctx, &mut rows);
+    super::pc_latency_row::add(ctx, &mut rows);
     super::telemetry_row::add(ctx, &mut rows);
     rows
 }

@@ -15,10 +15,11 @@ pub fn add<'a>(_ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
     rows.push(Box::new(StutterRow));
 }
 
-/// A tick per column with marks, by density.
+/// A tick per column with marks, by density (sparse: marks in every column are a thin
+/// faint line, not a band).
 pub fn ticks(counts: &[u32], columns: &[Range<usize>], band: Band, colour: ColourClass) -> Vec<Item> {
-    draw::densities(counts, columns)
-        .filter(|(_, d)| *d > 0.0)
+    draw::sparse_densities(counts, columns)
+        .into_iter()
         .map(|(c, density)| Item::Tick { col: c as u32, band, density, colour })
         .collect()
 }

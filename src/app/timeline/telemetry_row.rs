@@ -10,23 +10,26 @@ use super::{AXIS_WIDTH, LABEL_WIDTH, text};
 use eframe::egui::pos2;
 use framescope_core::lod::ColumnCache;
 
-/// One telemetry row.
-struct TelemetryRow<'a> {
-    /// Its index among the tracks' telemetry (its name in the cache).
-    index: usize,
-    track: &'a TelemetryTrack,
+/// One telemetry row (also the PC latency row, under its own name in the cache).
+pub struct TelemetryRow<'a> {
+    /// Its name in the cache: ("telemetry", its index among the tracks' telemetry).
+    pub key: (&'static str, usize),
+    /// The track.
+    pub track: &'a TelemetryTrack,
     /// The column's values.
-    values: &'a [f64],
+    pub values: &'a [f64],
 }
 
-/// Adds a row per telemetry track, unless the timeline is compact.
+/// Adds the telemetry rows the user chose, in order, unless the timeline is compact.
 pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
     if ctx.input.compact {
         return;
     }
-    for (index, track) in ctx.tracks().telemetry.iter().enumerate() {
+    let all = &ctx.tracks().telemetry;
+    for &index in ctx.input.telemetry_rows {
+        let Some(track) = all.get(index) else { continue };
         let values: &[f64] = &ctx.trace().frames.columns[track.column].values;
-        rows.push(Box::new(TelemetryRow { index, track, values }));
+        rows.push(Box::new(TelemetryRow { key: ("telemetry", index), track, values }));
     }
 }
 
@@ -59,7 +62,7 @@ impl TimelineRow for TelemetryRow<'_> {
 
     fn prepare(&self, _ctx: &RowContext<'_>, cache: &mut ColumnCache) -> DrawList {
         let (tt, values) = (self.track, self.values);
-        let stats = cache.stats(("telemetry", self.index), &tt.index, values, None);
+        let stats = cache.stats(self.key, &tt.index, values, None);
         let mut items = Vec::new();
         let mut points = Vec::with_capacity(stats.len());
         for (c, s) in stats.iter().enumerate() {
@@ -86,6 +89,10 @@ impl TimelineRow for TelemetryRow<'_> {
         let range = format!("{lo} – {hi}{}", text::unit_suffix(tt.unit));
         let at = pos2(p.left, p.label_bottom + 1.0);
         text::draw_line(p.labels(), &range, at, LABEL_WIDTH - 12.0 - AXIS_WIDTH, 10.0);
+    }
+
+    fn telemetry_index(&self) -> Option<usize> {
+        (self.key.0 == "telemetry").then_some(self.key.1)
     }
 
     fn hover(&self, ctx: &RowContext<'_>, at: &HoverAt) -> Vec<String> {

@@ -27,6 +27,10 @@ pub struct Marks {
     pub oscillating_prefix: Vec<u64>,
     /// Per action, its spike frames.
     pub spikes: Vec<(String, Vec<u32>)>,
+    /// The stutters with their frame times (the stutter list).
+    pub stutter_spots: Vec<super::navigation::Spot>,
+    /// The slowest frames of the analysed series, slowest first (the stutter list).
+    pub worst: Vec<super::navigation::Spot>,
 }
 
 /// Everything the window shows for one trace and one set of settings.
@@ -117,6 +121,10 @@ pub fn analyze(
     let mut marks = Marks::default();
     if let Some(s) = &run.stutters {
         marks.stutters = to_trace(&s.frames);
+        marks.stutter_spots = super::navigation::spots(series, &s.frames, offset);
+    }
+    if !prepared.is_sampled() {
+        marks.worst = super::navigation::worst(series, super::navigation::WORST_FRAMES, offset);
     }
     if let Some(h) = &run.health {
         marks.spikes = h.spikes.iter().map(|(name, list)| (name.clone(), to_trace(list))).collect();

@@ -7,6 +7,8 @@
 pub mod analyze;
 pub mod limiter_track;
 pub mod load;
+pub mod navigation;
+pub mod selection;
 pub mod tracks;
 
 pub use analyze::{Analyzed, Marks, ReportSource, analyze};

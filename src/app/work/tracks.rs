@@ -38,8 +38,12 @@ pub struct Tracks {
     pub gpu: Option<(String, usize, SeriesIndex)>,
     /// Latency stages from the capture's own columns.
     pub latency: Option<Stack>,
-    /// Telemetry columns with varying values.
+    /// Telemetry columns with varying values (every one, up to
+    /// [`MAX_TELEMETRY_ROWS`]; which are shown is the user's choice, `row_choice`).
     pub telemetry: Vec<TelemetryTrack>,
+    /// The capture's own PC latency column (FrameView / PresentMon `MsPCLatency`,
+    /// NVIDIA App `Average PC Latency`), named "PC latency", when it varies.
+    pub pc_latency: Option<TelemetryTrack>,
     /// Dropped frames, ascending.
     pub dropped: Vec<u32>,
     /// A frame-time scale that shows the body of the trace (p99 · 1.6); taller
@@ -60,7 +64,8 @@ pub struct Tracks {
 }
 
 const GPU_KINDS: [ColumnKind; 3] = [ColumnKind::GpuTime, ColumnKind::GpuBusy, ColumnKind::GpuActive];
-const MAX_TELEMETRY_ROWS: usize = 4;
+/// Telemetry columns given a track at most (a file may hold thousands of columns).
+pub const MAX_TELEMETRY_ROWS: usize = 128;
 
 /// The GPU duration column the timeline draws: the first of [`GPU_KINDS`] with a value.
 fn gpu_column(trace: &Trace) -> Option<usize> {
@@ -87,25 +92,14 @@ impl Tracks {
             .iter()
             .enumerate()
             .filter(|(_, c)| c.kind == ColumnKind::Telemetry)
-            .filter_map(|(i, c)| {
-                let (lo, hi) = c
-                    .values
-                    .iter()
-                    .filter(|v| v.is_finite())
-                    .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
-                let unit = column_unit(trace, &c.name);
-                (hi > lo).then(|| TelemetryTrack {
-                    name: c.name.clone(),
-                    column: i,
-                    index: SeriesIndex::new(&c.values),
-                    min: lo,
-                    max: hi,
-                    unit,
-                    axis: telemetry_axis_in(lo, hi, unit),
-                })
-            })
+            .filter_map(|(i, c)| TelemetryTrack::of(trace, i, c.name.clone(), column_unit(trace, &c.name)))
             .take(MAX_TELEMETRY_ROWS)
             .collect();
+        let pc_latency = f
+            .columns
+            .iter()
+            .position(|c| c.kind == ColumnKind::PcLatency)
+            .and_then(|i| TelemetryTrack::of(trace, i, "PC latency".to_owned(), "ms"));
         let scale_ms = body_scale(&f.frame_time_ms);
         let display_scale_ms = display.as_ref().map_or(scale_ms, |(d, _)| body_scale(d));
         let latency = latency_stack(trace);
@@ -115,6 +109,7 @@ impl Tracks {
             gpu,
             latency,
             telemetry,
+            pc_latency,
             dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
             scale_ms,
             display_scale_ms,
@@ -123,6 +118,29 @@ impl Tracks {
             limiter: super::limiter_track::LimiterTrack::new(trace),
             animation: super::limiter_track::AnimationTrack::new(trace),
         }
+    }
+}
+
+impl TelemetryTrack {
+    /// The track of column `i` of `trace`, named `name` with `unit`; `None` when its
+    /// values do not vary (a flat line says nothing).
+    #[must_use]
+    pub fn of(trace: &Trace, i: usize, name: String, unit: &'static str) -> Option<Self> {
+        let c = &trace.frames.columns[i];
+        let (lo, hi) = c
+            .values
+            .iter()
+            .filter(|v| v.is_finite())
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| (a.min(v), b.max(v)));
+        (hi > lo).then(|| Self {
+            name,
+            column: i,
+            index: SeriesIndex::new(&c.values),
+            min: lo,
+            max: hi,
+            unit,
+            axis: telemetry_axis_in(lo, hi, unit),
+        })
     }
 }
 

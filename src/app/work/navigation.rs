@@ -1,0 +1,120 @@
+//! Where the stutter list and its keys go (egui-free): the stutters with their
+//! durations, the slowest frames of the analysed series, the actions that spiked on a
+//! frame, the next or previous stutter from a frame, and the view that shows a frame.
+
+use crate::app::timeline::TimeView;
+use framescope_core::analysis::Series;
+
+/// How many of the slowest frames the list shows.
+pub const WORST_FRAMES: usize = 10;
+
+/// A frame to go to: its index in the trace and its duration in the analysed series.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Spot {
+    /// The frame, in the whole trace's indices.
+    pub frame: u32,
+    /// Its frame time in the analysed series (ms).
+    pub ms: f64,
+}
+
+/// The frames at series positions `positions` (ascending), in trace indices moved by
+/// `offset` (the trim's first kept frame), with their frame times.
+#[must_use]
+pub fn spots(series: &Series, positions: &[usize], offset: u32) -> Vec<Spot> {
+    positions
+        .iter()
+        .filter_map(|&k| {
+            Some(Spot { frame: series.frame_of(k)? + offset, ms: *series.frame_time_ms.get(k)? })
+        })
+        .collect()
+}
+
+/// The `n` slowest frames of the series, slowest first (ties: the earlier frame
+/// first), in trace indices moved by `offset`. O(len) plus a sort of `n`.
+#[must_use]
+pub fn worst(series: &Series, n: usize, offset: u32) -> Vec<Spot> {
+    let ft = &series.frame_time_ms;
+    let mut positions: Vec<usize> = (0..ft.len()).collect();
+    let order = |a: &usize, b: &usize| ft[*b].total_cmp(&ft[*a]).then(a.cmp(b));
+    if positions.len() > n && n > 0 {
+        positions.select_nth_unstable_by(n - 1, order);
+    }
+    positions.truncate(n);
+    positions.sort_unstable_by(order);
+    spots(series, &positions, offset)
+}
+
+/// The actions (health spike lanes) that spiked on `frame`.
+#[must_use]
+pub fn spiked(spikes: &[(String, Vec<u32>)], frame: u32) -> Vec<&str> {
+    spikes
+        .iter()
+        .filter(|(_, list)| list.binary_search(&frame).is_ok())
+        .map(|(name, _)| name.as_str())
+        .collect()
+}
+
+/// The stutter after `from` (forward) or before it (backward) among ascending
+/// `stutters`; from no frame, the first (forward) or last (backward).
+#[must_use]
+pub fn step(stutters: &[u32], from: Option<u32>, forward: bool) -> Option<u32> {
+    match (from, forward) {
+        (None, true) => stutters.first().copied(),
+        (None, false) => stutters.last().copied(),
+        (Some(f), true) => stutters.get(stutters.partition_point(|&s| s <= f)).copied(),
+        (Some(f), false) => stutters.partition_point(|&s| s < f).checked_sub(1).map(|k| stutters[k]),
+    }
+}
+
+/// The view that shows a frame starting at `start_ms`: centred on it, keeping the
+/// zoom when the view shows less than 2 s, else 2 s around it.
+#[must_use]
+pub fn view_around(start_ms: f64, span_ms: f64) -> TimeView {
+    let span = if span_ms > 0.0 && span_ms < 2000.0 { span_ms } else { 2000.0 };
+    TimeView { start_ms: start_ms - span / 2.0, span_ms: span }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn series(ft: &[f64]) -> Series {
+        Series { frame_time_ms: ft.to_vec(), frame: (0..ft.len() as u32).map(|i| i * 2).collect() }
+    }
+
+    #[test]
+    fn the_slowest_frames_come_first() {
+        // Positions 1 (30 ms) and 3 (30 ms) tie: the earlier first; then 4 (20 ms).
+        // Their trace frames are 2·k, moved by the offset 100.
+        let s = series(&[10.0, 30.0, 5.0, 30.0, 20.0, 1.0]);
+        let w = worst(&s, 3, 100);
+        let frames: Vec<u32> = w.iter().map(|x| x.frame).collect();
+        assert_eq!(frames, [102, 106, 108]);
+        assert_eq!(w[2], Spot { frame: 108, ms: 20.0 });
+        assert_eq!(worst(&s, 10, 0).len(), 6);
+        assert!(worst(&s, 0, 0).is_empty());
+    }
+
+    #[test]
+    fn steps_between_stutters() {
+        let st = [5, 9, 20];
+        assert_eq!(step(&st, None, true), Some(5));
+        assert_eq!(step(&st, None, false), Some(20));
+        assert_eq!(step(&st, Some(9), true), Some(20));
+        assert_eq!(step(&st, Some(9), false), Some(5));
+        assert_eq!(step(&st, Some(7), true), Some(9));
+        assert_eq!(step(&st, Some(20), true), None);
+        assert_eq!(step(&st, Some(5), false), None);
+        assert_eq!(step(&[], Some(5), false), None);
+    }
+
+    #[test]
+    fn actions_that_spiked() {
+        let spikes = vec![("MsGPUActive".to_owned(), vec![3, 8]), ("MsCPUBusy".to_owned(), vec![8])];
+        assert_eq!(spiked(&spikes, 8), ["MsGPUActive", "MsCPUBusy"]);
+        assert_eq!(spiked(&spikes, 3), ["MsGPUActive"]);
+        assert!(spiked(&spikes, 4).is_empty());
+        assert_eq!(view_around(5000.0, 500.0), TimeView { start_ms: 4750.0, span_ms: 500.0 });
+        assert_eq!(view_around(5000.0, 60_000.0), TimeView { start_ms: 4000.0, span_ms: 2000.0 });
+    }
+}
