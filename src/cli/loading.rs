@@ -37,15 +37,14 @@ impl Job<'_> {
     /// Reads a file and picks (and trims) its traces.
     pub(super) fn load(&self, input: &Input) -> Loaded {
         let name = input.name();
-        let capture = match input.load(self.opts.clone()) {
-            Ok(c) => c,
-            Err(e) => {
-                return Loaded::Failed(
-                    RunEntry::Failed(FailedRun::from_load_error(&name, &e)),
-                    e.to_string(),
-                );
-            }
-        };
+        match input.load(self.opts.clone()) {
+            Ok(c) => self.pick(name, c),
+            Err(e) => Loaded::Failed(RunEntry::Failed(FailedRun::from_load_error(&name, &e)), e.to_string()),
+        }
+    }
+
+    /// Picks (and trims) the traces of a capture read as `name`.
+    pub(super) fn pick(&self, name: String, capture: Capture) -> Loaded {
         let indices = match self.selector.select(&capture) {
             Ok(i) => i,
             Err(msg) => {

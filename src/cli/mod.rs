@@ -18,6 +18,7 @@ macro_rules! say {
 
 mod args;
 mod comparing;
+mod following;
 mod help;
 mod html;
 mod inputs;

@@ -19,6 +19,9 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         Ok(checked) => checked,
         Err(code) => return code,
     };
+    if args.follow {
+        return super::following::follow_command(args, format);
+    }
     let settings = a.settings();
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());

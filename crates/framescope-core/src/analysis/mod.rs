@@ -7,6 +7,7 @@ pub mod conventions;
 pub mod framegen;
 pub mod health;
 pub mod latency;
+pub mod live;
 pub mod pacing;
 pub mod pcl;
 pub mod rolling;
