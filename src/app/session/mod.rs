@@ -17,6 +17,7 @@
 mod apply;
 mod command;
 mod compare;
+mod live;
 mod run;
 mod sets;
 #[cfg(test)]
@@ -71,6 +72,8 @@ pub struct Session {
     compare_source: Option<(Vec<(RunId, usize)>, FrameTimeSource)>,
     /// The comparisons of sets, kept while the runs' figures stay the same.
     sets_cache: Option<SetsCache>,
+    /// Keep the newest frames of a growing run in view.
+    follow_live: bool,
     /// Starts the background work.
     spawner: Spawner,
 }
@@ -96,6 +99,7 @@ impl Session {
             pinned_set: None,
             compare_source: None,
             sets_cache: None,
+            follow_live: true,
             spawner,
         }
     }

@@ -60,6 +60,11 @@ pub struct OpenRun {
     /// Counts the changes of what is drawn (trace, tracks, figures and marks), for
     /// caches of drawn data.
     generation: u64,
+    /// Counts the captures taken since the run opened (a live capture grows): tracks
+    /// and figures are redone when theirs is older; the job's revision is noted.
+    revision: u64,
+    tracks_rev: (u64, u64),
+    analysis_rev: (u64, u64),
 }
 
 /// Trace, settings, marker log version and trim an analysis is for.
@@ -98,6 +103,9 @@ impl OpenRun {
             failures: Vec::new(),
             failed_analysis: None,
             generation: 0,
+            revision: 0,
+            tracks_rev: (0, 0),
+            analysis_rev: (0, 0),
         }
     }
 
@@ -119,6 +127,26 @@ impl OpenRun {
             self.trace = trace;
             self.generation += 1;
         }
+    }
+
+    /// Takes the capture so far of a live capture: the same run, its trace kept when
+    /// the capture still has it; tracks and figures are redone (the old ones stay
+    /// shown until then).
+    pub fn grow(&mut self, capture: Capture) {
+        if self.trace >= capture.traces.len() {
+            self.trace = capture.default_trace().unwrap_or(0);
+        }
+        self.capture = Arc::new(capture);
+        self.revision += 1;
+        self.generation += 1;
+        self.failed_analysis = None;
+        self.selection = None;
+    }
+
+    /// How many captures the run has taken since it opened (0: not live).
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        self.revision
     }
 
     /// Changes whenever what is drawn for this run changes (its trace, tracks, figures
@@ -177,13 +205,14 @@ impl OpenRun {
     #[must_use]
     pub fn up_to_date(&self, settings: &Settings, trim: Trim, selection: Option<(f64, f64)>) -> bool {
         let version = self.markers_version();
-        let figures = self.analyzed.as_ref().is_some_and(|(t, a)| {
-            *t == self.trace && a.settings == *settings && a.markers_version == version && a.trim == trim
-        });
+        let figures = self.analysis_rev.1 == self.revision
+            && self.analyzed.as_ref().is_some_and(|(t, a)| {
+                *t == self.trace && a.settings == *settings && a.markers_version == version && a.trim == trim
+            });
         // A failed analysis (a trim that leaves nothing) is not waited for.
         let failed = self.failed_analysis == Some((self.trace, *settings, version, trim));
         let selection = failed || selection.is_none_or(|r| self.selection_run(settings, trim, r).is_some());
-        (figures || failed) && selection && self.tracks().is_some()
+        (figures || failed) && selection && self.tracks().is_some() && self.tracks_rev.1 == self.revision
     }
 
     /// True when the analysis for `settings` and `trim` failed (a trim that leaves no
@@ -239,15 +268,18 @@ impl OpenRun {
     ) {
         self.collect();
         let trace = self.trace;
-        if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
+        let stale = self.tracks().is_none() || self.tracks_rev.1 != self.revision;
+        if stale && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
             let capture = Arc::clone(&self.capture);
             let job = spawner.task(move || Arc::new(Tracks::new(&capture.traces[trace])));
             self.tracks_job = Some((trace, job));
+            self.tracks_rev.0 = self.revision;
         }
         let version = self.markers_version();
-        let current = self.analyzed.as_ref().is_some_and(|(t, a)| {
-            *t == trace && a.settings == *settings && a.markers_version == version && a.trim == trim
-        });
+        let current = self.analysis_rev.1 == self.revision
+            && self.analyzed.as_ref().is_some_and(|(t, a)| {
+                *t == trace && a.settings == *settings && a.markers_version == version && a.trim == trim
+            });
         // One analysis at a time: while one runs, a newer wish waits for it.
         let failed = self.failed_analysis == Some((trace, *settings, version, trim));
         if !current && self.analysis_job.is_none() && !failed {
@@ -270,8 +302,9 @@ impl OpenRun {
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace), for the same trim.
         let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
+        let same_capture = self.analysis_rev.1 == self.revision;
         let prepared =
-            previous.filter(|a| a.trim == trim).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
+            previous.filter(|a| a.trim == trim && same_capture).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name) = (Arc::clone(&self.capture), self.name.clone());
@@ -283,6 +316,7 @@ impl OpenRun {
             work::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
         });
         self.analysis_job = Some(((trace, settings, version, trim), job));
+        self.analysis_rev.0 = self.revision;
     }
 
     /// Takes in whatever background work has finished (every run, every frame, shown
@@ -294,6 +328,7 @@ impl OpenRun {
             match done {
                 Ok(tracks) => {
                     self.tracks = Some((*t, tracks));
+                    self.tracks_rev.1 = self.tracks_rev.0;
                     self.generation += 1;
                 }
                 Err(e) => self.failures.push(format!("{}: timeline: {e}", self.name)),
@@ -306,6 +341,7 @@ impl OpenRun {
             match done {
                 Ok(Ok(a)) => {
                     self.analyzed = Some((key.0, Arc::new(a)));
+                    self.analysis_rev.1 = self.analysis_rev.0;
                     self.generation += 1;
                     self.failed_analysis = None;
                     self.generation += 1;

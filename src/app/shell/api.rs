@@ -8,6 +8,7 @@ use crate::app::session::{AppCommand, Loaded, RunId, ShellCommand};
 use crate::app::settings::Persisted;
 use crate::app::timeline::{Command, TimeView};
 use crate::app::work::LoadSource;
+use crate::app::work::live::LiveInput;
 use eframe::egui;
 use framescope_core::analysis::Trim;
 use framescope_core::report::compare::Section;
@@ -26,7 +27,29 @@ impl App {
             self.open(LoadSource::Embedded(crate::app::SAMPLE_NAME, crate::app::SAMPLE), ctx);
         }
         for f in files {
+            if f.as_os_str() == "-" {
+                // Standard input is a live capture (`PresentMon --output_stdout | framescope -`).
+                if let Err(e) = self.jobs.follow(LiveInput::Stdin, false) {
+                    self.scratch.errors.push(e);
+                }
+                continue;
+            }
             self.open(LoadSource::File(f.clone()), ctx);
+        }
+    }
+
+    /// Follows `files` as live captures (`--follow`) and watches `watch` (`--watch`);
+    /// what fails to start is in the error list.
+    pub fn follow_all(&mut self, files: &[PathBuf], watch: Option<&Path>) {
+        for f in files {
+            if let Err(e) = self.jobs.follow(LiveInput::File(f.clone()), false) {
+                self.scratch.errors.push(e);
+            }
+        }
+        if let Some(dir) = watch
+            && let Err(e) = self.watch_folder(dir)
+        {
+            self.scratch.errors.push(e);
         }
     }
 

@@ -7,9 +7,10 @@ use crate::app::mapping::MappingStep;
 use crate::app::session::{Loaded, RunId};
 use crate::app::settings::Persisted;
 use crate::app::watch::{self, Watch};
+use crate::app::work::live::{Follower, LiveInput, LiveNews};
 use crate::app::work::{LoadSource, Pending, Spawner, Task};
 use framescope_core::ingest::pcl::MarkerLog;
-use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind};
+use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind, LoadOptions};
 use framescope_core::model::Capture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,6 +45,9 @@ pub struct Jobs {
     pub watch: Option<Watch>,
     /// Captures from the watched folder still loading.
     from_watch: Vec<PathBuf>,
+    /// Live captures being followed: the follower, whether its run is open, whether it
+    /// came from the watched folder.
+    live: Vec<(Follower, bool, bool)>,
     /// A CSV of no known format waiting for the user's column mapping.
     pub mapping_step: Option<MappingStep>,
 }
@@ -60,6 +64,7 @@ impl Jobs {
             export: None,
             watch: None,
             from_watch: Vec::new(),
+            live: Vec::new(),
             mapping_step: None,
         }
     }
@@ -183,28 +188,96 @@ impl Jobs {
         Some(result.and_then(|r| r))
     }
 
-    /// Starts watching `dir` (absolute): captures written into it from now on open once
-    /// complete; those already there are left alone.
+    /// Starts watching `dir` (absolute): captures written into it from now on are
+    /// followed as they grow; those already there are left alone.
     pub fn watch_folder(&mut self, dir: &Path) -> Result<(), String> {
         let repaint = self.spawner.repaint();
-        self.watch = Some(Watch::start(dir, watch::SETTLE, move || repaint())?);
+        self.watch = Some(Watch::start(dir, move || repaint())?);
         Ok(())
     }
 
-    /// What the watched folder reports: captures ready to open (loading starts here,
-    /// remembered as from the watch) and errors.
-    pub fn poll_watch(&mut self, persisted: &Persisted) -> Vec<String> {
+    /// Follows a live capture (`--follow`, `-`, the watched folder): its run opens
+    /// with its first rows and grows with the rest.
+    pub fn follow(&mut self, input: LiveInput, from_watch: bool) -> Result<(), String> {
+        let name = match &input {
+            LiveInput::File(p) => p.display().to_string(),
+            LiveInput::Stdin => "standard input".to_owned(),
+        };
+        let follower = Follower::start(input, LoadOptions::default(), self.spawner.repaint())
+            .map_err(|e| format!("cannot follow {name}: {e}"))?;
+        self.live.push((follower, false, from_watch));
+        Ok(())
+    }
+
+    /// True while a live capture is followed.
+    #[must_use]
+    pub fn following(&self) -> bool {
+        !self.live.is_empty()
+    }
+
+    /// What the live captures report: a first capture opens a run, later ones grow it.
+    pub fn poll_live(&mut self) -> Vec<LiveOutcome> {
+        let mut out = Vec::new();
+        for (follower, opened, from_watch) in &mut self.live {
+            for news in follower.poll() {
+                out.push(match news {
+                    LiveNews::Capture(capture) if !*opened => {
+                        *opened = true;
+                        LiveOutcome::Opened(Loaded {
+                            name: follower.name.clone(),
+                            path: follower.path.clone(),
+                            capture: *capture,
+                            from_watch: *from_watch,
+                        })
+                    }
+                    LiveNews::Capture(capture) => {
+                        LiveOutcome::Grew { name: follower.name.clone(), capture, note: None }
+                    }
+                    LiveNews::Restarted(note) if *opened => {
+                        LiveOutcome::Note(format!("{note} (the same run starts over)"))
+                    }
+                    LiveNews::Restarted(_) => continue,
+                    LiveNews::Failed(e) => LiveOutcome::Failed(e),
+                });
+            }
+        }
+        out
+    }
+
+    /// What the watched folder reports: captures to follow (remembered as from the
+    /// watch) and errors.
+    pub fn poll_watch(&mut self) -> Vec<String> {
         let Some(w) = &self.watch else { return Vec::new() };
         let mut errors = Vec::new();
         for event in w.poll() {
             match event {
                 watch::Event::Ready(path) => {
-                    self.from_watch.push(path.clone());
-                    self.open(LoadSource::File(path), None, persisted);
+                    if let Err(e) = self.follow(LiveInput::File(path), true) {
+                        errors.push(e);
+                    }
                 }
                 watch::Event::Error(e) => errors.push(e),
             }
         }
         errors
     }
+}
+
+/// What a live capture's news means for the window.
+pub enum LiveOutcome {
+    /// Its first capture: open it as a run.
+    Opened(Loaded),
+    /// It grew: the run named `name` takes the capture so far.
+    Grew {
+        /// The run's name.
+        name: String,
+        /// The capture so far.
+        capture: Box<Capture>,
+        /// A note for the run.
+        note: Option<String>,
+    },
+    /// It started over (a status line).
+    Note(String),
+    /// It failed: the error, in words.
+    Failed(String),
 }

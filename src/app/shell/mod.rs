@@ -9,7 +9,7 @@ mod jobs;
 mod scratch;
 mod screenshot;
 
-pub use jobs::{Jobs, LoadOutcome};
+pub use jobs::{Jobs, LiveOutcome, LoadOutcome};
 pub use scratch::UiScratch;
 
 use super::panels::{self, Model};
@@ -153,9 +153,10 @@ impl App {
                 LoadOutcome::Failed(e) => self.scratch.errors.push(e),
             }
         }
-        let watch_errors = self.jobs.poll_watch(&self.persisted);
+        let watch_errors = self.jobs.poll_watch();
         self.scratch.errors.extend(watch_errors);
-        if self.jobs.watch.is_some() {
+        self.drain_live();
+        if self.jobs.watch.is_some() || self.jobs.following() {
             // Keeps polling while nothing else repaints.
             self.ctx.request_repaint_after(super::watch::TICK);
         }
@@ -178,6 +179,21 @@ impl App {
         self.scratch.errors.extend(failures);
         if !self.jobs.pending.is_empty() {
             self.ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// Opens and grows the live captures' runs.
+    fn drain_live(&mut self) {
+        for outcome in self.jobs.poll_live() {
+            match outcome {
+                LiveOutcome::Opened(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
+                LiveOutcome::Grew { name, capture, note } => {
+                    self.run_command(AppCommand::Grew { name, capture });
+                    self.scratch.status = note.or(self.scratch.status.take());
+                }
+                LiveOutcome::Note(note) => self.scratch.status = Some(note),
+                LiveOutcome::Failed(e) => self.scratch.errors.push(e),
+            }
         }
     }
 

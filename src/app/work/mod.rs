@@ -5,6 +5,7 @@
 //! thread in the session's unit tests, which then need neither threads nor waiting.
 
 pub mod analyze;
+pub mod live;
 pub mod load;
 pub mod tracks;
 
