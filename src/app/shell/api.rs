@@ -249,6 +249,24 @@ impl App {
         }
     }
 
+    /// The figures shown for the run at place `i` (for the capture it holds now: a
+    /// growing run's older figures are not returned), if computed.
+    #[must_use]
+    pub fn run_figures(&self, i: usize) -> Option<&framescope_core::report::Run> {
+        let run = self.session.runs().get(i)?;
+        let (settings, trim) = (self.session.run_settings(i, &self.persisted), self.session.run_trim(i, &self.persisted));
+        run.up_to_date(&settings, trim, None)
+            .then(|| run.analyzed().map(|a| &a.run))
+            .flatten()
+    }
+
+    /// The frames of the shown trace of the run at place `i` (as loaded so far, for a
+    /// live capture).
+    #[must_use]
+    pub fn run_frame_count(&self, i: usize) -> Option<usize> {
+        self.session.runs().get(i).map(|r| r.shown_trace().frames.frame_time_ms.len())
+    }
+
     /// Starts watching `dir` (and remembers it): captures written into it from now on
     /// open once complete; those already there are left alone.
     pub fn watch_folder(&mut self, dir: &Path) -> Result<(), String> {
