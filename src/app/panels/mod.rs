@@ -11,6 +11,7 @@ mod export_menu;
 mod figures;
 mod frame_details;
 mod legend;
+mod path_field;
 mod peers;
 mod runs_list;
 mod sets_panel;

@@ -167,6 +167,15 @@ pub enum ShellCommand {
     WatchFolder(PathBuf),
     /// Stop watching.
     StopWatching,
+    /// Follow a capture that is being written (a live run).
+    Follow(PathBuf),
+    /// Save the bytes read so far of the live run named `name` as a capture at `path`.
+    SaveLive {
+        /// The live run's name.
+        name: String,
+        /// Where.
+        path: PathBuf,
+    },
     /// Write the frames of a run (a range of its shown trace) as CSV, in the background.
     ExportFrames {
         /// The run.

@@ -209,6 +209,20 @@ impl Jobs {
         Ok(())
     }
 
+    /// Asks the follower of the live run `name` to save the bytes read so far to
+    /// `path`; false when no live capture has that name.
+    pub fn save_live(&self, name: &str, path: PathBuf) -> bool {
+        let Some((follower, _, _)) = self.live.iter().find(|(f, _, _)| f.name == name) else { return false };
+        follower.save(path);
+        true
+    }
+
+    /// True when the run named `name` is a live capture's.
+    #[must_use]
+    pub fn is_live(&self, name: &str) -> bool {
+        self.live.iter().any(|(f, _, _)| f.name == name)
+    }
+
     /// True while a live capture is followed.
     #[must_use]
     pub fn following(&self) -> bool {
@@ -230,14 +244,13 @@ impl Jobs {
                             from_watch: *from_watch,
                         })
                     }
-                    LiveNews::Capture(capture) => {
-                        LiveOutcome::Grew { name: follower.name.clone(), capture, note: None }
-                    }
+                    LiveNews::Capture(capture) => LiveOutcome::Grew { name: follower.name.clone(), capture },
                     LiveNews::Restarted(note) if *opened => {
                         LiveOutcome::Note(format!("{note} (the same run starts over)"))
                     }
                     LiveNews::Restarted(_) => continue,
                     LiveNews::Failed(e) => LiveOutcome::Failed(e),
+                    LiveNews::Saved(path) => LiveOutcome::Saved(path),
                 });
             }
         }
@@ -273,9 +286,9 @@ pub enum LiveOutcome {
         name: String,
         /// The capture so far.
         capture: Box<Capture>,
-        /// A note for the run.
-        note: Option<String>,
     },
+    /// The live capture's bytes were saved here.
+    Saved(PathBuf),
     /// It started over (a status line).
     Note(String),
     /// It failed: the error, in words.

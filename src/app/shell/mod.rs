@@ -101,6 +101,16 @@ impl App {
                 }
             }
             ShellCommand::StopWatching => self.stop_watching(),
+            ShellCommand::Follow(path) => {
+                if let Err(e) = self.jobs.follow(crate::app::work::live::LiveInput::File(path), false) {
+                    self.scratch.errors.push(e);
+                }
+            }
+            ShellCommand::SaveLive { name, path } => {
+                if !self.jobs.save_live(&name, path) {
+                    self.scratch.errors.push(format!("{name} is not a live capture"));
+                }
+            }
             ShellCommand::ExportFrames { run, range, path, note } => {
                 if let Some(r) = self.session.run(run) {
                     self.jobs.export_frames(Arc::clone(&r.capture), r.trace(), range, path, note);
@@ -187,11 +197,9 @@ impl App {
         for outcome in self.jobs.poll_live() {
             match outcome {
                 LiveOutcome::Opened(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
-                LiveOutcome::Grew { name, capture, note } => {
-                    self.run_command(AppCommand::Grew { name, capture });
-                    self.scratch.status = note.or(self.scratch.status.take());
-                }
+                LiveOutcome::Grew { name, capture } => self.run_command(AppCommand::Grew { name, capture }),
                 LiveOutcome::Note(note) => self.scratch.status = Some(note),
+                LiveOutcome::Saved(path) => self.scratch.status = Some(format!("saved the capture as read: {}", path.display())),
                 LiveOutcome::Failed(e) => self.scratch.errors.push(e),
             }
         }

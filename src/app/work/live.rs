@@ -40,6 +40,8 @@ pub enum LiveNews {
     Restarted(String),
     /// The input is not a capture (or failed): the message.
     Failed(String),
+    /// The bytes read so far were saved (asked with [`Follower::save`]): where.
+    Saved(PathBuf),
 }
 
 /// A capture being followed.
@@ -49,6 +51,7 @@ pub struct Follower {
     /// The file, if it is one.
     pub path: Option<PathBuf>,
     news: Receiver<LiveNews>,
+    saves: Sender<PathBuf>,
     stop: Arc<AtomicBool>,
 }
 
@@ -73,12 +76,20 @@ impl Follower {
             LiveInput::Stdin => Box::new(StreamSource::new(std::io::stdin(), POLL)?),
         };
         let (tx, rx) = channel();
+        let (saves, save_rx) = channel();
         let stop = Arc::new(AtomicBool::new(false));
         let (flag, named) = (Arc::clone(&stop), PathBuf::from(&name));
+        let channels = Channels { news: tx, saves: save_rx, input: path.clone() };
         std::thread::Builder::new()
             .name("framescope-follow".into())
-            .spawn(move || run(source, &named, &opts, &tx, &flag, &repaint))?;
-        Ok(Self { name, path, news: rx, stop })
+            .spawn(move || run(source, &named, &opts, &channels, &flag, &repaint))?;
+        Ok(Self { name, path, news: rx, saves, stop })
+    }
+
+    /// Writes the bytes read so far (the capture as read) to `to`, at the next poll;
+    /// the answer comes as [`LiveNews::Saved`] or [`LiveNews::Failed`].
+    pub fn save(&self, to: PathBuf) {
+        let _ = self.saves.send(to);
     }
 
     /// The news since the last call.
@@ -88,15 +99,36 @@ impl Follower {
     }
 }
 
+/// The follower thread's channels: news out, save requests in, and the followed file
+/// (never written to).
+struct Channels {
+    news: Sender<LiveNews>,
+    saves: Receiver<PathBuf>,
+    input: Option<PathBuf>,
+}
+
+/// Writes `bytes` to `to`, unless `to` is the followed file.
+fn save(bytes: &[u8], to: PathBuf, input: Option<&std::path::Path>) -> LiveNews {
+    let same = |a: &std::path::Path| std::fs::canonicalize(a).ok() == std::fs::canonicalize(&to).ok();
+    if input.is_some_and(same) {
+        return LiveNews::Failed(format!("{}: that is the capture being followed: not written", to.display()));
+    }
+    match std::fs::write(&to, bytes) {
+        Ok(()) => LiveNews::Saved(to),
+        Err(e) => LiveNews::Failed(format!("{}: {e}", to.display())),
+    }
+}
+
 /// The follower's thread.
 fn run(
     mut source: Box<dyn Source + Send>,
     path: &std::path::Path,
     opts: &LoadOptions,
-    tx: &Sender<LiveNews>,
+    channels: &Channels,
     stop: &AtomicBool,
     repaint: &Repaint,
 ) {
+    let tx = &channels.news;
     let mut throttle = Throttle::new(SNAPSHOT, 0.25);
     let (mut pending, mut reported_error, mut last_growth) = (false, None, Instant::now());
     let send = |news| {
@@ -115,6 +147,11 @@ fn run(
                 if send(LiveNews::Restarted(note)) { Flow::Continue } else { Flow::Stop }
             }
             Event::Update(l) => {
+                for to in channels.saves.try_iter() {
+                    if !send(save(l.bytes(), to, channels.input.as_deref())) {
+                        return Flow::Stop;
+                    }
+                }
                 let now = Instant::now();
                 if l.grew {
                     pending = true;
