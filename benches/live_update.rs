@@ -7,8 +7,8 @@
 //! and never more than a quarter of the time, off the UI thread).
 
 use framescope_core::analysis::live::Running;
-use framescope_core::ingest::live::{self, Event, Flow, Poll, Source};
 use framescope_core::ingest::LoadOptions;
+use framescope_core::ingest::live::{self, Event, Flow, Poll, Source};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
 use std::path::Path;
@@ -83,7 +83,10 @@ fn main() {
                     let t = Instant::now();
                     let capture = l.capture();
                     whole = t.elapsed();
-                    assert!(capture.is_ok_and(|c| c.traces[0].frames.frame_time_ms.len() == frames + UPDATES * ROWS));
+                    assert!(
+                        capture
+                            .is_ok_and(|c| c.traces[0].frames.frame_time_ms.len() == frames + UPDATES * ROWS)
+                    );
                 }
             }
             Flow::Continue

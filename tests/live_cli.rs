@@ -53,7 +53,17 @@ fn finished(path: &Path) -> Value {
 
 /// The figures that must be the finished file's.
 fn same_figures(got: &Value, want: &Value) {
-    for key in ["frames", "dropped_frames", "duration_ms", "summary", "pacing", "stutters", "osc", "health", "latency"] {
+    for key in [
+        "frames",
+        "dropped_frames",
+        "duration_ms",
+        "summary",
+        "pacing",
+        "stutters",
+        "osc",
+        "health",
+        "latency",
+    ] {
         assert_eq!(got[key], want[key], "{key}");
     }
 }

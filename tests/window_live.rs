@@ -64,14 +64,28 @@ fn figures_at(h: &mut Window, frames: u64) -> Value {
             // an ulp off: both sides take the same way).
             return serde_json::from_str(&serde_json::to_string(run).unwrap()).unwrap();
         }
-        assert!(start.elapsed() < Duration::from_secs(20), "no figures of {frames} frames: {}", app(h).idle_report());
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "no figures of {frames} frames: {}",
+            app(h).idle_report()
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
 
 /// The figures that must be the finished file's.
 fn same_figures(window: &Value, cli: &Value) {
-    for key in ["frames", "dropped_frames", "duration_ms", "summary", "pacing", "stutters", "osc", "health", "latency"] {
+    for key in [
+        "frames",
+        "dropped_frames",
+        "duration_ms",
+        "summary",
+        "pacing",
+        "stutters",
+        "osc",
+        "health",
+        "latency",
+    ] {
         assert_eq!(window[key], cli[key], "{key}");
     }
 }
@@ -112,7 +126,12 @@ fn a_capture_written_in_chunks_into_a_watched_folder_is_one_run_that_grows() {
     assert_eq!(code, 0);
     let whole = &whole["runs"][0];
     let figures = figures_at(&mut h, whole["frames"].as_u64().unwrap());
-    assert_eq!(app(&h).run_names().iter().filter(|n| PathBuf::from(n) == live).count(), 1, "{:?}", app(&h).run_names());
+    assert_eq!(
+        app(&h).run_names().iter().filter(|n| PathBuf::from(n) == live).count(),
+        1,
+        "{:?}",
+        app(&h).run_names()
+    );
     assert_eq!(app(&h).run_names().len(), 2, "the sample and the live run: {:?}", app(&h).run_names());
     eprintln!("frame counts seen while the file grew: {seen:?}");
     assert!(seen.len() >= 3, "grew in steps: {seen:?}");
@@ -125,7 +144,13 @@ fn a_capture_written_in_chunks_into_a_watched_folder_is_one_run_that_grows() {
     let half = bytes[..bytes.len() / 2].iter().rposition(|&b| b == b'\n').unwrap() + 1;
     let half_file = dir.0.join("half.txt.part");
     std::fs::write(&half_file, &bytes[..half]).unwrap();
-    std::fs::OpenOptions::new().write(true).truncate(true).open(&live).unwrap().write_all(&bytes[..half]).unwrap();
+    std::fs::OpenOptions::new()
+        .write(true)
+        .truncate(true)
+        .open(&live)
+        .unwrap()
+        .write_all(&bytes[..half])
+        .unwrap();
     let (code, halfway) = common::report_json([&half_file]);
     assert_eq!(code, 0);
     let halfway = &halfway["runs"][0];

@@ -90,7 +90,9 @@ fn worker(raw: &Receiver<notify::Result<notify::Event>>, out: &Sender<Event>, re
             Ok(Ok(event)) => {
                 let closed = matches!(event.kind, EventKind::Access(AccessKind::Close(AccessMode::Write)));
                 if closed || matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_)) {
-                    waiting.extend(event.paths.into_iter().filter(|p| is_capture_name(p) && !reported.contains(p)));
+                    waiting.extend(
+                        event.paths.into_iter().filter(|p| is_capture_name(p) && !reported.contains(p)),
+                    );
                 }
             }
             Ok(Err(e)) => {

@@ -8,7 +8,7 @@
 use super::args::{FormatArg, ReportArgs};
 use super::inputs::STDIN_NAME;
 use super::loading::{FileResult, Job, Loaded, echo_errors};
-use super::reporting::{finish, write_json};
+use super::reporting::{finish, output_format, write_json};
 use framescope_core::analysis::live::{Running, Throttle};
 use framescope_core::ingest::live::{self, Event, FileSource, Flow, Live, Source, StreamSource};
 use framescope_core::ingest::{LoadError, LoadOptions};
@@ -69,7 +69,8 @@ impl Lines<'_> {
         };
         let fps = |v: Option<f64>| v.map_or_else(|| "–".to_owned(), |v| format!("{v:.1}"));
         let low = exact.and_then(|r| r.summary.as_ref()).map(|s| s.low_1pct_fps);
-        let stutters = exact.and_then(|r| r.stutters.as_ref()).map_or_else(|| "–".to_owned(), |s| s.count.to_string());
+        let stutters =
+            exact.and_then(|r| r.stutters.as_ref()).map_or_else(|| "–".to_owned(), |s| s.count.to_string());
         let at = exact.map_or(0, |r| r.frames);
         let tag = if last { "end".to_owned() } else { format!("{elapsed:.0} s") };
         let of = if fresh { String::new() } else { format!(" (1% low and stutters at {at} frames)") };
@@ -83,8 +84,12 @@ impl Lines<'_> {
 
 /// `report --follow`: exit 0, 1 (the input failed or held no frames) or 2 (bad
 /// arguments).
-pub(super) fn follow_command(args: &ReportArgs, format: FormatArg) -> ExitCode {
+pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
     let a = &args.analysis;
+    let format = match output_format(args) {
+        Ok(f) => f,
+        Err(code) => return code,
+    };
     if args.files.len() != 1 || a.html.is_some() || a.pcl.is_some() || format == FormatArg::Csv {
         say!("error: --follow takes exactly one FILE (or -), without --html, --pcl or --format csv");
         return ExitCode::from(2);
@@ -94,19 +99,11 @@ pub(super) fn follow_command(args: &ReportArgs, format: FormatArg) -> ExitCode {
     let stop = Arc::new(AtomicBool::new(false));
     let flag = Arc::clone(&stop);
     if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
-        say!("warning: Ctrl-C cannot end the follow ({e}); it ends at the input's end or with --stop-after-idle");
+        say!(
+            "warning: Ctrl-C cannot end the follow ({e}); it ends at the input's end or with --stop-after-idle"
+        );
     }
-    let mut source: Box<dyn Source> = if stdin {
-        match StreamSource::new(std::io::stdin(), POLL) {
-            Ok(s) => Box::new(s),
-            Err(e) => {
-                say!("error: standard input: {e}");
-                return ExitCode::from(1);
-            }
-        }
-    } else {
-        Box::new(FileSource::new(file, POLL))
-    };
+    let Some(mut source) = open_source(file, stdin) else { return ExitCode::from(1) };
     let path = if stdin { Path::new(STDIN_NAME) } else { file.as_path() };
     let settings = a.settings();
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
@@ -157,9 +154,28 @@ pub(super) fn follow_command(args: &ReportArgs, format: FormatArg) -> ExitCode {
         return ExitCode::from(1);
     }
     let capture = last.unwrap_or_else(|| {
-        Err(LoadError::new(path, None, framescope_core::ingest::LoadErrorKind::NoFrames("nothing was read".into())))
+        Err(LoadError::new(
+            path,
+            None,
+            framescope_core::ingest::LoadErrorKind::NoFrames("nothing was read".into()),
+        ))
     });
     print_final(args, format, &job, name, capture)
+}
+
+/// The file (or standard input) to follow; `None` (said on stderr) when standard
+/// input cannot be read.
+fn open_source(file: &Path, stdin: bool) -> Option<Box<dyn Source>> {
+    if !stdin {
+        return Some(Box::new(FileSource::new(file, POLL)));
+    }
+    match StreamSource::new(std::io::stdin(), POLL) {
+        Ok(s) => Some(Box::new(s)),
+        Err(e) => {
+            say!("error: standard input: {e}");
+            None
+        }
+    }
 }
 
 /// The final report of the capture as read, as `report` prints it.
@@ -185,7 +201,9 @@ fn print_final(
         write_json(&report, &mut out)
     } else {
         report::write_settings(&settings_json, &mut out)
-            .and_then(|()| result.entries.iter().try_for_each(|e| report::write_entry(e, args.conventions, &mut out)))
+            .and_then(|()| {
+                result.entries.iter().try_for_each(|e| report::write_entry(e, args.conventions, &mut out))
+            })
             .and_then(|()| out.flush())
     };
     finish(written, result.failed(), false)

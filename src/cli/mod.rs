@@ -130,6 +130,7 @@ pub fn run() -> Outcome {
         }
     };
     match cli.command {
+        Some(Command::Report(args)) if args.follow => Outcome::Exit(following::follow_command(&args)),
         Some(Command::Report(args)) => Outcome::Exit(reporting::report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         None => {

@@ -19,9 +19,6 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         Ok(checked) => checked,
         Err(code) => return code,
     };
-    if args.follow {
-        return super::following::follow_command(args, format);
-    }
     let settings = a.settings();
     let job = Job { selector: &a.trace, opts: a.load_options(), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
@@ -105,15 +102,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
 /// with several files, an HTML page that would overwrite an input.
 fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>), ExitCode> {
     let a = &args.analysis;
-    let format = match (args.format, a.json) {
-        (Some(FormatArg::Table | FormatArg::Csv), true) => {
-            say!("error: --json and --format table|csv contradict each other; give one");
-            return Err(ExitCode::from(2));
-        }
-        (Some(f), _) => f,
-        (None, true) => FormatArg::Json,
-        (None, false) => FormatArg::Table,
-    };
+    let format = output_format(args)?;
     let inputs = match inputs::expand(&args.files) {
         Ok(i) => i,
         Err(e) => {
@@ -130,6 +119,20 @@ fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>
         return Err(ExitCode::from(2));
     }
     Ok((format, inputs))
+}
+
+/// The output format `report` was asked for, or exit 2 (with the message on stderr)
+/// for `--json` against another format.
+pub(super) fn output_format(args: &ReportArgs) -> Result<FormatArg, ExitCode> {
+    match (args.format, args.analysis.json) {
+        (Some(FormatArg::Table | FormatArg::Csv), true) => {
+            say!("error: --json and --format table|csv contradict each other; give one");
+            Err(ExitCode::from(2))
+        }
+        (Some(f), _) => Ok(f),
+        (None, true) => Ok(FormatArg::Json),
+        (None, false) => Ok(FormatArg::Table),
+    }
 }
 
 /// Writes a document as pretty JSON and a newline.

@@ -29,21 +29,28 @@ pub fn live_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
     if save.on_hover_text("Write the bytes read so far of the live run shown, as a capture file").clicked() {
         ui.close();
         if let Some(name) = live.clone() {
-            out.push(match dialog::show(|| rfd::FileDialog::new().set_file_name("live-capture.csv").save_file()) {
-                Ok(path) => ShellCommand::SaveLive { name, path }.into(),
-                Err(why) => ShellCommand::Status(why).into(),
-            });
+            out.push(
+                match dialog::show(|| rfd::FileDialog::new().set_file_name("live-capture.csv").save_file()) {
+                    Ok(path) => ShellCommand::SaveLive { name, path }.into(),
+                    Err(why) => ShellCommand::Status(why).into(),
+                },
+            );
         }
     }
     ui.separator();
-    let id = egui::Id::new("framescope typed path");
-    let mut text = ui.ctx().data_mut(|d| d.get_temp::<String>(id).unwrap_or_default());
-    ui.horizontal(|ui| {
-        let label = ui.label(PATH_FIELD);
-        let edit = egui::TextEdit::singleline(&mut text).hint_text("type a file or folder").desired_width(260.0);
-        ui.add(edit).labelled_by(label.id).on_hover_text("Where no file dialog can appear");
-    });
-    ui.ctx().data_mut(|d| d.insert_temp(id, text.clone()));
+    let text = ui
+        .horizontal(|ui| {
+            let label = ui.label(PATH_FIELD);
+            // Kept between frames under the label's id (the menu draws it at one place).
+            let id = label.id.with("typed path");
+            let mut text = ui.data(|d| d.get_temp::<String>(id)).unwrap_or_default();
+            let edit =
+                egui::TextEdit::singleline(&mut text).hint_text("type a file or folder").desired_width(260.0);
+            ui.add(edit).labelled_by(label.id).on_hover_text("Where no file dialog can appear");
+            ui.data_mut(|d| d.insert_temp(id, text.clone()));
+            text
+        })
+        .inner;
     let path = PathBuf::from(text.trim());
     let typed = !text.trim().is_empty();
     ui.horizontal(|ui| {

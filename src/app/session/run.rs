@@ -303,8 +303,9 @@ impl OpenRun {
         // resolving `auto` reads the whole trace), for the same trim.
         let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
         let same_capture = self.analysis_rev.1 == self.revision;
-        let prepared =
-            previous.filter(|a| a.trim == trim && same_capture).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
+        let prepared = previous
+            .filter(|a| a.trim == trim && same_capture)
+            .map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name) = (Arc::clone(&self.capture), self.name.clone());

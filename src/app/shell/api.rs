@@ -254,10 +254,9 @@ impl App {
     #[must_use]
     pub fn run_figures(&self, i: usize) -> Option<&framescope_core::report::Run> {
         let run = self.session.runs().get(i)?;
-        let (settings, trim) = (self.session.run_settings(i, &self.persisted), self.session.run_trim(i, &self.persisted));
-        run.up_to_date(&settings, trim, None)
-            .then(|| run.analyzed().map(|a| &a.run))
-            .flatten()
+        let (settings, trim) =
+            (self.session.run_settings(i, &self.persisted), self.session.run_trim(i, &self.persisted));
+        run.up_to_date(&settings, trim, None).then(|| run.analyzed().map(|a| &a.run)).flatten()
     }
 
     /// The frames of the shown trace of the run at place `i` (as loaded so far, for a

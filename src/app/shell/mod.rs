@@ -199,7 +199,9 @@ impl App {
                 LiveOutcome::Opened(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
                 LiveOutcome::Grew { name, capture } => self.run_command(AppCommand::Grew { name, capture }),
                 LiveOutcome::Note(note) => self.scratch.status = Some(note),
-                LiveOutcome::Saved(path) => self.scratch.status = Some(format!("saved the capture as read: {}", path.display())),
+                LiveOutcome::Saved(path) => {
+                    self.scratch.status = Some(format!("saved the capture as read: {}", path.display()));
+                }
                 LiveOutcome::Failed(e) => self.scratch.errors.push(e),
             }
         }

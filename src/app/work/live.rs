@@ -111,7 +111,10 @@ struct Channels {
 fn save(bytes: &[u8], to: PathBuf, input: Option<&std::path::Path>) -> LiveNews {
     let same = |a: &std::path::Path| std::fs::canonicalize(a).ok() == std::fs::canonicalize(&to).ok();
     if input.is_some_and(same) {
-        return LiveNews::Failed(format!("{}: that is the capture being followed: not written", to.display()));
+        return LiveNews::Failed(format!(
+            "{}: that is the capture being followed: not written",
+            to.display()
+        ));
     }
     match std::fs::write(&to, bytes) {
         Ok(()) => LiveNews::Saved(to),
@@ -170,7 +173,9 @@ fn run(
                         LiveNews::Capture(Box::new(c))
                     }
                     // Not yet a capture (a header, no row so far): wait for more.
-                    Err(e) if matches!(e.kind, LoadErrorKind::NoFrames(_)) && !l.ended => return Flow::Continue,
+                    Err(e) if matches!(e.kind, LoadErrorKind::NoFrames(_)) && !l.ended => {
+                        return Flow::Continue;
+                    }
                     Err(_) if !settled => return Flow::Continue,
                     Err(e) => {
                         pending = false;

@@ -3,14 +3,14 @@
 //! row once, by the same [`RowReader`] a whole-file load uses, so the capture taken at
 //! any moment is the one a load of the bytes read so far gives.
 
+use super::super::LoadOptions;
 use super::super::error::{LoadError, LoadErrorKind};
 use super::super::layout::{self, DroppedRule, Layout};
 use super::super::mangohud::MangoRows;
 use super::super::preamble::{self, Preamble};
 use super::super::records::{Records, Row};
-use super::super::LoadOptions;
-use super::rows::RowReader;
 use super::file_stem;
+use super::rows::RowReader;
 use crate::model::{Capture, FileInfo, Format};
 use std::path::{Path, PathBuf};
 

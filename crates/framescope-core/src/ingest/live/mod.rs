@@ -156,7 +156,8 @@ fn read_once(
             None => {}
         }
         let n = whole(bytes, ended || idle);
-        let live = Live { path, opts, bytes: &bytes[..n], rows: None, grew: n > seen, cost: Duration::ZERO, ended };
+        let live =
+            Live { path, opts, bytes: &bytes[..n], rows: None, grew: n > seen, cost: Duration::ZERO, ended };
         seen = n;
         if on(Event::Update(&live)) == Flow::Stop || ended {
             return Ok(Outcome::Done);
@@ -196,7 +197,15 @@ fn read_once(
         }
         None => loop {
             let n = whole(bytes, ended || idle);
-            let live = Live { path, opts, bytes: &bytes[..n], rows: None, grew: n > seen, cost: Duration::ZERO, ended };
+            let live = Live {
+                path,
+                opts,
+                bytes: &bytes[..n],
+                rows: None,
+                grew: n > seen,
+                cost: Duration::ZERO,
+                ended,
+            };
             seen = n;
             if on(Event::Update(&live)) == Flow::Stop || ended {
                 return Ok(Outcome::Done);

@@ -68,7 +68,9 @@ impl FileSource {
     }
 }
 
+/// A file's identity (unix: device and inode; elsewhere none is known).
 #[cfg(unix)]
+#[allow(clippy::unnecessary_wraps)]
 fn identity(m: &std::fs::Metadata) -> Option<(u64, u64)> {
     use std::os::unix::fs::MetadataExt as _;
     Some((m.dev(), m.ino()))
