@@ -10,33 +10,33 @@ use framescope_core::model::Capture;
 
 impl Session {
     /// The newest run named `name` takes `capture` (ignored when no such run is open:
-    /// it was closed).
+    /// it was closed); it is shown once its tracks and figures are built.
     pub(super) fn grow(&mut self, name: &str, capture: Capture) {
-        let Some(i) = self.runs.iter().rposition(|r| r.name == name) else { return };
-        let shown = self.shown().contains(&i);
-        let whole_before = self.aligned_span(i).is_some_and(|(a, b)| {
-            self.view.start_ms <= a + 1e-9 && self.view.start_ms + self.view.span_ms >= b - 1e-9
-        });
-        self.runs[i].grow(capture);
-        if !(shown && self.follow_live) {
-            return;
-        }
-        let Some((first, end)) = self.aligned_span(i) else { return };
-        if whole_before || self.view.span_ms >= end - first {
-            self.view_fitted = false;
-        } else {
-            self.view.start_ms = end - self.view.span_ms;
+        if let Some(run) = self.runs.iter_mut().rev().find(|r| r.name == name) {
+            run.grow(capture);
         }
     }
 
-    /// Run `i`'s first frame's start and last frame's end on the aligned axis.
-    fn aligned_span(&self, i: usize) -> Option<(f64, f64)> {
-        let run = self.runs.get(i)?;
-        let f = &run.shown_trace().frames;
-        let first = *f.start_ms.first()?;
-        let end = f.start_ms.last()? + f.frame_time_ms.last().copied().unwrap_or(0.0).max(0.0);
-        let shift = self.shift(i);
-        Some((first - shift, end - shift))
+    /// After runs took in a new capture: with *Follow live* on, a shown run that grew
+    /// keeps its newest frames in view.
+    pub(super) fn follow_growth(&mut self) {
+        let shown = self.shown();
+        for i in 0..self.runs.len() {
+            let Some((a, b)) = self.runs[i].take_grew_from() else { continue };
+            if !(shown.contains(&i) && self.follow_live) {
+                continue;
+            }
+            let Some((first, end)) = self.runs[i].own_span() else { continue };
+            let shift = self.shift(i);
+            let (v0, v1) = (self.view.start_ms + shift, self.view.start_ms + self.view.span_ms + shift);
+            let whole_before = v0 <= a + 1e-9 && v1 >= b - 1e-9;
+            if whole_before || self.view.span_ms >= end - first {
+                self.view_fitted = false;
+            } else {
+                self.view.start_ms = end - shift - self.view.span_ms;
+            }
+        }
+        self.fit_if_needed();
     }
 
     /// True when *Follow live* keeps the newest frames of a growing run in view.
@@ -112,7 +112,13 @@ mod tests {
         grow(&mut s, &mut p, 350);
         assert!((s.aligned_view().start_ms - 2500.0).abs() < 1e-9);
         // Started over (truncated): still the same run, with the new capture's figures.
-        grow(&mut s, &mut p, 40);
+        // Until its tracks and figures are built, the run shows the old capture whole
+        // (drawing the old tracks over a shorter capture would index past its end).
+        s.apply(AppCommand::Grew { name: "live.csv".into(), capture: Box::new(capture(40)) }, &mut p);
+        assert_eq!(s.runs()[0].shown_trace().frames.frame_time_ms.len(), 350);
+        assert_eq!(s.runs()[0].analyzed().unwrap().run.frames, 350);
+        assert!(!s.is_idle(&p));
+        s.sync_work(&p);
         assert_eq!((s.runs().len(), s.runs()[0].id), (1, id));
         assert_eq!(s.runs()[0].analyzed().unwrap().run.frames, 40);
         // A capture for a run that is not open (it was closed) changes nothing.

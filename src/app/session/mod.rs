@@ -310,6 +310,7 @@ impl Session {
         }
         // Work that finished at once (an inline spawner) is taken in now too.
         failures.extend(self.collect_work());
+        self.follow_growth();
         self.refresh_sets_cache(persisted);
         failures
     }

@@ -10,6 +10,8 @@ use framescope_core::report::{self, Run};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod grow;
+
 /// A run's identity in the session: given when it opens, never reused (unlike its
 /// place in the list, which changes when an earlier run closes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -60,11 +62,14 @@ pub struct OpenRun {
     /// Counts the changes of what is drawn (trace, tracks, figures and marks), for
     /// caches of drawn data.
     generation: u64,
-    /// Counts the captures taken since the run opened (a live capture grows): tracks
-    /// and figures are redone when theirs is older; the job's revision is noted.
+    /// A live capture's growth (`grow.rs`): the newest capture not yet taken in, the
+    /// work that builds its tracks and figures, and how many captures were taken.
+    next: Option<Capture>,
+    growing: Option<Job<grow::Grown>>,
     revision: u64,
-    tracks_rev: (u64, u64),
-    analysis_rev: (u64, u64),
+    /// The first frame's start and the last frame's end (own time, ms) of the capture
+    /// a growth replaced, until the session has followed it.
+    grew_from: Option<(f64, f64)>,
 }
 
 /// Trace, settings, marker log version and trim an analysis is for.
@@ -103,9 +108,10 @@ impl OpenRun {
             failures: Vec::new(),
             failed_analysis: None,
             generation: 0,
+            next: None,
+            growing: None,
             revision: 0,
-            tracks_rev: (0, 0),
-            analysis_rev: (0, 0),
+            grew_from: None,
         }
     }
 
@@ -127,26 +133,6 @@ impl OpenRun {
             self.trace = trace;
             self.generation += 1;
         }
-    }
-
-    /// Takes the capture so far of a live capture: the same run, its trace kept when
-    /// the capture still has it; tracks and figures are redone (the old ones stay
-    /// shown until then).
-    pub fn grow(&mut self, capture: Capture) {
-        if self.trace >= capture.traces.len() {
-            self.trace = capture.default_trace().unwrap_or(0);
-        }
-        self.capture = Arc::new(capture);
-        self.revision += 1;
-        self.generation += 1;
-        self.failed_analysis = None;
-        self.selection = None;
-    }
-
-    /// How many captures the run has taken since it opened (0: not live).
-    #[must_use]
-    pub fn revision(&self) -> u64 {
-        self.revision
     }
 
     /// Changes whenever what is drawn for this run changes (its trace, tracks, figures
@@ -205,14 +191,13 @@ impl OpenRun {
     #[must_use]
     pub fn up_to_date(&self, settings: &Settings, trim: Trim, selection: Option<(f64, f64)>) -> bool {
         let version = self.markers_version();
-        let figures = self.analysis_rev.1 == self.revision
-            && self.analyzed.as_ref().is_some_and(|(t, a)| {
-                *t == self.trace && a.settings == *settings && a.markers_version == version && a.trim == trim
-            });
+        let figures = self.analyzed.as_ref().is_some_and(|(t, a)| {
+            *t == self.trace && a.settings == *settings && a.markers_version == version && a.trim == trim
+        });
         // A failed analysis (a trim that leaves nothing) is not waited for.
         let failed = self.failed_analysis == Some((self.trace, *settings, version, trim));
         let selection = failed || selection.is_none_or(|r| self.selection_run(settings, trim, r).is_some());
-        (figures || failed) && selection && self.tracks().is_some() && self.tracks_rev.1 == self.revision
+        (figures || failed) && selection && self.tracks().is_some() && !self.growth_pending()
     }
 
     /// True when the analysis for `settings` and `trim` failed (a trim that leaves no
@@ -254,7 +239,10 @@ impl OpenRun {
     /// True while background work for what is shown is running.
     #[must_use]
     pub fn busy(&self) -> bool {
-        self.tracks_job.is_some() || self.analysis_job.is_some() || self.selection_job.is_some()
+        self.tracks_job.is_some()
+            || self.analysis_job.is_some()
+            || self.selection_job.is_some()
+            || self.growing.is_some()
     }
 
     /// Collects finished work and starts what the current trace, settings and
@@ -267,19 +255,17 @@ impl OpenRun {
         spawner: &Spawner,
     ) {
         self.collect();
+        self.start_growth(*settings, trim, spawner);
         let trace = self.trace;
-        let stale = self.tracks().is_none() || self.tracks_rev.1 != self.revision;
-        if stale && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
+        if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
             let capture = Arc::clone(&self.capture);
             let job = spawner.task(move || Arc::new(Tracks::new(&capture.traces[trace])));
             self.tracks_job = Some((trace, job));
-            self.tracks_rev.0 = self.revision;
         }
         let version = self.markers_version();
-        let current = self.analysis_rev.1 == self.revision
-            && self.analyzed.as_ref().is_some_and(|(t, a)| {
-                *t == trace && a.settings == *settings && a.markers_version == version && a.trim == trim
-            });
+        let current = self.analyzed.as_ref().is_some_and(|(t, a)| {
+            *t == trace && a.settings == *settings && a.markers_version == version && a.trim == trim
+        });
         // One analysis at a time: while one runs, a newer wish waits for it.
         let failed = self.failed_analysis == Some((trace, *settings, version, trim));
         if !current && self.analysis_job.is_none() && !failed {
@@ -302,10 +288,8 @@ impl OpenRun {
         // `analyze` reuses it when the source comes out the same (on the worker:
         // resolving `auto` reads the whole trace), for the same trim.
         let previous = self.analyzed.as_ref().filter(|(t, _)| *t == trace).map(|(_, a)| a);
-        let same_capture = self.analysis_rev.1 == self.revision;
-        let prepared = previous
-            .filter(|a| a.trim == trim && same_capture)
-            .map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
+        let prepared =
+            previous.filter(|a| a.trim == trim).map(|a| (Arc::clone(&a.prepared), Arc::clone(&a.charts)));
         // The budget's shares are reused when the target is the same.
         let shares = previous.map(|a| Arc::clone(&a.shares));
         let (capture, name) = (Arc::clone(&self.capture), self.name.clone());
@@ -317,19 +301,18 @@ impl OpenRun {
             work::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
         });
         self.analysis_job = Some(((trace, settings, version, trim), job));
-        self.analysis_rev.0 = self.revision;
     }
 
     /// Takes in whatever background work has finished (every run, every frame, shown
     /// or not: a run that was shown a moment ago may still have work in flight).
     pub fn collect(&mut self) {
+        self.collect_growth();
         if let Some((t, job)) = &self.tracks_job
             && let Some(done) = job.poll()
         {
             match done {
                 Ok(tracks) => {
                     self.tracks = Some((*t, tracks));
-                    self.tracks_rev.1 = self.tracks_rev.0;
                     self.generation += 1;
                 }
                 Err(e) => self.failures.push(format!("{}: timeline: {e}", self.name)),
@@ -342,7 +325,6 @@ impl OpenRun {
             match done {
                 Ok(Ok(a)) => {
                     self.analyzed = Some((key.0, Arc::new(a)));
-                    self.analysis_rev.1 = self.analysis_rev.0;
                     self.generation += 1;
                     self.failed_analysis = None;
                     self.generation += 1;

@@ -45,9 +45,8 @@ pub struct Jobs {
     pub watch: Option<Watch>,
     /// Captures from the watched folder still loading.
     from_watch: Vec<PathBuf>,
-    /// Live captures being followed: the follower, whether its run is open, whether it
-    /// came from the watched folder.
-    live: Vec<(Follower, bool, bool)>,
+    /// Live captures being followed.
+    live: Vec<LiveJob>,
     /// A CSV of no known format waiting for the user's column mapping.
     pub mapping_step: Option<MappingStep>,
 }
@@ -106,10 +105,12 @@ impl Jobs {
         }));
     }
 
-    /// True when no load, marker log or export is running.
+    /// True when no load, marker log or export is running, and every live capture's
+    /// run is open (or it failed).
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.pending.is_empty()
+        self.live.iter().all(|j| j.opened || j.failed)
+            && self.pending.is_empty()
             && self.marker.is_none()
             && self.export.is_none()
             && self.pending_markers.is_none()
@@ -205,22 +206,22 @@ impl Jobs {
         };
         let follower = Follower::start(input, LoadOptions::default(), self.spawner.repaint())
             .map_err(|e| format!("cannot follow {name}: {e}"))?;
-        self.live.push((follower, false, from_watch));
+        self.live.push(LiveJob { follower, opened: false, failed: false, from_watch });
         Ok(())
     }
 
     /// Asks the follower of the live run `name` to save the bytes read so far to
     /// `path`; false when no live capture has that name.
     pub fn save_live(&self, name: &str, path: PathBuf) -> bool {
-        let Some((follower, _, _)) = self.live.iter().find(|(f, _, _)| f.name == name) else { return false };
-        follower.save(path);
+        let Some(job) = self.live.iter().find(|j| j.follower.name == name) else { return false };
+        job.follower.save(path);
         true
     }
 
     /// True when the run named `name` is a live capture's.
     #[must_use]
     pub fn is_live(&self, name: &str) -> bool {
-        self.live.iter().any(|(f, _, _)| f.name == name)
+        self.live.iter().any(|j| j.follower.name == name)
     }
 
     /// True while a live capture is followed.
@@ -232,24 +233,32 @@ impl Jobs {
     /// What the live captures report: a first capture opens a run, later ones grow it.
     pub fn poll_live(&mut self) -> Vec<LiveOutcome> {
         let mut out = Vec::new();
-        for (follower, opened, from_watch) in &mut self.live {
+        for job in &mut self.live {
+            // A live run opens after the files given with it (the first is the baseline).
+            if !job.opened && !self.pending.is_empty() {
+                continue;
+            }
+            let follower = &job.follower;
             for news in follower.poll() {
                 out.push(match news {
-                    LiveNews::Capture(capture) if !*opened => {
-                        *opened = true;
+                    LiveNews::Capture(capture) if !job.opened => {
+                        job.opened = true;
                         LiveOutcome::Opened(Loaded {
                             name: follower.name.clone(),
                             path: follower.path.clone(),
                             capture: *capture,
-                            from_watch: *from_watch,
+                            from_watch: job.from_watch,
                         })
                     }
                     LiveNews::Capture(capture) => LiveOutcome::Grew { name: follower.name.clone(), capture },
-                    LiveNews::Restarted(note) if *opened => {
+                    LiveNews::Restarted(note) if job.opened => {
                         LiveOutcome::Note(format!("{note} (the same run starts over)"))
                     }
                     LiveNews::Restarted(_) => continue,
-                    LiveNews::Failed(e) => LiveOutcome::Failed(e),
+                    LiveNews::Failed(e) => {
+                        job.failed = true;
+                        LiveOutcome::Failed(e)
+                    }
                     LiveNews::Saved(path) => LiveOutcome::Saved(path),
                 });
             }
@@ -274,6 +283,17 @@ impl Jobs {
         }
         errors
     }
+}
+
+/// A live capture being followed.
+struct LiveJob {
+    follower: Follower,
+    /// Its run is open (later captures grow it).
+    opened: bool,
+    /// It reported a failure.
+    failed: bool,
+    /// It came from the watched folder (compared against the pinned set).
+    from_watch: bool,
 }
 
 /// What a live capture's news means for the window.
