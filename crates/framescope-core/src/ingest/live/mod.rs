@@ -12,6 +12,8 @@
 //! rewritten) gives an [`Event::Restarted`] and is read again from its start.
 
 mod source;
+#[cfg(test)]
+mod tests;
 
 pub use source::{FileSource, MAX_CHUNK, Poll, Source, StreamSource};
 
