@@ -32,9 +32,12 @@ impl Source for Parts {
 const CSV: &str = "Application,ProcessID,SwapChainAddress,MsBetweenPresents\n\
                    g.exe,1,0x1,10\ng.exe,1,0x1,20\ng.exe,1,0x1,30\ng.exe,1,0x1,40\n";
 
-/// What each update saw: (incremental, frames of the main trace, bytes, frames of the
-/// capture taken then).
-fn updates(parts: Vec<Option<&'static [u8]>>) -> (Vec<(bool, usize, usize, usize)>, Vec<String>) {
+/// What one update saw: incremental, frames of the main trace, bytes, frames of the
+/// capture taken then.
+type Seen = (bool, usize, usize, usize);
+
+/// What each update saw, and the notes of starting over.
+fn updates(parts: Vec<Option<&'static [u8]>>) -> (Vec<Seen>, Vec<String>) {
     let mut seen = Vec::new();
     let mut notes = Vec::new();
     let mut source = Parts(parts.into());
@@ -49,7 +52,7 @@ fn updates(parts: Vec<Option<&'static [u8]>>) -> (Vec<(bool, usize, usize, usize
     (seen, notes)
 }
 
-fn row(l: &Live<'_>) -> (bool, usize, usize, usize) {
+fn row(l: &Live<'_>) -> Seen {
     let frames = l.capture().map_or(0, |c| c.traces[0].frames.frame_time_ms.len());
     (l.incremental(), l.main_frame_times().len(), l.bytes().len(), frames)
 }
