@@ -7,6 +7,8 @@
 mod common;
 
 use common::ui::{Window, app, window};
+use eframe::egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -157,4 +159,59 @@ fn a_capture_written_in_chunks_into_a_watched_folder_is_one_run_that_grows() {
     let figures = figures_at(&mut h, halfway["frames"].as_u64().unwrap());
     same_figures(&figures, halfway);
     assert_eq!(app(&h).run_names().len(), 2, "{:?}", app(&h).run_names());
+}
+
+/// Where no file dialog can appear: File › Path, typed, then Follow opens the capture
+/// being written as a live run (its rows so far: the first 300); it grows to the whole
+/// file once written; Save live run here (a second path typed) writes the bytes read,
+/// which are the file's.
+#[test]
+fn a_typed_path_follows_a_capture_and_saves_it() {
+    let path = shared(CAPTURE);
+    if !path.exists() {
+        return;
+    }
+    let bytes = std::fs::read(&path).unwrap();
+    let dir = TempDir::new("typed");
+    let live = dir.0.join("typed-live.csv");
+    let end = bytes.iter().enumerate().filter(|(_, b)| **b == b'\n').nth(300).unwrap().0 + 1;
+    std::fs::write(&live, &bytes[..end]).unwrap();
+    let mut h = window(&[]);
+    common::ui::settle(&mut h);
+    // Types `text` into File › Type a path… (replacing what is there) and clicks
+    // `button` of that window.
+    let type_path = |h: &mut Window, text: &str, button: &str| {
+        if h.query_by_role_and_label(Role::TextInput, "Path").is_none() {
+            h.get_by_label("File").click();
+            h.run_steps(2);
+            h.get_by_label("Type a path…").click();
+            h.run_steps(2);
+        }
+        h.get_by_role_and_label(Role::TextInput, "Path").click();
+        h.run_steps(1);
+        h.key_press(eframe::egui::Key::End);
+        for _ in 0..200 {
+            h.key_press(eframe::egui::Key::Backspace);
+        }
+        h.get_by_role_and_label(Role::TextInput, "Path").type_text(text);
+        h.run_steps(2);
+        h.get_by_label(button).click();
+        h.run_steps(2);
+    };
+    type_path(&mut h, &live.to_string_lossy(), "Follow");
+    let figures = figures_at(&mut h, 300);
+    assert_eq!(figures["frames"], 300);
+    std::fs::write(&live, &bytes).unwrap();
+    let (code, whole) = common::report_json([&path]);
+    assert_eq!(code, 0);
+    let figures = figures_at(&mut h, whole["runs"][0]["frames"].as_u64().unwrap());
+    same_figures(&figures, &whole["runs"][0]);
+    let saved = dir.0.join("saved.csv.part");
+    type_path(&mut h, &saved.to_string_lossy(), "Save live run here");
+    let start = Instant::now();
+    while std::fs::read(&saved).map_or(true, |b| b != bytes) {
+        assert!(start.elapsed() < Duration::from_secs(10), "not saved: {:?}", app(&h).errors());
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(20));
+    }
 }

@@ -72,6 +72,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             out.push(ShellCommand::OpenSamplePair.into());
         }
         loads_ui(ui, m, &mut out);
+        super::path_field::path_window(ui.ctx(), m, &mut out);
         if let Some(status) = &m.scratch.status {
             ui.separator();
             ui.label(status);
