@@ -8,7 +8,7 @@ mod common;
 
 use common::ui::{Window, app, window};
 use eframe::egui::accesskit::Role;
-use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use egui_kittest::kittest::Queryable as _;
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::PathBuf;
