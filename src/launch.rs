@@ -24,6 +24,10 @@ pub struct WindowOptions {
     pub convention: Option<framescope_core::report::compare::Section>,
     /// `--trim-start` / `--trim-end` for every run (seconds).
     pub trim: Option<(f64, f64)>,
+    /// `--follow FILE`: captures still being written, followed as they grow.
+    pub follow: Vec<PathBuf>,
+    /// `--watch DIR`: a folder whose new captures open (and are followed).
+    pub watch: Option<PathBuf>,
 }
 
 /// Why no window can open, when that is known before trying: on Linux and the BSDs,

@@ -75,6 +75,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
     let compare = options.compare;
     let convention = options.convention;
     let trim = options.trim;
+    let (follow, watch) = (options.follow.clone(), options.watch.clone());
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
         viewport: egui::ViewportBuilder::default().with_inner_size(window_size()).with_title("framescope"),
@@ -97,9 +98,10 @@ pub fn run(options: &WindowOptions) -> ExitCode {
             if let Some((start, end)) = trim {
                 app.set_trim_all(start, end);
             }
+            app.follow_all(&follow, watch.as_deref());
             if compare && files.is_empty() {
                 app.open_sample_pair(&cc.egui_ctx);
-            } else {
+            } else if !files.is_empty() || (follow.is_empty() && watch.is_none()) {
                 app.open_all(&files, &cc.egui_ctx);
                 if compare {
                     app.compare_when_loaded();

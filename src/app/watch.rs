@@ -1,28 +1,28 @@
-//! A watched folder (File › Watch folder…): captures written into it after the watch
-//! starts are opened once they are complete. Files already there are never read.
+//! A watched folder (File › Watch folder…, `--watch DIR`): a capture written into it
+//! after the watch starts is reported once, as soon as it has bytes; the window then
+//! follows it as it grows (`work::live`), as one run, however long its writer pauses
+//! (a stability timeout cannot tell a finished file from a paused writer). Files
+//! already there are never read.
 //!
 //! File notifications come from `notify` (inotify, FSEvents, ReadDirectoryChangesW); a
-//! worker thread keeps the files named by them and looks at each every
-//! [`TICK`]: a file is complete when its size and modification time have not changed
-//! for the settle time (0.4 s; a file its writer closed, for one tick), so a capture
-//! that is still being written is never read half-way.
+//! worker thread reports each new file name once (a file truncated or replaced later
+//! is its follower's business: the same run starts over).
 
 use notify::event::{AccessKind, AccessMode, EventKind};
 use notify::{RecursiveMode, Watcher as _};
-use std::collections::HashMap;
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::Duration;
 
-/// How often the worker looks at the files it waits for (and the window polls them).
+/// How often the worker looks at the files named by notifications (and the window
+/// polls the watch).
 pub const TICK: Duration = Duration::from_millis(100);
-/// How long a file's size and time must stay the same before it is read.
-pub const SETTLE: Duration = Duration::from_millis(400);
 
 /// What the watch reports.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Event {
-    /// A capture is complete: open it.
+    /// A capture was written into the folder: follow it.
     Ready(PathBuf),
     /// The watch had a problem (the folder went away, the notification queue overflowed).
     Error(String),
@@ -37,16 +37,6 @@ pub struct Watch {
     _watcher: notify::RecommendedWatcher,
 }
 
-/// A file's size and modification time.
-type Signature = (u64, Option<SystemTime>);
-
-/// A file the worker waits for.
-struct Waiting {
-    seen: Option<Signature>,
-    since: Instant,
-    closed: bool,
-}
-
 /// True for a name a capture can have: `.csv`, `.json`, `.hml`, `.log`, `.txt` (any
 /// case), not hidden, not a partial download or a temporary file.
 #[must_use]
@@ -58,14 +48,14 @@ pub fn is_capture_name(path: &Path) -> bool {
         && ["csv", "json", "hml", "log", "txt"].contains(&ext.as_str())
 }
 
-fn signature(path: &Path) -> Option<Signature> {
-    let m = std::fs::metadata(path).ok().filter(std::fs::Metadata::is_file)?;
-    Some((m.len(), m.modified().ok()))
+/// True when `path` is a file with bytes in it.
+fn has_bytes(path: &Path) -> bool {
+    std::fs::metadata(path).is_ok_and(|m| m.is_file() && m.len() > 0)
 }
 
 impl Watch {
     /// Watches `dir` (not its subfolders); `repaint` is called whenever there is news.
-    pub fn start(dir: &Path, settle: Duration, repaint: impl Fn() + Send + 'static) -> Result<Self, String> {
+    pub fn start(dir: &Path, repaint: impl Fn() + Send + 'static) -> Result<Self, String> {
         if !dir.is_dir() {
             return Err(format!("{} is not a folder", dir.display()));
         }
@@ -78,7 +68,7 @@ impl Watch {
         let (tx, rx) = channel();
         std::thread::Builder::new()
             .name("framescope-watch".into())
-            .spawn(move || worker(&raw_rx, &tx, settle, &repaint))
+            .spawn(move || worker(&raw_rx, &tx, &repaint))
             .map_err(|e| format!("cannot watch {}: {e}", dir.display()))?;
         Ok(Self { dir: dir.to_path_buf(), events: rx, _watcher: watcher })
     }
@@ -90,37 +80,19 @@ impl Watch {
     }
 }
 
-/// Turns notifications into complete files: waits for each named file to settle.
-fn worker(
-    raw: &Receiver<notify::Result<notify::Event>>,
-    out: &Sender<Event>,
-    settle: Duration,
-    repaint: &(impl Fn() + Send),
-) {
-    let mut waiting: HashMap<PathBuf, Waiting> = HashMap::new();
-    // What each file was when it was reported: a file is reported again only when
-    // written again.
-    let mut reported: HashMap<PathBuf, Signature> = HashMap::new();
+/// Turns notifications into new captures: each file name once, when it has bytes.
+fn worker(raw: &Receiver<notify::Result<notify::Event>>, out: &Sender<Event>, repaint: &(impl Fn() + Send)) {
+    // Files written to but still empty, looked at every tick.
+    let mut waiting: HashSet<PathBuf> = HashSet::new();
+    let mut reported: HashSet<PathBuf> = HashSet::new();
     loop {
         match raw.recv_timeout(TICK) {
             Ok(Ok(event)) => {
                 let closed = matches!(event.kind, EventKind::Access(AccessKind::Close(AccessMode::Write)));
-                let written = closed || matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_));
-                if written {
-                    for path in event.paths.into_iter().filter(|p| is_capture_name(p)) {
-                        let w = waiting.entry(path).or_insert(Waiting {
-                            seen: None,
-                            since: Instant::now(),
-                            closed: false,
-                        });
-                        if closed {
-                            w.closed = true;
-                        } else {
-                            // Still being written: wait again from now.
-                            w.since = Instant::now();
-                            w.closed = false;
-                        }
-                    }
+                if closed || matches!(event.kind, EventKind::Create(_) | EventKind::Modify(_)) {
+                    waiting.extend(
+                        event.paths.into_iter().filter(|p| is_capture_name(p) && !reported.contains(p)),
+                    );
                 }
             }
             Ok(Err(e)) => {
@@ -133,27 +105,10 @@ fn worker(
             // The watch was dropped.
             Err(RecvTimeoutError::Disconnected) => return,
         }
-        let now = Instant::now();
-        let mut ready = Vec::new();
-        waiting.retain(|path, w| {
-            let Some(sig) = signature(path) else { return false };
-            if w.seen != Some(sig) {
-                w.seen = Some(sig);
-                w.since = now;
-                return true;
-            }
-            let wait = if w.closed { TICK.min(settle) } else { settle };
-            if sig.0 > 0 && now.duration_since(w.since) >= wait {
-                ready.push((path.clone(), sig));
-                return false;
-            }
-            true
-        });
-        for (path, sig) in ready {
-            if reported.get(&path) == Some(&sig) {
-                continue;
-            }
-            reported.insert(path.clone(), sig);
+        let ready: Vec<PathBuf> = waiting.iter().filter(|p| has_bytes(p)).cloned().collect();
+        for path in ready {
+            waiting.remove(&path);
+            reported.insert(path.clone());
             if out.send(Event::Ready(path)).is_err() {
                 return;
             }
@@ -168,6 +123,7 @@ mod tests {
 
     use super::*;
     use std::io::Write as _;
+    use std::time::Instant;
 
     fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("framescope-watch-{}-{name}", std::process::id()));
@@ -195,29 +151,28 @@ mod tests {
         assert!(!is_capture_name(Path::new("/a/run1")));
     }
 
-    /// A file written slowly (a chunk every 150 ms for 1.5 s, kept open) is not
-    /// reported while it grows; once its writer is done it is, within a second. A file
-    /// that was there before the watch started is never reported; a file copied in is
-    /// reported within a second of the copy's end.
+    /// A file written slowly (a chunk every 150 ms for 1.5 s, kept open) is reported
+    /// once, as soon as it has bytes (its follower reads it as it grows), never again
+    /// while it grows or after; a file that was there before the watch started is never
+    /// reported; a file copied in is reported within a second.
     #[test]
-    fn a_file_is_opened_once_complete_and_never_half_way() {
+    fn a_file_is_reported_once_as_soon_as_it_has_bytes() {
         let dir = temp_dir("complete");
         std::fs::write(dir.join("before.csv"), "old\n").unwrap();
-        let w = Watch::start(&dir, SETTLE, || {}).unwrap();
+        let w = Watch::start(&dir, || {}).unwrap();
         let path = dir.join("slow.csv");
         let mut f = std::fs::File::create(&path).unwrap();
+        let mut events = Vec::new();
+        let first = Instant::now();
         for k in 0..10 {
             writeln!(f, "line {k}").unwrap();
             f.flush().unwrap();
-            let early = events_until(&w, Instant::now() + Duration::from_millis(150));
-            assert!(early.is_empty(), "reported while being written: {early:?}");
+            events.extend(events_until(&w, Instant::now() + Duration::from_millis(150)));
         }
         drop(f);
-        let done = Instant::now();
-        let events = events_until(&w, done + Duration::from_millis(1200));
+        events.extend(events_until(&w, Instant::now() + Duration::from_millis(600)));
         assert_eq!(events.iter().map(|(_, e)| e.clone()).collect::<Vec<_>>(), [Event::Ready(path.clone())]);
-        assert!(events[0].0 - done < Duration::from_secs(1), "{:?}", events[0].0 - done);
-        // Writing to the file that was there before: only now is it news.
+        assert!(events[0].0 - first < Duration::from_secs(1), "{:?}", events[0].0 - first);
         let copied = dir.join("copied.csv");
         std::fs::copy(&path, &copied).unwrap();
         let done = Instant::now();
@@ -232,7 +187,7 @@ mod tests {
 
     #[test]
     fn a_missing_folder_is_an_error() {
-        let e = Watch::start(Path::new("/no/such/folder/framescope"), SETTLE, || {}).err().unwrap();
+        let e = Watch::start(Path::new("/no/such/folder/framescope"), || {}).err().unwrap();
         assert!(e.contains("not a folder"), "{e}");
     }
 }

@@ -32,6 +32,16 @@ pub(super) struct ReportArgs {
     /// than one file), always or never.
     #[arg(long, value_enum, default_value_t = ProgressArg::Auto)]
     pub(super) progress: ProgressArg,
+    /// Follow one capture that is still being written (FILE, or `-` for standard
+    /// input, e.g. `PresentMon --output_stdout | framescope report --follow -`): a line
+    /// of running figures on stderr every second, then the final report of what was
+    /// read once interrupted (Ctrl-C), at the end of standard input, or after
+    /// --stop-after-idle.
+    #[arg(long)]
+    pub(super) follow: bool,
+    /// With --follow: stop once the file has not grown for S seconds (default: never).
+    #[arg(long, value_name = "S", value_parser = positive, requires = "follow")]
+    pub(super) stop_after_idle: Option<f64>,
     /// Capture files; a folder is walked for *.csv, *.json and *.hml files; `-` reads
     /// standard input.
     #[arg(required = true)]

@@ -37,6 +37,11 @@ How to capture:
   Unreal      console: csvprofile start, play, csvprofile stop (or -csvprofile on the command
               line); the CSV is in Saved/Profiling/CSV. Its events become markers on the
               timeline and its [targetframerate] is offered as the target in the window.
+  Live        follow a capture while it is written: framescope report --follow run.csv (a line
+              of running figures on stderr each second; Ctrl-C, --stop-after-idle S or the end
+              of standard input gives the final report), PresentMon ... --output_stdout |
+              framescope report --follow -; in the window framescope --follow run.csv,
+              framescope - (standard input) or framescope --watch DIR (each new capture in DIR).
   Record each scenario several times (compare A1 A2 A3 --vs B1 B2 B3 says what is noise) and
   leave the loading screen out with --trim-start S.
 

@@ -1,7 +1,9 @@
 //! The files a command reads, as the core's pipeline expands and loads them
 //! ([`framescope_core::pipeline::inputs`]), and the progress line shown while they load.
 
-pub use framescope_core::pipeline::inputs::{CAPTURE_EXTENSIONS, Input, expand, for_each_ordered};
+pub use framescope_core::pipeline::inputs::{
+    CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand, for_each_ordered,
+};
 use std::io::IsTerminal;
 
 /// When to show a progress line on stderr.

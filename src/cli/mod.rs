@@ -18,6 +18,7 @@ macro_rules! say {
 
 mod args;
 mod comparing;
+mod following;
 mod frames;
 mod help;
 mod html;
@@ -52,8 +53,19 @@ use std::process::ExitCode;
 pub struct Cli {
     #[command(subcommand)]
     command: Option<Command>,
-    /// Captures to open in the window (without a display, use `framescope report`).
+    /// Captures to open in the window (without a display, use `framescope report`);
+    /// `-` follows standard input as a live capture (`PresentMon --output_stdout |
+    /// framescope -`).
     files: Vec<PathBuf>,
+    /// Follow a capture that is still being written (it need not exist yet): one run
+    /// that grows as rows arrive; a file truncated or replaced starts the run over. May
+    /// repeat.
+    #[arg(long, value_name = "FILE")]
+    follow: Vec<PathBuf>,
+    /// Watch a folder: every capture written into it from now on opens as soon as it
+    /// has rows, and grows as it is written (File › Watch folder…).
+    #[arg(long, value_name = "DIR")]
+    watch: Option<PathBuf>,
     /// Save a PNG of the window once the captures are loaded and analysed, then exit
     /// (exit status 1 when a capture failed to load).
     #[arg(long, value_name = "PNG")]
@@ -123,6 +135,7 @@ pub fn run() -> Outcome {
         }
     };
     match cli.command {
+        Some(Command::Report(args)) if args.follow => Outcome::Exit(following::follow_command(&args)),
         Some(Command::Report(args)) => Outcome::Exit(reporting::report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         Some(Command::Frames(args)) => Outcome::Exit(frames::frames_command(&args)),
@@ -143,6 +156,8 @@ pub fn run() -> Outcome {
                 convention: cli.convention,
                 trim: (cli.window_trim_start.is_some() || cli.window_trim_end.is_some())
                     .then(|| (cli.window_trim_start.unwrap_or(0.0), cli.window_trim_end.unwrap_or(0.0))),
+                follow: cli.follow,
+                watch: cli.watch,
             })
         }
     }

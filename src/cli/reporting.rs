@@ -129,15 +129,7 @@ fn write_collected(
 /// files, an HTML page that would overwrite an input.
 fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>), ExitCode> {
     let a = &args.analysis;
-    let format = match (args.format, a.json) {
-        (Some(FormatArg::Table | FormatArg::Csv | FormatArg::Parquet), true) => {
-            say!("error: --json and --format table|csv|parquet contradict each other; give one");
-            return Err(ExitCode::from(2));
-        }
-        (Some(f), _) => f,
-        (None, true) => FormatArg::Json,
-        (None, false) => FormatArg::Table,
-    };
+    let format = output_format(args)?;
     if (format == FormatArg::Parquet) != args.output.is_some() {
         say!(
             "error: --format parquet writes to a file given with --output PATH (and --output goes with it only)"
@@ -160,6 +152,20 @@ fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>
         return Err(ExitCode::from(2));
     }
     Ok((format, inputs))
+}
+
+/// The output format `report` was asked for, or exit 2 (with the message on stderr)
+/// for `--json` against another format.
+pub(super) fn output_format(args: &ReportArgs) -> Result<FormatArg, ExitCode> {
+    match (args.format, args.analysis.json) {
+        (Some(FormatArg::Table | FormatArg::Csv | FormatArg::Parquet), true) => {
+            say!("error: --json and --format table|csv|parquet contradict each other; give one");
+            Err(ExitCode::from(2))
+        }
+        (Some(f), _) => Ok(f),
+        (None, true) => Ok(FormatArg::Json),
+        (None, false) => Ok(FormatArg::Table),
+    }
 }
 
 /// Writes a document as pretty JSON and a newline.

@@ -15,6 +15,7 @@ mod frame_details;
 mod glance;
 mod legend;
 pub mod limiter;
+mod path_field;
 mod peers;
 mod png_header;
 mod rows_menu;

@@ -54,6 +54,13 @@ pub fn toolbar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         if toggle.changed() {
             out.push(AppCommand::Compare { on: compare, baseline: None });
         }
+        if m.jobs.following() {
+            let mut follow = m.session.follows_live();
+            let help = "Keep the newest frames of a growing (live) run in view, like a profiler's live view";
+            if ui.checkbox(&mut follow, "Follow live").on_hover_text(help).changed() {
+                out.push(AppCommand::FollowLive(follow));
+            }
+        }
         if ui
             .button("Sample pair")
             .on_hover_text(
@@ -65,6 +72,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             out.push(ShellCommand::OpenSamplePair.into());
         }
         loads_ui(ui, m, &mut out);
+        super::path_field::path_window(ui.ctx(), m, &mut out);
         if let Some(status) = &m.scratch.status {
             ui.separator();
             ui.label(status);
@@ -123,6 +131,7 @@ fn file_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
         .config(config)
         .ui(ui, |ui| out.extend(super::export_menu::export_menu(ui, m)));
     watch_menu(ui, m, out);
+    super::path_field::live_menu(ui, m, out);
     if ui.button("Open the sample pair").clicked() {
         ui.close();
         out.push(ShellCommand::OpenSamplePair.into());
@@ -164,8 +173,9 @@ fn examples_menu(ui: &mut egui::Ui, out: &mut Vec<AppCommand>) {
 
 /// File › Watch folder…: pick a folder, watch the remembered one again, or stop.
 fn watch_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
-    let help = "Open captures written into a folder from now on, as each is complete (those already there \
-                are left alone); pin a set as the baseline to compare each new capture with it";
+    let help = "Open captures written into a folder from now on, as soon as each has rows, and follow them \
+                as they grow (those already there are left alone); pin a set as the baseline to compare each \
+                new capture with it";
     if ui.button("Watch folder…").on_hover_text(help).clicked() {
         ui.close();
         out.push(match dialog::show(|| rfd::FileDialog::new().pick_folder()) {

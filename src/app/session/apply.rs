@@ -31,6 +31,8 @@ impl Session {
                 }
             }
             AppCommand::CursorLeft => self.cursor_ms = None,
+            AppCommand::Grew { name, capture } => self.grow(&name, *capture),
+            AppCommand::FollowLive(on) => self.follow_live = on,
             c @ (AppCommand::TrimAll { .. }
             | AppCommand::RunTrim(..)
             | AppCommand::TargetFps(_)

@@ -32,6 +32,16 @@ pub enum AppCommand {
     /// A capture finished loading: it opens as a run (with the trim saved for its
     /// file), shown, with the time selection and the selected frame cleared.
     Opened(Box<Loaded>),
+    /// A live capture grew (or started over): the newest run named `name` takes the
+    /// capture so far, the same run (its id, label, trace, trim and comparison kept).
+    Grew {
+        /// The run's name (its path, or `<stdin>`).
+        name: String,
+        /// The capture so far.
+        capture: Box<Capture>,
+    },
+    /// Keep the newest frames of a growing run in view (the timeline's *Follow live*).
+    FollowLive(bool),
     /// Close a run; the runs after it keep their ids. A closed run that was shown or
     /// the baseline hands that role to the run now at its place (or the last).
     Close(RunId),
@@ -166,6 +176,15 @@ pub enum ShellCommand {
     WatchFolder(PathBuf),
     /// Stop watching.
     StopWatching,
+    /// Follow a capture that is being written (a live run).
+    Follow(PathBuf),
+    /// Save the bytes read so far of the live run named `name` as a capture at `path`.
+    SaveLive {
+        /// The live run's name.
+        name: String,
+        /// Where.
+        path: PathBuf,
+    },
     /// Write the frames of a run (a range of its shown trace) as CSV, in the background.
     ExportFrames {
         /// The run.

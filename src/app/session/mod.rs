@@ -17,6 +17,7 @@
 mod apply;
 mod command;
 mod compare;
+mod live;
 mod rows;
 mod run;
 mod sets;
@@ -72,6 +73,8 @@ pub struct Session {
     compare_source: Option<(Vec<(RunId, usize)>, FrameTimeSource)>,
     /// The comparisons of sets, kept while the runs' figures stay the same.
     sets_cache: Option<SetsCache>,
+    /// Keep the newest frames of a growing run in view.
+    follow_live: bool,
     /// Starts the background work.
     spawner: Spawner,
 }
@@ -97,6 +100,7 @@ impl Session {
             pinned_set: None,
             compare_source: None,
             sets_cache: None,
+            follow_live: true,
             spawner,
         }
     }
@@ -307,6 +311,7 @@ impl Session {
         }
         // Work that finished at once (an inline spawner) is taken in now too.
         failures.extend(self.collect_work());
+        self.follow_growth();
         self.refresh_sets_cache(persisted);
         failures
     }

@@ -11,6 +11,8 @@ use framescope_core::report::{self, Run};
 use std::path::PathBuf;
 use std::sync::Arc;
 
+mod grow;
+
 /// A run's identity in the session: given when it opens, never reused (unlike its
 /// place in the list, which changes when an earlier run closes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -62,6 +64,14 @@ pub struct OpenRun {
     /// Counts the changes of what is drawn (trace, tracks, figures and marks), for
     /// caches of drawn data.
     generation: u64,
+    /// A live capture's growth (`grow.rs`): the newest capture not yet taken in, the
+    /// work that builds its tracks and figures, and how many captures were taken.
+    next: Option<Capture>,
+    growing: Option<Job<grow::Grown>>,
+    revision: u64,
+    /// The first frame's start and the last frame's end (own time, ms) of the capture
+    /// a growth replaced, until the session has followed it.
+    grew_from: Option<(f64, f64)>,
 }
 
 /// Trace, settings, marker log version and trim an analysis is for.
@@ -104,6 +114,10 @@ impl OpenRun {
             failures: Vec::new(),
             failed_analysis: None,
             generation: 0,
+            next: None,
+            growing: None,
+            revision: 0,
+            grew_from: None,
         }
     }
 
@@ -201,7 +215,7 @@ impl OpenRun {
         // A failed analysis (a trim that leaves nothing) is not waited for.
         let failed = self.failed_analysis == Some((self.trace, *settings, version, trim));
         let selection = failed || selection.is_none_or(|r| self.selection_run(settings, trim, r).is_some());
-        (figures || failed) && selection && self.tracks().is_some()
+        (figures || failed) && selection && self.tracks().is_some() && !self.growth_pending()
     }
 
     /// True when the analysis for `settings` and `trim` failed (a trim that leaves no
@@ -243,7 +257,10 @@ impl OpenRun {
     /// True while background work for what is shown is running.
     #[must_use]
     pub fn busy(&self) -> bool {
-        self.tracks_job.is_some() || self.analysis_job.is_some() || self.selection_job.is_some()
+        self.tracks_job.is_some()
+            || self.analysis_job.is_some()
+            || self.selection_job.is_some()
+            || self.growing.is_some()
     }
 
     /// Collects finished work and starts what the current trace, settings and
@@ -256,6 +273,7 @@ impl OpenRun {
         spawner: &Spawner,
     ) {
         self.collect();
+        self.start_growth(*settings, trim, spawner);
         let trace = self.trace;
         if self.tracks().is_none() && self.tracks_job.as_ref().is_none_or(|(t, _)| *t != trace) {
             let capture = Arc::clone(&self.capture);
@@ -306,6 +324,7 @@ impl OpenRun {
     /// Takes in whatever background work has finished (every run, every frame, shown
     /// or not: a run that was shown a moment ago may still have work in flight).
     pub fn collect(&mut self) {
+        self.collect_growth();
         if let Some((t, job)) = &self.tracks_job
             && let Some(done) = job.poll()
         {

@@ -8,6 +8,7 @@ use crate::app::session::{AppCommand, Loaded, RunId, ShellCommand};
 use crate::app::settings::Persisted;
 use crate::app::timeline::{Command, TimeView};
 use crate::app::work::LoadSource;
+use crate::app::work::live::LiveInput;
 use eframe::egui;
 use framescope_core::analysis::Trim;
 use framescope_core::report::compare::Section;
@@ -26,7 +27,29 @@ impl App {
             self.open(LoadSource::Embedded(crate::app::SAMPLE_NAME, crate::app::SAMPLE), ctx);
         }
         for f in files {
+            if f.as_os_str() == "-" {
+                // Standard input is a live capture (`PresentMon --output_stdout | framescope -`).
+                if let Err(e) = self.jobs.follow(LiveInput::Stdin, false) {
+                    self.scratch.errors.push(e);
+                }
+                continue;
+            }
             self.open(LoadSource::File(f.clone()), ctx);
+        }
+    }
+
+    /// Follows `files` as live captures (`--follow`) and watches `watch` (`--watch`);
+    /// what fails to start is in the error list.
+    pub fn follow_all(&mut self, files: &[PathBuf], watch: Option<&Path>) {
+        for f in files {
+            if let Err(e) = self.jobs.follow(LiveInput::File(f.clone()), false) {
+                self.scratch.errors.push(e);
+            }
+        }
+        if let Some(dir) = watch
+            && let Err(e) = self.watch_folder(dir)
+        {
+            self.scratch.errors.push(e);
         }
     }
 
@@ -247,6 +270,23 @@ impl App {
         } else if command == Command::ToggleHelp {
             self.scratch.show_help = !self.scratch.show_help;
         }
+    }
+
+    /// The figures shown for the run at place `i` (for the capture it holds now: a
+    /// growing run's older figures are not returned), if computed.
+    #[must_use]
+    pub fn run_figures(&self, i: usize) -> Option<&framescope_core::report::Run> {
+        let run = self.session.runs().get(i)?;
+        let (settings, trim) =
+            (self.session.run_settings(i, &self.persisted), self.session.run_trim(i, &self.persisted));
+        run.up_to_date(&settings, trim, None).then(|| run.analyzed().map(|a| &a.run)).flatten()
+    }
+
+    /// The frames of the shown trace of the run at place `i` (as loaded so far, for a
+    /// live capture).
+    #[must_use]
+    pub fn run_frame_count(&self, i: usize) -> Option<usize> {
+        self.session.runs().get(i).map(|r| r.shown_trace().frames.frame_time_ms.len())
     }
 
     /// Starts watching `dir` (and remembers it): captures written into it from now on

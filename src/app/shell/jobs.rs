@@ -7,9 +7,10 @@ use crate::app::mapping::MappingStep;
 use crate::app::session::{Loaded, RunId};
 use crate::app::settings::Persisted;
 use crate::app::watch::{self, Watch};
+use crate::app::work::live::{Follower, LiveInput, LiveNews};
 use crate::app::work::{LoadSource, Pending, Spawner, Task};
 use framescope_core::ingest::pcl::MarkerLog;
-use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind};
+use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind, LoadOptions};
 use framescope_core::model::Capture;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -44,6 +45,8 @@ pub struct Jobs {
     pub watch: Option<Watch>,
     /// Captures from the watched folder still loading.
     from_watch: Vec<PathBuf>,
+    /// Live captures being followed.
+    live: Vec<LiveJob>,
     /// A CSV of no known format waiting for the user's column mapping.
     pub mapping_step: Option<MappingStep>,
 }
@@ -60,6 +63,7 @@ impl Jobs {
             export: None,
             watch: None,
             from_watch: Vec::new(),
+            live: Vec::new(),
             mapping_step: None,
         }
     }
@@ -101,10 +105,12 @@ impl Jobs {
         }));
     }
 
-    /// True when no load, marker log or export is running.
+    /// True when no load, marker log or export is running, and every live capture's
+    /// run is open (or it failed).
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.pending.is_empty()
+        self.live.iter().all(|j| j.opened || j.failed)
+            && self.pending.is_empty()
             && self.marker.is_none()
             && self.export.is_none()
             && self.pending_markers.is_none()
@@ -183,28 +189,128 @@ impl Jobs {
         Some(result.and_then(|r| r))
     }
 
-    /// Starts watching `dir` (absolute): captures written into it from now on open once
-    /// complete; those already there are left alone.
+    /// Starts watching `dir` (absolute): captures written into it from now on are
+    /// followed as they grow; those already there are left alone.
     pub fn watch_folder(&mut self, dir: &Path) -> Result<(), String> {
         let repaint = self.spawner.repaint();
-        self.watch = Some(Watch::start(dir, watch::SETTLE, move || repaint())?);
+        self.watch = Some(Watch::start(dir, move || repaint())?);
         Ok(())
     }
 
-    /// What the watched folder reports: captures ready to open (loading starts here,
-    /// remembered as from the watch) and errors.
-    pub fn poll_watch(&mut self, persisted: &Persisted) -> Vec<String> {
+    /// Follows a live capture (`--follow`, `-`, the watched folder): its run opens
+    /// with its first rows and grows with the rest.
+    pub fn follow(&mut self, input: LiveInput, from_watch: bool) -> Result<(), String> {
+        let name = match &input {
+            LiveInput::File(p) => p.display().to_string(),
+            LiveInput::Stdin => "standard input".to_owned(),
+        };
+        let follower = Follower::start(input, LoadOptions::default(), self.spawner.repaint())
+            .map_err(|e| format!("cannot follow {name}: {e}"))?;
+        self.live.push(LiveJob { follower, opened: false, failed: false, from_watch });
+        Ok(())
+    }
+
+    /// Asks the follower of the live run `name` to save the bytes read so far to
+    /// `path`; false when no live capture has that name.
+    pub fn save_live(&self, name: &str, path: PathBuf) -> bool {
+        let Some(job) = self.live.iter().find(|j| j.follower.name == name) else { return false };
+        job.follower.save(path);
+        true
+    }
+
+    /// True when the run named `name` is a live capture's.
+    #[must_use]
+    pub fn is_live(&self, name: &str) -> bool {
+        self.live.iter().any(|j| j.follower.name == name)
+    }
+
+    /// True while a live capture is followed.
+    #[must_use]
+    pub fn following(&self) -> bool {
+        !self.live.is_empty()
+    }
+
+    /// What the live captures report: a first capture opens a run, later ones grow it.
+    pub fn poll_live(&mut self) -> Vec<LiveOutcome> {
+        let mut out = Vec::new();
+        for job in &mut self.live {
+            // A live run opens after the files given with it (the first is the baseline).
+            if !job.opened && !self.pending.is_empty() {
+                continue;
+            }
+            let follower = &job.follower;
+            for news in follower.poll() {
+                out.push(match news {
+                    LiveNews::Capture(capture) if !job.opened => {
+                        job.opened = true;
+                        LiveOutcome::Opened(Loaded {
+                            name: follower.name.clone(),
+                            path: follower.path.clone(),
+                            capture: *capture,
+                            from_watch: job.from_watch,
+                        })
+                    }
+                    LiveNews::Capture(capture) => LiveOutcome::Grew { name: follower.name.clone(), capture },
+                    LiveNews::Restarted(note) if job.opened => {
+                        LiveOutcome::Note(format!("{note} (the same run starts over)"))
+                    }
+                    LiveNews::Restarted(_) => continue,
+                    LiveNews::Failed(e) => {
+                        job.failed = true;
+                        LiveOutcome::Failed(e)
+                    }
+                    LiveNews::Saved(path) => LiveOutcome::Saved(path),
+                });
+            }
+        }
+        out
+    }
+
+    /// What the watched folder reports: captures to follow (remembered as from the
+    /// watch) and errors.
+    pub fn poll_watch(&mut self) -> Vec<String> {
         let Some(w) = &self.watch else { return Vec::new() };
         let mut errors = Vec::new();
         for event in w.poll() {
             match event {
                 watch::Event::Ready(path) => {
-                    self.from_watch.push(path.clone());
-                    self.open(LoadSource::File(path), None, persisted);
+                    if let Err(e) = self.follow(LiveInput::File(path), true) {
+                        errors.push(e);
+                    }
                 }
                 watch::Event::Error(e) => errors.push(e),
             }
         }
         errors
     }
+}
+
+/// A live capture being followed.
+struct LiveJob {
+    follower: Follower,
+    /// Its run is open (later captures grow it).
+    opened: bool,
+    /// It reported a failure.
+    failed: bool,
+    /// It came from the watched folder (compared against the pinned set).
+    from_watch: bool,
+}
+
+/// What a live capture's news means for the window.
+pub enum LiveOutcome {
+    /// Its first capture: open it as a run.
+    Opened(Loaded),
+    /// It grew: the run named `name` takes the capture so far.
+    Grew {
+        /// The run's name.
+        name: String,
+        /// The capture so far.
+        capture: Box<Capture>,
+    },
+    /// The live capture's bytes were saved here.
+    Saved(PathBuf),
+    /// It started over (a status line).
+    Note(String),
+    /// It failed: the error, in words.
+    Failed(String),
 }

@@ -9,7 +9,7 @@ mod jobs;
 mod scratch;
 mod screenshot;
 
-pub use jobs::{Jobs, LoadOutcome};
+pub use jobs::{Jobs, LiveOutcome, LoadOutcome};
 pub use scratch::UiScratch;
 
 use super::panels::{self, Model};
@@ -101,6 +101,16 @@ impl App {
                 }
             }
             ShellCommand::StopWatching => self.stop_watching(),
+            ShellCommand::Follow(path) => {
+                if let Err(e) = self.jobs.follow(crate::app::work::live::LiveInput::File(path), false) {
+                    self.scratch.errors.push(e);
+                }
+            }
+            ShellCommand::SaveLive { name, path } => {
+                if !self.jobs.save_live(&name, path) {
+                    self.scratch.errors.push(format!("{name} is not a live capture"));
+                }
+            }
             ShellCommand::ExportFrames { run, range, path, note } => {
                 if let Some(r) = self.session.run(run) {
                     self.jobs.export_frames(Arc::clone(&r.capture), r.trace(), range, path, note);
@@ -158,9 +168,10 @@ impl App {
                 LoadOutcome::Failed(e) => self.scratch.errors.push(e),
             }
         }
-        let watch_errors = self.jobs.poll_watch(&self.persisted);
+        let watch_errors = self.jobs.poll_watch();
         self.scratch.errors.extend(watch_errors);
-        if self.jobs.watch.is_some() {
+        self.drain_live();
+        if self.jobs.watch.is_some() || self.jobs.following() {
             // Keeps polling while nothing else repaints.
             self.ctx.request_repaint_after(super::watch::TICK);
         }
@@ -185,6 +196,21 @@ impl App {
         }
         if !self.jobs.pending.is_empty() {
             self.ctx.request_repaint_after(std::time::Duration::from_millis(100));
+        }
+    }
+
+    /// Opens and grows the live captures' runs.
+    fn drain_live(&mut self) {
+        for outcome in self.jobs.poll_live() {
+            match outcome {
+                LiveOutcome::Opened(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
+                LiveOutcome::Grew { name, capture } => self.run_command(AppCommand::Grew { name, capture }),
+                LiveOutcome::Note(note) => self.scratch.status = Some(note),
+                LiveOutcome::Saved(path) => {
+                    self.scratch.status = Some(format!("saved the capture as read: {}", path.display()));
+                }
+                LiveOutcome::Failed(e) => self.scratch.errors.push(e),
+            }
         }
     }
 

@@ -68,7 +68,8 @@ impl App {
                 eprintln!("error: {}", framescope_core::report::escape::text(e));
             }
         };
-        if self.jobs.pending.is_empty() && self.session.runs().is_empty() && mapping.is_none() {
+        // A live capture that has not opened yet is waited for (`Jobs::is_idle`).
+        if self.jobs.is_idle() && self.session.runs().is_empty() && mapping.is_none() {
             report_errors(&self.scratch.errors);
             self.scratch.screenshot_and_quit = None;
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);

@@ -6,6 +6,7 @@
 
 pub mod analyze;
 pub mod limiter_track;
+pub mod live;
 pub mod load;
 pub mod navigation;
 pub mod selection;

@@ -9,6 +9,7 @@ pub mod framegen;
 pub mod health;
 pub mod latency;
 pub mod limiter;
+pub mod live;
 pub mod pacing;
 pub mod pcl;
 pub mod rolling;

@@ -28,7 +28,7 @@ const LATE_COLUMNS: [&str; 4] = ["swap_used", "process_rss", "cpu_power", "cpu_m
 
 /// The timed rows of a MangoHud log, kept beside the per-frame trace until the end of
 /// the file tells whether the log is sampled. About 30 bytes a row.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub(super) struct MangoRows {
     elapsed_index: Option<usize>,
     fps_index: Option<usize>,

@@ -22,6 +22,7 @@ mod error;
 pub mod etl;
 pub mod generic;
 pub mod layout;
+pub mod live;
 mod mangohud;
 mod nvidia_app;
 pub mod open;

@@ -67,15 +67,16 @@ impl Job {
     #[must_use]
     pub fn load(&self, input: &Input) -> Loaded {
         let name = input.name();
-        let capture = match input.load(self.opts.clone()) {
-            Ok(c) => c,
-            Err(e) => {
-                return Loaded::Failed(
-                    RunEntry::Failed(FailedRun::from_load_error(&name, &e)),
-                    e.to_string(),
-                );
-            }
-        };
+        match input.load(self.opts.clone()) {
+            Ok(c) => self.pick_capture(name, c),
+            Err(e) => Loaded::Failed(RunEntry::Failed(FailedRun::from_load_error(&name, &e)), e.to_string()),
+        }
+    }
+
+    /// Picks (and trims) the traces of a capture already read as `name` (a live
+    /// capture's bytes so far, say).
+    #[must_use]
+    pub fn pick_capture(&self, name: String, capture: Capture) -> Loaded {
         let indices = match self.selector.select(&capture) {
             Ok(i) => i,
             Err(msg) => {

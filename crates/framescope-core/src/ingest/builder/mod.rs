@@ -29,7 +29,7 @@ mod tests;
 pub(crate) use skips::{InvalidCells, SkipLog, SkipReason};
 
 /// The rows of one trace so far.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct TraceBuilder {
     meta: TraceMeta,
     frames: Frames,

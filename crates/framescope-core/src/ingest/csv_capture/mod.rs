@@ -1,6 +1,7 @@
 //! Reads a PresentMon-family CSV capture row by row into traces.
 
 mod finish;
+pub(crate) mod live;
 mod rows;
 mod split;
 

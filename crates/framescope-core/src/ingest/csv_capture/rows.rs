@@ -11,6 +11,7 @@ use crate::model::{FileInfo, Format, TraceMeta, Warning};
 use std::collections::HashMap;
 
 /// State of the row loop.
+#[derive(Clone)]
 pub(super) struct RowReader<'a> {
     pub(super) layout: &'a Layout,
     pub(super) file_stem: String,
