@@ -21,7 +21,8 @@ start=$(date +%s)
 rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-    maturin pytest polars pandas pyarrow duckdb dask distributed
+    maturin==1.16.0 pytest==9.2.0 polars==2.1.0 pandas==3.1.1 pyarrow==26.0.1 duckdb==2.0.1 \
+    dask==2026.8.0 distributed==2026.8.0
 
 profile="${FRAMESCOPE_PY_PROFILE:-dev}"
 echo "== python: pip install ./crates/framescope-py (the README's command; Cargo profile $profile)"

@@ -217,6 +217,7 @@ const TEXT: &[&str] = &[
     "frame_time",
     "health.spikes",
     "vsync.source",
+    "limiter.main",
     "error.message",
 ];
 
@@ -232,6 +233,7 @@ const INT: &[&str] = &[
     "pacing.typical_fps",
     "stutters.count",
     "osc.oscillating_frames",
+    "limiter.classified_frames",
     "frame_types.application.count",
     "frame_types.application.frames",
     "frame_types.generated.count",
