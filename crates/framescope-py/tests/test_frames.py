@@ -27,6 +27,13 @@ def test_frames_count_what_the_report_counts(path):
         assert str(raised.value) == run["error"]["message"]
         return
     df = framescope.frames(str(path))
+    # Each frame's limiter class (metrics.md §13) counts the report's classified frames.
+    classified = df["limiter"].drop_nulls()
+    if run["limiter"] is None:
+        assert classified.len() == 0
+    else:
+        assert classified.len() == run["limiter"]["classified_frames"]
+        assert set(classified.unique().to_list()) <= {"gpu", "cpu", "neither"}
     if run["sampled"]:
         # A sample stands for rate · Δt / 1000 frames; the report's frames is round(W),
         # half to even (Python's round).

@@ -19,12 +19,13 @@
 //!   `rolling_median_ms` (the 19-frame median the stutter rule compares with);
 //! * `stutter`, `oscillating`, `spike` (any action spiked) and `spike.<action>` for
 //!   every health action — null on frames outside the series and for sampled logs;
+//! * `limiter` — the frame's limiter class (`metrics.md` §13: `gpu`, `cpu`, `neither`;
+//!   null when unclassified: a generated frame, a missing value, no busy columns);
 //! * `weight` — the frames the row stands for: 1, or `rate · Δt / 1000` for a sample
 //!   (`metrics.md` §10: the report's `frames` is `round(Σ weight)`); `sample_ms` — Δt.
-//!
-//! The limiter class (`metrics.md` §13) is not a column yet.
 
 use super::{Loaded, Picked};
+use crate::analysis::limiter::{BusyColumns, Class};
 use crate::analysis::{Prepared, Settings};
 use crate::model::{FileInfo, FrameType, Trace};
 use crate::report::tabular::{Cells, Table};
@@ -112,6 +113,7 @@ pub fn trace_table(info: &FileInfo, trace: &Trace, settings: &Settings, run: usi
     } else {
         vec![1.0; n]
     };
+    push_limiter(&mut t, trace, n);
     t.push("weight", Cells::Float(weight));
     t.push("sample_ms", Cells::Float(column_or_nan(&f.sample_ms, n)));
     for c in &f.columns {
@@ -133,6 +135,21 @@ fn push_frame_types(t: &mut Table, types: &[FrameType], n: usize) {
     let values = kinds.iter().map(|k| k.name().to_owned()).collect();
     t.push("frame_type", Cells::Labels { values, keys: keys.collect() });
     t.push("generated", Cells::Bool((0..n).map(|i| known(i).map(FrameType::is_generated)).collect()));
+}
+
+/// The `limiter` column: each frame's class (`metrics.md` §13: `gpu`, `cpu`, `neither`),
+/// null for an unclassified frame and on a trace without the busy columns.
+fn push_limiter(t: &mut Table, trace: &Trace, n: usize) {
+    let classes = [Class::Gpu, Class::Cpu, Class::Neither];
+    let values = classes.iter().map(|c| c.name().to_owned()).collect();
+    let columns = BusyColumns::of(trace);
+    let keys = (0..n)
+        .map(|i| {
+            let class = columns.filter(|c| i < c.len()).and_then(|c| c.frame(i).class)?;
+            classes.iter().position(|&k| k == class).and_then(|k| u32::try_from(k).ok())
+        })
+        .collect();
+    t.push("limiter", Cells::Labels { values, keys });
 }
 
 #[cfg(test)]

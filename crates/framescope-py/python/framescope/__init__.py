@@ -190,7 +190,8 @@ def frames(
     ``analysed`` (in the analysed series, which the report's ``frames`` counts),
     ``series_index`` (the index ``stutters.frames`` and ``health.spikes`` use),
     ``analysed_frame_time_ms``, ``rolling_median_ms``, ``stutter``, ``oscillating``,
-    ``spike``, ``spike.<action>`` per health action, ``weight``, ``sample_ms``, then
+    ``spike``, ``spike.<action>`` per health action, ``limiter`` (the frame's class:
+    ``gpu``, ``cpu`` or ``neither``; null when unclassified), ``weight``, ``sample_ms``, then
     every latency and telemetry column of the capture under its header name. A value
     that does not apply is null. Raises :class:`FramescopeError` (naming the file and
     line) when the file cannot be read.
