@@ -213,3 +213,41 @@ fn ctrl_c_ends_the_follow_with_the_final_table() {
     assert!(stdout.contains("1171"), "{stdout}");
     let _ = std::fs::remove_file(&live);
 }
+
+/// A capture of ten traces (PresentMon 2.0, every process: `dwm.exe` has 197 frames,
+/// the default trace, `Presenter.exe`, 18), written in 4 chunks: the running lines
+/// count the frames of the trace the report picks, never another's — every count is
+/// at most 18, and the last is 18 (they once counted `dwm.exe`'s 197).
+#[test]
+fn running_lines_count_the_reported_trace_of_a_capture_of_many_processes() {
+    let path = common::repo_file("sample-traces/pm-v2.0.0_gold_test_case_0_qpc.csv");
+    let bytes = std::fs::read(&path).unwrap();
+    let live = temp("many.csv");
+    let writer = {
+        let (live, bytes) = (live.clone(), bytes.clone());
+        std::thread::spawn(move || {
+            let mut f = std::fs::File::create(&live).unwrap();
+            for c in chunks(&bytes, 4) {
+                f.write_all(c).unwrap();
+                f.flush().unwrap();
+                std::thread::sleep(Duration::from_millis(1200));
+            }
+        })
+    };
+    let run = common::framescope([
+        "report".as_ref(),
+        "--follow".as_ref(),
+        "--stop-after-idle".as_ref(),
+        "2".as_ref(),
+        "--json".as_ref(),
+        live.as_os_str(),
+    ]);
+    writer.join().unwrap();
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let lines = running_lines(&run.stderr);
+    assert_eq!(finished(&path)["frames"], 18);
+    assert!(lines.len() >= 3, "{lines:?}");
+    assert!(lines.iter().all(|l| frames_of(l) <= 18), "{lines:?}");
+    assert!(lines.last().unwrap().starts_with("[follow end] frames 18 "), "{lines:?}");
+    let _ = std::fs::remove_file(&live);
+}

@@ -26,6 +26,9 @@ const POLL: Duration = Duration::from_millis(100);
 /// How often a running line is printed.
 const LINE: Duration = Duration::from_secs(1);
 
+/// Who wrote a trace: application, process id, swap chain.
+type Writer = (String, Option<u32>, Option<String>);
+
 /// The running lines' state.
 struct Lines<'a> {
     job: &'a Job,
@@ -35,6 +38,9 @@ struct Lines<'a> {
     next_line: Instant,
     last_growth: Instant,
     running: Running,
+    /// The writer (application, process, swap chain) of the trace the running sums
+    /// follow: the exact run's, so both count the same frames.
+    followed: Option<Writer>,
     throttle: Throttle,
     /// The last exact figures and the frames they were computed at.
     exact: Option<Run>,
@@ -51,6 +57,21 @@ impl Lines<'_> {
         })
     }
 
+    /// Extends the running sums with the followed trace's new frames. The followed
+    /// trace is the exact run's (as the selector picks it, e.g. not `dwm.exe`); when
+    /// that changes (or before the first exact figures) the sums start over.
+    fn extend_running(&mut self, live: &Live<'_>) {
+        let writer = self.exact.as_ref().map(|r| (r.application.clone(), r.process_id, r.swap_chain.clone()));
+        if writer != self.followed {
+            self.running = Running::default();
+            self.followed = writer;
+        }
+        let Some((app, pid, chain)) = &self.followed else { return };
+        let times = live
+            .frame_times_where(&|m| m.application == *app && m.process_id == *pid && m.swap_chain == *chain);
+        self.running.extend(times);
+    }
+
     /// One running line on stderr: frames and average from the running sums, 1 % low
     /// and stutters from the exact figures (recomputed at a throttled rate: at most a
     /// quarter of the time, at most once a second).
@@ -59,6 +80,7 @@ impl Lines<'_> {
             let t = Instant::now();
             self.exact = self.exact_run(live.capture());
             self.throttle.done(t, t.elapsed());
+            self.extend_running(live);
         }
         let elapsed = now.duration_since(self.start).as_secs_f64();
         let exact = self.exact.as_ref();
@@ -117,6 +139,7 @@ pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
         next_line: now + LINE,
         last_growth: now,
         running: Running::default(),
+        followed: None,
         throttle: Throttle::new(LINE, 0.25),
         exact: None,
     };
@@ -134,7 +157,7 @@ pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
             if live.grew {
                 lines.last_growth = now;
             }
-            lines.running.extend(live.main_frame_times());
+            lines.extend_running(live);
             let idle = idle_limit.is_some_and(|limit| now.duration_since(lines.last_growth) >= limit);
             if live.ended || idle || stop.load(Ordering::SeqCst) {
                 lines.line(live, now, true);

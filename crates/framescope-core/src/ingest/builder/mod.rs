@@ -292,6 +292,12 @@ impl TraceBuilder {
         self.frames.frame_time_ms.iter_mut().for_each(|v| *v *= factor);
     }
 
+    /// Who wrote the trace's frames (application, process, swap chain).
+    #[must_use]
+    pub fn meta(&self) -> &TraceMeta {
+        &self.meta
+    }
+
     /// The frame times read so far.
     pub fn frame_times(&self) -> &[f64] {
         &self.frames.frame_time_ms

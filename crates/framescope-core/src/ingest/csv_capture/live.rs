@@ -11,7 +11,7 @@ use super::super::preamble::{self, Preamble};
 use super::super::records::{Records, Row};
 use super::file_stem;
 use super::rows::RowReader;
-use crate::model::{Capture, FileInfo, Format};
+use crate::model::{Capture, FileInfo, Format, TraceMeta};
 use std::path::{Path, PathBuf};
 
 /// The top of a CSV capture read so far: its preamble, its layout, and where its rows
@@ -105,10 +105,16 @@ impl<'a> LiveRows<'a> {
         self.next_line += memchr::memchr_iter(b'\n', lines).count() as u64;
     }
 
-    /// Kept frames of the trace with the most frames so far, in file order.
+    /// Kept frames, in file order, of the trace with the most frames among those
+    /// whose writer `keep` accepts (empty when none is).
     #[must_use]
-    pub fn main_frame_times(&self) -> &[f64] {
-        self.rows.builders.iter().max_by_key(|b| b.len()).map_or(&[], |b| b.frame_times())
+    pub fn frame_times_where(&self, keep: &dyn Fn(&TraceMeta) -> bool) -> &[f64] {
+        self.rows
+            .builders
+            .iter()
+            .filter(|b| keep(b.meta()))
+            .max_by_key(|b| b.len())
+            .map_or(&[], |b| b.frame_times())
     }
 
     /// The capture as a load of the lines read so far gives it (copies every trace:

@@ -19,7 +19,7 @@ pub use source::{FileSource, MAX_CHUNK, Poll, Source, StreamSource};
 
 use super::csv_capture::live::{LiveRows, head};
 use super::{LoadError, LoadOptions, load_bytes};
-use crate::model::Capture;
+use crate::model::{Capture, TraceMeta};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -75,11 +75,12 @@ impl Live<'_> {
         self.bytes
     }
 
-    /// The kept frame times of the trace with the most frames so far (empty when the
-    /// capture is not read incrementally).
+    /// The kept frame times, so far, of the trace with the most frames among those
+    /// whose writer `keep` accepts (empty when none is, or when the capture is not read
+    /// incrementally).
     #[must_use]
-    pub fn main_frame_times(&self) -> &[f64] {
-        self.rows.map_or(&[], LiveRows::main_frame_times)
+    pub fn frame_times_where(&self, keep: &dyn Fn(&TraceMeta) -> bool) -> &[f64] {
+        self.rows.map_or(&[], |r| r.frame_times_where(keep))
     }
 
     /// The capture so far, exactly as a load of [`Live::bytes`] gives it. Its cost
