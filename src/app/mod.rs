@@ -20,6 +20,7 @@ mod charts;
 mod dialog;
 mod export;
 mod figure_text;
+mod icon;
 mod mapping;
 mod panels;
 mod peer_figures;
@@ -53,6 +54,18 @@ pub(crate) const PAIR: [(&str, &[u8]); 2] = [
     ("sample: synthetic-run-b.csv", include_bytes!("../../sample-traces/synthetic-run-b.csv")),
 ];
 
+/// The main window: its size, title and icon (the taskbar's and the title bar's).
+fn window_viewport() -> egui::ViewportBuilder {
+    let viewport = egui::ViewportBuilder::default()
+        .with_inner_size([1400.0, 900.0])
+        .with_title("framescope")
+        .with_app_id("framescope");
+    match icon::icon() {
+        Some(icon) => viewport.with_icon(icon),
+        None => viewport,
+    }
+}
+
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
 #[must_use]
 pub fn run(options: &WindowOptions) -> ExitCode {
@@ -64,7 +77,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
     let trim = options.trim;
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default().with_inner_size([1400.0, 900.0]).with_title("framescope"),
+        viewport: window_viewport(),
         ..Default::default()
     };
     let files = files.clone();
