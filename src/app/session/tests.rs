@@ -192,7 +192,7 @@ fn trims_for_all_runs_and_a_run_s_own() {
     open(&mut s, &mut p, "b.csv", None);
     // `/captures/a.csv` is absolute on Unix; on Windows it is made so on its drive.
     let saved = std::path::absolute("/captures/a.csv").unwrap();
-    assert_eq!(p.recent, [saved.clone()]);
+    assert_eq!(p.recent, std::slice::from_ref(&saved));
     let effects = s.apply(AppCommand::TrimAll { start_s: 0.2, end_s: -1.0 }, &mut p);
     assert!(effects.settings_changed);
     assert_eq!(s.run_trim(1, &p), Trim { start_s: 0.2, end_s: 0.0 }, "negative seconds are 0");
