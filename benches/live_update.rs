@@ -74,7 +74,7 @@ fn main() {
         let result = live::follow(&mut source, Path::new("bench.csv"), &opts, &mut |event| {
             if let Event::Update(l) = event {
                 let t = Instant::now();
-                running.extend(l.main_frame_times());
+                running.extend(l.frame_times_where(&|_| true));
                 let cost = l.cost + t.elapsed();
                 if l.grew && running.frames > frames {
                     costs.push(cost);

@@ -252,6 +252,9 @@ fn traces_by_name_without_exe_and_the_other_traces_note() {
     assert_eq!(doc["runs"][0]["application"], "firefox.exe");
 }
 
+/// Runs the window on `file` with `DISPLAY` set to `display` (or unset), Wayland
+/// unset: its exit status and standard error.
+#[cfg(all(unix, not(target_os = "macos")))]
 fn window_run(display: Option<&str>, file: &Path) -> (i32, String) {
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_framescope"));
     cmd.arg(file).env_remove("WAYLAND_DISPLAY").env_remove("WAYLAND_SOCKET");

@@ -137,7 +137,8 @@ fn mangled_pcl_etl_files_never_panic_or_hang() {
                     }
                 }
             }
-            if took > Duration::from_secs(2) {
+            // Under Wine (the Windows run of .ci/windows.sh) the same work takes longer.
+            if took > Duration::from_secs(if cfg!(windows) { 6 } else { 2 }) {
                 failures.push(format!("file {k} seed {seed} ({what}): took {took:?}"));
             }
         }

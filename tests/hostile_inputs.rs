@@ -214,6 +214,7 @@ fn named_pipes_never_hang() {
 }
 
 /// This process's user id (from `/proc`), or `None` where there is no `/proc`.
+#[cfg(unix)]
 fn uid() -> Option<u32> {
     let status = std::fs::read_to_string("/proc/self/status").ok()?;
     status.lines().find(|l| l.starts_with("Uid:"))?.split_whitespace().nth(1)?.parse().ok()
@@ -221,6 +222,7 @@ fn uid() -> Option<u32> {
 
 /// Runs the binary as a user whom file permissions stop: itself when not root, else
 /// user 65534 (nobody) through `setpriv`; `None` (the test skips) when neither works.
+#[cfg(unix)]
 fn framescope_unprivileged(args: &[&std::ffi::OsStr]) -> Option<common::Run> {
     let bin = env!("CARGO_BIN_EXE_framescope");
     let mut cmd = if uid()? == 0 {

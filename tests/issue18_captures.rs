@@ -329,7 +329,8 @@ fn only_the_v1_metrics_xess_capture_looks_frame_generated() {
             if run["warnings"].as_array().is_some_and(|w| {
                 w.iter().any(|w| w["message"].as_str().unwrap_or("").contains("looks frame-generated"))
             }) {
-                let name = f.strip_prefix(&dir).unwrap().to_string_lossy().into_owned();
+                // With `/` between folders on every platform.
+                let name = f.strip_prefix(&dir).unwrap().to_string_lossy().replace('\\', "/");
                 flagged.push(format!("{name} {}", run["application"].as_str().unwrap_or("")));
             }
         }

@@ -21,6 +21,7 @@ pub mod compare_view;
 mod dialog;
 mod export;
 mod figure_text;
+mod icon;
 mod mapping;
 mod panels;
 mod peer_figures;
@@ -66,6 +67,18 @@ fn window_size() -> [f32; 2] {
     asked.unwrap_or([1400.0, 900.0])
 }
 
+/// The main window: its size, title and icon (the taskbar's and the title bar's).
+fn window_viewport() -> egui::ViewportBuilder {
+    let viewport = egui::ViewportBuilder::default()
+        .with_inner_size(window_size())
+        .with_title("framescope")
+        .with_app_id("framescope");
+    match icon::icon() {
+        Some(icon) => viewport.with_icon(icon),
+        None => viewport,
+    }
+}
+
 /// Opens the window on `files` (or the bundled sample) and runs until it is closed.
 #[must_use]
 pub fn run(options: &WindowOptions) -> ExitCode {
@@ -78,7 +91,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
     let (follow, watch) = (options.follow.clone(), options.watch.clone());
     let options = eframe::NativeOptions {
         renderer: eframe::Renderer::Glow,
-        viewport: egui::ViewportBuilder::default().with_inner_size(window_size()).with_title("framescope"),
+        viewport: window_viewport(),
         ..Default::default()
     };
     let files = files.clone();

@@ -16,6 +16,16 @@ const RECENT_MAX: usize = 10;
 /// How many captures' own trims are remembered.
 const RUN_TRIMS_MAX: usize = 100;
 
+/// Why the settings cannot be saved when [`Persisted::path`] knows no folder: the
+/// variables that would name one on this platform.
+const NO_CONFIG_FOLDER: &str = if cfg!(windows) {
+    "no config folder is known (the roaming application data folder, APPDATA, is unknown); set FRAMESCOPE_CONFIG_DIR"
+} else if cfg!(target_os = "macos") {
+    "no config folder is known (HOME is not set); set FRAMESCOPE_CONFIG_DIR"
+} else {
+    "no config folder is known (neither XDG_CONFIG_HOME nor HOME is set); set FRAMESCOPE_CONFIG_DIR"
+};
+
 /// A capture's own trim (`metrics.md` §1), remembered by its absolute path.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct RunTrim {
@@ -103,25 +113,16 @@ impl Default for Persisted {
 }
 
 impl Persisted {
-    /// The config file: `$FRAMESCOPE_CONFIG_DIR/settings.json`, else
-    /// `$XDG_CONFIG_HOME/framescope/settings.json`, else
-    /// `$HOME/.config/framescope/settings.json` (`%APPDATA%\framescope\settings.json` on
-    /// Windows); `None` when none of these is known.
+    /// The config file: `$FRAMESCOPE_CONFIG_DIR/settings.json`, else `framescope/settings.json`
+    /// in the platform's configuration folder (`dirs::config_dir`): `$XDG_CONFIG_HOME` or
+    /// `$HOME/.config` on Linux, the roaming application data folder (`%APPDATA%`) on
+    /// Windows, `~/Library/Application Support` on macOS; `None` when none is known.
     #[must_use]
     pub fn path() -> Option<PathBuf> {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-        if let Some(dir) = var("FRAMESCOPE_CONFIG_DIR") {
-            return Some(dir.join("settings.json"));
+        if let Some(dir) = std::env::var_os("FRAMESCOPE_CONFIG_DIR").filter(|v| !v.is_empty()) {
+            return Some(PathBuf::from(dir).join("settings.json"));
         }
-        let base = if cfg!(windows) {
-            var("APPDATA")
-        } else {
-            // The XDG spec says a relative XDG_CONFIG_HOME is invalid and to be ignored.
-            var("XDG_CONFIG_HOME")
-                .filter(|p| p.is_absolute())
-                .or_else(|| var("HOME").map(|home| home.join(".config")))
-        };
-        base.map(|b| b.join("framescope").join("settings.json"))
+        dirs::config_dir().map(|b| b.join("framescope").join("settings.json"))
     }
 
     /// Loads from [`Persisted::path`]; a missing, unreadable, corrupt or out-of-range
@@ -215,9 +216,8 @@ impl Persisted {
 
     /// Saves to [`Persisted::path`] atomically, creating the folder.
     pub fn save(&self) -> std::io::Result<()> {
-        let path = Self::path().ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no config folder is known (HOME is not set)")
-        })?;
+        let path = Self::path()
+            .ok_or_else(|| std::io::Error::new(std::io::ErrorKind::NotFound, NO_CONFIG_FOLDER))?;
         self.save_to(&path)
     }
 
@@ -312,6 +312,16 @@ mod tests {
         dir
     }
 
+    /// An absolute path on this platform: `/PATH`, or `C:/PATH` on Windows.
+    fn abs(path: &str) -> PathBuf {
+        PathBuf::from(format!("{}{path}", root()))
+    }
+
+    /// The root of [`abs`]'s paths, which the JSON texts below write as `ROOT/`.
+    fn root() -> &'static str {
+        if cfg!(windows) { "C:/" } else { "/" }
+    }
+
     #[test]
     fn round_trip_in_a_new_folder() {
         let dir = temp_dir("round-trip");
@@ -323,11 +333,11 @@ mod tests {
             frame_time: FrameTimeSource::Display,
             recent: Vec::new(),
             noise_band: 0.025,
-            export_dir: PathBuf::from("/exports"),
+            export_dir: abs("exports"),
             trim_start_s: 3.0,
             trim_end_s: 0.5,
             run_trims: Vec::new(),
-            watch_dir: PathBuf::from("/captures/incoming"),
+            watch_dir: abs("captures/incoming"),
             outlier_limit: 0.1,
             column_mappings: Vec::new(),
             row_choices: vec![crate::app::row_choice::RowChoice {
@@ -336,8 +346,8 @@ mod tests {
             }],
             compare_view: crate::app::compare_view::CompareView::Bars,
         };
-        assert!(p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
-        assert!(!p.set_run_trim(Path::new("/captures/a.csv"), Some((2.0, 1.0))));
+        assert!(p.set_run_trim(&abs("captures/a.csv"), Some((2.0, 1.0))));
+        assert!(!p.set_run_trim(&abs("captures/a.csv"), Some((2.0, 1.0))));
         let header = vec!["tick".to_owned(), "dt (µs)".to_owned()];
         let mapping = framescope_core::ingest::ColumnMapping {
             role: framescope_core::ingest::MappedRole::FrameTime,
@@ -345,8 +355,8 @@ mod tests {
             unit: framescope_core::ingest::TimeUnit::Micros,
         };
         p.remember_mapping(&header, mapping.clone());
-        p.remember(Path::new("/captures/b.csv"));
-        p.remember(Path::new("/captures/a.csv"));
+        p.remember(&abs("captures/b.csv"));
+        p.remember(&abs("captures/a.csv"));
         p.save_to(&path).unwrap();
         assert_eq!(Persisted::load_from(&path), p);
         assert_eq!(Persisted::load_from(&path).mapping_for(&header), Some(&mapping), "remembered per header");
@@ -378,8 +388,9 @@ mod tests {
         let path = dir.join("settings.json");
         let text = r#"{"target_fps": -5, "stutter_threshold": "NaN", "stutter_floor_ms": 2.5,
                        "frame_time": "display", "refresh_hz": 5000,
-                       "recent": ["/c/x.csv", 3, "", "/c/x.csv", "/c/y.csv", "relative.csv"],
+                       "recent": ["ROOT/c/x.csv", 3, "", "ROOT/c/x.csv", "ROOT/c/y.csv", "relative.csv"],
                        "noise_band": 7, "unknown": 1}"#;
+        let text = text.replace("ROOT/", root());
         std::fs::write(&path, text).unwrap();
         let p = Persisted::load_from(&path);
         let d = Persisted::default();
@@ -388,7 +399,7 @@ mod tests {
         assert!((p.stutter_floor_ms - 2.5).abs() < f64::EPSILON);
         assert_eq!(p.frame_time, FrameTimeSource::Display);
         // Relative paths (older versions wrote them) are dropped.
-        assert_eq!(p.recent, [PathBuf::from("/c/x.csv"), PathBuf::from("/c/y.csv")]);
+        assert_eq!(p.recent, [abs("c/x.csv"), abs("c/y.csv")]);
         assert!((p.noise_band - d.noise_band).abs() < f64::EPSILON);
         std::fs::write(
             &path,
@@ -405,16 +416,17 @@ mod tests {
         std::fs::create_dir_all(&dir).unwrap();
         let path = dir.join("settings.json");
         let text = r#"{"trim_start_s": 3, "trim_end_s": -1, "watch_dir": "relative", "outlier_limit": 2,
-                       "run_trims": [{"path": "/c/a.csv", "start_s": 2, "end_s": 0.5},
-                                     {"path": "/c/b.csv", "start_s": "x", "end_s": 0},
+                       "run_trims": [{"path": "ROOT/c/a.csv", "start_s": 2, "end_s": 0.5},
+                                     {"path": "ROOT/c/b.csv", "start_s": "x", "end_s": 0},
                                      {"path": "rel.csv", "start_s": 1, "end_s": 1}, 7]}"#;
+        let text = text.replace("ROOT/", root());
         std::fs::write(&path, text).unwrap();
         let p = Persisted::load_from(&path);
         assert!((p.trim_start_s - 3.0).abs() < f64::EPSILON);
         assert!(p.trim_end_s.abs() < f64::EPSILON);
         assert_eq!(p.watch_dir, PathBuf::new());
         assert!((p.outlier_limit - 0.05).abs() < f64::EPSILON);
-        assert_eq!(p.run_trim(Path::new("/c/a.csv")), Some((2.0, 0.5)));
+        assert_eq!(p.run_trim(&abs("c/a.csv")), Some((2.0, 0.5)));
         assert_eq!(p.run_trims.len(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -461,10 +473,24 @@ mod tests {
     }
 
     #[test]
-    fn the_config_path_is_a_settings_file() {
-        // The environment is the test runner's; only the shape can be checked.
-        if let Some(p) = Persisted::path() {
-            assert!(p.ends_with("settings.json"));
+    fn the_config_path_is_in_the_platform_s_config_folder() {
+        // The environment is the test runner's: checked against the variable that names
+        // the folder on this platform, when the runner sets it.
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+        if var("FRAMESCOPE_CONFIG_DIR").is_some() {
+            return;
+        }
+        let expected = if cfg!(windows) {
+            var("APPDATA")
+        } else if cfg!(target_os = "linux") {
+            var("XDG_CONFIG_HOME")
+                .filter(|p| p.is_absolute())
+                .or_else(|| var("HOME").map(|h| h.join(".config")))
+        } else {
+            Persisted::path().and_then(|p| p.parent()?.parent().map(Path::to_path_buf))
+        };
+        if let Some(base) = expected {
+            assert_eq!(Persisted::path(), Some(base.join("framescope").join("settings.json")));
         }
     }
 }

@@ -96,6 +96,11 @@ pub fn no_panic_text(run: &Run) {
     assert!(!run.stderr.contains("panicked"), "the binary panicked: {}", run.stderr);
 }
 
+/// How the operating system says a file does not exist: "No such file or directory"
+/// on Unix, "The system cannot find the file specified." on Windows ("File not found."
+/// under Wine).
+pub const NOT_FOUND: &[&str] = &["no such file", "cannot find the file", "file not found"];
+
 /// Asserts that run `index` of a report failed for `path`: its `file` is the path, and
 /// its error message names the file and holds one of `words` (what was expected).
 pub fn assert_failed_run(run: &Run, doc: &Value, index: usize, path: &Path, words: &[&str]) {

@@ -235,7 +235,10 @@ pub(super) fn shared_histograms(pages: &mut [Option<PageRun>]) -> Option<(f64, f
         .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)))?;
     let span = top - min;
     let raw = if span > 0.0 { span / MAX_BINS } else { min / 50.0 };
-    let decade = 10_f64.powi(raw.log10().floor() as i32);
+    // 10^e with a negative e as 1 / 10^-e (exact products): MinGW's powi is an ulp off
+    // there, which moved the grid on Windows.
+    let e = raw.log10().floor() as i32;
+    let decade = if e >= 0 { 10_f64.powi(e) } else { 1.0 / 10_f64.powi(-e) };
     let bin = [1.0, 2.0, 2.5, 5.0, 10.0].into_iter().map(|m| m * decade).find(|&w| w >= raw).unwrap_or(1.0);
     let bin = if bin.is_finite() && bin > 0.0 { bin } else { 1.0 };
     let start = (min / bin).floor() * bin;

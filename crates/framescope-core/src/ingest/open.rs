@@ -35,12 +35,16 @@ pub(super) fn open_waiting(path: &Path, wait: Duration) -> Result<File, LoadErro
             return open_fifo(path, wait);
         }
     }
+    // Only Unix has named pipes among the files (Windows' live in their own namespace).
+    #[cfg(not(unix))]
+    let _ = wait;
     File::open(path).map_err(io_err)
 }
 
 /// Opens a FIFO on a helper thread; without a writer within `wait`, the load fails
 /// (the thread stays blocked until a writer comes or the process ends; the file it
 /// then opens is closed at once).
+#[cfg(unix)]
 fn open_fifo(path: &Path, wait: Duration) -> Result<File, LoadError> {
     let (tx, rx) = std::sync::mpsc::channel();
     let owned = path.to_path_buf();

@@ -54,7 +54,7 @@ fn updates(parts: Vec<Option<&'static [u8]>>) -> (Vec<Seen>, Vec<String>) {
 
 fn row(l: &Live<'_>) -> Seen {
     let frames = l.capture().map_or(0, |c| c.traces[0].frames.frame_time_ms.len());
-    (l.incremental(), l.main_frame_times().len(), l.bytes().len(), frames)
+    (l.incremental(), l.frame_times_where(&|_| true).len(), l.bytes().len(), frames)
 }
 
 /// The header (57 bytes) and four rows of 15 bytes (ending at 72, 87, 102, 117) cut at
