@@ -281,11 +281,12 @@ fn the_export_folder_is_typed_in_the_open_menu() {
     h.run_steps(2);
     h.key_press_modifiers(Modifiers::COMMAND, eframe::egui::Key::A);
     h.run_steps(1);
-    let dir = "/tmp/framescope exports";
-    h.event(Event::Text(dir.to_owned()));
+    // A full path on every platform (`/tmp/…` is not one on Windows).
+    let dir = std::env::temp_dir().join("framescope exports").display().to_string();
+    h.event(Event::Text(dir.clone()));
     h.run_steps(2);
     assert!(h.query_by_label("Timeline (PNG)…").is_some(), "the menu stays open while typing");
     h.key_press(eframe::egui::Key::Enter);
     h.run_steps(2);
-    assert_eq!(app(&h).persisted().export_dir, PathBuf::from(dir));
+    assert_eq!(app(&h).persisted().export_dir, PathBuf::from(&dir));
 }
