@@ -105,6 +105,7 @@ fn time_axis_events_target_and_metadata_match_the_oracle() {
                 },
                 column: column.into(),
                 unit: framescope_core::ingest::TimeUnit::parse(golden["unit"].as_str().unwrap()).unwrap(),
+                extra: Vec::new(),
             }
         });
         let opts = LoadOptions { mapping, ..LoadOptions::default() };
@@ -445,6 +446,7 @@ fn detection_never_guesses_silently() {
             role: framescope_core::ingest::MappedRole::FrameTime,
             column: "FrameTime".into(),
             unit: framescope_core::ingest::TimeUnit::Micros,
+            extra: Vec::new(),
         }),
         ..LoadOptions::default()
     };

@@ -22,6 +22,7 @@ mod dialog;
 mod export;
 mod figure_text;
 mod mapping;
+mod mapping_extra;
 mod panels;
 mod peer_figures;
 pub mod row_choice;

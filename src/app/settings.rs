@@ -343,6 +343,7 @@ mod tests {
             role: framescope_core::ingest::MappedRole::FrameTime,
             column: "dt (µs)".into(),
             unit: framescope_core::ingest::TimeUnit::Micros,
+            extra: Vec::new(),
         };
         p.remember_mapping(&header, mapping.clone());
         p.remember(Path::new("/captures/b.csv"));

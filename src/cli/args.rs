@@ -218,6 +218,7 @@ impl AnalysisArgs {
                 role: *role,
                 column: column.clone(),
                 unit: self.unit,
+                extra: Vec::new(),
             }),
         }
     }
