@@ -31,6 +31,21 @@ fn common_suffix(names: &[Vec<char>], prefix: usize) -> usize {
     tail.iter().position(|&c| is_separator(c)).map_or(0, |k| n - k)
 }
 
+/// Characters a name keeps at least when it has them: a shared word comes back (the
+/// prefix shrinks to the previous word) while what is left is shorter, so that
+/// `synthetic-run-a` is not shown as just `a`.
+const MIN_SHOWN: usize = 8;
+
+/// The prefix to drop, shrunk word by word while some name would show less than
+/// [`MIN_SHOWN`] characters.
+fn widen(names: &[Vec<char>], mut prefix: usize, suffix: usize) -> usize {
+    let Some(first) = names.first() else { return 0 };
+    while prefix > 0 && names.iter().any(|s| s.len().saturating_sub(prefix + suffix) < MIN_SHOWN) {
+        prefix = first[..prefix - 1].iter().rposition(|&c| is_separator(c)).map_or(0, |k| k + 1);
+    }
+    prefix
+}
+
 /// The legend's names of `names` (file names or paths), in order, each after its
 /// place in the comparison (`1: `): the part that differs between them, at most
 /// [`super::legend_name`]'s length. A single name, or names that do not differ, are
@@ -43,6 +58,7 @@ pub fn legend_names(names: &[String]) -> Vec<String> {
     let differ = shorts.iter().any(|s| *s != shorts[0]);
     let prefix = if differ { common_prefix(&shorts) } else { 0 };
     let suffix = if differ { common_suffix(&shorts, prefix) } else { 0 };
+    let prefix = widen(&shorts, prefix, suffix);
     let apart = shorts.iter().all(|s| s.len() > prefix + suffix);
     shorts
         .iter()
@@ -79,7 +95,11 @@ mod tests {
         // A shared word is dropped only whole: "run" is kept with its number.
         assert_eq!(names(&["run1.csv", "run2.csv"]), ["1: run1…", "2: run2…"]);
         // Different lengths; nothing shared at the end.
-        assert_eq!(names(&["game_low.csv", "game_ultra.json"]), ["1: …low.csv", "2: …ultra.json"]);
+        assert_eq!(names(&["game_lowest.csv", "game_ultra.json"]), ["1: …lowest.csv", "2: …ultra.json"]);
+        // A name would keep too little ("a"): the shared words come back.
+        let (a, b) = ("/c/synthetic-run-a.csv", "/c/synthetic-run-b.csv");
+        assert_eq!(names(&[a, b]), ["1: synthetic-run-a…", "2: synthetic-run-b…"]);
+        assert_eq!(names(&["x_bench_1.csv", "x_bench_2.csv"]), ["1: x_bench_1…", "2: x_bench_2…"]);
     }
 
     #[test]
