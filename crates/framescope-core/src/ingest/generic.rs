@@ -44,6 +44,14 @@ pub struct ColumnMapping {
     pub extra: Vec<ExtraColumn>,
 }
 
+impl ColumnMapping {
+    /// A mapping of the frame-time (or timestamp) column alone.
+    #[must_use]
+    pub fn new(role: MappedRole, column: &str, unit: TimeUnit) -> Self {
+        Self { role, column: column.to_owned(), unit, extra: Vec::new() }
+    }
+}
+
 /// The generic layouts known without a mapping.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KnownLayout {

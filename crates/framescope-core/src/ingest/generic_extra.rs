@@ -94,10 +94,17 @@ pub(super) fn apply(specs: &mut [ColumnSpec], extra: &[ExtraColumn]) {
     }
 }
 
-/// The extra columns as the file's description adds them (`--column gpu-time=NAME`).
+/// The extra columns as the file's description adds them (` + GPU time NAME`).
 #[must_use]
 pub fn describe(extra: &[ExtraColumn]) -> String {
-    extra.iter().map(|e| format!(" + {} {}", e.role.label(), e.column)).collect()
+    let mut out = String::new();
+    for e in extra {
+        out.push_str(" + ");
+        out.push_str(e.role.label());
+        out.push(' ');
+        out.push_str(&e.column);
+    }
+    out
 }
 
 #[cfg(test)]
