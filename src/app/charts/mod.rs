@@ -97,7 +97,8 @@ fn pacing_title(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target: Option<
     let id = ui.make_persistent_id("charts_whole_range");
     let mut whole: bool = ui.data(|d| d.get_temp(id)).unwrap_or(false);
     let clipped = pacing_range::clipped_max(runs, target);
-    ui.horizontal(|ui| {
+    // Wrapped: the check box must not widen the panel beside the timeline.
+    ui.horizontal_wrapped(|ui| {
         ui.strong(match look {
             Look::Single => "Slow time S and excess time E by target FPS (SuperTuxKart)",
             Look::Overlay => "Slow time S (solid) and excess time E (dashed) by target FPS (SuperTuxKart)",
