@@ -90,8 +90,8 @@ mod tests {
         // The Alan Wake 2 runs: the old legend read "FrameView_Al…234455_Log.csv" for
         // both, up to the last digits; now each shows its run and time.
         let run1 = "/caps/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv";
-        let run2 = "/caps/FrameView_AlanWake2_DLSSQuality_run2_2024_04_16T235102_Log.csv";
-        assert_eq!(names(&[run1, run2]), ["1: …run1_2024_04_16T234455…", "2: …run2_2024_04_16T235102…"]);
+        let run2 = "/caps/FrameView_AlanWake2_DLSSQuality_run2_2024_04_17T002622_Log.csv";
+        assert_eq!(names(&[run1, run2]), ["1: …run1_2024_04_16T234455…", "2: …run2_2024_04_17T002622…"]);
         // A shared word is dropped only whole: "run" is kept with its number.
         assert_eq!(names(&["run1.csv", "run2.csv"]), ["1: run1…", "2: run2…"]);
         // Different lengths; nothing shared at the end.
