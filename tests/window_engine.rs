@@ -199,6 +199,15 @@ fn map_columns_also_maps_a_gpu_time_and_a_pc_latency_column() {
     assert!(app(&h).errors().is_empty(), "{:?}", app(&h).errors());
     assert_eq!(labelled(&h, "Average FPS"), ["58.82"], "4 frames in 68 ms");
     assert_eq!(labelled(&h, "MsPCLatency mean"), ["34.000 ms"]);
+    // The CLI maps the same columns with --extra-column.
+    let f = file.to_string_lossy();
+    let extra = ["--column", "frame-time=dt_ms", "--extra-column", "gpu-time=gpu_ms"];
+    let (code, doc) =
+        common::report_json([&f, extra[0], extra[1], extra[2], extra[3], extra[2], "pc-latency=lat_ms"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["runs"][0]["latency"]["pc_latency_column_mean_ms"].as_f64(), Some(34.0));
+    let described = doc["runs"][0]["format_version"].as_str().unwrap();
+    assert!(described.ends_with(" + GPU time gpu_ms + PC latency lat_ms"), "{described}");
     assert!(has_row(&mut h, "GPU gpu_ms"), "the GPU row");
     assert!(has_row(&mut h, "PC latency ("), "the PC latency row");
     let header = ["tick", "dt_ms", "gpu_ms", "lat_ms"].map(str::to_owned).to_vec();
