@@ -105,6 +105,7 @@ fn time_axis_events_target_and_metadata_match_the_oracle() {
                 },
                 column: column.into(),
                 unit: framescope_core::ingest::TimeUnit::parse(golden["unit"].as_str().unwrap()).unwrap(),
+                extra: Vec::new(),
             }
         });
         let opts = LoadOptions { mapping, ..LoadOptions::default() };
@@ -441,11 +442,11 @@ fn detection_never_guesses_silently() {
     assert!(e.contains("'frame', 'frametime', 'gpu_us'") && e.contains("--column frame-time=NAME"), "{e}");
     // A mapping the user gives overrides an incomplete PresentMon fit.
     let opts = LoadOptions {
-        mapping: Some(framescope_core::ingest::ColumnMapping {
-            role: framescope_core::ingest::MappedRole::FrameTime,
-            column: "FrameTime".into(),
-            unit: framescope_core::ingest::TimeUnit::Micros,
-        }),
+        mapping: Some(framescope_core::ingest::ColumnMapping::new(
+            framescope_core::ingest::MappedRole::FrameTime,
+            "FrameTime",
+            framescope_core::ingest::TimeUnit::Micros,
+        )),
         ..LoadOptions::default()
     };
     let c = load_bytes(Path::new("ft.csv"), b"FrameTime,CPUBusy\n16600,1\n16800,2\n", opts)

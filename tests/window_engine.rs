@@ -8,10 +8,11 @@ mod common;
 
 use common::ui::{Window, app, labelled, settle};
 use eframe::egui;
+use eframe::egui::accesskit::Role;
 use egui_kittest::Harness;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::{App, Persisted};
-use framescope_core::ingest::{ColumnMapping, MappedRole, TimeUnit};
+use framescope_core::ingest::{ColumnMapping, ExtraRole, MappedRole, TimeUnit};
 use std::path::PathBuf;
 
 /// A window with `persisted` settings and `files` open, settled.
@@ -97,8 +98,12 @@ fn an_unknown_csv_opens_through_map_columns_and_the_mapping_is_remembered() {
     let cli = avg_fps_cli(&[&first.to_string_lossy(), "--column", "frame-time=gpu_ms"]);
     assert_eq!(cli, "66.67", "4 frames in 60 ms");
     assert_eq!(labelled(&h, "Average FPS"), [cli]);
-    let remembered =
-        ColumnMapping { role: MappedRole::FrameTime, column: "gpu_ms".into(), unit: TimeUnit::Millis };
+    let remembered = ColumnMapping {
+        role: MappedRole::FrameTime,
+        column: "gpu_ms".into(),
+        unit: TimeUnit::Millis,
+        extra: Vec::new(),
+    };
     assert_eq!(app(&h).persisted().mapping_for(&header), Some(&remembered));
 
     // Another file with the same header opens with that mapping, without the step.
@@ -146,4 +151,68 @@ fn the_engine_examples_open_from_the_file_menu() {
     );
     let file = common::repo_file("sample-traces/unity-recorder-example.csv");
     assert_eq!(labelled(&h, "Average FPS").last().cloned(), Some(avg_fps_cli(&[&file.to_string_lossy()])));
+}
+
+/// Picks `column` in the *Map columns* step's picker `picker` (a combo box).
+fn pick(h: &mut Window, picker: &str, column: &str) {
+    h.get_by_role_and_label(Role::ComboBox, picker).click();
+    h.run_steps(3);
+    // The column's name is also its radio button in the list: the popup's item is the other.
+    h.query_all_by_label(column)
+        .find(|n| n.accesskit_node().role() != Role::RadioButton)
+        .expect("the picker's item")
+        .click();
+    h.run_steps(3);
+}
+
+/// True when hovering down the timeline's label column finds a row titled `title`.
+fn has_row(h: &mut Window, title: &str) -> bool {
+    let rect = h.get_by_label("Timeline").rect();
+    let mut y = 24.0;
+    let mut found = false;
+    while y < rect.height() && !found {
+        h.hover_at(egui::Pos2::new(rect.left() + 20.0, rect.top() + y));
+        h.run_steps(3);
+        found = h
+            .query_all_by_role(Role::Label)
+            .filter_map(|n| n.accesskit_node().value())
+            .any(|l| l.starts_with(title));
+        y += 10.0;
+    }
+    found
+}
+
+#[test]
+fn map_columns_also_maps_a_gpu_time_and_a_pc_latency_column() {
+    // 16, 16, 20, 16 ms frames; GPU 10, 10, 10, 30 ms; latency 30, 32, 34, 40 ms (mean 34).
+    let file = temp(
+        "extra.csv",
+        "tick,dt_ms,gpu_ms,lat_ms\n0,16.0,10.0,30\n1,16.0,10.0,32\n2,20.0,10.0,34\n3,16.0,30.0,40\n",
+    );
+    let mut h = window_with(Persisted::default(), std::slice::from_ref(&file));
+    h.get_by_label("dt_ms  (likely)");
+    pick(&mut h, "GPU time column", "gpu_ms");
+    pick(&mut h, "PC latency column", "lat_ms");
+    assert!(h.unnamed_widgets().is_empty(), "{:?}", h.unnamed_widgets());
+    h.get_by_label("Open with this mapping").click();
+    settle(&mut h);
+    assert!(app(&h).errors().is_empty(), "{:?}", app(&h).errors());
+    assert_eq!(labelled(&h, "Average FPS"), ["58.82"], "4 frames in 68 ms");
+    assert_eq!(labelled(&h, "MsPCLatency mean"), ["34.000 ms"]);
+    // The CLI maps the same columns with --extra-column.
+    let f = file.to_string_lossy();
+    let extra = ["--column", "frame-time=dt_ms", "--extra-column", "gpu-time=gpu_ms"];
+    let (code, doc) =
+        common::report_json([&f, extra[0], extra[1], extra[2], extra[3], extra[2], "pc-latency=lat_ms"]);
+    assert_eq!(code, 0, "{doc}");
+    assert_eq!(doc["runs"][0]["latency"]["pc_latency_column_mean_ms"].as_f64(), Some(34.0));
+    let described = doc["runs"][0]["format_version"].as_str().unwrap();
+    assert!(described.ends_with(" + GPU time gpu_ms + PC latency lat_ms"), "{described}");
+    assert!(has_row(&mut h, "GPU gpu_ms"), "the GPU row");
+    assert!(has_row(&mut h, "PC latency ("), "the PC latency row");
+    let header = ["tick", "dt_ms", "gpu_ms", "lat_ms"].map(str::to_owned).to_vec();
+    let extra = &app(&h).persisted().mapping_for(&header).expect("remembered").extra;
+    let roles: Vec<(ExtraRole, &str)> = extra.iter().map(|e| (e.role, e.column.as_str())).collect();
+    assert_eq!(roles, [(ExtraRole::GpuTime, "gpu_ms"), (ExtraRole::PcLatency, "lat_ms")]);
+    let _ = std::fs::remove_file(file);
 }

@@ -5,7 +5,7 @@
 mod common;
 
 use common::ui::{Window, app, default_trace, settle, window};
-use eframe::egui::{Event, Modifiers, PointerButton, Pos2};
+use eframe::egui::{Event, Modifiers, PointerButton, Pos2, accesskit::Role};
 use egui_kittest::kittest::Queryable as _;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -15,17 +15,22 @@ static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::ne
 
 /// 300 frames of 10 ms but frame 80 (40 ms) and frame 250 (60 ms).
 fn capture() -> PathBuf {
+    capture_of(300, |i| match i {
+        80 => 40.0,
+        250 => 60.0,
+        _ => 10.0,
+    })
+}
+
+/// A PresentMon capture of `n` frames, frame `i` lasting `ft(i)` ms.
+fn capture_of(n: usize, ft: impl Fn(usize) -> f64) -> PathBuf {
     let mut csv = String::from(
         "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
          PresentMode,FrameType,TimeInSeconds,MsBetweenPresents\n",
     );
     let mut t = 0.0;
-    for i in 0..300 {
-        let ft = match i {
-            80 => 40.0,
-            250 => 60.0,
-            _ => 10.0,
-        };
+    for i in 0..n {
+        let ft = ft(i);
         let _ = writeln!(csv, "g.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,Application,{t:.6},{ft}");
         t += ft / 1000.0;
     }
@@ -289,4 +294,30 @@ fn the_export_folder_is_typed_in_the_open_menu() {
     h.key_press(eframe::egui::Key::Enter);
     h.run_steps(2);
     assert_eq!(app(&h).persisted().export_dir, PathBuf::from(&dir));
+}
+
+#[test]
+fn the_slow_time_chart_ends_near_the_body_unless_the_whole_range_is_asked() {
+    // 16.7 ms frames with a 0.5 ms interval every 200: the fastest 0.1 % (0.5 ms) puts
+    // S(F) = 100 % at 1.5 × 2000 FPS, capped at 1000; the median rate is 59.88 FPS, so
+    // the axis ends at 2 × 59.88 = 119.8 → 120 FPS.
+    let path = capture_of(3000, |i| if i % 200 == 3 { 0.5 } else { 16.7 });
+    let mut h = window(std::slice::from_ref(&path));
+    std::fs::remove_file(&path).unwrap();
+    h.get_by_label("whole range").hover();
+    // egui shows a tooltip after a short delay.
+    h.run_steps(60);
+    let tip = h
+        .query_all_by_role(Role::Label)
+        .filter_map(|n| n.value())
+        .find(|v| v.starts_with("Off: the axis ends at"))
+        .unwrap_or_default();
+    assert!(tip.contains("ends at 120 FPS") && tip.contains("up to 1000 FPS"), "{tip}");
+    // A capture whose curves end near their body anyway (10 ms frames: S = 100 % from
+    // 150 FPS, under 2 × 100) offers no cut.
+    let plain = capture();
+    let h = window(std::slice::from_ref(&plain));
+    std::fs::remove_file(&plain).unwrap();
+    assert!(h.query_by_label("whole range").is_none());
+    h.get_by_label("whole tail");
 }

@@ -42,6 +42,7 @@ impl MappingStep {
                     role: MappedRole::FrameTime,
                     column: unknown.columns.first().cloned().unwrap_or_default(),
                     unit: TimeUnit::Millis,
+                    extra: Vec::new(),
                 }
             });
         Self { path, name, unknown, choice, shown_frames: 0 }
@@ -142,6 +143,9 @@ fn step_ui(ui: &mut egui::Ui, step: &mut MappingStep) -> Option<Outcome> {
             ui.radio_value(&mut step.choice.unit, unit, unit_text(unit));
         }
     });
+    ui.add_space(6.0);
+    super::mapping_extra::extra_ui(ui, step);
+    ui.add_space(6.0);
     let times = preview(&step.unknown, &step.choice);
     let sample: Vec<String> = times.iter().take(6).map(|v| format!("{v:.3}")).collect();
     let summary = if times.is_empty() {

@@ -23,6 +23,7 @@ mod export;
 mod figure_text;
 mod icon;
 mod mapping;
+mod mapping_extra;
 mod panels;
 mod peer_figures;
 pub mod row_choice;

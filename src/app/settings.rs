@@ -353,6 +353,7 @@ mod tests {
             role: framescope_core::ingest::MappedRole::FrameTime,
             column: "dt (µs)".into(),
             unit: framescope_core::ingest::TimeUnit::Micros,
+            extra: Vec::new(),
         };
         p.remember_mapping(&header, mapping.clone());
         p.remember(&abs("captures/b.csv"));

@@ -1,7 +1,9 @@
 //! The command line's arguments as clap reads them (`report`, `compare` and the
 //! options they share), and how they become the library's settings.
 
-use super::parse::{column_spec, convention, fraction, non_negative, positive, threshold, time_unit};
+use super::parse::{
+    column_spec, convention, extra_column, fraction, non_negative, positive, threshold, time_unit,
+};
 use super::pipeline::Checks;
 use super::{ProgressArg, TraceSelector};
 use clap::{Args, ValueEnum};
@@ -158,6 +160,12 @@ pub(super) struct AnalysisArgs {
     /// Files of a known format ignore it, with a warning (one read as PresentMon only for a frame-time column name, without PresentMon's Application and ProcessID, is read with it).
     #[arg(long, value_name = "ROLE=NAME", value_parser = column_spec)]
     pub(super) column: Option<(MappedRole, String)>,
+    /// With --column: a further column of the CSV and what it holds (gpu-time=NAME,
+    /// cpu-time=NAME, pc-latency=NAME or telemetry=NAME; repeatable), read as the run's
+    /// GPU busy, CPU busy, PC latency or telemetry column; a time column's unit is read
+    /// from its name (`_us`, `(ns)`, … else ms).
+    #[arg(long = "extra-column", value_name = "ROLE=NAME", value_parser = extra_column, requires = "column")]
+    pub(super) extra_columns: Vec<framescope_core::ingest::ExtraColumn>,
     /// Unit of the --column column: s, ms, us or ns.
     #[arg(long, value_name = "UNIT", default_value = "ms", value_parser = time_unit)]
     pub(super) unit: TimeUnit,
@@ -218,6 +226,7 @@ impl AnalysisArgs {
                 role: *role,
                 column: column.clone(),
                 unit: self.unit,
+                extra: self.extra_columns.clone(),
             }),
         }
     }

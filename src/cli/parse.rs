@@ -2,7 +2,8 @@
 //! percentages, thresholds, a peer tool's name, a column mapping and its unit. Each
 //! error is the message clap prints after the option's name (exit 2).
 
-use framescope_core::ingest::{MappedRole, TimeUnit};
+use framescope_core::ingest::generic::unit_from_name;
+use framescope_core::ingest::{ExtraColumn, ExtraRole, MappedRole, TimeUnit};
 use framescope_core::report::compare;
 
 /// A finite number.
@@ -73,6 +74,27 @@ pub(super) fn column_spec(s: &str) -> Result<(MappedRole, String), String> {
         return Err(format!("'{s}' names no column"));
     }
     Ok((role, name.trim().to_owned()))
+}
+
+/// A further column of a generic CSV: `gpu-time=NAME`, `cpu-time=NAME`,
+/// `pc-latency=NAME` or `telemetry=NAME` (a time column's unit read from its name).
+pub(super) fn extra_column(s: &str) -> Result<ExtraColumn, String> {
+    const ROLES: &str = "gpu-time=NAME, cpu-time=NAME, pc-latency=NAME or telemetry=NAME";
+    let Some((role, name)) = s.split_once('=') else {
+        return Err(format!("'{s}': write {ROLES}"));
+    };
+    let role = match role.trim().to_ascii_lowercase().replace('_', "-").as_str() {
+        "gpu-time" | "gpu" => ExtraRole::GpuTime,
+        "cpu-time" | "cpu" => ExtraRole::CpuTime,
+        "pc-latency" | "latency" => ExtraRole::PcLatency,
+        "telemetry" => ExtraRole::Telemetry,
+        other => return Err(format!("'{other}' is not a column role; write {ROLES}")),
+    };
+    let column = name.trim().to_owned();
+    if column.is_empty() {
+        return Err(format!("'{s}' names no column"));
+    }
+    Ok(ExtraColumn { role, unit: unit_from_name(&column), column })
 }
 
 /// A mapped column's unit: `s`, `ms`, `us` or `ns`.

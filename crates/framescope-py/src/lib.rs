@@ -80,7 +80,7 @@ fn mapping(column: Option<&str>, unit: &str) -> PyResult<Option<ColumnMapping>> 
     }
     let unit = TimeUnit::parse(unit)
         .ok_or_else(|| PyValueError::new_err(format!("unit '{unit}': use s, ms, us or ns")))?;
-    Ok(Some(ColumnMapping { role, column: name.trim().to_owned(), unit }))
+    Ok(Some(ColumnMapping { role, column: name.trim().to_owned(), unit, extra: Vec::new() }))
 }
 
 impl TryFrom<RawOptions> for Options {

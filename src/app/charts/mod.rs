@@ -12,6 +12,7 @@
 
 mod animation;
 mod data;
+mod pacing_range;
 mod plots;
 
 pub use data::ChartData;
@@ -84,13 +85,38 @@ fn draw_charts_at(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target_fps: f
             "Tail cut at {top:.0} ms (slowest frame {slowest:.1} ms): tick \"whole tail\" to see it"
         ));
     }
-    ui.strong(match look {
-        Look::Single => "Slow time S and excess time E by target FPS (SuperTuxKart)",
-        Look::Overlay => "Slow time S (solid) and excess time E (dashed) by target FPS (SuperTuxKart)",
-    });
-    pacing_plot(ui, runs, look, target, height);
+    let x_max = pacing_title(ui, runs, look, target);
+    pacing_plot(ui, runs, look, target, height, x_max);
     ui.strong("Frame-time histogram");
     histogram_plot(ui, runs, look, target, height);
+}
+
+/// The slow-time chart's title with its "whole range" check box (shown only when the
+/// range is cut); the x axis end to draw.
+fn pacing_title(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target: Option<f64>) -> f64 {
+    let id = ui.make_persistent_id("charts_whole_range");
+    let mut whole: bool = ui.data(|d| d.get_temp(id)).unwrap_or(false);
+    let clipped = pacing_range::clipped_max(runs, target);
+    // Wrapped: the check box must not widen the panel beside the timeline.
+    ui.horizontal_wrapped(|ui| {
+        ui.strong(match look {
+            Look::Single => "Slow time S and excess time E by target FPS (SuperTuxKart)",
+            Look::Overlay => "Slow time S (solid) and excess time E (dashed) by target FPS (SuperTuxKart)",
+        });
+        if let Some(max) = clipped {
+            let whole_max = pacing_range::whole_max(runs, target);
+            ui.checkbox(&mut whole, "whole range").on_hover_text(format!(
+                "Off: the axis ends at {max:.0} FPS, twice the highest median frame rate (past it nearly \
+                 every frame is slower than the target), so the body of the curves is readable. On: up to \
+                 {whole_max:.0} FPS, where S reaches 100 % (a few very short intervals push it there)."
+            ));
+        }
+    });
+    ui.data_mut(|d| d.insert_temp(id, whole));
+    match clipped {
+        Some(max) if !whole => max,
+        _ => pacing_range::whole_max(runs, target),
+    }
 }
 
 /// The percentile chart's top with the tail cut: 1.5 × the largest P99 of the runs (at

@@ -3,7 +3,7 @@
 //! prepared [`ChartData`]. The parent module stacks them.
 
 use super::super::theme::{EXCESS_COLOR, FRAME_COLOR, GUIDE_COLOR, OVERFLOW_COLOR, SLOW_COLOR, TARGET_COLOR};
-use super::data::{BinGrid, ChartData, Histogram, MAX_FPS, Point};
+use super::data::{BinGrid, ChartData, Histogram, Point};
 use eframe::egui;
 use egui::{Align2, Color32};
 use egui_plot::{
@@ -221,10 +221,15 @@ fn pacing_label(runs: &[Run<'_>], look: Look, x: f64) -> Option<String> {
 
 /// S(F) and E(F) against target FPS, with the SuperTuxKart limits as guides and the
 /// target FPS as a vertical line; hover reads the curves at the cursor's rate.
-pub(super) fn pacing_plot(ui: &mut egui::Ui, runs: &[Run<'_>], look: Look, target: Option<f64>, height: f32) {
-    // Show the curves up to where S(F) is 100 % for every run, or a little past the target.
-    let fps_view_max = runs.iter().map(|r| r.data.fps_view_max).fold(0.0, f64::max);
-    let view_max = target.map_or(fps_view_max, |f| fps_view_max.max(1.25 * f)).min(MAX_FPS);
+/// The x axis runs to `view_max` FPS (see [`super::pacing_range`]).
+pub(super) fn pacing_plot(
+    ui: &mut egui::Ui,
+    runs: &[Run<'_>],
+    look: Look,
+    target: Option<f64>,
+    height: f32,
+    view_max: f64,
+) {
     base_plot("charts_pacing", look, height, "target rate F (FPS)", "share of run time (%)")
         .include_x(0.0)
         .include_x(view_max)

@@ -2,8 +2,9 @@
 //! shown run (compared runs stacked on one aligned axis, each named and coloured), or
 //! what a loading capture holds so far; and the charts panel on the right.
 
+use super::Model;
 use super::compare_views::CompareView;
-use super::{Model, legend_name};
+use super::legend_names::legend_names;
 use crate::app::charts::{self, ChartData};
 use crate::app::session::AppCommand;
 use crate::app::timeline::{self, Command, TimeView};
@@ -28,15 +29,16 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     ui.set_min_width(ui.available_width());
     let target = m.persisted.target_fps;
     if m.session.comparing() {
-        let runs: Vec<(String, egui::Color32, &ChartData)> = m
-            .session
-            .shown()
+        let shown = m.session.shown();
+        let labels: Vec<String> = shown.iter().map(|&i| m.session.runs()[i].label.clone()).collect();
+        let names = legend_names(&labels);
+        let runs: Vec<(String, egui::Color32, &ChartData)> = shown
             .iter()
             .enumerate()
-            .filter_map(|(slot, &i)| {
+            .zip(names)
+            .filter_map(|((slot, &i), name)| {
                 let run = &m.session.runs()[i];
-                run.analyzed()
-                    .map(|a| (legend_name(slot, &run.label), m.run_colour(slot, i), a.charts.as_ref()))
+                run.analyzed().map(|a| (name, m.run_colour(slot, i), a.charts.as_ref()))
             })
             .collect();
         let refs: Vec<(&str, egui::Color32, &ChartData)> =

@@ -5,7 +5,8 @@
 //! interval per pixel column, in its colour, on the aligned time axis). The view
 //! chosen is saved in the settings (`compare_view`).
 
-use super::{Model, legend_name};
+use super::Model;
+use super::legend_names::legend_names;
 use crate::app::session::AppCommand;
 use crate::app::theme;
 use eframe::egui::{self, Color32, FontId, Rect, Sense, Stroke, pos2, vec2};
@@ -218,9 +219,11 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
             p.line_segment([pos2(x, rect.top()), pos2(x, rect.top() + 5.0)], Stroke::new(2.0, colour));
         }
     }
+    let labels: Vec<String> = shown.iter().map(|&i| s.runs()[i].label.clone()).collect();
+    let names = legend_names(&labels);
     ui.horizontal_wrapped(|ui| {
-        for (slot, &i) in shown.iter().enumerate() {
-            ui.colored_label(m.run_colour(slot, i), format!("— {}", legend_name(slot, &s.runs()[i].label)));
+        for ((slot, &i), name) in shown.iter().enumerate().zip(&names) {
+            ui.colored_label(m.run_colour(slot, i), format!("— {name}"));
         }
     });
     ui.weak("Each run's typical present interval per pixel column, on the aligned time axis; a mark at the top: above the scale.");

@@ -14,6 +14,7 @@ mod figures;
 mod frame_details;
 mod glance;
 mod legend;
+mod legend_names;
 pub mod limiter;
 mod path_field;
 mod peers;

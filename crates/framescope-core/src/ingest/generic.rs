@@ -11,6 +11,7 @@
 
 use super::builder::SkipReason;
 use super::engine_rows::{RowFormat, no_frames, read_frames};
+pub use super::generic_extra::{ExtraColumn, ExtraRole, unit_from_name};
 use super::table::{Accumulator, ColumnSpec, Head, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
@@ -38,6 +39,17 @@ pub struct ColumnMapping {
     pub column: String,
     /// Its unit.
     pub unit: TimeUnit,
+    /// Further columns named with a role (GPU time, CPU time, PC latency, telemetry).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub extra: Vec<ExtraColumn>,
+}
+
+impl ColumnMapping {
+    /// A mapping of the frame-time (or timestamp) column alone.
+    #[must_use]
+    pub fn new(role: MappedRole, column: &str, unit: TimeUnit) -> Self {
+        Self { role, column: column.to_owned(), unit, extra: Vec::new() }
+    }
 }
 
 /// The generic layouts known without a mapping.
@@ -60,7 +72,7 @@ impl KnownLayout {
             Self::ProfileAnalyzer => (MappedRole::FrameTime, "Frame Time (ms)", TimeUnit::Millis),
             Self::VulkanLayer => (MappedRole::FrameTime, "Frame Time (ns)", TimeUnit::Nanos),
         };
-        ColumnMapping { role, column: column.to_owned(), unit }
+        ColumnMapping { role, column: column.to_owned(), unit, extra: Vec::new() }
     }
 
     fn label(self) -> &'static str {
@@ -102,18 +114,6 @@ pub fn suggest(header: &[String], samples: &[Vec<String>], decimal_comma: bool) 
             })
             .unwrap_or_default()
     };
-    let unit_of = |name: &str| {
-        let l = name.to_ascii_lowercase();
-        if l.contains("(ns)") || l.ends_with("_ns") || l.ends_with(" ns") {
-            TimeUnit::Nanos
-        } else if l.contains("(us)") || l.contains("(µs)") || l.ends_with("_us") || l.ends_with(" us") {
-            TimeUnit::Micros
-        } else if l.contains("(s)") || l.ends_with("_s") || l.ends_with(" s") || l.contains("second") {
-            TimeUnit::Seconds
-        } else {
-            TimeUnit::Millis
-        }
-    };
     let squash = |s: &str| s.chars().filter(|c| c.is_alphanumeric()).collect::<String>().to_ascii_lowercase();
     let frame_words =
         ["frametime", "frame_time", "frametimes", "bildzeit", "msbetweenpresents", "deltatime", "dt"];
@@ -125,7 +125,8 @@ pub fn suggest(header: &[String], samples: &[Vec<String>], decimal_comma: bool) 
             return Some(ColumnMapping {
                 role: MappedRole::FrameTime,
                 column: name.clone(),
-                unit: unit_of(name),
+                unit: unit_from_name(name),
+                extra: Vec::new(),
             });
         }
     }
@@ -137,7 +138,8 @@ pub fn suggest(header: &[String], samples: &[Vec<String>], decimal_comma: bool) 
             return Some(ColumnMapping {
                 role: MappedRole::Timestamp,
                 column: name.clone(),
-                unit: unit_of(name),
+                unit: unit_from_name(name),
+                extra: Vec::new(),
             });
         }
     }
@@ -145,23 +147,24 @@ pub fn suggest(header: &[String], samples: &[Vec<String>], decimal_comma: bool) 
         let mut v = numbers(k);
         v.sort_by(f64::total_cmp);
         let median = *v.get(v.len() / 2)?;
-        let unit = unit_of(name);
+        let unit = unit_from_name(name);
         let ms = median * unit.to_ms();
-        (!is_frame_number(name) && v.first().is_some_and(|x| *x > 0.0) && (1.0..=1000.0).contains(&ms))
-            .then(|| ColumnMapping { role: MappedRole::FrameTime, column: name.clone(), unit })
+        (!is_frame_number(name) && v.first().is_some_and(|x| *x > 0.0) && (1.0..=1000.0).contains(&ms)).then(
+            || ColumnMapping { role: MappedRole::FrameTime, column: name.clone(), unit, extra: Vec::new() },
+        )
     })
 }
 
 /// The mapped column's index, or an error that names the header's columns.
-fn find_column(path: &Path, head: &Head, mapping: &ColumnMapping) -> Result<usize, LoadError> {
-    head.find(&mapping.column).ok_or_else(|| {
+fn find_column(path: &Path, head: &Head, column: &str) -> Result<usize, LoadError> {
+    head.find(column).ok_or_else(|| {
         LoadError::new(
             path,
             Some(head.header_line),
             LoadErrorKind::UnknownColumns(Box::new(super::UnknownColumns {
                 message: format!(
                     "no column named '{}'; the header's columns are: {}",
-                    mapping.column,
+                    column,
                     list_columns(&head.header)
                 ),
                 columns: head.header.clone(),
@@ -287,7 +290,12 @@ fn file_info(
     };
     let format_version = match known {
         Some(k) => k.label().to_owned(),
-        None => format!("--column {role}={} --unit {}", head.header[index], mapping.unit.name()),
+        None => format!(
+            "--column {role}={} --unit {}{}",
+            head.header[index],
+            mapping.unit.name(),
+            super::generic_extra::describe(&mapping.extra)
+        ),
     };
     let mut system = Vec::new();
     if head.decimal_comma() {
@@ -313,12 +321,16 @@ pub(super) fn load<R: Read>(
     known: Option<KnownLayout>,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
-    let index = find_column(path, head, mapping)?;
+    let index = find_column(path, head, &mapping.column)?;
+    for e in &mapping.extra {
+        find_column(path, head, &e.column)?;
+    }
     let scale = mapping.unit.to_ms();
     let axis = (known == Some(KnownLayout::ProfileAnalyzer))
         .then(|| head.find("Time from first frame (ms)"))
         .flatten();
-    let specs = telemetry_specs(head, &[Some(index), axis]);
+    let mut specs = telemetry_specs(head, &[Some(index), axis]);
+    super::generic_extra::apply(&mut specs, &mapping.extra);
     let mut acc = Accumulator::new(specs, head.decimal_comma());
     let mut state = GenericRows {
         role: mapping.role,

@@ -21,6 +21,7 @@ mod engine_rows;
 mod error;
 pub mod etl;
 pub mod generic;
+mod generic_extra;
 pub mod layout;
 pub mod live;
 mod mangohud;
@@ -38,7 +39,7 @@ pub mod unreal;
 pub mod values;
 
 pub use error::{LoadError, LoadErrorKind, UnknownColumns};
-pub use generic::{ColumnMapping, MappedRole, TimeUnit};
+pub use generic::{ColumnMapping, ExtraColumn, ExtraRole, MappedRole, TimeUnit};
 
 use crate::model::Capture;
 use std::io::{BufRead, BufReader, Read};
