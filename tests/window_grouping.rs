@@ -37,3 +37,18 @@ fn runs_of_one_game_numbered_apart_share_a_set() {
     assert_eq!(sets[1], sets[0]);
     assert_eq!(sets[2], "FrameView_RoboCop_30fpscap_Native4K_2024_04_13T193123_Log");
 }
+
+/// Alan Wake 2 run1 and run2 alone are one set, compared one by one (one run a side):
+/// the header says so instead of naming a set "×2" (issue 20).
+#[test]
+fn two_runs_of_one_set_compared_one_by_one_are_not_a_set_comparison() {
+    let Some(dir) = common::real_traces() else { return };
+    let files = [
+        dir.join("frameview/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv"),
+        dir.join("frameview/FrameView_AlanWake2_DLSSQuality_run2_2024_04_17T002622_Log.csv"),
+    ];
+    let h = window(&files);
+    assert_eq!(app(&h).run_sets()[0], app(&h).run_sets()[1]);
+    assert!(h.query_by_label("Sets of runs: one set of 2 runs (compared run by run)").is_some());
+    assert!(h.query_by_label_contains("×2").is_none());
+}

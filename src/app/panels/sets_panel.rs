@@ -28,6 +28,9 @@ pub fn sets_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     let title = if groups.iter().all(|(_, members)| members.len() < 2) {
         // Runs that share no set are no "sets" (issue 20): say so.
         "Sets of runs: none, each run on its own".to_owned()
+    } else if groups.len() == 1 {
+        // One set of every run is no comparison of sets: the runs are compared one by one.
+        format!("Sets of runs: one set of {} runs (compared run by run)", runs.len())
     } else if groups.len() <= 3 && listed.chars().count() <= 60 {
         listed
     } else {
