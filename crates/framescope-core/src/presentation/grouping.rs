@@ -76,7 +76,7 @@ pub fn auto_sets(runs: &[(&str, Option<&str>)]) -> Vec<String> {
         .collect()
 }
 
-/// The application trace `trace` of `capture` names, for [`auto_set`]: `None` when the
+/// The application trace `trace` of `capture` names, for [`auto_sets`]: `None` when the
 /// format does not record one (the trace is then named after the file).
 #[must_use]
 pub fn named_application(capture: &crate::model::Capture, trace: usize) -> Option<&str> {

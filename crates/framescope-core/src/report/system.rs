@@ -9,7 +9,7 @@ use serde::ser::{SerializeMap, Serializer};
 const FILE_FACTS: [&str; 1] = ["separator"];
 
 /// What a file says about its system, name → text in file order: the facts with empty
-/// text (and [`FILE_FACTS`]) left out, names trimmed, and a repeated name (MSI Afterburner's `GPU` per card)
+/// text (and `FILE_FACTS`) left out, names trimmed, and a repeated name (MSI Afterburner's `GPU` per card)
 /// numbered: `GPU`, `GPU 2`, ….
 #[must_use]
 pub fn facts(info: &FileInfo) -> Vec<(String, String)> {
@@ -86,7 +86,7 @@ pub fn headline(facts: &[(String, String)]) -> String {
 }
 
 /// Every fact either run states: the baseline's in its order, then the other's own
-/// (names matched as [`canonical`] writes them).
+/// (names matched as `canonical` writes them).
 #[must_use]
 pub fn side_by_side(baseline: &[(String, String)], other: &[(String, String)]) -> Vec<SystemRow> {
     let find = |list: &[(String, String)], name: &str| {
