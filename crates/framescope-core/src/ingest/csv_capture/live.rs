@@ -5,12 +5,12 @@
 
 use super::super::LoadOptions;
 use super::super::error::{LoadError, LoadErrorKind};
-use super::super::layout::{self, DroppedRule, Layout};
+use super::super::layout::{self, Layout};
 use super::super::mangohud::MangoRows;
 use super::super::preamble::{self, Preamble};
 use super::super::records::{Records, Row};
-use super::file_stem;
 use super::rows::RowReader;
+use super::{file_info, file_stem};
 use crate::model::{Capture, FileInfo, Format, TraceMeta};
 use std::path::{Path, PathBuf};
 
@@ -75,19 +75,7 @@ impl<'a> LiveRows<'a> {
     #[must_use]
     pub fn new(path: &Path, head: &Head, layout: &'a Layout) -> Self {
         let pre = &head.pre;
-        let info = FileInfo {
-            dropped_known: layout.dropped != DroppedRule::Unknown,
-            target_fps: None,
-            path: path.to_path_buf(),
-            format: layout.format,
-            format_version: layout.format_version.clone(),
-            system: pre
-                .comments
-                .iter()
-                .filter_map(|c| c.split_once('='))
-                .map(|(k, v)| (k.trim().into(), v.trim().into()))
-                .collect(),
-        };
+        let info = file_info(path, layout, &pre.comments);
         let mut rows = RowReader::new(layout, file_stem(path));
         if layout.format == Format::MangoHud {
             rows.mango = Some(MangoRows::new(layout, &pre.header, pre.version));

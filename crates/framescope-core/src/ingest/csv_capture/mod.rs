@@ -47,19 +47,7 @@ pub fn load<R: BufRead + Send>(
     })?;
     let layout = layout::detect(&pre.header, &pre.comments)
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
-    let mut info = FileInfo {
-        dropped_known: layout.dropped != DroppedRule::Unknown,
-        target_fps: None,
-        path: path.to_path_buf(),
-        format: layout.format,
-        format_version: layout.format_version.clone(),
-        system: pre
-            .comments
-            .iter()
-            .filter_map(|c| c.split_once('='))
-            .map(|(k, v)| (k.trim().into(), v.trim().into()))
-            .collect(),
-    };
+    let mut info = file_info(path, &layout, &pre.comments);
     let mut rows = RowReader::new(&layout, file_stem(path));
     if layout.format == Format::MangoHud {
         rows.mango = Some(MangoRows::new(&layout, &pre.header, pre.version));
@@ -126,4 +114,21 @@ fn with_units(mut capture: Capture) -> Capture {
 
 fn file_stem(path: &Path) -> String {
     path.file_stem().map_or_else(|| "capture".into(), |s| s.to_string_lossy().into_owned())
+}
+
+/// What a CSV capture's layout and its `#` comment lines (`key=value`: a MangoHud or
+/// OCAT header's system facts) say of the file; shared by a whole load and a live one.
+pub(super) fn file_info(path: &Path, layout: &layout::Layout, comments: &[String]) -> FileInfo {
+    FileInfo {
+        dropped_known: layout.dropped != DroppedRule::Unknown,
+        target_fps: None,
+        path: path.to_path_buf(),
+        format: layout.format,
+        format_version: layout.format_version.clone(),
+        system: comments
+            .iter()
+            .filter_map(|c| c.split_once('='))
+            .map(|(k, v)| (k.trim().into(), v.trim().into()))
+            .collect(),
+    }
 }
