@@ -343,6 +343,7 @@ mod tests {
             row_choices: vec![crate::app::row_choice::RowChoice {
                 format: "frameview".into(),
                 shown: vec!["CPUUtil(%)".into(), "GPU0Clk(MHz)".into()],
+                heights: Vec::new(),
             }],
             compare_view: crate::app::compare_view::CompareView::Bars,
         };

@@ -180,6 +180,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
             |a| a.prepared.source,
         );
         let telemetry_rows = m.telemetry_rows(i);
+        let row_heights = m.row_heights(i);
         let input = timeline::Input {
             run: run.id,
             trace_index: run.trace(),
@@ -198,13 +199,13 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
             scales: shared,
             trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(i)),
             height_scale: 1.0,
+            row_heights: &row_heights,
         };
-        let wanted = timeline::desired_height(&input);
         let input = timeline::Input {
             height_scale: if comparing {
                 1.0
             } else {
-                ((room - 8.0) / wanted.max(1.0)).clamp(1.0, MOST_STRETCH)
+                timeline::fill_scale(&input, room - 8.0, MOST_STRETCH)
             },
             ..input
         };

@@ -68,6 +68,12 @@ impl Model<'_> {
         self.session.telemetry_rows(i, self.persisted)
     }
 
+    /// The rows of run `i` the user resized, with their heights.
+    #[must_use]
+    pub fn row_heights(&self, i: usize) -> Vec<(crate::app::row_choice::RowKey, f32)> {
+        self.session.row_heights(i, self.persisted)
+    }
+
     /// The trim run `i` is analysed with.
     #[must_use]
     pub fn run_trim(&self, i: usize) -> Trim {

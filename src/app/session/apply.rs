@@ -167,6 +167,7 @@ impl Session {
             Command::Cursor(t) => self.cursor_ms = Some(t - s),
             Command::Trim { start, at_ms } => return self.drag_trim(i, start, at_ms, persisted),
             Command::Row { track, action } => return self.edit_rows(i, track, action, persisted),
+            Command::RowHeight { row, height } => return self.resize_row(i, row, height, persisted),
             Command::ResetView => self.fit_view(),
             Command::ZoomToSelection => {
                 if let Some((a, b)) = self.selection {

@@ -7,6 +7,7 @@ use super::super::work::limiter_track::AnimationTrack;
 use super::draw::{Axis, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, Rows, TimelineRow};
 use super::text;
+use crate::app::row_choice::RowKey;
 use framescope_core::lod::ColumnCache;
 
 /// The animation-error row.
@@ -22,6 +23,10 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 }
 
 impl TimelineRow for AnimationRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("animation")
+    }
+
     fn height(&self) -> f32 {
         70.0
     }

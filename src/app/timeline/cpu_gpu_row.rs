@@ -8,6 +8,7 @@ use super::super::work::limiter_track::LimiterTrack;
 use super::draw::{Axis, Band, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::text;
+use crate::app::row_choice::RowKey;
 use eframe::egui::{FontId, pos2};
 use framescope_core::analysis::limiter::Class;
 use framescope_core::lod::ColumnCache;
@@ -45,6 +46,10 @@ fn class_name(class: Option<Class>) -> &'static str {
 }
 
 impl TimelineRow for CpuGpuRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("cpu-gpu")
+    }
+
     fn height(&self) -> f32 {
         90.0
     }

@@ -5,6 +5,7 @@
 use super::draw::DrawList;
 use super::duration::{self, Series};
 use super::row::{HoverAt, RowContext, Rows, TimelineRow};
+use crate::app::row_choice::RowKey;
 use framescope_core::lod::ColumnCache;
 
 /// The other series' row.
@@ -24,6 +25,10 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 }
 
 impl TimelineRow for OtherSeriesRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind(if self.display { "display" } else { "presents" })
+    }
+
     fn height(&self) -> f32 {
         60.0
     }

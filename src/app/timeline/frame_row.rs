@@ -8,6 +8,7 @@ use super::draw::{ColourClass, DrawList, Item};
 use super::duration::{self, Series};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::text;
+use crate::app::row_choice::RowKey;
 use eframe::egui::{FontId, pos2, vec2};
 use framescope_core::lod::ColumnCache;
 
@@ -28,6 +29,10 @@ fn source(ctx: &RowContext<'_>) -> &'static str {
 }
 
 impl TimelineRow for FrameRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("frame")
+    }
+
     fn height(&self) -> f32 {
         110.0
     }
@@ -139,6 +144,7 @@ mod tests {
             compact: false,
             telemetry_rows: &[],
             height_scale: 1.0,
+            row_heights: &[],
             scales: None,
             trim: None,
         };

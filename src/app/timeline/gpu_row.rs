@@ -4,6 +4,7 @@
 use super::draw::DrawList;
 use super::duration::{self, Series};
 use super::row::{HoverAt, RowContext, Rows, TimelineRow};
+use crate::app::row_choice::RowKey;
 use framescope_core::lod::ColumnCache;
 
 /// The GPU row.
@@ -29,6 +30,10 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 }
 
 impl TimelineRow for GpuRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("gpu")
+    }
+
     fn height(&self) -> f32 {
         60.0
     }

@@ -7,6 +7,7 @@ use super::draw::{Band, ColourClass, DrawList};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::stutter_row::ticks;
 use super::text;
+use crate::app::row_choice::RowKey;
 use eframe::egui::{Rect, pos2};
 use framescope_core::lod::{self, ColumnCache};
 
@@ -28,6 +29,10 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 }
 
 impl TimelineRow for HealthRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("health")
+    }
+
     fn height(&self) -> f32 {
         HEADER + LANE * self.spikes.len() as f32 + 4.0
     }

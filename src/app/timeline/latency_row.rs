@@ -6,6 +6,7 @@ use super::super::theme;
 use super::draw::{Axis, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::text;
+use crate::app::row_choice::RowKey;
 use eframe::egui::{FontId, pos2};
 use framescope_core::lod::{ColumnCache, ColumnStat};
 use framescope_core::presentation::stages::Stack;
@@ -51,6 +52,10 @@ fn column(out: &mut Vec<Item>, stack: &Stack, c: usize, s: &ColumnStat, typicals
 }
 
 impl TimelineRow for LatencyRow<'_> {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("latency")
+    }
+
     fn height(&self) -> f32 {
         80.0
     }

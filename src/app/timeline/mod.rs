@@ -35,6 +35,7 @@ mod latency_row;
 pub use framescope_core::lod;
 mod overlays;
 mod pc_latency_row;
+mod resize;
 mod row;
 mod rows_menu;
 mod stutter_row;
@@ -85,6 +86,14 @@ pub enum Command {
         track: usize,
         /// What to do.
         action: crate::app::row_choice::RowAction,
+    },
+    /// A row's bottom edge was dragged to give it this height (points), or
+    /// double-clicked to give it back the shared height (`None`).
+    RowHeight {
+        /// The row.
+        row: crate::app::row_choice::RowKey,
+        /// Its height.
+        height: Option<f32>,
     },
     /// A trim edge was dragged to this time (ms): the start trim's edge when `start`,
     /// else the end trim's.
@@ -167,6 +176,8 @@ pub struct Input<'a> {
     /// Every row's height times this (≥ 1): the rows share the height the window
     /// has for them instead of leaving it empty.
     pub height_scale: f32,
+    /// The rows the user resized, with their heights (points; not stretched).
+    pub row_heights: &'a [(crate::app::row_choice::RowKey, f32)],
 }
 
 /// The vertical scales (ms) of the frame-duration and latency rows, shared by compared
@@ -229,20 +240,27 @@ impl Track {
 /// Total height the timeline wants.
 #[must_use]
 pub fn desired_height(input: &Input<'_>) -> f32 {
-    height(&row::rows_of(&RowContext::new(input)), input.height_scale)
+    RULER_HEIGHT + resize::heights(&row::rows_of(&RowContext::new(input)), input).iter().sum::<f32>()
 }
 
-/// The ruler's and the rows' height, each row's times `scale`.
-fn height(rows: &Rows<'_>, scale: f32) -> f32 {
-    RULER_HEIGHT + rows.iter().map(|r| r.height() * scale).sum::<f32>()
+/// How much the rows the user did not resize are stretched (1 to `most`) so that the
+/// timeline fills `room` points.
+#[must_use]
+pub fn fill_scale(input: &Input<'_>, room: f32, most: f32) -> f32 {
+    let rows = row::rows_of(&RowContext::new(input));
+    let resized =
+        |r: &dyn row::TimelineRow| input.row_heights.iter().find(|(k, _)| *k == r.key()).map(|(_, h)| *h);
+    let fixed: f32 = rows.iter().filter_map(|r| resized(r.as_ref())).sum();
+    let shared: f32 = rows.iter().filter(|r| resized(r.as_ref()).is_none()).map(|r| r.height()).sum();
+    ((room - RULER_HEIGHT - fixed) / shared.max(1.0)).clamp(1.0, most)
 }
 
 /// Draws the timeline in the available width and returns the user's commands.
 pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let ctx = RowContext::new(input);
     let rows = row::rows_of(&ctx);
-    let scale = input.height_scale.max(1.0);
-    let size = vec2(ui.available_width(), height(&rows, scale));
+    let heights = resize::heights(&rows, input);
+    let size = vec2(ui.available_width(), RULER_HEIGHT + heights.iter().sum::<f32>());
     let (rect, response) = ui.allocate_exact_size(size, Sense::click_and_drag());
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Timeline"));
     let track_rect = Rect::from_min_max(pos2(rect.left() + LABEL_WIDTH, rect.top()), rect.max);
@@ -252,7 +270,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let column_left = track_rect.left() + cache::prepare(&mut cache, input, width);
     let track = Track { view: input.view, column_left, left: track_rect.left(), width };
     if ui.is_rect_visible(rect) {
-        paint(&ui.painter_at(rect), &ctx, &rows, &mut cache, &track, rect);
+        paint(&ui.painter_at(rect), &ctx, (&rows, &heights), &mut cache, &track, rect);
     }
     // The frames under the pointer's pixel column, for the hover.
     let column = response.hover_pos().map_or(0..0, |pos| {
@@ -261,11 +279,11 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     });
     drop(cache);
     let mut commands = input::interact(ui, &response, input, track_rect);
+    commands.extend(resize::edges(ui, &response, &ctx, (&rows, &heights), rect));
     // The row under height `y`, and its top.
     let row_at = |y: f32| {
         let mut top = rect.top() + RULER_HEIGHT;
-        for (k, row) in rows.iter().enumerate() {
-            let h = row.height() * scale;
+        for (k, &h) in heights.iter().enumerate() {
             if y >= top && y < top + h {
                 return Some((k, top));
             }
@@ -302,7 +320,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
 fn paint(
     p: &Painter,
     ctx: &RowContext<'_>,
-    rows: &Rows<'_>,
+    (rows, heights): (&Rows<'_>, &[f32]),
     cache: &mut ColumnCache,
     track: &Track,
     rect: Rect,
@@ -316,9 +334,7 @@ fn paint(
     let mut y = rect.top() + RULER_HEIGHT;
     let frames_top = y;
     let mut frames_bottom = y;
-    let scale = ctx.input.height_scale.max(1.0);
-    for (k, row) in rows.iter().enumerate() {
-        let h = row.height() * scale;
+    for (k, (row, &h)) in rows.iter().zip(heights).enumerate() {
         let band = Rect::from_min_max(pos2(rect.left(), y), pos2(rect.right(), y + h));
         p.rect_filled(band, 0.0, theme::ROW_BACKGROUND[k % 2]);
         let list = row.prepare(ctx, cache);

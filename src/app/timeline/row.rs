@@ -117,8 +117,11 @@ impl RowPainter<'_> {
 
 /// One kind of timeline row.
 pub trait TimelineRow {
-    /// Its height, points.
+    /// Its height, points (before the rows share the panel's height).
     fn height(&self) -> f32;
+
+    /// Which row it is, for the height the user gives it by dragging its edge.
+    fn key(&self) -> crate::app::row_choice::RowKey;
 
     /// The label in the label column: short (the axis and the hover say the rest), at
     /// most two lines.

@@ -4,6 +4,7 @@
 
 use super::draw::{self, Band, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, Rows, TimelineRow};
+use crate::app::row_choice::RowKey;
 use framescope_core::lod::{self, ColumnCache};
 use std::ops::Range;
 
@@ -54,6 +55,10 @@ fn shade(covered: &[u32], columns: &[Range<usize>], colour: ColourClass) -> Vec<
 }
 
 impl TimelineRow for StutterRow {
+    fn key(&self) -> RowKey {
+        RowKey::Kind("stutters")
+    }
+
     fn height(&self) -> f32 {
         26.0
     }

@@ -7,6 +7,7 @@ use super::super::work::TelemetryTrack;
 use super::draw::{Axis, ColourClass, DrawList, Item};
 use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::{AXIS_WIDTH, LABEL_WIDTH, text};
+use crate::app::row_choice::RowKey;
 use eframe::egui::pos2;
 use framescope_core::lod::ColumnCache;
 
@@ -34,6 +35,10 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 }
 
 impl TimelineRow for TelemetryRow<'_> {
+    fn key(&self) -> RowKey {
+        self.telemetry_index().map_or(RowKey::Kind("pc-latency"), RowKey::Telemetry)
+    }
+
     fn height(&self) -> f32 {
         52.0
     }
