@@ -6,30 +6,79 @@ use eframe::egui::{self, Align2, Color32, FontId, Painter, Pos2, Rect, Stroke, p
 
 /// A vertical axis for a row: its bottom and top values and round ticks between them,
 /// as faint lines across the row and values right-aligned against the label column's
-/// edge (`unit` after the top one).
+/// edge (`unit` after the top one, when it fits), laid out by [`axis_layout`] so that
+/// no two values overlap however short the row.
 pub fn axis(p: &Painter, labels: &Painter, rect: Rect, (lo, hi): (f64, f64), unit: &str) {
     let font = FontId::proportional(9.5);
     let x = rect.left() - 4.0;
-    let y = |v: f64| super::draw::y_of(rect, v - lo, hi - lo);
-    let top = if unit.is_empty() { number_text(hi) } else { format!("{} {unit}", number_text(hi)) };
-    labels.text(pos2(x, rect.top()), Align2::RIGHT_TOP, top, font.clone(), theme::AXIS_TEXT);
-    labels.text(
-        pos2(x, rect.bottom()),
-        Align2::RIGHT_BOTTOM,
-        number_text(lo),
-        font.clone(),
-        theme::AXIS_TEXT,
-    );
-    let count = (rect.height() / 24.0).floor().max(1.0) as usize;
-    for v in axis_ticks(lo, hi, count) {
-        let yv = y(v);
-        // Room for the end labels.
-        if yv < rect.top() + 14.0 || yv > rect.bottom() - 12.0 {
-            continue;
-        }
+    let layout = axis_layout(lo, hi, rect.height(), AXIS_LABEL_HEIGHT);
+    if layout.top {
+        let with_unit = if unit.is_empty() { number_text(hi) } else { format!("{} {unit}", number_text(hi)) };
+        // A unit that would run into the row's name is left out (the hover names it).
+        let galley = labels.layout_no_wrap(with_unit, font.clone(), theme::AXIS_TEXT);
+        let galley = if galley.size().x > super::AXIS_WIDTH - 2.0 {
+            labels.layout_no_wrap(number_text(hi), font.clone(), theme::AXIS_TEXT)
+        } else {
+            galley
+        };
+        labels.galley(pos2(x - galley.size().x, rect.top()), galley, theme::AXIS_TEXT);
+    }
+    if layout.bottom {
+        let at = pos2(x, rect.bottom());
+        labels.text(at, Align2::RIGHT_BOTTOM, number_text(lo), font.clone(), theme::AXIS_TEXT);
+    }
+    for (v, dy) in layout.ticks {
+        let yv = rect.top() + dy;
         p.line_segment([pos2(rect.left(), yv), pos2(rect.right(), yv)], Stroke::new(1.0, theme::AXIS_GRID));
         labels.text(pos2(x, yv), Align2::RIGHT_CENTER, number_text(v), font.clone(), theme::AXIS_TEXT);
     }
+}
+
+/// The height an axis value takes, points (its font's line, and a little).
+pub const AXIS_LABEL_HEIGHT: f32 = 12.0;
+/// The least room between two axis values, points.
+const AXIS_LABEL_GAP: f32 = 2.0;
+
+/// Where a row's axis values go: the top value (with the unit) at the top when the row
+/// is at least most of a line tall, the bottom value at the bottom when there is room
+/// for both, and round ticks between them only where their values clear the end
+/// values and each other.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AxisLayout {
+    /// The top value is drawn (top-aligned with the area).
+    pub top: bool,
+    /// The bottom value is drawn (bottom-aligned).
+    pub bottom: bool,
+    /// The ticks between: each value and its height below the area's top (its label is
+    /// centred there).
+    pub ticks: Vec<(f64, f32)>,
+}
+
+/// The axis values of a row area `height` tall for values `lo` to `hi`, each value
+/// `label_h` tall: no two of them overlap.
+#[must_use]
+pub fn axis_layout(lo: f64, hi: f64, height: f32, label_h: f32) -> AxisLayout {
+    let top = height >= label_h * 0.75;
+    let bottom = height >= 2.0 * label_h + AXIS_LABEL_GAP;
+    let mut ticks = Vec::new();
+    if !(bottom && hi > lo) {
+        return AxisLayout { top, bottom, ticks };
+    }
+    // Round ticks about 16 points apart; from the top down, each kept when clear of the
+    // one above (the top value first) and of the bottom value.
+    let count = (height / 16.0).floor().max(1.0) as usize;
+    let mut above = label_h;
+    let lowest = height - label_h - AXIS_LABEL_GAP;
+    for v in axis_ticks(lo, hi, count).into_iter().rev() {
+        let y = (f64::from(height) * (hi - v) / (hi - lo)) as f32;
+        let (from, to) = (y - label_h / 2.0, y + label_h / 2.0);
+        if v <= lo || v >= hi || from < above + AXIS_LABEL_GAP || to > lowest {
+            continue;
+        }
+        ticks.push((v, y));
+        above = to;
+    }
+    AxisLayout { top, bottom, ticks }
 }
 
 /// Round values from `lo` to `hi` (both included when round), at most about `count`.
@@ -144,6 +193,57 @@ mod tests {
         assert_eq!(number_text(16.0), "16");
         assert_eq!(number_text(16.67), "16.7");
         assert_eq!(number_text(5_786_689_536.0), "5.8 G");
+    }
+
+    /// The rows of an axis' values (top, bottom, ticks) on an area `h` tall.
+    fn value_rows(l: &AxisLayout, h: f32) -> Vec<(f32, f32)> {
+        let lh = AXIS_LABEL_HEIGHT;
+        let mut out: Vec<(f32, f32)> = l.ticks.iter().map(|&(_, y)| (y - lh / 2.0, y + lh / 2.0)).collect();
+        if l.top {
+            out.push((0.0, lh));
+        }
+        if l.bottom {
+            out.push((h - lh, h));
+        }
+        out
+    }
+
+    #[test]
+    fn axis_values_never_overlap() {
+        // Frame times, latency, °C, %, MB, MHz and a 0–1 ratio, on rows 8 to 200 points.
+        let ranges = [
+            (0.0, 25.0),
+            (0.0, 140.0),
+            (70.0, 80.0),
+            (0.0, 100.0),
+            (0.0, 6000.0),
+            (1500.0, 2100.0),
+            (0.0, 1.0),
+        ];
+        for (lo, hi) in ranges {
+            for h in 8..=200 {
+                let h = h as f32;
+                let l = axis_layout(lo, hi, h, AXIS_LABEL_HEIGHT);
+                let rows = value_rows(&l, h);
+                for (i, a) in rows.iter().enumerate() {
+                    for b in &rows[i + 1..] {
+                        assert!(a.1 <= b.0 || b.1 <= a.0, "{lo}–{hi} on {h} pt: {a:?} overlaps {b:?}");
+                    }
+                }
+                // Ticks lie inside the area and strictly between the end values.
+                assert!(l.ticks.iter().all(|&(v, y)| v > lo && v < hi && y > 0.0 && y < h), "{l:?}");
+                assert_eq!(l.top, h >= 9.0, "{h}");
+                assert_eq!(l.bottom, h >= 26.0, "{h}");
+            }
+        }
+        // 0–6000 MB on 100 points: ticks every 1000 (6 wanted), at 16.7, 33.3, … points;
+        // 5000's value (10.7–22.7) would touch the top value (0–12 and a 2-point gap),
+        // 1000's (77.3–89.3) the bottom one (88–100): 4000, 3000 and 2000 remain.
+        let l = axis_layout(0.0, 6000.0, 100.0, AXIS_LABEL_HEIGHT);
+        assert_eq!(l.ticks.iter().map(|t| t.0).collect::<Vec<_>>(), [4000.0, 3000.0, 2000.0]);
+        // A 20-point row: the top value only.
+        let short = axis_layout(0.0, 140.0, 20.0, AXIS_LABEL_HEIGHT);
+        assert_eq!((short.top, short.bottom, short.ticks.len()), (true, false, 0));
     }
 
     #[test]
