@@ -223,7 +223,11 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     let names = legend_names(&labels);
     ui.horizontal_wrapped(|ui| {
         for ((slot, &i), name) in shown.iter().enumerate().zip(&names) {
-            ui.colored_label(m.run_colour(slot, i), format!("— {name}"));
+            // One line per entry (never parted from its mark): wraps go between entries.
+            ui.add(
+                egui::Label::new(egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, i)))
+                    .extend(),
+            );
         }
     });
     ui.weak("Each run's typical present interval per pixel column, on the aligned time axis; a mark at the top: above the scale.");

@@ -21,9 +21,25 @@ enum Swatch {
     Tick(egui::Color32),
 }
 
-fn swatch(ui: &mut egui::Ui, kind: Swatch) {
-    let (rect, _) = ui.allocate_exact_size(egui::vec2(12.0, 12.0), egui::Sense::hover());
-    let p = ui.painter();
+/// A legend entry: its swatch and its text as one widget, so that a line break never
+/// parts them; explained by `help` on hover.
+fn entry(ui: &mut egui::Ui, kind: Swatch, text: &str, help: &str) {
+    let font = egui::TextStyle::Small.resolve(ui.style());
+    let colour = ui.visuals().text_color();
+    let galley = ui.painter().layout_no_wrap(text.to_owned(), font, colour);
+    let size = egui::vec2(15.0 + galley.size().x, galley.size().y.max(12.0));
+    let (rect, response) = ui.allocate_exact_size(size, egui::Sense::hover());
+    response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Label, true, text));
+    let square =
+        egui::Rect::from_center_size(egui::pos2(rect.left() + 6.0, rect.center().y), egui::vec2(12.0, 12.0));
+    swatch(ui.painter(), square, kind);
+    let top = rect.center().y - galley.size().y / 2.0;
+    ui.painter().galley(egui::pos2(rect.left() + 15.0, top), galley, colour);
+    response.on_hover_text(help);
+}
+
+/// Draws swatch `kind` in `rect` (12 × 12).
+fn swatch(p: &egui::Painter, rect: egui::Rect, kind: Swatch) {
     let c = rect.center();
     match kind {
         Swatch::Fill(colour) => {
@@ -107,16 +123,13 @@ pub fn timeline_legend_ui(ui: &mut egui::Ui, generated: bool) {
         ui.label(RichText::new("Legend").small().strong()).on_hover_text("Hover an entry, or a row's name, for what it means.");
         if generated {
             ui.add_space(6.0);
-            swatch(ui, Swatch::Fill(theme::generated(theme::WITHIN_BUDGET)));
-            ui.label(RichText::new("generated frame").small()).on_hover_text(
-                "A frame made by frame generation (XeSS-FG, DLSS-FG, AFMF): the lighter variant of its colour, \
-                 visible when zoomed in to single frames.",
-            );
+            let help = "A frame made by frame generation (XeSS-FG, DLSS-FG, AFMF): the lighter variant of its \
+                        colour, visible when zoomed in to single frames.";
+            entry(ui, Swatch::Fill(theme::generated(theme::WITHIN_BUDGET)), "generated frame", help);
         }
         for (kind, text, help) in entries {
             ui.add_space(6.0);
-            swatch(ui, kind);
-            ui.label(RichText::new(text).small()).on_hover_text(help);
+            entry(ui, kind, text, help);
         }
     });
 }
