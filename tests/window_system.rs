@@ -1,7 +1,7 @@
 //! Issue 20 in the real window (egui_kittest): a CapFrameX JSON's sensors among the
 //! run's telemetry, its "System" box (folded, its header naming GPU and CPU; opened,
-//! every fact as `framescope report --json` gives it), and two compared runs' systems
-//! side by side.
+//! every fact as `framescope report --json` gives it), and two compared runs' (or
+//! sets') systems side by side, their header in view at 1280×720.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 mod common;
@@ -26,14 +26,17 @@ fn report(file: &PathBuf) -> Value {
 }
 
 /// Clicks the collapsing header whose label starts with `prefix`, scrolled into view
-/// first (the comparison's sits under its tables).
+/// first when below the window.
 fn open_header(h: &mut Window, prefix: &str) {
-    h.get_by_label_contains(prefix).scroll_to_me();
-    h.run_steps(2);
     for _ in 0..3 {
+        if h.get_by_label_contains(prefix).rect().bottom() < 880.0 {
+            break;
+        }
         h.get_by_label_contains(prefix).scroll_down();
         h.run_steps(2);
     }
+    // Until a smooth scroll has come to rest.
+    h.run_steps(30);
     h.get_by_label_contains(prefix).click();
     settle(h);
 }
@@ -103,4 +106,48 @@ fn compared_systems_are_side_by_side() {
         ]),
         "{cpu:?}"
     );
+}
+
+/// The "System: …" header of a comparison is in view at 1280×720 without scrolling:
+/// it sits right under the compared runs' names, above the tables.
+fn system_header_in_view(h: &mut Window) {
+    h.set_size(eframe::egui::vec2(1280.0, 720.0));
+    settle(h);
+    let header = h
+        .query_all_by(|n| n.value().or_else(|| n.label()).is_some_and(|l| l.starts_with("System: ")))
+        .map(|n| n.rect())
+        .next()
+        .expect("a System header");
+    assert!(header.top() >= 0.0 && header.bottom() <= 720.0, "System header at {header:?}");
+}
+
+/// Two runs compared at 1280×720: their System header is in view.
+#[test]
+fn at_1280_by_720_the_compared_systems_are_in_view() {
+    let (Some(cx), Some(ocat)) = (real(CX), real(OCAT)) else { return };
+    let mut h = window(&[cx, ocat]);
+    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
+    settle(&mut h);
+    system_header_in_view(&mut h);
+}
+
+/// Two sets of two runs compared at 1280×720 (Alan Wake 2 on FrameView, a MangoHud
+/// game): the sets' System header is in view, saying their GPUs differ.
+#[test]
+fn at_1280_by_720_the_compared_sets_systems_are_in_view() {
+    let files = [
+        "frameview/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv",
+        "frameview/FrameView_AlanWake2_DLSSQuality_run2_2024_04_17T002622_Log.csv",
+        "mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run1.csv",
+        "mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run2.csv",
+    ];
+    let Some(files) = files.iter().map(|f| real(f)).collect::<Option<Vec<_>>>() else { return };
+    let mut h = window(&files);
+    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
+    settle(&mut h);
+    let mut sets = app(&h).run_sets();
+    sets.dedup();
+    assert_eq!(sets.len(), 2, "two sets: {sets:?}");
+    assert!(h.query_by_label_contains("facts differ").is_some(), "the sets' System header");
+    system_header_in_view(&mut h);
 }

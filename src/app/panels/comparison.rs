@@ -63,6 +63,8 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         // `framescope compare --convention TOOL`).
         let convention = m.session.convention();
         let comparison = framescope_core::report::compare::compare(baseline, other);
+        // The machines first, folded: in view without scrolling (issue 20).
+        super::system::system_comparison_ui(ui, &comparison, ("comparison_system", i));
         super::glance::glance_ui(ui, framescope_core::report::compare::Glance::of(&comparison));
         let comparison = comparison.with_convention(convention);
         let sources = (baseline.frame_time, other.frame_time);
@@ -71,7 +73,6 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         });
         super::peers::convention_note_ui(ui, &comparison, convention);
         super::peers::telemetry_comparison_ui(ui, &comparison, ("comparison_telemetry", i));
-        super::system::system_comparison_ui(ui, &comparison, ("comparison_system", i));
     }
     out
 }

@@ -141,6 +141,14 @@ pub fn sets_comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         ui.spinner();
         return out;
     };
+    // The sets' machines first, folded: in view without scrolling (issue 20).
+    let firsts: Vec<(&str, &framescope_core::model::FileInfo)> = groups
+        .iter()
+        .filter_map(|(name, members)| {
+            Some((name.as_str(), &m.session.runs().get(*members.first()?)?.capture.info))
+        })
+        .collect();
+    super::system::system_sets_ui(ui, &firsts);
     for (k, (name, members)) in groups.iter().enumerate() {
         out.extend(set_runs_ui(ui, m, k, name, members));
     }
