@@ -110,3 +110,45 @@ fn utilisation_axes_end_at_100() {
     assert_eq!((lo, hi), (78.0, 99.0));
     assert_eq!(telemetry_axis_in(lo, hi, column_unit(t, "GPU Core Load")), (60.0, 100.0));
 }
+
+/// CapFrameX's older sensor layout, `SensorData` (before `SensorData2`): plain arrays
+/// named by what they hold. The layout is CapFrameX's `SessionSensorData` class
+/// (CXWorld/CapFrameX `source/CapFrameX.Data.Session/Classes/SessionSensorData.cs`):
+/// `MeasureTime` (s), integer loads, clocks, powers and temperatures, `RamUsage` (GB),
+/// `VRamUsage` (MB), the flag `IsInGpuLimit` as booleans. A hand-built capture of four
+/// frames presented at 0.01, 0.02, 0.03 and 0.04 s with samples at 0.015 and 0.04 s:
+/// frame 1 takes sample 0, frames 2–4 sample 1; GpuPower 150, 170 W gives 150, 170,
+/// 170, 170; IsInGpuLimit true, false gives 1, 0, 0, 0.
+#[test]
+fn capframex_legacy_sensor_data_is_telemetry_with_units() {
+    let json = r#"{"Info":{"ProcessName":"g.exe","GPU":"GTX 1080"},
+      "Runs":[{"CaptureData":{"TimeInSeconds":[0.01,0.02,0.03,0.04],"MsBetweenPresents":[10,10,10,10]},
+        "SensorData":{"MeasureTime":[0.015,0.04],"BetweenMeasureTimes":[0.015,0.025],
+          "CpuUsage":[30,40],"GpuUsage":[97,99],"GpuPower":[150,170],"GpuTemp":[60,61],
+          "RamUsage":[7.5,7.6],"VRamUsage":[3000,3100],"IsInGpuLimit":[true,false]},
+        "SensorData2":null}]}"#;
+    let path = std::env::temp_dir().join(format!("framescope-cx-legacy-{}.json", std::process::id()));
+    std::fs::write(&path, json).unwrap();
+    let loaded = load_file(&path, LoadOptions::default(), &Progress::default());
+    std::fs::remove_file(&path).unwrap();
+    let c = loaded.unwrap_or_else(|e| panic!("{e}"));
+    let t = &c.traces[0];
+    units(
+        t,
+        &[
+            ("CpuUsage", "%"),
+            ("GpuUsage", "%"),
+            ("GpuPower", "W"),
+            ("GpuTemp", "°C"),
+            ("RamUsage", "GB"),
+            ("VRamUsage", "MB"),
+            ("IsInGpuLimit", ""),
+        ],
+    );
+    let column = |name: &str| -> Vec<f64> {
+        t.frames.columns.iter().find(|c| c.name == name).map(|c| c.values.iter().collect()).unwrap()
+    };
+    assert_eq!(column("GpuPower"), [150.0, 170.0, 170.0, 170.0]);
+    assert_eq!(column("IsInGpuLimit"), [1.0, 0.0, 0.0, 0.0]);
+    assert!(!t.frames.columns.iter().any(|c| c.name == "MeasureTime" || c.name == "BetweenMeasureTimes"));
+}

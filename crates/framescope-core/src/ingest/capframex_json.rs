@@ -26,6 +26,17 @@ struct RunJson {
     /// The run's sensors (read leniently: a malformed sensor is a warning, not an error).
     #[serde(default)]
     sensor_data2: Option<serde_json::Value>,
+    /// The older sensor layout, read when there is no `SensorData2`.
+    #[serde(default)]
+    sensor_data: Option<serde_json::Value>,
+}
+
+/// A run's sensors in one of CapFrameX's two layouts.
+enum Sensors {
+    /// `SensorData2`: one object per sensor, with its name and type.
+    Named(serde_json::Value),
+    /// `SensorData`: plain arrays named by what they hold (or nothing).
+    Legacy(Option<serde_json::Value>),
 }
 
 #[derive(Deserialize, Default)]
@@ -97,8 +108,12 @@ pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
     for (k, run) in doc.runs.into_iter().enumerate().take(super::builder::MAX_TRACES) {
         let name = if several { format!("{application} (run {})", k + 1) } else { application.clone() };
         any_dropped_array |= run.capture_data.as_ref().is_some_and(|d| d.dropped.is_some());
-        let sensors = run.sensor_data2;
-        match run.capture_data.map(|data| trace_of(&name, &data, run.present_mon_runtime, sensors.as_ref())) {
+        // SensorData2 when the run has one (not null, not empty), else the older SensorData.
+        let sensors = match run.sensor_data2.filter(|v| v.as_object().is_some_and(|m| !m.is_empty())) {
+            Some(v) => Sensors::Named(v),
+            None => Sensors::Legacy(run.sensor_data),
+        };
+        match run.capture_data.map(|data| trace_of(&name, &data, run.present_mon_runtime, &sensors)) {
             Some(t) if !t.is_empty() => traces.push(t),
             _ => empty.push(k + 1),
         }
@@ -135,12 +150,7 @@ fn values(v: Option<&Vec<Option<f64>>>, i: usize) -> f64 {
 
 /// One run's arrays as a trace, with its sensors as telemetry; frames with an unusable
 /// frame time are skipped.
-fn trace_of(
-    name: &str,
-    data: &CaptureData,
-    runtime: Option<String>,
-    sensors: Option<&serde_json::Value>,
-) -> Trace {
+fn trace_of(name: &str, data: &CaptureData, runtime: Option<String>, sensors: &Sensors) -> Trace {
     let ft = data.ms_between_presents.as_ref();
     let (n, uneven) = frame_count(data);
     let kept: Vec<usize> =
@@ -177,7 +187,10 @@ fn trace_of(
     let mut warnings: Vec<Warning> = uneven.into_iter().collect();
     warnings.extend(skip_warning(n, &kept));
     let times_s: Vec<f64> = kept.iter().map(|&i| values(data.time_in_seconds.as_ref(), i)).collect();
-    let sensors = super::capframex_sensors::read(sensors, &times_s);
+    let sensors = match sensors {
+        Sensors::Named(v) => super::capframex_sensors::read(Some(v), &times_s),
+        Sensors::Legacy(v) => super::capframex_sensors_legacy::read(v.as_ref(), &times_s),
+    };
     columns.extend(sensors.columns);
     warnings.extend(sensors.warnings);
     let display_ms = column(&data.ms_between_display_change, true);

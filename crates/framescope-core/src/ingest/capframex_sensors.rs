@@ -77,7 +77,7 @@ fn numbers(sensor: &Value) -> Option<Vec<f64>> {
 /// For each frame present time (seconds; NaN when unknown), the index of the first
 /// sample taken at or after it, when there is one. `measure` must ascend; a sample time
 /// that goes back is treated as the time before it.
-fn sample_of_frames(times_s: &[f64], measure: &[f64]) -> Vec<Option<usize>> {
+pub(super) fn sample_of_frames(times_s: &[f64], measure: &[f64]) -> Vec<Option<usize>> {
     let mut ascending = Vec::with_capacity(measure.len());
     let mut last = f64::NEG_INFINITY;
     for &m in measure {

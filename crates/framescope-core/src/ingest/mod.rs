@@ -15,6 +15,7 @@ mod afterburner;
 mod builder;
 mod capframex_json;
 mod capframex_sensors;
+mod capframex_sensors_legacy;
 mod csv_capture;
 mod decode;
 mod engine_rows;
