@@ -141,11 +141,12 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
     (commands, Some(rect))
 }
 
-/// The most a row is stretched to fill the central panel.
-const MOST_STRETCH: f32 = 2.5;
+/// The most a row is stretched to fill the central panel, and the most it is squeezed
+/// (to its [`timeline::MIN_HEIGHT_SCALE`]) so that every row is in view.
+const STRETCH: (f32, f32) = (timeline::MIN_HEIGHT_SCALE, 2.5);
 
 /// One timeline per shown run, in a scroll area `room` high: a single run's rows
-/// share that height (stretched up to [`MOST_STRETCH`]), compared runs keep theirs.
+/// share that height (stretched or squeezed within [`STRETCH`]), compared runs keep theirs.
 fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>, egui::Rect) {
     let s = m.session;
     let shown = s.shown();
@@ -202,11 +203,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
             row_heights: &row_heights,
         };
         let input = timeline::Input {
-            height_scale: if comparing {
-                1.0
-            } else {
-                timeline::fill_scale(&input, room - 8.0, MOST_STRETCH)
-            },
+            height_scale: if comparing { 1.0 } else { timeline::fill_scale(&input, room - 8.0, STRETCH) },
             ..input
         };
         let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;

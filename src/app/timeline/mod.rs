@@ -61,6 +61,9 @@ pub const LABEL_WIDTH: f32 = 170.0;
 /// The part of the label column the axes' values take.
 const AXIS_WIDTH: f32 = 44.0;
 const RULER_HEIGHT: f32 = 22.0;
+/// The least a row's own height is squeezed to share a short panel (a telemetry row
+/// keeps its name and top value; a user's row height is kept as it is).
+pub const MIN_HEIGHT_SCALE: f32 = 0.6;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -173,8 +176,8 @@ pub struct Input<'a> {
     pub scales: Option<Scales>,
     /// The trim, shaded and draggable.
     pub trim: Option<TrimEdges>,
-    /// Every row's height times this (≥ 1): the rows share the height the window
-    /// has for them instead of leaving it empty.
+    /// Every row's height times this (at least [`MIN_HEIGHT_SCALE`]): the rows share the
+    /// height the window has for them instead of leaving it empty or running below it.
     pub height_scale: f32,
     /// The rows the user resized, with their heights (points; not stretched).
     pub row_heights: &'a [(crate::app::row_choice::RowKey, f32)],
@@ -243,16 +246,29 @@ pub fn desired_height(input: &Input<'_>) -> f32 {
     RULER_HEIGHT + resize::heights(&row::rows_of(&RowContext::new(input)), input).iter().sum::<f32>()
 }
 
-/// How much the rows the user did not resize are stretched (1 to `most`) so that the
-/// timeline fills `room` points.
+/// How much the rows the user did not resize are stretched or squeezed (`least` to
+/// `most`) so that the timeline fills `room` points; rows that keep their keys in the
+/// label column are not squeezed (`resize::squeezes`).
 #[must_use]
-pub fn fill_scale(input: &Input<'_>, room: f32, most: f32) -> f32 {
+pub fn fill_scale(input: &Input<'_>, room: f32, (least, most): (f32, f32)) -> f32 {
     let rows = row::rows_of(&RowContext::new(input));
     let resized =
         |r: &dyn row::TimelineRow| input.row_heights.iter().find(|(k, _)| *k == r.key()).map(|(_, h)| *h);
-    let fixed: f32 = rows.iter().filter_map(|r| resized(r.as_ref())).sum();
-    let shared: f32 = rows.iter().filter(|r| resized(r.as_ref()).is_none()).map(|r| r.height()).sum();
-    ((room - RULER_HEIGHT - fixed) / shared.max(1.0)).clamp(1.0, most)
+    let scale = |keep: &dyn Fn(&dyn row::TimelineRow) -> bool| {
+        let fixed: f32 = rows
+            .iter()
+            .filter_map(|r| resized(r.as_ref()).or_else(|| keep(r.as_ref()).then(|| r.height())))
+            .sum();
+        let shared: f32 = rows
+            .iter()
+            .filter(|r| resized(r.as_ref()).is_none() && !keep(r.as_ref()))
+            .map(|r| r.height())
+            .sum();
+        (room - RULER_HEIGHT - fixed) / shared.max(1.0)
+    };
+    let s = scale(&|_| false);
+    let s = if s < 1.0 { scale(&|r| !resize::squeezes(r)).min(1.0) } else { s };
+    s.clamp(least.max(MIN_HEIGHT_SCALE), most.max(least))
 }
 
 /// Draws the timeline in the available width and returns the user's commands.

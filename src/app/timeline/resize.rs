@@ -3,24 +3,33 @@
 //! handles on the rows' bottom edges in the label column — drag to resize, double-click
 //! to give the row back its shared height.
 
-use super::row::{RowContext, Rows};
+use super::row::{RowContext, Rows, TimelineRow};
 use super::{Command, Input, LABEL_WIDTH, RULER_HEIGHT};
+use crate::app::row_choice::RowKey;
 use eframe::egui::{self, CursorIcon, Rect, Sense, pos2};
 
 /// How far from a row's bottom edge the pointer grabs it, points.
 const GRIP: f32 = 3.0;
 
 /// Each row's height, top to bottom: the user's for a resized row, else its own times
-/// the input's height scale.
+/// the input's height scale (never less than its own for a row that [`squeezes`] not).
 #[must_use]
 pub fn heights(rows: &Rows<'_>, input: &Input<'_>) -> Vec<f32> {
-    let scale = input.height_scale.max(1.0);
+    let scale = input.height_scale.max(super::MIN_HEIGHT_SCALE);
     rows.iter()
         .map(|r| {
             let key = r.key();
-            input.row_heights.iter().find(|(k, _)| *k == key).map_or(r.height() * scale, |(_, h)| *h)
+            let own = if squeezes(r.as_ref()) { scale } else { scale.max(1.0) };
+            input.row_heights.iter().find(|(k, _)| *k == key).map_or(r.height() * own, |(_, h)| *h)
         })
         .collect()
+}
+
+/// False for the rows whose label cell lists lanes or keys one per line (health spikes,
+/// latency stages): they keep at least their own height when the rows are squeezed.
+#[must_use]
+pub fn squeezes(row: &dyn TimelineRow) -> bool {
+    !matches!(row.key(), RowKey::Kind("health" | "latency"))
 }
 
 /// The handles on the rows' bottom edges (in the label column of the timeline drawn in
