@@ -114,3 +114,24 @@ fn a_dragged_row_edge_resizes_the_row_and_a_double_click_resets_it() {
     let reset = row_height(&h, "GPUPower", "GPUFrequency");
     assert!((reset - before).abs() <= 1.0, "reset to {reset}, shared height {before}");
 }
+
+/// At 1280×720 a FrameView capture's rows — frame, display, stutters, health, latency,
+/// PC latency and four telemetry rows — are squeezed to share the panel: every row's
+/// bottom edge is in the window, none below the fold.
+#[test]
+fn at_1280_by_720_every_row_is_in_view() {
+    let Some(dir) = common::real_traces() else { return };
+    let path = dir.join("frameview/FrameView_Cyberpunk2077_4K_Native+DLAA_2024_04_17T050843_Log.csv");
+    let mut h = window(&[path]);
+    h.set_size(egui::vec2(1280.0, 720.0));
+    common::ui::settle(&mut h);
+    let edges: Vec<(String, f32)> = h
+        .query_all_by_role(Role::Splitter)
+        .filter_map(|n| Some((n.accesskit_node().label()?, n.rect().center().y)))
+        .filter(|(l, _)| l.starts_with("Resize row "))
+        .collect();
+    assert!(edges.len() >= 10, "{edges:?}");
+    for (row, y) in &edges {
+        assert!(*y <= 720.0, "{row} ends at {y}, below the window");
+    }
+}

@@ -63,7 +63,7 @@ const AXIS_WIDTH: f32 = 44.0;
 const RULER_HEIGHT: f32 = 22.0;
 /// The least a row's own height is squeezed to share a short panel (a telemetry row
 /// keeps its name and top value; a user's row height is kept as it is).
-pub const MIN_HEIGHT_SCALE: f32 = 0.6;
+pub const MIN_HEIGHT_SCALE: f32 = 0.5;
 
 /// What the user asked for.
 #[derive(Debug, Clone, Copy, PartialEq)]
