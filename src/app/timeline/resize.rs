@@ -26,10 +26,11 @@ pub fn heights(rows: &Rows<'_>, input: &Input<'_>) -> Vec<f32> {
 }
 
 /// False for the rows whose label cell lists lanes or keys one per line (health spikes,
-/// latency stages): they keep at least their own height when the rows are squeezed.
+/// latency stages, the CPU · GPU key): they keep at least their own height when the
+/// rows are squeezed.
 #[must_use]
 pub fn squeezes(row: &dyn TimelineRow) -> bool {
-    !matches!(row.key(), RowKey::Kind("health" | "latency"))
+    !matches!(row.key(), RowKey::Kind("health" | "latency" | "cpu-gpu"))
 }
 
 /// The handles on the rows' bottom edges (in the label column of the timeline drawn in
