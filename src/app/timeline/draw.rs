@@ -390,10 +390,12 @@ pub fn paint(t: &Target<'_>, list: &DrawList) {
                 let mark = if density >= 1.0 {
                     (Rect::from_min_max(pos2(x - 1.0, top), pos2(x + 2.0, top + 3.0)), colour(c))
                 } else {
+                    // Below the density floor (faded: marks in most columns), fainter still.
                     let h = 1.0 + 2.0 * density;
+                    let opacity = 0.3 * (density / DENSITY_FLOOR).min(1.0) + 0.7 * density;
                     (
                         Rect::from_min_max(pos2(x, top), pos2(x + 1.0, top + h)),
-                        colour(c).gamma_multiply(0.3 + 0.7 * density),
+                        colour(c).gamma_multiply(opacity),
                     )
                 };
                 p.rect_filled(mark.0, 0.0, mark.1);

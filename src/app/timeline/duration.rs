@@ -105,7 +105,26 @@ pub fn bars(
             out.push(Item::Clipped { col, colour: ColourClass::Budget(max_class), density });
         }
     }
+    fade_spread_clips(&mut out, stats.len());
     out
+}
+
+/// Clipped marks of many-frame columns fade as the share of the `columns` that have one
+/// grows (as `draw::sparse_densities` does for stutters): a few stay plain, one in
+/// every column of a million frames (a rare slow frame everywhere) leaves no line
+/// along the top of the row. A column of one frame keeps its wide mark.
+fn fade_spread_clips(items: &mut [Item], columns: usize) {
+    let spread = |d: f32| d < 1.0;
+    let clipped =
+        items.iter().filter(|i| matches!(i, Item::Clipped { density, .. } if spread(*density))).count();
+    let keep = 1.0 - clipped as f32 / columns.max(1) as f32;
+    for item in items {
+        if let Item::Clipped { density, .. } = item
+            && spread(*density)
+        {
+            *density *= keep;
+        }
+    }
 }
 
 /// How many of a column's frames are above the scale, as a [`draw::density`]: its time
@@ -165,4 +184,33 @@ pub fn hover(ctx: &RowContext<'_>, series: &Series<'_>, at: &HoverAt) -> Vec<Str
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn clip(col: u32, density: f32) -> Item {
+        Item::Clipped { col, colour: ColourClass::Whisker, density }
+    }
+
+    fn densities(items: &[Item]) -> Vec<f32> {
+        items
+            .iter()
+            .filter_map(|i| if let Item::Clipped { density, .. } = i { Some(*density) } else { None })
+            .collect()
+    }
+
+    /// Of 4 columns, 2 have a many-frame clip (density 0.5) and one a single frame's
+    /// wide mark: half the columns are clipped, so 0.5 × (1 − 2/4) = 0.25; the wide mark
+    /// stays. A clip in every column fades to 0: no line along the top.
+    #[test]
+    fn clips_in_most_columns_fade() {
+        let mut items = vec![clip(0, 0.5), clip(1, 0.5), clip(2, 1.0)];
+        fade_spread_clips(&mut items, 4);
+        assert_eq!(densities(&items), [0.25, 0.25, 1.0]);
+        let mut everywhere: Vec<Item> = (0..4).map(|c| clip(c, 0.4)).collect();
+        fade_spread_clips(&mut everywhere, 4);
+        assert_eq!(densities(&everywhere), [0.0; 4]);
+    }
 }
