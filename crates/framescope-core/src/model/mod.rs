@@ -236,6 +236,21 @@ pub struct Event {
 }
 
 impl Frames {
+    /// Frees the room the per-frame columns reserved for further frames (a long
+    /// column grows by a quarter at a time, [`push_grown`]): what a loader does once
+    /// its last frame is in.
+    pub fn shrink_to_fit(&mut self) {
+        self.frame_time_ms.shrink_to_fit();
+        self.start_ms.shrink_to_fit();
+        self.display_ms.shrink_to_fit();
+        self.dropped.shrink_to_fit();
+        self.present_mode.shrink_to_fit();
+        self.frame_type.shrink_to_fit();
+        self.line.shrink_to_fit();
+        self.join_id.shrink_to_fit();
+        self.sample_ms.shrink_to_fit();
+    }
+
     /// True when the entries are samples of a sampled log (`metrics.md` §10).
     #[must_use]
     pub fn is_sampled(&self) -> bool {

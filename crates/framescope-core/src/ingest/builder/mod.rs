@@ -351,6 +351,8 @@ impl TraceBuilder {
         origin_raw: f64,
     ) -> Trace {
         self.adjacent = Vec::new();
+        self.frames.shrink_to_fit();
+        self.raw_time.shrink_to_fit();
         let ft = &self.frames.frame_time_ms;
         let mut start = Vec::with_capacity(ft.len());
         let mut next = 0.0;
