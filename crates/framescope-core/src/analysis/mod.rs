@@ -293,9 +293,10 @@ impl Prepared {
         let ft = &series.frame_time_ms;
         // One sort serves the summary, the pacing figures, the slow-time curve and
         // every tool's conventions. The steps run one after another, each in parallel
-        // inside, so that their working memory never adds up.
-        let mut sorted = ft.clone();
-        sorted.par_sort_unstable_by(f64::total_cmp);
+        // inside, so that their working memory never adds up. The copy is sorted where
+        // the curve keeps it (one allocation, never copied again).
+        let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
+        std::sync::Arc::make_mut(&mut sorted).par_sort_unstable_by(f64::total_cmp);
         let total: f64 = ft.iter().sum();
         let summary = Summary::from_sorted(&sorted, total);
         let headline = pacing::headline_fps_sorted(&sorted);
@@ -306,7 +307,7 @@ impl Prepared {
         if let Some(cfx) = conventions.as_mut().and_then(|c| c.capframex.as_mut()) {
             cfx.gpu_active_deviation_pct = limiter.map(|l| l.gpu_active_deviation_pct());
         }
-        let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
+        let curve = SlowTimeCurve::from_sorted_shared(sorted, total);
         let actions = health::candidates(trace, &series, spike_rule);
         let (frame_types, latency) =
             rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));

@@ -146,6 +146,12 @@ impl SlowTimeCurve {
         })
     }
 
+    /// [`SlowTimeCurve::from_sorted`] of a series already shared, kept as it is.
+    #[must_use]
+    pub fn from_sorted_shared(ascending_ms: std::sync::Arc<[f64]>, total_ms: f64) -> Option<Self> {
+        (total_ms > 0.0).then(|| Self { ascending_ms, slowest_ms: std::sync::OnceLock::new(), total_ms })
+    }
+
     /// The series, ascending.
     #[must_use]
     pub fn ascending_ms(&self) -> &[f64] {
