@@ -6,7 +6,7 @@
 //! error.
 
 use framescope_core::analysis::limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
-use framescope_core::analysis::percentile;
+use framescope_core::analysis::high_percentile::percentile_unsorted;
 use framescope_core::lod::{MaxIndex, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
 
@@ -65,9 +65,8 @@ impl LimiterTrack {
         if sums.iter().sum::<f64>() <= 0.0 {
             return None;
         }
-        let mut sorted: Vec<f64> = fc.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
-        sorted.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&sorted, 0.99) * 1.3).max(1.0);
+        let body = fc.iter().copied().filter(|v| v.is_finite() && *v > 0.0);
+        let scale_ms = (percentile_unsorted(body, 0.99) * 1.3).max(1.0);
         let index = [SeriesIndex::new(&fc), SeriesIndex::new(&cpu_busy), SeriesIndex::new(&gpu_busy)];
         Some(Self { cpu_busy, gpu_busy, fc, index, checkpoints, class, scale_ms })
     }
@@ -131,12 +130,11 @@ impl AnimationTrack {
             .iter()
             .map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN })
             .collect();
-        let mut abs: Vec<f64> = values.iter().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
-        if abs.is_empty() {
+        let abs = values.iter().filter(|v| v.is_finite()).map(|v| v.abs());
+        if abs.clone().next().is_none() {
             return None;
         }
-        abs.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&abs, 0.99) * 1.5).max(1.0);
+        let scale_ms = (percentile_unsorted(abs, 0.99) * 1.5).max(1.0);
         let negated: Vec<f64> = values.iter().map(|v| -v).collect();
         let step = values.len().div_ceil(SCATTER_POINTS).max(1);
         let ft = &trace.frames.frame_time_ms;

@@ -3,7 +3,8 @@
 //! target's budget per range) depends on the target alone and is built with the
 //! figures.
 
-use framescope_core::analysis::{FrameTimeSource, percentile};
+use framescope_core::analysis::FrameTimeSource;
+use framescope_core::analysis::high_percentile::percentile_unsorted;
 use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
 use framescope_core::presentation::axes::{column_unit, telemetry_axis_in};
@@ -143,9 +144,8 @@ impl TelemetryTrack {
 
 /// p99 · 1.6 of the finite positive values (at least 1 ms).
 fn body_scale(values: &[f64]) -> f64 {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
-    sorted.sort_unstable_by(f64::total_cmp);
-    (percentile(&sorted, 0.99) * 1.6).max(1.0)
+    let body = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0);
+    (percentile_unsorted(body, 0.99) * 1.6).max(1.0)
 }
 
 /// [`BudgetShares`] of every series a frame-duration row draws, for the budget of the

@@ -7,6 +7,7 @@ mod band;
 pub mod conventions;
 pub mod framegen;
 pub mod half_steps;
+pub mod high_percentile;
 pub mod health;
 pub mod latency;
 pub mod limiter;
