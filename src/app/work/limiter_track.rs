@@ -5,8 +5,8 @@
 //! are two look-ups and at most twice `SUM_STEP` additions), and the signed animation
 //! error.
 
-use framescope_core::analysis::limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
 use framescope_core::analysis::high_percentile::percentile_unsorted;
+use framescope_core::analysis::limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
 use framescope_core::lod::{MaxIndex, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
 
@@ -131,9 +131,7 @@ impl AnimationTrack {
             .map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN })
             .collect();
         let abs = values.iter().filter(|v| v.is_finite()).map(|v| v.abs());
-        if abs.clone().next().is_none() {
-            return None;
-        }
+        abs.clone().next()?;
         let scale_ms = (percentile_unsorted(abs, 0.99) * 1.5).max(1.0);
         let negated: Vec<f64> = values.iter().map(|v| -v).collect();
         let step = values.len().div_ceil(SCATTER_POINTS).max(1);
@@ -184,7 +182,10 @@ mod tests {
     /// ranges that start and end on and off the kept frames.
     #[test]
     fn kept_sums_give_the_running_sums_shares_exactly() {
-        let mut csv = String::from("Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsGPUBusy\n");
+        use std::fmt::Write as _;
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsGPUBusy\n",
+        );
         for i in 0..300u32 {
             // GPU-limited, CPU-limited and neither, with fc not multiples of each other.
             let (cpu, wait, gpu) = match i % 3 {
@@ -192,7 +193,7 @@ mod tests {
                 1 => (9.7, 0.3 + f64::from(i % 7) / 10.0, 2.0),
                 _ => (2.5, 11.0 + f64::from(i % 5) / 3.0, 4.0),
             };
-            csv.push_str(&format!("g.exe,1,0x1,10,{cpu},{wait},{gpu}\n"));
+            let _ = writeln!(csv, "g.exe,1,0x1,10,{cpu},{wait},{gpu}");
         }
         let l = LimiterTrack::new(&trace(&csv)).expect("track");
         let n = l.class.len();

@@ -20,7 +20,7 @@ pub struct HalfSteps {
 /// `v` as a multiple of the step, when it reads back bit-identical.
 fn encode(v: f64) -> Option<i32> {
     let x = v * SCALE;
-    if !(x.abs() < 2.0e9) {
+    if x.is_nan() || x.abs() >= 2.0e9 {
         return None;
     }
     let r = x.round() as i32;
@@ -31,12 +31,11 @@ impl HalfSteps {
     /// Adds a number.
     #[inline]
     pub fn push(&mut self, v: f64) {
-        match encode(v) {
-            Some(i) => self.steps.push(i),
-            None => {
-                self.aside.push((self.steps.len() as u32, v));
-                self.steps.push(ASIDE);
-            }
+        if let Some(i) = encode(v) {
+            self.steps.push(i);
+        } else {
+            self.aside.push((self.steps.len() as u32, v));
+            self.steps.push(ASIDE);
         }
     }
 
@@ -67,6 +66,7 @@ impl HalfSteps {
     }
 
     /// Every number in order.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = f64> + '_ {
         (0..self.len()).map(|k| self.at(k))
     }
@@ -102,7 +102,9 @@ mod tests {
         let mean = a + (b - a) * 0.5;
         let values = [a, b, mean, 0.0, -3.25, 1e9, 0.1 + 0.2, f64::INFINITY, -0.0, 99_999.999_95];
         let mut h = HalfSteps::default();
-        values.iter().for_each(|&v| h.push(v));
+        for &v in &values {
+            h.push(v);
+        }
         assert_eq!(h.len(), values.len());
         let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<u64>>();
         assert_eq!(bits(&h.to_vec()), bits(&values));

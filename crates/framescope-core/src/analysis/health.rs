@@ -414,8 +414,14 @@ mod tests {
             assert!(!want.is_empty());
             let pick = |v: &[f64]| want.iter().map(|&k| v[k].to_bits()).collect::<Vec<u64>>();
             assert_eq!(only.frames, want.iter().map(|&k| full.frames[k]).collect::<Vec<u32>>());
-            assert_eq!(only.values.iter().map(f64::to_bits).collect::<Vec<u64>>(), pick(&full.values.to_vec()));
-            assert_eq!(only.median.iter().map(f64::to_bits).collect::<Vec<u64>>(), pick(&full.median.to_vec()));
+            assert_eq!(
+                only.values.iter().map(f64::to_bits).collect::<Vec<u64>>(),
+                pick(&full.values.to_vec())
+            );
+            assert_eq!(
+                only.median.iter().map(f64::to_bits).collect::<Vec<u64>>(),
+                pick(&full.median.to_vec())
+            );
         }
     }
 

@@ -92,7 +92,8 @@ mod tests {
         for v in [vec![3.0], vec![2.0, 2.0, 2.0], vec![1.0, 4.0], vec![]] {
             let mut s = v.clone();
             s.sort_unstable_by(f64::total_cmp);
-            let (got, want) = (percentile_unsorted(v.iter().copied(), 0.99), crate::model::percentile(&s, 0.99));
+            let (got, want) =
+                (percentile_unsorted(v.iter().copied(), 0.99), crate::model::percentile(&s, 0.99));
             assert!(got.to_bits() == want.to_bits() || (got.is_nan() && want.is_nan()), "{v:?}");
         }
     }

@@ -7,8 +7,8 @@ mod band;
 pub mod conventions;
 pub mod framegen;
 pub mod half_steps;
-pub mod high_percentile;
 pub mod health;
+pub mod high_percentile;
 pub mod latency;
 pub mod limiter;
 pub mod live;
@@ -169,7 +169,11 @@ impl Series {
         let display = source.resolve(trace) == FrameTimeSource::Display;
         let values = if display { &f.display_ms } else { &f.frame_time_ms };
         let keep = |i: usize, v: f64| {
-            if display { !f.dropped.get(i).copied().unwrap_or(false) && v.is_finite() && v > 0.0 } else { v > 0.0 }
+            if display {
+                !f.dropped.get(i).copied().unwrap_or(false) && v.is_finite() && v > 0.0
+            } else {
+                v > 0.0
+            }
         };
         let kept = values.iter().enumerate().filter(|&(i, &v)| keep(i, v)).count();
         let mut s = Self { frame_time_ms: Vec::with_capacity(kept), frame: Vec::new() };

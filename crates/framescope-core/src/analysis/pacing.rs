@@ -251,10 +251,12 @@ mod tests {
     /// and without the running sums (rates in any order, one repeated).
     #[test]
     fn one_pass_over_a_grid_is_at_each_rate() {
-        let ft: Vec<f64> = (0..5000).map(|i| 5.0 + f64::from(i % 97) * 0.137 + f64::from(i % 13) / 7.0).collect();
+        let ft: Vec<f64> =
+            (0..5000).map(|i| 5.0 + f64::from(i % 97) * 0.137 + f64::from(i % 13) / 7.0).collect();
         let curve = SlowTimeCurve::new(&ft).expect("curve");
         let grid = [30.0, 240.0, 60.0, 144.0, 60.0, 1000.0, 10.0, 75.5];
-        let bits = |v: Vec<(f64, f64)>| v.into_iter().map(|(s, e)| (s.to_bits(), e.to_bits())).collect::<Vec<_>>();
+        let bits =
+            |v: Vec<(f64, f64)>| v.into_iter().map(|(s, e)| (s.to_bits(), e.to_bits())).collect::<Vec<_>>();
         let one_by_one: Vec<(f64, f64)> = grid.iter().map(|&f| curve.at(f)).collect();
         assert_eq!(bits(curve.at_each(&grid)), bits(one_by_one.clone()));
         curve.sums();

@@ -344,7 +344,10 @@ mod tests {
             broken(|t| t.frames.present_mode[0] = 1),
             "frame 0: present mode index 1 out of range (1 modes)"
         );
-        assert_eq!(broken(|t| t.frames.line = vec![2, 3, 3].into()), "frame 2: line 3 after line 3 (lines ascend from 1)");
+        assert_eq!(
+            broken(|t| t.frames.line = vec![2, 3, 3].into()),
+            "frame 2: line 3 after line 3 (lines ascend from 1)"
+        );
         assert_eq!(broken(|t| t.frames.start_ms[1] = f64::INFINITY), "frame 1: start time inf");
         assert_eq!(broken(|t| t.frames.start_ms[2] = 8.5), "frame 2: start time 8.5 ms goes back from 10 ms");
         assert_eq!(broken(|t| t.warnings.push(Warning::at(0, "x"))), "a warning names line 0: x");

@@ -86,6 +86,7 @@ impl Lines {
     }
 
     /// Every line in frame order.
+    #[must_use]
     pub fn iter(&self) -> impl ExactSizeIterator<Item = u64> + Clone + '_ {
         (0..self.len).map(move |i| self.get(i).unwrap_or(0))
     }
@@ -143,7 +144,9 @@ impl Lines {
             Kind::Far(at) => self.d32.drain(at..).map(|d| base + u64::from(d)).collect(),
             Kind::Wide(_) => return,
         };
-        let fits = |limit: u64| so_far.iter().chain([&line]).all(|&l| l.checked_sub(base).is_some_and(|d| d <= limit));
+        let fits = |limit: u64| {
+            so_far.iter().chain([&line]).all(|&l| l.checked_sub(base).is_some_and(|d| d <= limit))
+        };
         let kind = if kind == Kind::Run && fits(u64::from(u16::MAX)) {
             self.d16.extend(so_far.iter().chain([&line]).map(|&l| (l - base) as u16));
             Kind::Near(self.d16.len() - k - 1)

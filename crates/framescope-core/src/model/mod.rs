@@ -381,8 +381,7 @@ impl Trace {
         }
         let message = "timestamps go back in time (or are not numbers) here; frames are placed one after \
                        another on the timeline";
-        self.warnings
-            .push(f.line.get(k).map_or_else(|| Warning::file(message), |l| Warning::at(l, message)));
+        self.warnings.push(f.line.get(k).map_or_else(|| Warning::file(message), |l| Warning::at(l, message)));
     }
 
     /// A one-line label: `app (PID 1234, 0xABC)`.
