@@ -97,7 +97,7 @@ fn trace(n: usize) -> Trace {
         start_ms: Vec::with_capacity(n),
         display_ms: Vec::with_capacity(n),
         dropped: Vec::with_capacity(n),
-        line: Vec::with_capacity(n),
+        line: framescope_core::model::Lines::default(),
         ..Frames::default()
     };
     let (mut cpu, mut gpu, mut until) = (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));

@@ -99,7 +99,7 @@ fn a_million_tiny_rows_load() {
         }
         let c = load("million.csv", text.as_bytes()).expect("1M rows load");
         let t = &c.traces[0];
-        (total_frames(&c), t.frames.line.last().copied(), all_warnings(&c).len())
+        (total_frames(&c), t.frames.line.last(), all_warnings(&c).len())
     });
     assert_eq!(frames, N);
     assert_eq!(last_line, Some(N as u64 + 1));

@@ -38,7 +38,7 @@ fn broken_invariants(c: &Capture, input: &[u8]) -> Vec<String> {
     // run's arrays in CapFrameX JSON.
     if c.info.format != Format::CapFrameXJson {
         for (ti, t) in c.traces.iter().enumerate() {
-            if let Some(&l) = t.frames.line.iter().find(|&&l| l > max_line) {
+            if let Some(l) = t.frames.line.iter().find(|&l| l > max_line) {
                 out.push(format!("trace {ti}: frame line {l} past the input's last line {max_line}"));
             }
         }

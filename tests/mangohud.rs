@@ -87,7 +87,7 @@ fn versioned_sampled_log_in_milliseconds() {
     let t = &c.traces[0];
     assert!(t.is_sampled());
     assert_eq!(t.len(), 19, "the first row opens the log");
-    assert_eq!(t.frames.line[0], 9, "the data starts on line 8; its first row is no sample");
+    assert_eq!(t.frames.line.first(), Some(9), "the data starts on line 8; its first row is no sample");
     assert!((t.frames.frame_time_ms[9] - 10.0).abs() < 1e-12, "1000 / fps");
     assert!(t.frames.sample_ms.iter().all(|&d| (d - 100.0).abs() < 1e-9));
     let ft = t.column_named("frametime").expect("the logged frametime is telemetry");

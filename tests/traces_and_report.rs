@@ -50,7 +50,7 @@ fn swap_chains_with_and_without_padding_are_one_trace_and_traces_keep_file_order
             ("Game.exe", Some(100), Some("0xCD0")),
         ]
     );
-    let lines: Vec<Vec<u64>> = c.traces.iter().map(|t| t.frames.line.clone()).collect();
+    let lines: Vec<Vec<u64>> = c.traces.iter().map(|t| t.frames.line.to_vec()).collect();
     assert_eq!(lines, vec![vec![2, 4, 8], vec![3, 7, 10, 11], vec![5, 9], vec![6]]);
     // Game.exe/0xAB0: ft 10, 20, 30 at 1010, 1030, 1060 ms → starts 1000, 1010, 1030;
     // earliest start in the file is Game's 1000 (dwm's first is 1012 − 16 = 996!):

@@ -106,7 +106,7 @@ fn selected_rows(lo: f64, hi: f64) -> PathBuf {
     let f = &trace.frames;
     for (i, &start) in f.start_ms.iter().enumerate() {
         if (lo..hi).contains(&start) {
-            out.push_str(lines[f.line[i] as usize - 1]);
+            out.push_str(lines[f.line.get(i).unwrap_or_default() as usize - 1]);
             out.push('\n');
         }
     }

@@ -91,16 +91,12 @@ impl ChartData {
     /// [`ChartData::new`] from a slow-time curve, sharing its sorted series.
     #[must_use]
     pub fn from_curve(curve: &SlowTimeCurve) -> Self {
-        curve.sums();
         Self::from_shared(&curve.ascending_shared(), Some(curve))
     }
 
     /// [`ChartData::new`] of frame times already sorted ascending.
     #[must_use]
     pub fn from_sorted(sorted: &[f64], curve: Option<&SlowTimeCurve>) -> Self {
-        if let Some(c) = curve {
-            c.sums();
-        }
         Self::from_shared(&sorted.into(), curve)
     }
 
@@ -113,13 +109,13 @@ impl ChartData {
                 .map(|k| Point::new(f64::from(k) / 1e4, percentile(sorted, f64::from(k) / 1e6)))
                 .collect()
         };
+        // Every rate of the grid in one pass over the series (no running sums kept).
         let (slow_pct, excess_pct) = curve
             .map(|c| {
-                fps_grid()
-                    .map(|f| {
-                        let (s, e) = c.at(f);
-                        (Point::new(f, 100.0 * s), Point::new(f, 100.0 * e))
-                    })
+                let grid: Vec<f64> = fps_grid().collect();
+                grid.iter()
+                    .zip(c.at_each(&grid))
+                    .map(|(&f, (s, e))| (Point::new(f, 100.0 * s), Point::new(f, 100.0 * e)))
                     .unzip()
             })
             .unwrap_or_default();

@@ -63,7 +63,8 @@ fn frame_line(m: &Model<'_>) -> Option<String> {
     }
     let analysed = run.analyzed().map(|a| a.prepared.source);
     let ms = |v: f64| if v.is_finite() { format!("{v:.2} ms") } else { "—".to_owned() };
-    let mut parts = vec![format!("{} (line {}) at {}", i, f.line[i], clock(f.start_ms[i]))];
+    let mut parts =
+        vec![format!("{} (line {}) at {}", i, f.line.get(i).unwrap_or_default(), clock(f.start_ms[i]))];
     if analysed == Some(FrameTimeSource::Display) {
         parts.push(format!("frame time {} (display, analysed)", ms(f.display_ms[i])));
         parts.push(format!("present interval {}", ms(f.frame_time_ms[i])));

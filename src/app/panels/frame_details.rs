@@ -36,7 +36,7 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
             ui.end_row();
         };
         row(if f.is_sampled() { "Sample" } else { "Frame" }, i.to_string());
-        row("File line", f.line[i].to_string());
+        row("File line", f.line.get(i).unwrap_or_default().to_string());
         if let Some(m) = marks {
             let idx = i as u32;
             let stutter = m.stutters.binary_search(&idx).is_ok();

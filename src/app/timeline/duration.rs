@@ -52,9 +52,9 @@ pub fn presents<'a>(ctx: &RowContext<'a>) -> Series<'a> {
 #[must_use]
 pub fn display<'a>(ctx: &RowContext<'a>) -> Option<Series<'a>> {
     let shares = ctx.analyzed().map(|a| a.shares.as_ref()).filter(|s| s.budget == ctx.budget);
-    ctx.tracks().display.as_ref().map(|(values, index)| Series {
+    ctx.tracks().display.as_ref().map(|index| Series {
         key: ("display", 0),
-        values,
+        values: &ctx.trace().frames.display_ms,
         index,
         shares: shares.and_then(|s| s.display.as_ref()),
         scale: ctx.scales().1,

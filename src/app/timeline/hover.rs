@@ -36,12 +36,12 @@ fn frame_ui(ui: &mut egui::Ui, ctx: &RowContext<'_>, i: usize) {
     let f = &ctx.trace().frames;
     let ft = f.frame_time_ms[i];
     if f.is_sampled() {
-        ui.label(format!("Sample {i}  ·  line {}", f.line[i]));
+        ui.label(format!("Sample {i}  ·  line {}", f.line.get(i).unwrap_or_default()));
         ui.label(format!("{:.3} s from {:.3} s", f.span_ms(i) / 1000.0, f.start_ms[i] / 1000.0));
         ui.label(format!("average {:.1} FPS (frame time {ft:.3} ms)", 1000.0 / ft));
         return;
     }
-    ui.label(format!("Frame {i}  ·  line {}", f.line[i]));
+    ui.label(format!("Frame {i}  ·  line {}", f.line.get(i).unwrap_or_default()));
     ui.label(format!("starts at {:.3} s", f.start_ms[i] / 1000.0));
     if let Some(t) = f.frame_type.get(i).filter(|t| t.is_generated()) {
         ui.label(format!("generated frame ({})", t.name()));

@@ -1,12 +1,17 @@
 //! Level-of-detail data of the "CPU · GPU" and animation-error rows (`metrics.md` §13),
 //! built on the tracks' worker: each frame's CPU busy, GPU busy and CPU interval with
 //! their pyramids, the limiter class of each frame as running sums of time per class
-//! (so any range's shares are two look-ups), and the signed animation error.
+//! (kept every [`SUM_STEP`] frames and continued from there, so any range's shares
+//! are two look-ups and at most twice `SUM_STEP` additions), and the signed animation
+//! error.
 
+use framescope_core::analysis::high_percentile::percentile_unsorted;
 use framescope_core::analysis::limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
-use framescope_core::analysis::percentile;
 use framescope_core::lod::{MaxIndex, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
+
+/// Frames between two kept running sums of [`LimiterTrack`].
+const SUM_STEP: usize = 64;
 
 /// Each frame's CPU busy, GPU busy and CPU interval, and its class as time sums.
 pub struct LimiterTrack {
@@ -19,8 +24,9 @@ pub struct LimiterTrack {
     /// Pyramids of `fc`, `cpu_busy`, `gpu_busy`.
     pub index: [SeriesIndex; 3],
     /// `Σ fc` of the classified frames of each class (GPU, CPU, neither) before frame
-    /// `i`, for `i` in `0..=n`.
-    pub prefix: [Vec<f64>; 3],
+    /// `k · SUM_STEP`, for every such frame up to `n` (3 bytes a frame in all, not
+    /// 24: [`LimiterTrack::sums_before`] continues from the last one).
+    checkpoints: Vec<[f64; 3]>,
     /// Each frame's class (`None`: unclassified).
     pub class: Vec<Option<Class>>,
     /// The row's scale: p99 of `fc` · 1.3.
@@ -35,11 +41,13 @@ impl LimiterTrack {
         let n = cols.len();
         let (mut cpu_busy, mut gpu_busy, mut fc, mut class) =
             (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
-        let mut prefix: [Vec<f64>; 3] = std::array::from_fn(|_| Vec::with_capacity(n + 1));
+        let mut checkpoints = Vec::with_capacity(n / SUM_STEP + 1);
         let mut sums = [0.0; 3];
         for i in 0..n {
             let b = cols.frame(i);
-            prefix.iter_mut().zip(sums).for_each(|(p, s)| p.push(s));
+            if i % SUM_STEP == 0 {
+                checkpoints.push(sums);
+            }
             // Only classified frames are drawn: a generated frame's zeros would pull a
             // zoomed-out column's typical values down.
             let keep = |v: f64| if b.class.is_some() { v } else { f64::NAN };
@@ -51,15 +59,16 @@ impl LimiterTrack {
             fc.push(keep(b.fc_ms));
             class.push(b.class);
         }
-        prefix.iter_mut().zip(sums).for_each(|(p, s)| p.push(s));
+        if n.is_multiple_of(SUM_STEP) {
+            checkpoints.push(sums);
+        }
         if sums.iter().sum::<f64>() <= 0.0 {
             return None;
         }
-        let mut sorted: Vec<f64> = fc.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
-        sorted.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&sorted, 0.99) * 1.3).max(1.0);
+        let body = fc.iter().copied().filter(|v| v.is_finite() && *v > 0.0);
+        let scale_ms = (percentile_unsorted(body, 0.99) * 1.3).max(1.0);
         let index = [SeriesIndex::new(&fc), SeriesIndex::new(&cpu_busy), SeriesIndex::new(&gpu_busy)];
-        Some(Self { cpu_busy, gpu_busy, fc, index, prefix, class, scale_ms })
+        Some(Self { cpu_busy, gpu_busy, fc, index, checkpoints, class, scale_ms })
     }
 
     /// The shares of classified time of frames `range` per class (GPU, CPU, neither);
@@ -68,9 +77,26 @@ impl LimiterTrack {
     pub fn shares(&self, range: std::ops::Range<usize>) -> Option<[f64; 3]> {
         let end = range.end.min(self.class.len());
         let start = range.start.min(end);
-        let t = self.prefix.each_ref().map(|p| p[end] - p[start]);
+        let (a, b) = (self.sums_before(start), self.sums_before(end));
+        let t: [f64; 3] = std::array::from_fn(|c| b[c] - a[c]);
         let total: f64 = t.iter().sum();
         (total > 0.0).then(|| t.map(|v| v / total))
+    }
+}
+
+impl LimiterTrack {
+    /// `Σ fc` of the classified frames of each class before frame `i` (`i ≤ n`): the
+    /// kept sum at or before `i`, continued frame by frame with the same additions in
+    /// the same order as the running sum, so bit-identical to it.
+    fn sums_before(&self, i: usize) -> [f64; 3] {
+        let k = (i / SUM_STEP).min(self.checkpoints.len().saturating_sub(1));
+        let mut sums = self.checkpoints.get(k).copied().unwrap_or_default();
+        for j in k * SUM_STEP..i {
+            if let (Some(Some(c)), Some(&fc)) = (self.class.get(j), self.fc.get(j)) {
+                sums[*c as usize] += fc;
+            }
+        }
+        sums
     }
 }
 
@@ -104,12 +130,9 @@ impl AnimationTrack {
             .iter()
             .map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN })
             .collect();
-        let mut abs: Vec<f64> = values.iter().filter(|v| v.is_finite()).map(|v| v.abs()).collect();
-        if abs.is_empty() {
-            return None;
-        }
-        abs.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&abs, 0.99) * 1.5).max(1.0);
+        let abs = values.iter().filter(|v| v.is_finite()).map(|v| v.abs());
+        abs.clone().next()?;
+        let scale_ms = (percentile_unsorted(abs, 0.99) * 1.5).max(1.0);
         let negated: Vec<f64> = values.iter().map(|v| -v).collect();
         let step = values.len().div_ceil(SCATTER_POINTS).max(1);
         let ft = &trace.frames.frame_time_ms;
@@ -152,5 +175,44 @@ mod tests {
         assert!(a.values[2].is_nan(), "garbage is no value");
         assert_eq!(a.low.argmax(&a.negated, 0..3), Some(1));
         assert_eq!(a.scatter, [[10.0, 0.5], [10.0, -2.0]], "(frame time, error) of frames with a value");
+    }
+
+    /// The shares read from sums kept every `SUM_STEP` frames are bit-identical to
+    /// those of a running sum kept at every frame (what the track stored before), over
+    /// ranges that start and end on and off the kept frames.
+    #[test]
+    fn kept_sums_give_the_running_sums_shares_exactly() {
+        use std::fmt::Write as _;
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsGPUBusy\n",
+        );
+        for i in 0..300u32 {
+            // GPU-limited, CPU-limited and neither, with fc not multiples of each other.
+            let (cpu, wait, gpu) = match i % 3 {
+                0 => (3.1, 7.3, 9.9),
+                1 => (9.7, 0.3 + f64::from(i % 7) / 10.0, 2.0),
+                _ => (2.5, 11.0 + f64::from(i % 5) / 3.0, 4.0),
+            };
+            let _ = writeln!(csv, "g.exe,1,0x1,10,{cpu},{wait},{gpu}");
+        }
+        let l = LimiterTrack::new(&trace(&csv)).expect("track");
+        let n = l.class.len();
+        assert_eq!(n, 300);
+        let mut running = vec![[0.0; 3]];
+        for i in 0..n {
+            let mut s = running[i];
+            if let Some(c) = l.class[i] {
+                s[c as usize] += l.fc[i];
+            }
+            running.push(s);
+        }
+        for (a, b) in [(0, 300), (1, 299), (63, 65), (64, 128), (5, 6), (100, 257), (256, 300), (299, 300)] {
+            let t: [f64; 3] = std::array::from_fn(|c| running[b][c] - running[a][c]);
+            let total: f64 = t.iter().sum();
+            let want = t.map(|v| v / total);
+            let got = l.shares(a..b).expect("classified");
+            assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{a}..{b}");
+        }
+        assert_eq!(l.shares(300..300), None);
     }
 }

@@ -29,18 +29,50 @@ pub fn spots(series: &Series, positions: &[usize], offset: u32) -> Vec<Spot> {
         .collect()
 }
 
+/// A series position ordered slowest first (ties: the earlier frame first).
+#[derive(Clone, Copy)]
+struct Slowest {
+    ms: f64,
+    at: usize,
+}
+
+impl PartialEq for Slowest {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == std::cmp::Ordering::Equal
+    }
+}
+
+impl Eq for Slowest {}
+
+impl PartialOrd for Slowest {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Slowest {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        other.ms.total_cmp(&self.ms).then(self.at.cmp(&other.at))
+    }
+}
+
 /// The `n` slowest frames of the series, slowest first (ties: the earlier frame
-/// first), in trace indices moved by `offset`. O(len) plus a sort of `n`.
+/// first), in trace indices moved by `offset`. O(len · log n), keeping `n` positions
+/// (not a list of every frame).
 #[must_use]
 pub fn worst(series: &Series, n: usize, offset: u32) -> Vec<Spot> {
-    let ft = &series.frame_time_ms;
-    let mut positions: Vec<usize> = (0..ft.len()).collect();
-    let order = |a: &usize, b: &usize| ft[*b].total_cmp(&ft[*a]).then(a.cmp(b));
-    if positions.len() > n && n > 0 {
-        positions.select_nth_unstable_by(n - 1, order);
+    // The heap's top is the last of those kept: the first to leave.
+    let mut kept: std::collections::BinaryHeap<Slowest> = std::collections::BinaryHeap::with_capacity(n + 1);
+    for (at, &ms) in series.frame_time_ms.iter().enumerate() {
+        let s = Slowest { ms, at };
+        if kept.len() < n {
+            kept.push(s);
+        } else if kept.peek().is_some_and(|last| s < *last) {
+            kept.pop();
+            kept.push(s);
+        }
     }
-    positions.truncate(n);
-    positions.sort_unstable_by(order);
+    let positions: Vec<usize> = kept.into_sorted_vec().into_iter().map(|s| s.at).collect();
     spots(series, &positions, offset)
 }
 
@@ -93,6 +125,19 @@ mod tests {
         assert_eq!(w[2], Spot { frame: 108, ms: 20.0 });
         assert_eq!(worst(&s, 10, 0).len(), 6);
         assert!(worst(&s, 0, 0).is_empty());
+    }
+
+    /// The bounded heap picks what sorting every position picked (many ties).
+    #[test]
+    fn the_slowest_frames_match_a_full_sort() {
+        let ft: Vec<f64> = (0..5000u32).map(|i| f64::from((i * 7919) % 61) / 4.0).collect();
+        let s = series(&ft);
+        for n in [1, 10, 61, 300, 5000, 6000] {
+            let mut all: Vec<usize> = (0..ft.len()).collect();
+            all.sort_by(|a, b| ft[*b].total_cmp(&ft[*a]).then(a.cmp(b)));
+            all.truncate(n);
+            assert_eq!(worst(&s, n, 3), spots(&s, &all, 3), "n {n}");
+        }
     }
 
     #[test]

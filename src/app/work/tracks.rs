@@ -3,7 +3,8 @@
 //! target's budget per range) depends on the target alone and is built with the
 //! figures.
 
-use framescope_core::analysis::{FrameTimeSource, percentile};
+use framescope_core::analysis::FrameTimeSource;
+use framescope_core::analysis::high_percentile::percentile_unsorted;
 use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
 use framescope_core::presentation::axes::{column_unit, telemetry_axis_in};
@@ -32,8 +33,9 @@ pub struct TelemetryTrack {
 pub struct Tracks {
     /// Frame times.
     pub frame_time: SeriesIndex,
-    /// Display intervals (NaN for dropped frames) and their index.
-    pub display: Option<(Vec<f64>, SeriesIndex)>,
+    /// The index of the display intervals (the trace's `display_ms`, NaN for dropped
+    /// frames), when the trace has them.
+    pub display: Option<SeriesIndex>,
     /// A GPU duration column (name, column index) and its index.
     pub gpu: Option<(String, usize, SeriesIndex)>,
     /// Latency stages from the capture's own columns.
@@ -80,11 +82,7 @@ impl Tracks {
     #[must_use]
     pub fn new(trace: &Trace) -> Self {
         let f = &trace.frames;
-        let display = f.display_ms.iter().any(|v| v.is_finite()).then(|| {
-            let d = f.display_ms.clone();
-            let index = SeriesIndex::new(&d);
-            (d, index)
-        });
+        let display = f.display_ms.iter().any(|v| v.is_finite()).then(|| SeriesIndex::new(&f.display_ms));
         let gpu =
             gpu_column(trace).map(|i| (f.columns[i].name.clone(), i, SeriesIndex::new(&f.columns[i].values)));
         let telemetry = f
@@ -101,7 +99,7 @@ impl Tracks {
             .position(|c| c.kind == ColumnKind::PcLatency)
             .and_then(|i| TelemetryTrack::of(trace, i, "PC latency".to_owned(), "ms"));
         let scale_ms = body_scale(&f.frame_time_ms);
-        let display_scale_ms = display.as_ref().map_or(scale_ms, |(d, _)| body_scale(d));
+        let display_scale_ms = if display.is_some() { body_scale(&f.display_ms) } else { scale_ms };
         let latency = latency_stack(trace);
         Self {
             frame_time: SeriesIndex::new(&f.frame_time_ms),
@@ -146,9 +144,8 @@ impl TelemetryTrack {
 
 /// p99 · 1.6 of the finite positive values (at least 1 ms).
 fn body_scale(values: &[f64]) -> f64 {
-    let mut sorted: Vec<f64> = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
-    sorted.sort_unstable_by(f64::total_cmp);
-    (percentile(&sorted, 0.99) * 1.6).max(1.0)
+    let body = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0);
+    (percentile_unsorted(body, 0.99) * 1.6).max(1.0)
 }
 
 /// [`BudgetShares`] of every series a frame-duration row draws, for the budget of the

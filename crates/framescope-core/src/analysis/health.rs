@@ -2,6 +2,7 @@
 //! which actions explain each stutter.
 
 use super::Series;
+use super::half_steps::HalfSteps;
 use super::rolling::{HALF_WINDOW, Window, rolling_median_present, windows_by};
 use super::stutter::spikes;
 use super::summary::percentile;
@@ -74,10 +75,10 @@ pub struct Candidates {
     pub name: String,
     /// Positions in the series, ascending.
     pub frames: Vec<u32>,
-    /// The value at each.
-    pub values: Vec<f64>,
-    /// The rolling median there.
-    pub median: Vec<f64>,
+    /// The value at each (4 bytes each when written with four decimals).
+    pub values: HalfSteps,
+    /// The rolling median there (the same).
+    pub median: HalfSteps,
 }
 
 impl Candidates {
@@ -96,7 +97,14 @@ impl Candidates {
                 c.median.push(m);
             }
         }
+        c.shrink_to_fit();
         c
+    }
+
+    fn shrink_to_fit(&mut self) {
+        self.frames.shrink_to_fit();
+        self.values.shrink_to_fit();
+        self.median.shrink_to_fit();
     }
 }
 
@@ -156,6 +164,7 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                     ),
                 }
             }
+            all.shrink_to_fit();
             all
         })
         .collect()
@@ -236,7 +245,7 @@ impl Health {
             .par_iter()
             .map(|a| {
                 let frames = (0..a.frames.len())
-                    .filter(|&k| spikes(a.values[k], a.median[k], threshold, floor_ms))
+                    .filter(|&k| spikes(a.values.at(k), a.median.at(k), threshold, floor_ms))
                     .map(|k| a.frames[k] as usize)
                     .collect();
                 (a.name.clone(), frames)
@@ -400,13 +409,19 @@ mod tests {
         for (threshold, floor) in [(0.2, 4.0), (0.05, 0.0), (1.0, 2.5), (-1.0, 0.0)] {
             let only = &candidates(&trace, &series, Some((threshold, floor)))[0];
             let want: Vec<usize> = (0..full.frames.len())
-                .filter(|&k| spikes(full.values[k], full.median[k], threshold, floor))
+                .filter(|&k| spikes(full.values.at(k), full.median.at(k), threshold, floor))
                 .collect();
             assert!(!want.is_empty());
             let pick = |v: &[f64]| want.iter().map(|&k| v[k].to_bits()).collect::<Vec<u64>>();
             assert_eq!(only.frames, want.iter().map(|&k| full.frames[k]).collect::<Vec<u32>>());
-            assert_eq!(only.values.iter().map(|v| v.to_bits()).collect::<Vec<u64>>(), pick(&full.values));
-            assert_eq!(only.median.iter().map(|v| v.to_bits()).collect::<Vec<u64>>(), pick(&full.median));
+            assert_eq!(
+                only.values.iter().map(f64::to_bits).collect::<Vec<u64>>(),
+                pick(&full.values.to_vec())
+            );
+            assert_eq!(
+                only.median.iter().map(f64::to_bits).collect::<Vec<u64>>(),
+                pick(&full.median.to_vec())
+            );
         }
     }
 

@@ -6,7 +6,9 @@
 mod band;
 pub mod conventions;
 pub mod framegen;
+pub mod half_steps;
 pub mod health;
+pub mod high_percentile;
 pub mod latency;
 pub mod limiter;
 pub mod live;
@@ -152,29 +154,41 @@ impl Series {
     /// display interval. `Auto` is resolved first.
     #[must_use]
     pub fn of(trace: &Trace, source: FrameTimeSource) -> Self {
+        let mut s = Self::picked(trace, source);
+        if s.frame.is_empty() {
+            s.frame = (0..s.len() as u32).collect();
+        }
+        s
+    }
+
+    /// [`Series::of`], its vectors exactly as long as the series, and without a
+    /// `frame` list when the series keeps every frame of the trace (what [`Prepared`]
+    /// holds: a long capture's list would be 4 bytes a frame saying "every frame").
+    fn picked(trace: &Trace, source: FrameTimeSource) -> Self {
         let f = &trace.frames;
-        match source.resolve(trace) {
-            FrameTimeSource::Presents | FrameTimeSource::Auto => {
-                let mut s = Self::default();
-                for (i, &ft) in f.frame_time_ms.iter().enumerate() {
-                    if ft > 0.0 {
-                        s.frame_time_ms.push(ft);
-                        s.frame.push(i as u32);
-                    }
-                }
-                s
+        let display = source.resolve(trace) == FrameTimeSource::Display;
+        let values = if display { &f.display_ms } else { &f.frame_time_ms };
+        let keep = |i: usize, v: f64| {
+            if display {
+                !f.dropped.get(i).copied().unwrap_or(false) && v.is_finite() && v > 0.0
+            } else {
+                v > 0.0
             }
-            FrameTimeSource::Display => {
-                let mut s = Self::default();
-                for (i, &d) in f.display_ms.iter().enumerate() {
-                    if !f.dropped[i] && d.is_finite() && d > 0.0 {
-                        s.frame_time_ms.push(d);
-                        s.frame.push(i as u32);
-                    }
-                }
-                s
+        };
+        let kept = values.iter().enumerate().filter(|&(i, &v)| keep(i, v)).count();
+        let mut s = Self { frame_time_ms: Vec::with_capacity(kept), frame: Vec::new() };
+        if kept == trace.len() && kept == values.len() {
+            s.frame_time_ms.extend_from_slice(values);
+            return s;
+        }
+        s.frame.reserve_exact(kept);
+        for (i, &v) in values.iter().enumerate() {
+            if keep(i, v) {
+                s.frame_time_ms.push(v);
+                s.frame.push(i as u32);
             }
         }
+        s
     }
 
     /// Number of frames.
@@ -283,19 +297,15 @@ impl Prepared {
             return Self::sampled(trace);
         }
         let source = source.resolve(trace);
-        let mut series = Series::of(trace, source);
-        // A list that says "every frame" is dropped (read positions with `frame_of`).
-        if series.frame.len() == trace.len() && series.frame.iter().enumerate().all(|(k, &f)| f as usize == k)
-        {
-            series.frame = Vec::new();
-        }
-        let series = series;
+        // No list that says "every frame" (read positions with `frame_of`).
+        let series = Series::picked(trace, source);
         let ft = &series.frame_time_ms;
         // One sort serves the summary, the pacing figures, the slow-time curve and
         // every tool's conventions. The steps run one after another, each in parallel
-        // inside, so that their working memory never adds up.
-        let mut sorted = ft.clone();
-        sorted.par_sort_unstable_by(f64::total_cmp);
+        // inside, so that their working memory never adds up. The copy is sorted where
+        // the curve keeps it (one allocation, never copied again).
+        let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
+        std::sync::Arc::make_mut(&mut sorted).par_sort_unstable_by(f64::total_cmp);
         let total: f64 = ft.iter().sum();
         let summary = Summary::from_sorted(&sorted, total);
         let headline = pacing::headline_fps_sorted(&sorted);
@@ -306,7 +316,7 @@ impl Prepared {
         if let Some(cfx) = conventions.as_mut().and_then(|c| c.capframex.as_mut()) {
             cfx.gpu_active_deviation_pct = limiter.map(|l| l.gpu_active_deviation_pct());
         }
-        let curve = SlowTimeCurve::from_sorted_vec(sorted, total);
+        let curve = SlowTimeCurve::from_sorted_shared(sorted, total);
         let actions = health::candidates(trace, &series, spike_rule);
         let (frame_types, latency) =
             rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));

@@ -146,6 +146,12 @@ impl SlowTimeCurve {
         })
     }
 
+    /// [`SlowTimeCurve::from_sorted`] of a series already shared, kept as it is.
+    #[must_use]
+    pub fn from_sorted_shared(ascending_ms: std::sync::Arc<[f64]>, total_ms: f64) -> Option<Self> {
+        (total_ms > 0.0).then(|| Self { ascending_ms, slowest_ms: std::sync::OnceLock::new(), total_ms })
+    }
+
     /// The series, ascending.
     #[must_use]
     pub fn ascending_ms(&self) -> &[f64] {
@@ -177,12 +183,47 @@ impl SlowTimeCurve {
     #[must_use]
     pub fn at(&self, fps: f64) -> (f64, f64) {
         let budget = 1000.0 / fps;
-        let slow = self.ascending_ms.len() - self.ascending_ms.partition_point(|&v| v <= budget);
+        let slow = self.slow_count(budget);
         let spent = match self.slowest_ms.get() {
             Some(sums) => sums[slow],
             // The same additions in the same order as the sums would hold.
             None => self.ascending_ms.iter().rev().take(slow).fold(0.0, |acc, &v| acc + v),
         };
+        self.fractions(budget, slow, spent)
+    }
+
+    /// [`SlowTimeCurve::at`] at every rate of `fps`, bit-identical, in one pass over
+    /// the series without the running sums [`SlowTimeCurve::sums`] keeps (8 bytes a
+    /// frame): what a chart over a grid of rates needs once.
+    #[must_use]
+    pub fn at_each(&self, fps: &[f64]) -> Vec<(f64, f64)> {
+        if self.slowest_ms.get().is_some() {
+            return fps.iter().map(|&f| self.at(f)).collect();
+        }
+        let slow: Vec<usize> = fps.iter().map(|&f| self.slow_count(1000.0 / f)).collect();
+        let mut order: Vec<usize> = (0..fps.len()).collect();
+        order.sort_by_key(|&j| slow[j]);
+        let mut spent = vec![0.0; fps.len()];
+        let (mut acc, mut taken) = (0.0, 0);
+        let mut slowest_first = self.ascending_ms.iter().rev();
+        for j in order {
+            // The sums' additions, slowest first, up to this rate's slow frames.
+            for &v in slowest_first.by_ref().take(slow[j] - taken) {
+                acc += v;
+            }
+            taken = slow[j];
+            spent[j] = acc;
+        }
+        (0..fps.len()).map(|j| self.fractions(1000.0 / fps[j], slow[j], spent[j])).collect()
+    }
+
+    /// How many frames are slower than `budget`.
+    fn slow_count(&self, budget: f64) -> usize {
+        self.ascending_ms.len() - self.ascending_ms.partition_point(|&v| v <= budget)
+    }
+
+    /// (slow-time fraction, excess-time fraction) of `slow` frames taking `spent` ms.
+    fn fractions(&self, budget: f64, slow: usize, spent: f64) -> (f64, f64) {
         let excess = spent - slow as f64 * budget;
         (spent / self.total_ms, excess.max(0.0) / self.total_ms)
     }
@@ -204,6 +245,23 @@ mod tests {
         // 10 ms frames: at F = 100 the budget is 10 000 µs and 10 000 > 10 000 is false
         // (strict), so F = 100 passes; at F = 101 (budget 9 900) every frame is slow.
         assert_eq!(headline_fps_us(&[10_000; 4]), Some((100, 100, 100)));
+    }
+
+    /// `at_each` over a grid gives what `at` gives at each rate, bit for bit, with
+    /// and without the running sums (rates in any order, one repeated).
+    #[test]
+    fn one_pass_over_a_grid_is_at_each_rate() {
+        let ft: Vec<f64> =
+            (0..5000).map(|i| 5.0 + f64::from(i % 97) * 0.137 + f64::from(i % 13) / 7.0).collect();
+        let curve = SlowTimeCurve::new(&ft).expect("curve");
+        let grid = [30.0, 240.0, 60.0, 144.0, 60.0, 1000.0, 10.0, 75.5];
+        let bits =
+            |v: Vec<(f64, f64)>| v.into_iter().map(|(s, e)| (s.to_bits(), e.to_bits())).collect::<Vec<_>>();
+        let one_by_one: Vec<(f64, f64)> = grid.iter().map(|&f| curve.at(f)).collect();
+        assert_eq!(bits(curve.at_each(&grid)), bits(one_by_one.clone()));
+        curve.sums();
+        assert_eq!(bits(grid.iter().map(|&f| curve.at(f)).collect()), bits(one_by_one.clone()));
+        assert_eq!(bits(curve.at_each(&grid)), bits(one_by_one));
     }
 
     #[test]

@@ -200,10 +200,10 @@ impl MangoRows {
             let mut after = 0;
             let n = traces.len();
             for (k, t) in traces.iter_mut().enumerate() {
-                let upto = if k + 1 == n { u64::MAX } else { t.frames.line.last().copied().unwrap_or(after) };
-                t.frames.logged_frame_time_ms = (0..pf.frame_time_ms.len())
-                    .filter(|&i| pf.line[i] > after && pf.line[i] <= upto && pf.frame_time_ms[i] > 0.0)
-                    .map(|i| pf.frame_time_ms[i])
+                let upto = if k + 1 == n { u64::MAX } else { t.frames.line.last().unwrap_or(after) };
+                t.frames.logged_frame_time_ms = (pf.line.iter().zip(&pf.frame_time_ms))
+                    .filter(|&(line, &ft)| line > after && line <= upto && ft > 0.0)
+                    .map(|(_, &ft)| ft)
                     .collect();
                 after = upto;
             }

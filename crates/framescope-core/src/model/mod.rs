@@ -14,6 +14,7 @@ mod column;
 pub mod etl;
 mod format;
 mod invariants;
+mod lines;
 pub mod markers;
 mod time_unit;
 mod values;
@@ -21,6 +22,7 @@ mod values;
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;
 pub use invariants::InvariantError;
+pub use lines::Lines;
 pub use time_unit::TimeUnit;
 pub use values::{Values, ValuesBuilder, push_grown};
 
@@ -197,8 +199,8 @@ pub struct Frames {
     pub present_mode: Vec<u16>,
     /// Application or generated frame; empty when the capture has no `FrameType`.
     pub frame_type: Vec<FrameType>,
-    /// 1-based line of the file each frame came from.
-    pub line: Vec<u64>,
+    /// 1-based line of the file each frame came from (stored compactly: [`Lines`]).
+    pub line: Lines,
     /// The app's frame id that joins a frame to a PCL marker log (`PCLFrameId`, else
     /// `AppFrameId`), exact as an integer ([`MISSING_ID`] where the cell had none);
     /// empty when the capture has no such column.
@@ -234,6 +236,21 @@ pub struct Event {
 }
 
 impl Frames {
+    /// Frees the room the per-frame columns reserved for further frames (a long
+    /// column grows by a quarter at a time, [`push_grown`]): what a loader does once
+    /// its last frame is in.
+    pub fn shrink_to_fit(&mut self) {
+        self.frame_time_ms.shrink_to_fit();
+        self.start_ms.shrink_to_fit();
+        self.display_ms.shrink_to_fit();
+        self.dropped.shrink_to_fit();
+        self.present_mode.shrink_to_fit();
+        self.frame_type.shrink_to_fit();
+        self.line.shrink_to_fit();
+        self.join_id.shrink_to_fit();
+        self.sample_ms.shrink_to_fit();
+    }
+
     /// True when the entries are samples of a sampled log (`metrics.md` §10).
     #[must_use]
     pub fn is_sampled(&self) -> bool {
@@ -319,7 +336,7 @@ impl Trace {
             dropped: f.dropped.get(r.clone()).map(<[bool]>::to_vec).unwrap_or_default(),
             present_mode: f.present_mode.get(r.clone()).map(<[u16]>::to_vec).unwrap_or_default(),
             frame_type: f.frame_type.get(r.clone()).map(<[FrameType]>::to_vec).unwrap_or_default(),
-            line: f.line.get(r.clone()).map(<[u64]>::to_vec).unwrap_or_default(),
+            line: f.line.slice(r.clone()),
             join_id: f.join_id.get(r.clone()).map(<[u64]>::to_vec).unwrap_or_default(),
             columns: f
                 .columns
@@ -364,8 +381,7 @@ impl Trace {
         }
         let message = "timestamps go back in time (or are not numbers) here; frames are placed one after \
                        another on the timeline";
-        self.warnings
-            .push(f.line.get(k).map_or_else(|| Warning::file(message), |&l| Warning::at(l, message)));
+        self.warnings.push(f.line.get(k).map_or_else(|| Warning::file(message), |l| Warning::at(l, message)));
     }
 
     /// A one-line label: `app (PID 1234, 0xABC)`.
@@ -445,7 +461,7 @@ mod tests {
         assert_eq!(t.slice(1..2).frames.sample_ms, vec![1000.0]);
         // Time going back: laid out sample after sample, by interval.
         t.frames.start_ms = vec![0.0, -50.0];
-        t.frames.line = vec![2, 3];
+        t.frames.line = vec![2, 3].into();
         t.ensure_time_order();
         assert_eq!(t.frames.start_ms, vec![0.0, 500.0]);
         let per_frame = trace("game.exe", 2);

@@ -71,7 +71,7 @@ pub fn trace_table(info: &FileInfo, trace: &Trace, settings: &Settings, run: usi
     let mut t = Table::default();
     t.push("run", Cells::Int(vec![Some(run as i64); n]));
     t.push("frame", Cells::Int((0..n).map(|i| Some(i as i64)).collect()));
-    t.push("line", Cells::Int((0..n).map(|i| f.line.get(i).map(|&l| l as i64)).collect()));
+    t.push("line", Cells::Int((0..n).map(|i| f.line.get(i).map(|l| l as i64)).collect()));
     t.push("time_ms", Cells::Float(column_or_nan(&f.start_ms, n)));
     t.push("frame_time_ms", Cells::Float(f.frame_time_ms.clone()));
     t.push("display_ms", Cells::Float(column_or_nan(&f.display_ms, n)));

@@ -5,7 +5,8 @@
 //! P2D). Each stage keeps its per-frame values and a median index, so that a
 //! zoomed-out column stacks each stage's typical value.
 
-use crate::analysis::{PclLatency, percentile};
+use crate::analysis::PclLatency;
+use crate::analysis::high_percentile::percentile_unsorted;
 use crate::lod::{MedianIndex, SeriesIndex};
 use crate::model::{Column, ColumnKind, Trace, Values};
 
@@ -41,9 +42,8 @@ pub struct Stack {
 
 impl Stack {
     fn new(label: &'static str, segments: Vec<Segment>, total: Vec<f64>) -> Self {
-        let mut sorted: Vec<f64> = total.iter().copied().filter(|v| v.is_finite()).collect();
-        sorted.sort_unstable_by(f64::total_cmp);
-        let scale_ms = (percentile(&sorted, 0.99) * 1.6).max(1.0);
+        let body = total.iter().copied().filter(|v| v.is_finite());
+        let scale_ms = (percentile_unsorted(body, 0.99) * 1.6).max(1.0);
         Self { index: SeriesIndex::new(&total), segments, total, scale_ms, label }
     }
 }

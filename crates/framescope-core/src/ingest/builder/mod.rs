@@ -139,7 +139,7 @@ impl TraceBuilder {
         let f = &mut self.frames;
         push_grown(&mut f.frame_time_ms, ft);
         push_grown(&mut f.dropped, dropped);
-        push_grown(&mut f.line, line);
+        f.line.push(line);
         let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
         let display = Self::display_cell(
             &mut self.overflow,
@@ -351,6 +351,8 @@ impl TraceBuilder {
         origin_raw: f64,
     ) -> Trace {
         self.adjacent = Vec::new();
+        self.frames.shrink_to_fit();
+        self.raw_time.shrink_to_fit();
         let ft = &self.frames.frame_time_ms;
         let mut start = Vec::with_capacity(ft.len());
         let mut next = 0.0;
@@ -374,7 +376,7 @@ impl TraceBuilder {
             let s = if s.is_finite() {
                 s
             } else {
-                let (count, line) = out_of_range.unwrap_or((0, self.frames.line[i]));
+                let (count, line) = out_of_range.unwrap_or((0, self.frames.line.get(i).unwrap_or(0)));
                 out_of_range = Some((count + 1, line));
                 next
             };

@@ -341,7 +341,7 @@ impl Samples {
             dropped: vec![false; n],
             present_mode: Vec::new(),
             frame_type: Vec::new(),
-            line: self.line,
+            line: self.line.into(),
             columns,
             sample_ms: self.interval_ms,
             ..Frames::default()

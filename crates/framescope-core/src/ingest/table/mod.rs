@@ -417,7 +417,7 @@ impl Accumulator {
             start_ms,
             display_ms: vec![f64::NAN; n],
             dropped: vec![false; n],
-            line: self.line,
+            line: self.line.into(),
             columns,
             events,
             ..Frames::default()
