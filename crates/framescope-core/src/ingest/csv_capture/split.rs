@@ -191,6 +191,10 @@ pub(super) fn parse_plan(layout: &Layout) -> Plan {
     fields.extend(layout.display);
     let time = layout.time.filter(|t| t.unit != TimeUnit::DateTime).map(|t| t.index);
     fields.extend(time);
+    // The optional numeric columns with no other role are read as scaled integers
+    // where they are plain `%.4f` decimals (what their compact columns store).
+    let roles = fields.clone();
     fields.extend(layout.numeric.iter().map(|c| c.index));
-    Plan::new(fields, time)
+    let only_numeric: Vec<usize> = layout.numeric.iter().map(|c| c.index).filter(|i| !roles.contains(i)).collect();
+    Plan::new(fields, time).with_scaled(only_numeric)
 }
