@@ -195,6 +195,7 @@ pub(super) fn parse_plan(layout: &Layout) -> Plan {
     // where they are plain `%.4f` decimals (what their compact columns store).
     let roles = fields.clone();
     fields.extend(layout.numeric.iter().map(|c| c.index));
-    let only_numeric: Vec<usize> = layout.numeric.iter().map(|c| c.index).filter(|i| !roles.contains(i)).collect();
+    let only_numeric: Vec<usize> =
+        layout.numeric.iter().map(|c| c.index).filter(|i| !roles.contains(i)).collect();
     Plan::new(fields, time).with_scaled(only_numeric)
 }

@@ -2,7 +2,7 @@
 //! lone `\r`), its rows read as [`BlockRow`]s; anything else falls back to
 //! [`super::Records`].
 
-use super::super::values::{Cell, parse_cell};
+use super::super::values::{Cell, parse_cell, scaled_of_parts, short_decimal_parts, value_of_parts};
 use super::{Fields, Plan, decimal_step, decode_cell, encode_cell, encode_scaled, parse_scaled, scaled_of};
 
 /// Lines longer than this are split by [`Records`] (the exact rules for oversized
@@ -138,14 +138,30 @@ impl Block {
                 continue;
             }
             let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
-            let field = |i: usize| -> &[u8] {
-                let Some(&stop) = ends.get(i) else { return b"" };
+            let range = |i: usize| -> (usize, usize) {
+                let Some(&stop) = ends.get(i) else { return (0, 0) };
                 let start = if i == 0 { span.start } else { ends[i - 1] + 1 };
-                self.data.get(start as usize..stop as usize).unwrap_or(b"")
+                (start as usize, (stop as usize).max(start as usize))
             };
+            let field = |i: usize| -> &[u8] {
+                let (start, stop) = range(i);
+                self.data.get(start..stop).unwrap_or(b"")
+            };
+            let data = &self.data;
             self.cells.extend(plan.fields.iter().enumerate().map(|(s, &f)| {
-                let bytes = field(f);
-                match plan.scaled.get(s).filter(|&&scaled| scaled).and_then(|_| parse_scaled(bytes)) {
+                let scaled = plan.scaled.get(s).is_some_and(|&scaled| scaled);
+                let (start, stop) = range(f);
+                // A short unsigned decimal is read a word at a time.
+                if let Some(word) = data.get(start..start + 8)
+                    && let Some((m, d)) = short_decimal_parts(u64::from_le_bytes(word_of(word)), stop - start)
+                {
+                    return match scaled_of_parts(m, d).filter(|_| scaled) {
+                        Some(m) => encode_scaled(m),
+                        None => value_of_parts(m, d),
+                    };
+                }
+                let bytes = data.get(start..stop).unwrap_or(b"");
+                match if scaled { parse_scaled(bytes) } else { None } {
                     Some(m) => encode_scaled(m),
                     None => encode_cell(parse_cell(bytes)),
                 }
@@ -211,6 +227,14 @@ impl Block {
     pub fn take_data(&mut self) -> Vec<u8> {
         std::mem::take(&mut self.data)
     }
+}
+
+/// Eight bytes as an array (`word` has eight).
+#[inline]
+fn word_of(word: &[u8]) -> [u8; 8] {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(word);
+    b
 }
 
 /// Pushes the position of every comma of `data[start..end]` onto `ends`, in order:
