@@ -116,65 +116,16 @@ fn plain_decimal_parts(b: &[u8]) -> Option<(bool, u64, usize)> {
     Some((neg, mantissa, decimals))
 }
 
-/// [`plain_decimal_parts`] of an unsigned cell of `len` bytes (1 to 8), given as the
-/// eight bytes that start it read little-endian (bytes past `len` are ignored): the
-/// dot found and taken out, the digits checked and combined eight at a time in one
-/// `u64` (no loop, no branch per byte). `None` for a sign, a second dot, no digit or
-/// any other byte.
-#[inline]
-#[must_use]
-pub fn short_decimal_parts(word: u64, len: usize) -> Option<(u64, usize)> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = ONES * 0x80;
-    if !(1..=8).contains(&len) {
-        return None;
-    }
-    let keep = u64::MAX >> (64 - 8 * len);
-    let x = word & keep;
-    // The high bit of each byte of `x` that is a dot.
-    let y = x ^ (ONES * u64::from(b'.'));
-    let dots = !(((y & !HIGH).wrapping_add(!HIGH)) | y | !HIGH) & keep;
-    let (x, digits, decimals) = if dots == 0 {
-        (x, len, 0)
-    } else {
-        if dots & (dots - 1) != 0 || len == 1 {
-            return None;
-        }
-        let at = (dots.trailing_zeros() / 8) as usize;
-        let below = (1u64 << (8 * at)) - 1;
-        ((x & below) | ((x >> 8) & !below), len - 1, len - 1 - at)
-    };
-    // The digits moved to the high bytes, '0's before them; every byte a digit.
-    let shift = 8 * (8 - digits) as u32;
-    let y = x.checked_shl(shift).unwrap_or(0)
-        | ((ONES * u64::from(b'0')) & !(u64::MAX.checked_shl(shift).unwrap_or(0)));
-    let (a, b) = (y.wrapping_add(ONES * 0x46), y.wrapping_sub(ONES * u64::from(b'0')));
-    if (a | b | y) & HIGH != 0 {
-        return None;
-    }
-    let v = ((y & (ONES * 0x0F)).wrapping_mul(2561)) >> 8;
-    let v = ((v & 0x00FF_00FF_00FF_00FF).wrapping_mul(6_553_601)) >> 16;
-    let v = ((v & 0x0000_FFFF_0000_FFFF).wrapping_mul(42_949_672_960_001)) >> 32;
-    Some((v, decimals))
-}
-
 /// The scaled integer of an unsigned plain decimal's parts (at most four decimals,
 /// within [`MAX_SCALED`]), as [`parse_scaled`] gives it.
 #[inline]
 #[must_use]
-pub fn scaled_of_parts(mantissa: u64, decimals: usize) -> Option<i32> {
+fn scaled_of_parts(mantissa: u64, decimals: usize) -> Option<i32> {
     const UP: [u64; 5] = [10_000, 1_000, 100, 10, 1];
     const MAX: [u64; 5] =
         [MAX_SCALED / 10_000, MAX_SCALED / 1_000, MAX_SCALED / 100, MAX_SCALED / 10, MAX_SCALED];
     let (up, max) = (*UP.get(decimals)?, MAX[decimals]);
     (mantissa <= max).then(|| (mantissa * up) as i32)
-}
-
-/// The value of an unsigned plain decimal's parts, as [`parse_cell`] reads it.
-#[inline]
-#[must_use]
-pub fn value_of_parts(mantissa: u64, decimals: usize) -> f64 {
-    mantissa as f64 / POW10[decimals]
 }
 
 /// The largest scaled integer [`parse_scaled`] gives (well inside what the compact
@@ -370,34 +321,6 @@ mod tests {
         assert_eq!(parse_scaled(b"-2"), Some(-20_000));
         assert_eq!(parse_scaled(b"0.00001"), None);
         assert_eq!(parse_scaled(b"-0.0"), None);
-    }
-
-    /// The word-at-a-time reading of short cells agrees with the byte loop on every
-    /// cell of up to 8 bytes drawn from digits, dots, signs and letters.
-    #[test]
-    fn short_decimals_match_the_byte_loop() {
-        let mut x: u64 = 11;
-        let alphabet = b"0123456789012345678901234567890123456789..-+eN ";
-        for _ in 0..300_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            let len = 1 + (x % 8) as usize;
-            let mut cell: Vec<u8> =
-                (0..len).map(|k| alphabet[((x >> (8 + 5 * k)) % alphabet.len() as u64) as usize]).collect();
-            if x.is_multiple_of(3) {
-                cell.retain(|c| c.is_ascii_digit() || *c == b'.');
-            }
-            let mut word = [b'7'; 8];
-            word[..cell.len()].copy_from_slice(&cell);
-            let got = short_decimal_parts(u64::from_le_bytes(word), cell.len());
-            let want = plain_decimal_parts(&cell)
-                .filter(|_| cell.first().is_some_and(u8::is_ascii_digit) || cell.first() == Some(&b'.'));
-            assert_eq!(got, want.map(|(_, m, d)| (m, d)), "{:?}", String::from_utf8_lossy(&cell));
-        }
-        assert_eq!(short_decimal_parts(u64::from_le_bytes(*b"6.9870,1"), 6), Some((69_870, 4)));
-        assert_eq!(short_decimal_parts(u64::from_le_bytes(*b"12345678"), 8), Some((12_345_678, 0)));
-        assert_eq!(short_decimal_parts(u64::from_le_bytes(*b"NA,0.800"), 2), None);
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! lone `\r`), its rows read as [`BlockRow`]s; anything else falls back to
 //! [`super::Records`].
 
-use super::super::values::{Cell, parse_cell, scaled_of_parts, short_decimal_parts, value_of_parts};
+use super::super::values::{Cell, parse_cell};
 use super::{Fields, Plan, decimal_step, decode_cell, encode_cell, encode_scaled, parse_scaled, scaled_of};
 
 /// Lines longer than this are split by [`Records`] (the exact rules for oversized
@@ -138,29 +138,14 @@ impl Block {
                 continue;
             }
             let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
-            let range = |i: usize| -> (usize, usize) {
-                let Some(&stop) = ends.get(i) else { return (0, 0) };
-                let start = if i == 0 { span.start } else { ends[i - 1] + 1 };
-                (start as usize, (stop as usize).max(start as usize))
-            };
             let field = |i: usize| -> &[u8] {
-                let (start, stop) = range(i);
-                self.data.get(start..stop).unwrap_or(b"")
+                let Some(&stop) = ends.get(i) else { return b"" };
+                let start = if i == 0 { span.start } else { ends[i - 1] + 1 };
+                self.data.get(start as usize..stop as usize).unwrap_or(b"")
             };
-            let data = &self.data;
             self.cells.extend(plan.fields.iter().enumerate().map(|(s, &f)| {
+                let bytes = field(f);
                 let scaled = plan.scaled.get(s).is_some_and(|&scaled| scaled);
-                let (start, stop) = range(f);
-                // A short unsigned decimal is read a word at a time.
-                if let Some(word) = data.get(start..start + 8)
-                    && let Some((m, d)) = short_decimal_parts(u64::from_le_bytes(word_of(word)), stop - start)
-                {
-                    return match scaled_of_parts(m, d).filter(|_| scaled) {
-                        Some(m) => encode_scaled(m),
-                        None => value_of_parts(m, d),
-                    };
-                }
-                let bytes = data.get(start..stop).unwrap_or(b"");
                 match if scaled { parse_scaled(bytes) } else { None } {
                     Some(m) => encode_scaled(m),
                     None => encode_cell(parse_cell(bytes)),
@@ -186,39 +171,27 @@ impl Block {
         self.rows.clear();
         self.ends.clear();
         self.lines.clear();
+        let mut row = RowScan { start: 0, first: 0, fields: 0 };
         let mut line = first_line;
-        let mut start = 0;
         let (rows, ends, lines) = (&mut self.rows, &mut self.ends, &mut self.lines);
         let data = &self.data;
-        // Line by line (`memchr` finds the break); a row's field ends are its commas,
-        // found eight bytes at a time; a blank line adds no row; a row too long or too
-        // wide for the fast path is marked [`SLOW`] (a longer row goes to `Records`).
-        while start < data.len() {
-            let nl = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |k| start + k);
-            let mut end = nl;
-            if end > start && data[end - 1] == b'\r' {
-                end -= 1;
+        // One pass finds every comma and line break; a row's field ends are pushed as
+        // its commas go by, up to FAST_ROW_FIELDS (a longer row goes to `Records`).
+        for_each_separator(data, |pos, newline| {
+            if newline {
+                row.finish(data, pos, line, rows, ends, lines);
+                line += 1;
+                row = RowScan { start: pos + 1, first: ends.len() as u32, fields: 0 };
+            } else {
+                row.fields += 1;
+                if row.fields < FAST_ROW_FIELDS {
+                    ends.push(pos as u32);
+                }
             }
-            if end > start {
-                let first = ends.len();
-                let fast = end - start <= FAST_ROW_BYTES && {
-                    push_commas(data, start, end, ends);
-                    ends.len() - first < FAST_ROW_FIELDS
-                };
-                let span = if fast {
-                    ends.push(end as u32);
-                    let fields = (ends.len() - first) as u32;
-                    Span { start: start as u32, end: end as u32, first: first as u32, fields }
-                } else {
-                    ends.truncate(first);
-                    let stop = (nl + 1).min(data.len()) as u32;
-                    Span { start: start as u32, end: stop, first: first as u32, fields: SLOW }
-                };
-                rows.push(span);
-                lines.push(line);
-            }
+        });
+        if row.start < data.len() {
+            row.finish(data, data.len(), line, rows, ends, lines);
             line += 1;
-            start = nl + 1;
         }
         line
     }
@@ -229,41 +202,70 @@ impl Block {
     }
 }
 
-/// Eight bytes as an array (`word` has eight).
-#[inline]
-fn word_of(word: &[u8]) -> [u8; 8] {
-    let mut b = [0u8; 8];
-    b.copy_from_slice(word);
-    b
+/// The row being scanned by [`Block::fill`].
+struct RowScan {
+    start: usize,
+    /// Index of its first field end in `Block::ends`.
+    first: u32,
+    /// Commas seen so far.
+    fields: usize,
 }
 
-/// Pushes the position of every comma of `data[start..end]` onto `ends`, in order:
-/// eight bytes at a time into a bit mask (bytes past `end` masked off), then one
-/// push per set bit.
-#[inline]
-fn push_commas(data: &[u8], start: usize, end: usize, ends: &mut Vec<u32>) {
-    const COMMAS: u64 = 0x0101_0101_0101_0101 * b',' as u64;
-    let mut pos = start;
-    while pos < end {
-        let Some(word) = data.get(pos..pos + 8) else {
-            for (i, &b) in data[pos..end].iter().enumerate() {
-                if b == b',' {
-                    ends.push((pos + i) as u32);
-                }
-            }
+impl RowScan {
+    /// Ends the row at the line break at `nl` (or the end of the data): a blank line
+    /// adds no row; a row too long or too wide for the fast path is marked [`SLOW`].
+    fn finish(
+        &self,
+        data: &[u8],
+        nl: usize,
+        line: u64,
+        rows: &mut Vec<Span>,
+        ends: &mut Vec<u32>,
+        lines: &mut Vec<u64>,
+    ) {
+        let pos = self.start;
+        let mut end = nl;
+        if end > pos && data[end - 1] == b'\r' {
+            end -= 1;
+        }
+        if end == pos {
             return;
+        }
+        let fields = self.fields + 1;
+        let span = if end - pos <= FAST_ROW_BYTES && fields <= FAST_ROW_FIELDS {
+            ends.push(end as u32);
+            Span { start: pos as u32, end: end as u32, first: self.first, fields: fields as u32 }
+        } else {
+            ends.truncate(self.first as usize);
+            Span { start: pos as u32, end: (nl + 1).min(data.len()) as u32, first: self.first, fields: SLOW }
         };
+        rows.push(span);
+        lines.push(line);
+    }
+}
+
+/// Calls `f(position, is_line_break)` for every `,` and `\n` of `data`, in order:
+/// eight bytes at a time into bit masks, then one call per set bit.
+#[inline]
+fn for_each_separator(data: &[u8], mut f: impl FnMut(usize, bool)) {
+    let mut words = data.chunks_exact(8);
+    let mut base = 0usize;
+    for word in &mut words {
         let mut b = [0u8; 8];
         b.copy_from_slice(word);
-        let mut m = zero_bytes(u64::from_le_bytes(b) ^ COMMAS);
-        if end - pos < 8 {
-            m &= (1u64 << ((end - pos) * 8)) - 1;
-        }
+        let (commas, breaks) = masks(u64::from_le_bytes(b));
+        let mut m = commas | breaks;
         while m != 0 {
-            ends.push((pos + (m.trailing_zeros() / 8) as usize) as u32);
+            let i = m.trailing_zeros();
+            f(base + (i / 8) as usize, breaks >> i & 1 == 1);
             m &= m - 1;
         }
-        pos += 8;
+        base += 8;
+    }
+    for (i, &b) in words.remainder().iter().enumerate() {
+        if b == b',' || b == b'\n' {
+            f(base + i, b == b'\n');
+        }
     }
 }
 
@@ -273,6 +275,14 @@ fn push_commas(data: &[u8], start: usize, end: usize, ends: &mut Vec<u32>) {
 fn zero_bytes(x: u64) -> u64 {
     const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
     !(((x & LOW7).wrapping_add(LOW7)) | x | LOW7)
+}
+
+/// Bit `8·j + 7` set where byte `j` of the 8 bytes at `at` is a comma, and where
+/// it is a line break: eight bytes compared at once in a `u64`.
+#[inline]
+fn masks(word: u64) -> (u64, u64) {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    (zero_bytes(word ^ (ONES * u64::from(b','))), zero_bytes(word ^ (ONES * u64::from(b'\n'))))
 }
 
 /// True when `data` can be split by [`Block::fill`]: no quote (fields may hold
