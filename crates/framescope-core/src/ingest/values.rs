@@ -140,15 +140,23 @@ const MAX_SCALED: u64 = 2_000_000_000;
 #[inline]
 #[must_use]
 pub fn parse_scaled(b: &[u8]) -> Option<i32> {
+    parse_scaled_or_cell(b).ok()
+}
+
+/// [`parse_scaled`], or else what [`parse_cell`] reads, parsing the digits once.
+#[inline]
+pub fn parse_scaled_or_cell(b: &[u8]) -> Result<i32, Cell> {
     if !b.first().is_some_and(|&c| c.is_ascii_digit() || c == b'-') {
-        return None;
+        return Err(parse_cell(b));
     }
-    let (neg, mantissa, decimals) = plain_decimal_parts(b)?;
-    if neg && mantissa == 0 {
-        return None;
+    let Some((neg, mantissa, decimals)) = plain_decimal_parts(b) else {
+        return Err(parse_cell(b));
+    };
+    if let Some(m) = scaled_of_parts(mantissa, decimals).filter(|_| !(neg && mantissa == 0)) {
+        return Ok(if neg { -m } else { m });
     }
-    let m = scaled_of_parts(mantissa, decimals)?;
-    Some(if neg { -m } else { m })
+    let v = mantissa as f64 / POW10[decimals];
+    Err(Cell::Number(if neg { -v } else { v }))
 }
 
 /// Parses a numeric cell, giving NaN for anything that is not a finite number.
@@ -315,6 +323,20 @@ mod tests {
             match parse_scaled(c.as_bytes()) {
                 Some(m) => assert_eq!((f64::from(m) / 1e4).to_bits(), want.map_or(0, f64::to_bits), "{c}"),
                 None => assert!(!in_range || c.starts_with(['+', ' ']) || c.contains('e'), "{c} not scaled"),
+            }
+        }
+        // What is not scaled is the cell `parse_cell` reads, bit for bit.
+        let bits = |c: Cell| if let Cell::Number(v) = c { Some(v.to_bits()) } else { None };
+        for c in cases.iter().map(String::as_bytes).chain([&b"NA"[..], b"1234567890123", b"-0.0", b"x"]) {
+            match parse_scaled_or_cell(c) {
+                Ok(m) => assert_eq!(Some(m), parse_scaled(c)),
+                Err(cell) => {
+                    assert_eq!(parse_scaled(c), None);
+                    assert_eq!(
+                        (bits(cell), cell == Cell::Missing),
+                        (bits(parse_cell(c)), parse_cell(c) == Cell::Missing)
+                    );
+                }
             }
         }
         assert_eq!(parse_scaled(b"16.6669"), Some(166_669));

@@ -2,8 +2,8 @@
 //! lone `\r`), its rows read as [`BlockRow`]s; anything else falls back to
 //! [`super::Records`].
 
-use super::super::values::{Cell, parse_cell};
-use super::{Fields, Plan, decimal_step, decode_cell, encode_cell, encode_scaled, parse_scaled, scaled_of};
+use super::super::values::{Cell, parse_cell, parse_scaled_or_cell};
+use super::{Fields, Plan, decimal_step, decode_cell, encode_cell, encode_scaled, scaled_of};
 
 /// Lines longer than this are split by [`Records`] (the exact rules for oversized
 /// rows) rather than by the block splitter.
@@ -145,10 +145,12 @@ impl Block {
             };
             self.cells.extend(plan.fields.iter().enumerate().map(|(s, &f)| {
                 let bytes = field(f);
-                let scaled = plan.scaled.get(s).is_some_and(|&scaled| scaled);
-                match if scaled { parse_scaled(bytes) } else { None } {
-                    Some(m) => encode_scaled(m),
-                    None => encode_cell(parse_cell(bytes)),
+                if !plan.scaled.get(s).is_some_and(|&scaled| scaled) {
+                    return encode_cell(parse_cell(bytes));
+                }
+                match parse_scaled_or_cell(bytes) {
+                    Ok(m) => encode_scaled(m),
+                    Err(cell) => encode_cell(cell),
                 }
             }));
             if let Some(f) = plan.step_field {

@@ -4,7 +4,7 @@
 //! here, so line numbers count `\n`, `\r\n` and lone `\r` line ends alike and stay
 //! right across blank lines and quoted fields that span lines.
 
-use super::values::{Cell, parse_cell, parse_scaled};
+use super::values::{Cell, parse_cell};
 use std::io::BufRead;
 
 mod block;
@@ -147,7 +147,7 @@ impl Plan {
 /// NaNs with payloads of their own (parsing never yields a NaN).
 const MISSING_BITS: u64 = 0x7FF8_0000_0000_0A11;
 const INVALID_BITS: u64 = 0x7FF8_0000_0000_0BAD;
-/// A scaled integer `m` ([`parse_scaled`]) is kept as this NaN with `m` in its low
+/// A scaled integer `m` ([`super::values::parse_scaled`]) is kept as this NaN with `m` in its low
 /// 32 bits (the marks above have bit 50 clear).
 const SCALED_TAG: u64 = 0x7FFC_0000_0000_0000;
 
