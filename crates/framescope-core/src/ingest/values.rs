@@ -21,7 +21,18 @@ pub fn trim(bytes: &[u8]) -> &[u8] {
 #[inline]
 #[must_use]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+    if a.len() != b.len() {
+        return false;
+    }
+    // Eight bytes at a time, then the rest one by one.
+    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let (ra, rb) = (wa.remainder(), wb.remainder());
+    let word = |w: &[u8]| {
+        let mut x = [0u8; 8];
+        x.copy_from_slice(w);
+        u64::from_ne_bytes(x)
+    };
+    wa.zip(wb).all(|(x, y)| word(x) == word(y)) && ra.iter().zip(rb).all(|(x, y)| x == y)
 }
 
 /// Parses a numeric cell. Values may be padded with spaces (`" 52"`).
@@ -63,34 +74,89 @@ const POW10: [f64; 23] = [
 /// which the caller hands to `str::parse`.
 #[inline]
 fn parse_plain_decimal(b: &[u8]) -> Option<f64> {
+    let (neg, mantissa, decimals) = plain_decimal_parts(b)?;
+    let v = mantissa as f64 / POW10[decimals];
+    Some(if neg { -v } else { v })
+}
+
+/// A plain decimal's sign, digits as one integer, and number of decimals (at most
+/// 15 digits, fewer than 23 decimals); `None` for anything else.
+#[inline]
+fn plain_decimal_parts(b: &[u8]) -> Option<(bool, u64, usize)> {
     let (neg, digits) = match b.first()? {
         b'-' => (true, &b[1..]),
         b'+' => (false, &b[1..]),
         _ => (false, b),
     };
+    // Whole digits, then (after one dot) the decimals: two tight loops; anything
+    // else left over is no plain decimal.
     let mut mantissa: u64 = 0;
-    let mut count = 0usize;
-    let mut decimals = 0usize;
-    let mut seen_dot = false;
-    for &c in digits {
-        match c {
-            b'0'..=b'9' => {
-                mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(c - b'0'));
-                count += 1;
-                if seen_dot {
-                    decimals += 1;
-                }
-            }
-            b'.' if !seen_dot => seen_dot = true,
-            _ => return None,
+    let mut i = 0;
+    while let Some(d) = digits.get(i).map(|c| c.wrapping_sub(b'0')).filter(|&d| d < 10) {
+        mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+        i += 1;
+    }
+    let whole = i;
+    if digits.get(i) == Some(&b'.') {
+        i += 1;
+        while let Some(d) = digits.get(i).map(|c| c.wrapping_sub(b'0')).filter(|&d| d < 10) {
+            mantissa = mantissa.wrapping_mul(10).wrapping_add(u64::from(d));
+            i += 1;
         }
     }
+    if i != digits.len() {
+        return None;
+    }
+    let decimals = if i > whole { i - whole - 1 } else { 0 };
+    let count = whole + decimals;
     // 15 digits keep the mantissa below 10^15 < 2^53 without overflow checks.
     if count == 0 || count > 15 || decimals >= POW10.len() {
         return None;
     }
+    Some((neg, mantissa, decimals))
+}
+
+/// The scaled integer of an unsigned plain decimal's parts (at most four decimals,
+/// within [`MAX_SCALED`]), as [`parse_scaled`] gives it.
+#[inline]
+#[must_use]
+fn scaled_of_parts(mantissa: u64, decimals: usize) -> Option<i32> {
+    const UP: [u64; 5] = [10_000, 1_000, 100, 10, 1];
+    const MAX: [u64; 5] =
+        [MAX_SCALED / 10_000, MAX_SCALED / 1_000, MAX_SCALED / 100, MAX_SCALED / 10, MAX_SCALED];
+    let (up, max) = (*UP.get(decimals)?, MAX[decimals]);
+    (mantissa <= max).then(|| (mantissa * up) as i32)
+}
+
+/// The largest scaled integer [`parse_scaled`] gives (well inside what the compact
+/// columns' `i32` store takes).
+const MAX_SCALED: u64 = 2_000_000_000;
+
+/// A cell that [`parse_cell`] reads as a plain decimal with at most four decimals
+/// (PresentMon writes `%.4f`), as the integer `v · 10⁴` — exactly the scaled integer
+/// a compact column stores for it, without the division and its check: `v` and
+/// `m / 10⁴` are both the correctly rounded value of the same fraction. `None` for
+/// any other cell (and for `-0`, which a scaled integer cannot tell from `0`).
+#[inline]
+#[must_use]
+pub fn parse_scaled(b: &[u8]) -> Option<i32> {
+    parse_scaled_or_cell(b).ok()
+}
+
+/// [`parse_scaled`], or else what [`parse_cell`] reads, parsing the digits once.
+#[inline]
+pub fn parse_scaled_or_cell(b: &[u8]) -> Result<i32, Cell> {
+    if !b.first().is_some_and(|&c| c.is_ascii_digit() || c == b'-') {
+        return Err(parse_cell(b));
+    }
+    let Some((neg, mantissa, decimals)) = plain_decimal_parts(b) else {
+        return Err(parse_cell(b));
+    };
+    if let Some(m) = scaled_of_parts(mantissa, decimals).filter(|_| !(neg && mantissa == 0)) {
+        return Ok(if neg { -m } else { m });
+    }
     let v = mantissa as f64 / POW10[decimals];
-    Some(if neg { -v } else { v })
+    Err(Cell::Number(if neg { -v } else { v }))
 }
 
 /// Parses a numeric cell, giving NaN for anything that is not a finite number.
@@ -227,6 +293,56 @@ mod tests {
                 None => assert!(c.len() > 15 || want.is_none() || c.contains('e'), "{c} left to str::parse"),
             }
         }
+    }
+
+    /// A scaled cell is the compact columns' integer for the value `str::parse`
+    /// gives: `m / 10⁴` bit-identical to it; every `%.4f`-style decimal in range is
+    /// scaled, other cells are not.
+    #[test]
+    fn scaled_cells_are_exact() {
+        let mut x: u64 = 5;
+        let mut cases: Vec<String> =
+            ["0", "-0", "-0.0000", "+7", " 7", "NA", "1e2", "16.6669", "214748.3647", "199999.9999"]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect();
+        for _ in 0..20_000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let decimals = (x % 7) as usize;
+            let whole = (x >> 8) % [10, 1000, 300_000][(x >> 40) as usize % 3];
+            let frac = (x >> 28) % 10u64.pow(decimals as u32);
+            let sign = if x.is_multiple_of(5) { "-" } else { "" };
+            cases.push(format!("{sign}{whole}.{frac:0decimals$}"));
+        }
+        for c in &cases {
+            let want = c.parse::<f64>().ok().filter(|v| v.to_bits() != (-0.0f64).to_bits());
+            let in_range = want.is_some_and(|v| v.abs() < 200_000.0)
+                && c.len() - c.find('.').unwrap_or(c.len() - 1) <= 5;
+            match parse_scaled(c.as_bytes()) {
+                Some(m) => assert_eq!((f64::from(m) / 1e4).to_bits(), want.map_or(0, f64::to_bits), "{c}"),
+                None => assert!(!in_range || c.starts_with(['+', ' ']) || c.contains('e'), "{c} not scaled"),
+            }
+        }
+        // What is not scaled is the cell `parse_cell` reads, bit for bit.
+        let bits = |c: Cell| if let Cell::Number(v) = c { Some(v.to_bits()) } else { None };
+        for c in cases.iter().map(String::as_bytes).chain([&b"NA"[..], b"1234567890123", b"-0.0", b"x"]) {
+            match parse_scaled_or_cell(c) {
+                Ok(m) => assert_eq!(Some(m), parse_scaled(c)),
+                Err(cell) => {
+                    assert_eq!(parse_scaled(c), None);
+                    assert_eq!(
+                        (bits(cell), cell == Cell::Missing),
+                        (bits(parse_cell(c)), parse_cell(c) == Cell::Missing)
+                    );
+                }
+            }
+        }
+        assert_eq!(parse_scaled(b"16.6669"), Some(166_669));
+        assert_eq!(parse_scaled(b"-2"), Some(-20_000));
+        assert_eq!(parse_scaled(b"0.00001"), None);
+        assert_eq!(parse_scaled(b"-0.0"), None);
     }
 
     #[test]

@@ -2,8 +2,8 @@
 //! lone `\r`), its rows read as [`BlockRow`]s; anything else falls back to
 //! [`super::Records`].
 
-use super::super::values::{Cell, parse_cell};
-use super::{Fields, Plan, decimal_step, decode_cell, encode_cell};
+use super::super::values::{Cell, parse_cell, parse_scaled_or_cell};
+use super::{Fields, Plan, decimal_step, decode_cell, encode_cell, encode_scaled, scaled_of};
 
 /// Lines longer than this are split by [`Records`] (the exact rules for oversized
 /// rows) rather than by the block splitter.
@@ -72,6 +72,11 @@ impl Fields for BlockRow<'_> {
         }
     }
     #[inline]
+    fn scaled(&self, i: usize) -> Option<i32> {
+        let &s = self.plan.slot.get(i)?;
+        self.cells.get(s as usize).and_then(|&v| scaled_of(v))
+    }
+    #[inline]
     fn step(&self, i: usize) -> f64 {
         match (self.plan.step_field, self.cells.get(self.plan.fields.len())) {
             (Some(f), Some(&step)) if f == i => step,
@@ -133,12 +138,23 @@ impl Block {
                 continue;
             }
             let ends = &self.ends[span.first as usize..(span.first + span.fields) as usize];
-            let row = BlockRow { data: &self.data, span, ends, cells: &[], plan: &Plan::default() };
-            for &f in &plan.fields {
-                self.cells.push(encode_cell(row.cell(f)));
-            }
+            let field = |i: usize| -> &[u8] {
+                let Some(&stop) = ends.get(i) else { return b"" };
+                let start = if i == 0 { span.start } else { ends[i - 1] + 1 };
+                self.data.get(start as usize..stop as usize).unwrap_or(b"")
+            };
+            self.cells.extend(plan.fields.iter().enumerate().map(|(s, &f)| {
+                let bytes = field(f);
+                if !plan.scaled.get(s).is_some_and(|&scaled| scaled) {
+                    return encode_cell(parse_cell(bytes));
+                }
+                match parse_scaled_or_cell(bytes) {
+                    Ok(m) => encode_scaled(m),
+                    Err(cell) => encode_cell(cell),
+                }
+            }));
             if let Some(f) = plan.step_field {
-                self.cells.push(row.step(f));
+                self.cells.push(decimal_step(field(f)));
             }
         }
     }

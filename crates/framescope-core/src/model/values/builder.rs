@@ -10,6 +10,9 @@ use std::sync::OnceLock;
 #[derive(Debug, Clone, Default)]
 pub struct ValuesBuilder {
     store: Store,
+    /// While the store is a constant pushed by [`ValuesBuilder::push_scaled`]: its
+    /// scaled integer (a repeat is then counted without decoding it).
+    constant_scaled: Option<i32>,
 }
 
 impl ValuesBuilder {
@@ -31,6 +34,22 @@ impl ValuesBuilder {
             }
             Store::Dense(d) => push_grown(d, v),
             Store::Missing(_) | Store::Constant(..) => self.spill(v),
+        }
+    }
+
+    /// Adds the value `m / 10⁴` given as its scaled integer (`|m|` at most 2·10⁹),
+    /// exactly as [`ValuesBuilder::push`] of that value would: a scaled store takes
+    /// `m` itself (the one integer that reads back as the value), a constant counts a
+    /// repeat of the same `m`, anything else gets the value.
+    #[inline]
+    pub fn push_scaled(&mut self, m: i32) {
+        match &mut self.store {
+            Store::Scaled(s) => push_grown(s, m),
+            Store::Constant(_, n) if self.constant_scaled == Some(m) => *n += 1,
+            _ => {
+                self.push(decode(m));
+                self.constant_scaled = matches!(self.store, Store::Constant(..)).then_some(m);
+            }
         }
     }
 
@@ -152,5 +171,39 @@ impl ValuesBuilder {
             other => other,
         };
         Values { store, dense: OnceLock::new() }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `push_scaled(m)` stores what `push(m / 10⁴)` stores, in every store: a
+    /// constant, a scaled column, one that spills to whole numbers or to `f64`s.
+    #[test]
+    fn scaled_pushes_are_value_pushes() {
+        let runs: [&[i32]; 4] = [&[5, 5, 5], &[5, 5, 166_669, -3], &[10_000, 20_000], &[7, 7, 7]];
+        for (k, run) in runs.iter().enumerate() {
+            let (mut a, mut b) = (ValuesBuilder::default(), ValuesBuilder::default());
+            if k == 2 {
+                // A whole-number store first: 3·10⁹ does not fit the scaled one.
+                a.push(3e9);
+                b.push(3e9);
+            }
+            for &m in *run {
+                a.push_scaled(m);
+                b.push(f64::from(m) / 1e4);
+            }
+            if k == 3 {
+                a.push(0.25);
+                b.push(0.25);
+                a.push_scaled(7);
+                b.push(7e-4);
+            }
+            let (a, b) = (a.finish(), b.finish());
+            let bits = |v: &Values| v.iter().map(f64::to_bits).collect::<Vec<_>>();
+            assert_eq!(bits(&a), bits(&b), "run {k}");
+            assert_eq!(format!("{:?}", a.store), format!("{:?}", b.store), "run {k}");
+        }
     }
 }
