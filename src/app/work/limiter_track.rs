@@ -1,7 +1,7 @@
 //! Level-of-detail data of the "CPU · GPU" and animation-error rows (`metrics.md` §13),
 //! built on the tracks' worker: each frame's CPU busy, GPU busy and CPU interval with
 //! their pyramids, the limiter class of each frame as running sums of time per class
-//! (kept every [`SUM_STEP`] frames and continued from there, so any range's shares
+//! (kept every `SUM_STEP` (64) frames and continued from there, so any range's shares
 //! are two look-ups and at most twice `SUM_STEP` additions), and the signed animation
 //! error.
 
