@@ -49,6 +49,10 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     let i = m.session.selected();
     let Some(run) = m.session.runs().get(i) else { return };
     let Some(a) = run.analyzed() else { return };
+    if a.charts.is_empty() && run.capture.traces.get(run.trace()).is_some_and(|t| t.is_sampled()) {
+        sampled_charts_note(ui);
+        return;
+    }
     // A time selection's charts, over the whole capture's drawn faintly.
     let selection = m
         .session
@@ -70,6 +74,17 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
         (None, Some(points)) => charts::charts_with_animation_ui(ui, &a.charts, target, points),
         (None, None) => charts::charts_ui(ui, &a.charts, target),
     });
+}
+
+/// Why a sampled log (`metrics.md` §10) has no charts: they are of single frames, and
+/// its rows are averages over ~0.1–1 s.
+fn sampled_charts_note(ui: &mut egui::Ui) {
+    ui.strong("No per-frame charts");
+    ui.weak(
+        "This capture is a sampled log: each row is the average rate over the time since the row before, \
+         not one frame. The percentile, slow-time and histogram charts need single frames. The figures \
+         beside the timeline weight each sample by its interval.",
+    );
 }
 
 /// The timelines (or a loading preview): the commands they give, and where they were
