@@ -109,13 +109,16 @@ mod tests {
     #[test]
     fn the_levels_are_those_of_the_index_value_copy() {
         for n in [0, 1, 2, 15, 16, 17, 255, 256, 257, 4097] {
-            let values: Vec<f64> =
-                (0..n).map(|i| if i % 7 == 3 { f64::NAN } else { f64::from((i * 37 % 101) as u32) }).collect();
+            let values: Vec<f64> = (0..n)
+                .map(|i| if i % 7 == 3 { f64::NAN } else { f64::from((i * 37 % 101) as u32) })
+                .collect();
             let mut old: Vec<(Vec<u32>, Vec<f64>)> = Vec::new();
             let mut below: Vec<(u32, f64)> = values.iter().enumerate().map(|(i, &v)| (i as u32, v)).collect();
             while below.len() > 1 {
-                let level: Vec<(u32, f64)> =
-                    below.chunks(FANOUT).map(|c| c.iter().copied().reduce(better).unwrap_or((0, f64::NAN))).collect();
+                let level: Vec<(u32, f64)> = below
+                    .chunks(FANOUT)
+                    .map(|c| c.iter().copied().reduce(better).unwrap_or((0, f64::NAN)))
+                    .collect();
                 old.push(level.iter().copied().unzip());
                 below = level;
             }
