@@ -21,15 +21,22 @@ impl MaxIndex {
     /// Builds the pyramid (O(n)).
     #[must_use]
     pub fn new(values: &[f64]) -> Self {
+        Self::from_fn(values.len(), |i| values[i])
+    }
+
+    /// Builds the pyramid of the `n` values `at(0)`, …, `at(n − 1)` (O(n)), for a
+    /// column computed on the fly (no copy of every value).
+    #[must_use]
+    pub fn from_fn(n: usize, at: impl Fn(usize) -> f64) -> Self {
         let mut levels: Vec<(Vec<u32>, Vec<f64>)> = Vec::new();
-        if values.len() <= 1 {
+        if n <= 1 {
             return Self { levels };
         }
         // The first level straight from the column (no (index, value) copy of every
         // frame: 16 bytes a frame while it is built).
-        let first = values.chunks(FANOUT).enumerate().map(|(b, chunk)| {
-            let at = |(k, &v): (usize, &f64)| ((b * FANOUT + k) as u32, v);
-            chunk.iter().enumerate().map(at).reduce(better).unwrap_or((0, f64::NAN))
+        let first = (0..n).step_by(FANOUT).map(|start| {
+            let block = start..(start + FANOUT).min(n);
+            block.map(|i| (i as u32, at(i))).reduce(better).unwrap_or((0, f64::NAN))
         });
         let mut below: Vec<(u32, f64)> = first.collect();
         loop {
@@ -49,7 +56,14 @@ impl MaxIndex {
     /// range is empty.
     #[must_use]
     pub fn argmax(&self, values: &[f64], range: Range<usize>) -> Option<usize> {
-        let end = range.end.min(values.len());
+        self.argmax_by(values.len(), |i| values[i], range)
+    }
+
+    /// [`MaxIndex::argmax`] over the `n` values `at(i)` the pyramid was built from
+    /// ([`MaxIndex::from_fn`]).
+    #[must_use]
+    pub fn argmax_by(&self, n: usize, at: impl Fn(usize) -> f64, range: Range<usize>) -> Option<usize> {
+        let end = range.end.min(n);
         let mut i = range.start;
         let mut best: Option<(u32, f64)> = None;
         while i < end {
@@ -66,7 +80,7 @@ impl MaxIndex {
             }
             let candidate = match level {
                 Some(k) => (self.levels[k].0[i / size], self.levels[k].1[i / size]),
-                None => (i as u32, values[i]),
+                None => (i as u32, at(i)),
             };
             best = Some(best.map_or(candidate, |b| better(b, candidate)));
             i += size;
@@ -101,6 +115,15 @@ mod tests {
             assert_eq!(got.map(|g| values[g].to_bits()), scan.map(|s| values[s].to_bits()), "{a}..{b}");
         }
         assert_eq!(MaxIndex::new(&[]).argmax(&[], 0..0), None);
+        // On the fly, over −v: the smallest value's frame (NaN still the smallest).
+        let low = MaxIndex::from_fn(values.len(), |i| -values[i]);
+        for (a, b) in [(0, 5000), (15, 300), (256, 4096), (3, 4999)] {
+            let scan = (a..b).reduce(|p, q| {
+                if values[q] < values[p] || values[p].is_nan() && !values[q].is_nan() { q } else { p }
+            });
+            let got = low.argmax_by(values.len(), |i| -values[i], a..b);
+            assert_eq!(got.map(|g| values[g].to_bits()), scan.map(|s| values[s].to_bits()), "{a}..{b}");
+        }
     }
 
     /// The pyramid built from the column directly is the one built from an (index,
