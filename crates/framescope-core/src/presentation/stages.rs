@@ -234,6 +234,7 @@ mod tests {
     /// time), and so are the scale and both pyramids over 3000 frames.
     #[test]
     fn totals_on_the_fly_are_the_stored_ones() {
+        use std::fmt::Write as _;
         let mut text = String::from(
             "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
              PresentMode,CPUStartTime,MsBetweenPresents,MsCPUBusy,MsRenderPresentLatency,MsUntilDisplayed\n",
@@ -243,9 +244,7 @@ mod tests {
             let (c, r, u) =
                 (f64::from(k % 7) * 0.37 + 1.1, f64::from(k % 5) * 0.61, f64::from(k % 11) * 0.93);
             let until = if k % 13 == 4 { "NA".to_owned() } else { format!("{u}") };
-            text.push_str(&format!(
-                "g.exe,1,0x1,DXGI,1,0,0,Hardware: Legacy Flip,{k},16.0,{c},{r},{until}\n"
-            ));
+            let _ = writeln!(text, "g.exe,1,0x1,DXGI,1,0,0,Hardware: Legacy Flip,{k},16.0,{c},{r},{until}");
             want.push(if k % 13 == 4 { f64::NAN } else { c + r + (u - r).max(0.0) });
         }
         let stack = latency_stack(&load("pm.csv", &text)).unwrap_or_else(|| panic!("no latency row"));
