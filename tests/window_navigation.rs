@@ -17,22 +17,27 @@ use std::path::PathBuf;
 /// three are the stutters; the slowest frames are 250, 80, 200, then 10 ms frames from
 /// the first on (ties: the earlier first).
 fn capture() -> PathBuf {
+    capture_with("navigation", 300, |i| match i {
+        80 => 40.0,
+        200 => 30.0,
+        250 => 60.0,
+        _ => 10.0,
+    })
+}
+
+/// `n` frames, frame `i` taking `ft(i)` ms.
+fn capture_with(name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathBuf {
     let mut csv = String::from(
         "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
          PresentMode,FrameType,TimeInSeconds,MsBetweenPresents\n",
     );
     let mut t = 0.0;
-    for i in 0..300 {
-        let ft = match i {
-            80 => 40.0,
-            200 => 30.0,
-            250 => 60.0,
-            _ => 10.0,
-        };
+    for i in 0..n {
+        let ft = ft(i);
         let _ = writeln!(csv, "g.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,Application,{t:.6},{ft}");
         t += ft / 1000.0;
     }
-    let path = std::env::temp_dir().join(format!("framescope-navigation-{}.csv", std::process::id()));
+    let path = std::env::temp_dir().join(format!("framescope-{name}-{}.csv", std::process::id()));
     std::fs::write(&path, csv).unwrap();
     path
 }
@@ -97,5 +102,25 @@ fn the_stutter_list_goes_to_frames_and_the_keys_step_between_stutters() {
     assert_eq!(selected(&h), Some(200));
     let v = app(&h).view();
     assert!((v.start_ms + v.span_ms / 2.0 - start(200)).abs() < 1e-6, "centred on 200: {v:?}");
+    settle(&mut h);
+}
+
+/// 4000 frames of 10 ms, every 20th (from frame 10) 40 ms: 200 stutters (each 30 ms
+/// above the rolling median of 10 ms). Only the rows in sight are laid out: the first
+/// stutter's row is there, the 150th's is not (it was, one text per row, before).
+#[test]
+fn only_the_stutter_rows_in_sight_are_laid_out() {
+    let path = capture_with("many-stutters", 4000, |i| if i % 20 == 10 { 40.0 } else { 10.0 });
+    let mut h = window(std::slice::from_ref(&path));
+    let trace = default_trace(&path);
+    std::fs::remove_file(&path).unwrap();
+    let row = |i: usize| format!("{:.3} s  40.0 ms  frame {i}", trace.frames.start_ms[i] / 1000.0);
+    h.get_by_label("Stutters (200) and the 10 slowest frames");
+    // Frame 10 is the first stutter and the slowest frame's (ties: the earlier first).
+    assert_eq!(h.query_all_by_label(&row(10)).count(), 2);
+    assert!(h.query_by_label(&row(150 * 20 + 10)).is_none(), "the 151st stutter is out of sight");
+    // The keys still reach every stutter: [ from none selected goes to the first.
+    press(&mut h, Modifiers::NONE, Key::CloseBracket);
+    assert_eq!(selected(&h), Some(10));
     settle(&mut h);
 }

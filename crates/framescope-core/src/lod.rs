@@ -57,4 +57,10 @@ impl SeriesIndex {
     pub fn new(values: &[f64]) -> Self {
         Self { max: MaxIndex::new(values), median: MedianIndex::new(values) }
     }
+
+    /// Builds both pyramids of the `n` values `at(i)` of a column computed on the fly.
+    #[must_use]
+    pub fn from_fn(n: usize, at: impl Fn(usize) -> f64) -> Self {
+        Self { max: MaxIndex::from_fn(n, &at), median: MedianIndex::from_fn(n, &at) }
+    }
 }

@@ -100,20 +100,34 @@ impl List<'_> {
             ui.label("none");
             return;
         }
-        egui::ScrollArea::vertical().id_salt(kind).max_height(LIST_HEIGHT).show(ui, |ui| {
-            for spot in spots {
-                let text = spot_text(spot, self.marks, self.trace);
-                let on = self.selected == Some(spot.frame);
-                let spiked = navigation::spiked(&self.marks.spikes, spot.frame).join(", ");
-                let button = ui.add(egui::Button::selectable(on, text).small().truncate());
-                if button
-                    .on_hover_text(format!("Spiked: {}", if spiked.is_empty() { "—" } else { &spiked }))
-                    .clicked()
-                {
-                    out.extend((self.go)(spot.frame));
+        // Only the rows in sight are laid out (a long capture has thousands of
+        // stutters: a text per row costs tens of MB at 10M frames). A small button is
+        // as high as its text.
+        let row_height = ui.text_style_height(&egui::TextStyle::Button);
+        egui::ScrollArea::vertical().id_salt(kind).max_height(LIST_HEIGHT).show_rows(
+            ui,
+            row_height,
+            spots.len(),
+            |ui, rows| {
+                for spot in spots.get(rows).unwrap_or_default() {
+                    self.row(ui, spot, out);
                 }
-            }
+            },
+        );
+    }
+
+    /// One row: the spot's button, its hover naming what spiked; a click goes there.
+    fn row(&self, ui: &mut egui::Ui, spot: &Spot, out: &mut Vec<AppCommand>) {
+        let text = spot_text(spot, self.marks, self.trace);
+        let on = self.selected == Some(spot.frame);
+        let button = ui.add(egui::Button::selectable(on, text).small().truncate());
+        let button = button.on_hover_ui(|ui| {
+            let spiked = navigation::spiked(&self.marks.spikes, spot.frame).join(", ");
+            ui.label(format!("Spiked: {}", if spiked.is_empty() { "—" } else { &spiked }));
         });
+        if button.clicked() {
+            out.extend((self.go)(spot.frame));
+        }
     }
 }
 

@@ -49,7 +49,7 @@ impl TimelineRow for AnimationRow<'_> {
         for (c, (s, range)) in stats.iter().zip(&cache.columns).enumerate() {
             let col = c as u32;
             let high = s.max.map_or(f64::NAN, |i| t.values[i as usize]);
-            let low = t.low.argmax(&t.negated, range.clone()).map_or(f64::NAN, |i| t.values[i]);
+            let low = t.lowest(range.clone()).map_or(f64::NAN, |i| t.values[i]);
             if s.frames > 1 && high.is_finite() && low.is_finite() {
                 items.push(Item::Whisker {
                     col,
@@ -81,7 +81,7 @@ impl TimelineRow for AnimationRow<'_> {
             out.push(format!("animation error {}", text::value_text(t.values[i], "ms")));
         }
         if at.column.len() > 1 {
-            let low = t.low.argmax(&t.negated, at.column.clone()).map(|i| t.values[i]);
+            let low = t.lowest(at.column.clone()).map(|i| t.values[i]);
             let high = t.index.max.argmax(&t.values, at.column.clone()).map(|i| t.values[i]);
             if let (Some(lo), Some(hi)) = (low, high) {
                 out.push(format!(

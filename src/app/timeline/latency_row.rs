@@ -30,7 +30,7 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 /// frame) on top of each other, and a whisker to the slowest total.
 fn column(out: &mut Vec<Item>, stack: &Stack, c: usize, s: &ColumnStat, typicals: &[Vec<f64>]) {
     let Some(i) = s.max.map(|i| i as usize) else { return };
-    let max = stack.total[i];
+    let max = stack.total(i);
     if !max.is_finite() {
         return;
     }
@@ -83,7 +83,7 @@ impl TimelineRow for LatencyRow<'_> {
             .enumerate()
             .map(|(k, seg)| cache.typicals((stages, k), &seg.median, &seg.values).to_vec())
             .collect();
-        let stats = cache.stats((totals, 0), &stack.index, &stack.total, None);
+        let stats = cache.stats_by((totals, 0), &stack.index, stack.len(), |i| stack.total(i));
         let mut items = Vec::with_capacity(stats.len() * (stack.segments.len() + 1));
         for (c, s) in stats.iter().enumerate() {
             column(&mut items, stack, c, s, &typicals);
@@ -109,7 +109,7 @@ impl TimelineRow for LatencyRow<'_> {
             .iter()
             .map(|seg| format!("{}: {}", seg.name, text::value_text(seg.values[i], "ms")))
             .collect();
-        out.push(format!("total: {}", text::value_text(stack.total[i], "ms")));
+        out.push(format!("total: {}", text::value_text(stack.total(i), "ms")));
         out
     }
 }

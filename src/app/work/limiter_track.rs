@@ -106,10 +106,9 @@ pub struct AnimationTrack {
     pub values: Vec<f64>,
     /// The typical value and the largest of a range.
     pub index: SeriesIndex,
-    /// The most negative value of a range (the largest of `−v`).
-    pub low: MaxIndex,
-    /// `−v` per frame, what `low` reads.
-    pub negated: Vec<f64>,
+    /// The most negative value of a range (the largest of `−v`, computed on the fly:
+    /// no copy of every frame's, [`AnimationTrack::lowest`]).
+    low: MaxIndex,
     /// The row's half-height: p99 of |v| · 1.5 (at least 1 ms).
     pub scale_ms: f64,
     /// (frame time, animation error) of at most [`SCATTER_POINTS`] frames spread
@@ -133,7 +132,6 @@ impl AnimationTrack {
         let abs = values.iter().filter(|v| v.is_finite()).map(|v| v.abs());
         abs.clone().next()?;
         let scale_ms = (percentile_unsorted(abs, 0.99) * 1.5).max(1.0);
-        let negated: Vec<f64> = values.iter().map(|v| -v).collect();
         let step = values.len().div_ceil(SCATTER_POINTS).max(1);
         let ft = &trace.frames.frame_time_ms;
         let scatter = (0..values.len())
@@ -141,8 +139,15 @@ impl AnimationTrack {
             .filter(|&i| values[i].is_finite() && ft.get(i).is_some_and(|&t| t > 0.0))
             .map(|i| [ft[i], values[i]])
             .collect();
-        let (index, low) = (SeriesIndex::new(&values), MaxIndex::new(&negated));
-        Some(Self { values, index, low, negated, scale_ms, scatter })
+        let (index, low) = (SeriesIndex::new(&values), MaxIndex::from_fn(values.len(), |i| -values[i]));
+        Some(Self { values, index, low, scale_ms, scatter })
+    }
+
+    /// The frame of the most negative value in `range` (the first on ties); `None`
+    /// for an empty range.
+    #[must_use]
+    pub fn lowest(&self, range: std::ops::Range<usize>) -> Option<usize> {
+        self.low.argmax_by(self.values.len(), |i| -self.values[i], range)
     }
 }
 
@@ -173,7 +178,9 @@ mod tests {
         let a = AnimationTrack::new(&t).expect("animation");
         assert_eq!(a.values[..2], [0.5, -2.0]);
         assert!(a.values[2].is_nan(), "garbage is no value");
-        assert_eq!(a.low.argmax(&a.negated, 0..3), Some(1));
+        // The most negative frame: −2 (frame 1) over all three; frame 0 alone; none
+        // in an empty range.
+        assert_eq!((a.lowest(0..3), a.lowest(0..1), a.lowest(2..2)), (Some(1), Some(0), None));
         assert_eq!(a.scatter, [[10.0, 0.5], [10.0, -2.0]], "(frame time, error) of frames with a value");
     }
 

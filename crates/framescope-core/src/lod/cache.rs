@@ -178,13 +178,39 @@ impl ColumnCache {
         values: &[f64],
         shares: Option<&BudgetShares>,
     ) -> &[ColumnStat] {
+        let over = |r: Range<usize>| shares.and_then(|s| s.share(values, r));
+        self.stats_of(series, shares.is_some(), index, (values.len(), |i| values[i]), over)
+    }
+
+    /// [`ColumnCache::stats`] of the `n` values `at(i)` of a column computed on the fly
+    /// (its index built by [`SeriesIndex::from_fn`]), without shares.
+    pub fn stats_by(
+        &mut self,
+        series: SeriesKey,
+        index: &SeriesIndex,
+        n: usize,
+        at: impl Fn(usize) -> f64 + Sync,
+    ) -> &[ColumnStat] {
+        self.stats_of(series, false, index, (n, at), |_| None)
+    }
+
+    /// Every column's statistics of the `n` values `at(i)`, with `over` each column's
+    /// time over the budget.
+    fn stats_of(
+        &mut self,
+        series: SeriesKey,
+        shared: bool,
+        index: &SeriesIndex,
+        (n, at): (usize, impl Fn(usize) -> f64 + Sync),
+        over: impl Fn(Range<usize>) -> Option<(f32, f32)> + Sync,
+    ) -> &[ColumnStat] {
         let (columns, origin) = (&self.columns, self.origin);
-        let w = self.stats.entry((series, shares.is_some())).or_insert((origin, Vec::new()));
+        let w = self.stats.entry((series, shared)).or_insert((origin, Vec::new()));
         let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| ColumnStat {
-            typical: index.median.typical(values, r.clone(), scratch),
-            max: index.max.argmax(values, r.clone()).map(|i| i as u32),
+            typical: index.median.typical_by(n, &at, r.clone(), scratch),
+            max: index.max.argmax_by(n, &at, r.clone()).map(|i| i as u32),
             frames: r.len() as u32,
-            over: shares.and_then(|s| s.share(values, r.clone())),
+            over: over(r.clone()),
         };
         slide(w, origin, columns.len(), |part| {
             let part = &columns[part];

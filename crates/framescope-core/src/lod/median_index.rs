@@ -36,6 +36,13 @@ impl MedianIndex {
     /// Builds the pyramid (O(n)).
     #[must_use]
     pub fn new(values: &[f64]) -> Self {
+        Self::from_fn(values.len(), |i| values[i])
+    }
+
+    /// Builds the pyramid of the `n` values `at(0)`, …, `at(n − 1)` (O(n)), for a
+    /// column computed on the fly.
+    #[must_use]
+    pub fn from_fn(n: usize, at: impl Fn(usize) -> f64) -> Self {
         let mut levels: Vec<Vec<f32>> = Vec::new();
         let mut buf: Vec<f64> = Vec::with_capacity(FANOUT);
         let mut medians = |chunk: &mut dyn Iterator<Item = f64>| -> f32 {
@@ -43,8 +50,9 @@ impl MedianIndex {
             buf.extend(chunk.filter(|v| v.is_finite()));
             median_in_place(&mut buf) as f32
         };
-        if values.len() > 1 {
-            levels.push(values.chunks(FANOUT).map(|c| medians(&mut c.iter().copied())).collect());
+        if n > 1 {
+            let block = |start: usize| start..(start + FANOUT).min(n);
+            levels.push((0..n).step_by(FANOUT).map(|s| medians(&mut block(s).map(&at))).collect());
         }
         while let Some(below) = levels.last().filter(|l| l.len() > 1) {
             let level: Vec<f32> =
@@ -59,7 +67,19 @@ impl MedianIndex {
     /// the whole blocks' medians at the coarsest level that has that many. NaN when no
     /// frame has a value. `scratch` is reused between calls.
     pub fn typical(&self, values: &[f64], range: Range<usize>, scratch: &mut Vec<f64>) -> f64 {
-        let end = range.end.min(values.len());
+        self.typical_by(values.len(), |i| values[i], range, scratch)
+    }
+
+    /// [`MedianIndex::typical`] over the `n` values `at(i)` the pyramid was built from
+    /// ([`MedianIndex::from_fn`]).
+    pub fn typical_by(
+        &self,
+        n: usize,
+        at: impl Fn(usize) -> f64,
+        range: Range<usize>,
+        scratch: &mut Vec<f64>,
+    ) -> f64 {
+        let end = range.end.min(n);
         let start = range.start.min(end);
         scratch.clear();
         let mut chosen = None;
@@ -78,7 +98,7 @@ impl MedianIndex {
             Some((level, first, last)) => {
                 scratch.extend(level[first..last].iter().filter(|v| v.is_finite()).map(|&v| f64::from(v)));
             }
-            None => scratch.extend(values[start..end].iter().copied().filter(|v| v.is_finite())),
+            None => scratch.extend((start..end).map(at).filter(|v| v.is_finite())),
         }
         median_in_place(scratch)
     }

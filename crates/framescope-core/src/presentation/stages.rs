@@ -30,9 +30,10 @@ impl Segment {
 pub struct Stack {
     /// The segments, bottom first.
     pub segments: Vec<Segment>,
-    /// Sum of the segments per frame (NaN when the frame has none).
-    pub total: Vec<f64>,
-    /// Index over `total`.
+    /// How a frame's total is summed from its segments ([`Stack::total`], computed on
+    /// the fly: no column of every frame's total).
+    rule: Total,
+    /// Index over the totals.
     pub index: SeriesIndex,
     /// A scale that shows the body of the totals (p99 · 1.6, at least 1 ms).
     pub scale_ms: f64,
@@ -40,11 +41,55 @@ pub struct Stack {
     pub label: &'static str,
 }
 
+/// How a frame's total is summed from its (three) segments.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Total {
+    /// The capture's own stages: the sum when the frame has a stack (its first
+    /// segment has a value), else NaN.
+    Capture,
+    /// An engine's: the sum when every stage has a value, else NaN.
+    Engine,
+    /// PCL: the sum of the stages with a value; NaN when none has one.
+    Pcl,
+}
+
 impl Stack {
-    fn new(label: &'static str, segments: Vec<Segment>, total: Vec<f64>) -> Self {
-        let body = total.iter().copied().filter(|v| v.is_finite());
-        let scale_ms = (percentile_unsorted(body, 0.99) * 1.6).max(1.0);
-        Self { index: SeriesIndex::new(&total), segments, total, scale_ms, label }
+    fn new(label: &'static str, segments: Vec<Segment>, rule: Total) -> Self {
+        let n = segments.first().map_or(0, |s| s.values.len());
+        let mut stack = Self { index: SeriesIndex::default(), segments, rule, scale_ms: 1.0, label };
+        let body = (0..n).map(|i| stack.total(i)).filter(|v| v.is_finite());
+        stack.scale_ms = (percentile_unsorted(body, 0.99) * 1.6).max(1.0);
+        stack.index = SeriesIndex::from_fn(n, |i| stack.total(i));
+        stack
+    }
+
+    /// Number of frames.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.segments.first().map_or(0, |s| s.values.len())
+    }
+
+    /// True without frames.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Frame `i`'s total: the sum of its segments (NaN when it has none, or past
+    /// the end).
+    #[must_use]
+    pub fn total(&self, i: usize) -> f64 {
+        let part = |k: usize| self.segments.get(k).and_then(|s| s.values.get(i)).copied().unwrap_or(f64::NAN);
+        let parts = [part(0), part(1), part(2)];
+        let parts = &parts[..self.segments.len().min(3)];
+        match self.rule {
+            Total::Capture if parts.first().is_some_and(|v| v.is_nan()) => f64::NAN,
+            Total::Capture => parts.iter().sum(),
+            Total::Engine if parts.iter().all(|v| v.is_finite()) => parts.iter().sum(),
+            Total::Engine => f64::NAN,
+            Total::Pcl if parts.iter().all(|v| v.is_nan()) => f64::NAN,
+            Total::Pcl => parts.iter().filter(|v| v.is_finite()).sum(),
+        }
     }
 }
 
@@ -73,8 +118,7 @@ pub fn latency_stack(trace: &Trace) -> Option<Stack> {
         ("Present to GPU done", vec![f64::NAN; n]),
         ("GPU done to display", vec![f64::NAN; n]),
     ];
-    let mut total = vec![f64::NAN; n];
-    for (i, sum) in total.iter_mut().enumerate() {
+    for i in 0..n {
         let (c, r) = (at(cpu, i), at(render, i));
         let to_display = match (until.map(|u| u.at(i)), display_latency.map(|d| d.at(i))) {
             (Some(u), _) if u.is_finite() => u - r,
@@ -85,10 +129,9 @@ pub fn latency_stack(trace: &Trace) -> Option<Stack> {
         for (seg, v) in segments.iter_mut().zip(parts) {
             seg.1[i] = v;
         }
-        *sum = parts.iter().sum();
     }
     let segments = segments.into_iter().map(|(name, values)| Segment::new(name, values)).collect();
-    Some(Stack::new("Latency\nCPU · GPU · display", segments, total))
+    Some(Stack::new("Latency\nCPU · GPU · display", segments, Total::Capture))
 }
 
 /// An engine's latency stages from its timestamps (Unity: main thread, render submit,
@@ -101,15 +144,9 @@ fn engine_stack(trace: &Trace) -> Option<Stack> {
     if stages.is_empty() || stages.iter().all(|c| c.values.all_missing()) {
         return None;
     }
-    let total = (0..trace.len())
-        .map(|i| {
-            let parts: Vec<f64> = stages.iter().map(|c| c.values.at(i)).collect();
-            if parts.iter().all(|v| v.is_finite()) { parts.iter().sum() } else { f64::NAN }
-        })
-        .collect();
     let segments =
         stages.iter().zip(NAMES).map(|(c, name)| Segment::new(name, c.values.iter().collect())).collect();
-    Some(Stack::new("Latency\nmain · submit · GPU", segments, total))
+    Some(Stack::new("Latency\nmain · submit · GPU", segments, Total::Engine))
 }
 
 /// The PC-latency breakdown of a marker log per capture frame: I2FS (on the frame
@@ -131,22 +168,12 @@ pub fn pcl_stack(trace: &Trace, pcl: &PclLatency) -> Option<Stack> {
             seg[0][i] = *v;
         }
     }
-    let total: Vec<f64> = (0..n)
-        .map(|i| {
-            let parts = [seg[0][i], seg[1][i], seg[2][i]];
-            if parts.iter().all(|v| v.is_nan()) {
-                f64::NAN
-            } else {
-                parts.iter().filter(|v| v.is_finite()).sum()
-            }
-        })
-        .collect();
-    if total.iter().all(|v| v.is_nan()) {
+    if (0..n).all(|i| seg.iter().all(|s| s[i].is_nan())) {
         return None;
     }
     let [i2fs, fs2p, p2d] = seg;
     let segments = vec![Segment::new("I2FS", i2fs), Segment::new("FS2P", fs2p), Segment::new("P2D", p2d)];
-    Some(Stack::new("PC latency\nI2FS · FS2P · P2D", segments, total))
+    Some(Stack::new("PC latency\nI2FS · FS2P · P2D", segments, Total::Pcl))
 }
 
 #[cfg(test)]
@@ -171,7 +198,7 @@ mod tests {
         let stack = latency_stack(&c.traces[0]).unwrap_or_else(|| panic!("no latency row"));
         assert_eq!(stack.segments.len(), 3);
         assert_eq!(stack.label, "Latency\nmain · submit · GPU");
-        assert!((stack.total[0] - 22.5).abs() < 1e-9, "{}", stack.total[0]);
+        assert!((stack.total(0) - 22.5).abs() < 1e-9, "{}", stack.total(0));
         assert!((stack.segments[0].values[0] - 4.5).abs() < 1e-9);
     }
 
@@ -197,8 +224,45 @@ mod tests {
         let stack = latency_stack(&trace).unwrap_or_else(|| panic!("no latency row"));
         let firsts: Vec<f64> = stack.segments.iter().map(|s| s.values[1]).collect();
         assert_eq!(firsts, [3.0, 2.0, 7.0]);
-        assert!((stack.total[1] - 12.0).abs() < 1e-9);
+        assert!((stack.total(1) - 12.0).abs() < 1e-9);
         let plain = load("f.csv", "MsBetweenPresents\n16\n17\n16\n");
         assert!(latency_stack(&plain).is_none());
+    }
+
+    /// The totals computed on the fly are those of the stored column they replace, bit
+    /// for bit (CPU + render + max(until displayed − render, 0), NaN without a display
+    /// time), and so are the scale and both pyramids over 3000 frames.
+    #[test]
+    fn totals_on_the_fly_are_the_stored_ones() {
+        use std::fmt::Write as _;
+        let mut text = String::from(
+            "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
+             PresentMode,CPUStartTime,MsBetweenPresents,MsCPUBusy,MsRenderPresentLatency,MsUntilDisplayed\n",
+        );
+        let mut want = Vec::new();
+        for k in 0..3000_u32 {
+            let (c, r, u) =
+                (f64::from(k % 7) * 0.37 + 1.1, f64::from(k % 5) * 0.61, f64::from(k % 11) * 0.93);
+            let until = if k % 13 == 4 { "NA".to_owned() } else { format!("{u}") };
+            let _ = writeln!(text, "g.exe,1,0x1,DXGI,1,0,0,Hardware: Legacy Flip,{k},16.0,{c},{r},{until}");
+            want.push(if k % 13 == 4 { f64::NAN } else { c + r + (u - r).max(0.0) });
+        }
+        let stack = latency_stack(&load("pm.csv", &text)).unwrap_or_else(|| panic!("no latency row"));
+        let bits = |v: f64| v.to_bits();
+        assert_eq!(stack.len(), want.len());
+        for (i, &w) in want.iter().enumerate() {
+            assert_eq!(bits(stack.total(i)), bits(w), "frame {i}");
+        }
+        let body = want.iter().copied().filter(|v| v.is_finite());
+        assert_eq!(bits(stack.scale_ms), bits((percentile_unsorted(body, 0.99) * 1.6).max(1.0)));
+        let stored = SeriesIndex::new(&want);
+        let mut scratch = Vec::new();
+        for r in [0..3000, 5..2999, 256..4096, 17..40, 1000..1001] {
+            let max = stack.index.max.argmax_by(stack.len(), |i| stack.total(i), r.clone());
+            assert_eq!(max, stored.max.argmax(&want, r.clone()), "{r:?}");
+            let typical =
+                stack.index.median.typical_by(stack.len(), |i| stack.total(i), r.clone(), &mut scratch);
+            assert_eq!(bits(typical), bits(stored.median.typical(&want, r.clone(), &mut scratch)), "{r:?}");
+        }
     }
 }
