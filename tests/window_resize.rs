@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::ui::{Window, app, window};
+use common::ui::{Window, app, primary_button, window};
 use eframe::egui::{self, Pos2, accesskit::Role};
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use std::fmt::Write as _;
@@ -54,12 +54,7 @@ fn row_height(h: &Window, above: &str, name: &str) -> f32 {
 fn pointer(h: &mut Window, pos: Pos2, pressed: Option<bool>) {
     h.event(egui::Event::PointerMoved(pos));
     if let Some(pressed) = pressed {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
+        primary_button(h, pos, pressed);
     }
     h.run_steps(1);
 }

@@ -69,14 +69,19 @@ pub fn click_at(h: &mut Window, pos: egui::Pos2) {
     h.hover_at(pos);
     h.run_steps(1);
     for pressed in [true, false] {
-        h.event(egui::Event::PointerButton {
-            pos,
-            button: egui::PointerButton::Primary,
-            pressed,
-            modifiers: egui::Modifiers::NONE,
-        });
+        primary_button(h, pos, pressed);
     }
     h.run_steps(1);
+}
+
+/// The primary button going down (`pressed`) or up at `pos`.
+pub fn primary_button(h: &mut Window, pos: egui::Pos2, pressed: bool) {
+    h.event(egui::Event::PointerButton {
+        pos,
+        button: egui::PointerButton::Primary,
+        pressed,
+        modifiers: egui::Modifiers::NONE,
+    });
 }
 
 /// The middle of a frame (`start_ms`, `frame_time_ms` on run `run`'s own time axis)

@@ -239,6 +239,13 @@ fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
 mod tests {
     use super::*;
 
+    /// The next value of a xorshift64 sequence (deterministic test cells).
+    fn next(x: &mut u64) {
+        *x ^= *x << 13;
+        *x ^= *x >> 7;
+        *x ^= *x << 17;
+    }
+
     #[test]
     fn ids_are_exact_integers() {
         // 2^53 + 1 is the first integer an f64 cannot hold.
@@ -277,9 +284,7 @@ mod tests {
         .map(|s| (*s).to_owned())
         .collect();
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            next(&mut x);
             let decimals = (x % 12) as usize;
             let whole = (x >> 8) % 1_000_000;
             let frac = (x >> 28) % 10u64.pow(decimals as u32);
@@ -307,9 +312,7 @@ mod tests {
                 .map(|s| (*s).to_owned())
                 .collect();
         for _ in 0..20_000 {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
+            next(&mut x);
             let decimals = (x % 7) as usize;
             let whole = (x >> 8) % [10, 1000, 300_000][(x >> 40) as usize % 3];
             let frac = (x >> 28) % 10u64.pow(decimals as u32);
