@@ -49,9 +49,7 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     let i = m.session.selected();
     let Some(run) = m.session.runs().get(i) else { return };
     let Some(a) = run.analyzed() else { return };
-    if a.charts.is_empty()
-        && run.capture.traces.get(run.trace()).is_some_and(framescope_core::model::Trace::is_sampled)
-    {
+    if a.charts.is_empty() && run.shown_trace().is_sampled() {
         sampled_charts_note(ui);
         return;
     }
