@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Counts the records of .etl files with the independent reader etl-parser (PyPI,
-Apache-2.0, airbus-cert) and prints them as JSON, for tests/etl_fixtures.rs.
+Apache-2.0, airbus-cert) and prints them as JSON, for tests/headless/etl_fixtures.rs.
 
 For each file: records per header kind (system, perfinfo, full, event, message),
 records per provider (the GUID, or "group:N" for kernel system/perfinfo records), and

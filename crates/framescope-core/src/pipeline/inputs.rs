@@ -258,7 +258,7 @@ mod tests {
 
     /// A folder `read_dir` refuses is an input that fails and says why (tests run as
     /// root, whom permissions do not stop, so the error is made here;
-    /// `tests/hostile_inputs.rs` runs the binary as another user when it can).
+    /// `tests/headless/hostile_inputs.rs` runs the binary as another user when it can).
     #[test]
     fn an_unreadable_folder_is_a_failed_input() {
         let e = std::io::Error::from(std::io::ErrorKind::PermissionDenied);

@@ -1,0 +1,220 @@
+//! MangoHud logs (`formats.md` §5): frame times in µs (≤ 0.6.8) or ms (≥ 0.6.9), the
+//! system-info and versioning lines above the frame metrics, `elapsed` in ns, the
+//! application from the file name — and sampled logs (`metrics.md` §10): a log is
+//! sampled when the median step of `elapsed` is more than 1.5× its median frame time;
+//! its rows are then samples of rate `fps` over the time since the row before, and a
+//! log that is not sampled stays per frame.
+// A test fails by panicking: expect() with a message is the clearest way to say why.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use crate::common;
+
+use common::{close, real_traces, report_json};
+use framescope_core::analysis::{FrameTimeSource, Prepared, Series, Settings, Summary};
+use framescope_core::ingest::{LoadErrorKind, LoadOptions, load_bytes};
+use framescope_core::model::Capture;
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::path::Path;
+
+fn load(name: &str, text: &str) -> Capture {
+    load_bytes(Path::new(name), text.as_bytes(), LoadOptions::default()).unwrap_or_else(|e| panic!("{e}"))
+}
+
+fn messages(c: &Capture) -> String {
+    let t = c.traces.iter().flat_map(|t| &t.warnings);
+    c.warnings.iter().chain(t).map(|w| format!("{:?}: {}", w.line, w.message)).collect::<Vec<_>>().join("\n")
+}
+
+/// 0.6.0 layout, frame times in µs (16 700 against 1000/60 = 16.7 ms: a ratio of 1000),
+/// one row per frame: `elapsed` steps 20, 30, 40 ms (median 30) against frame times
+/// 10, 20, 30, 40 ms (median 25): 30 is not above 1.5 · 25 = 37.5 → per frame.
+/// Frames 10, 20, 30, 40 ms: T = 100 ms, avg = 1000·4/100 = 40 FPS, max 100, min 25.
+#[test]
+fn microseconds_from_mangohud_0_6_0_per_frame() {
+    let text = "os,cpu,gpu,ram,kernel,driver\nArch,Ryzen,AMD,16000000,6.1,Mesa\n\
+                fps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,gpu_mem_clock,gpu_vram_used,ram_used,elapsed\n\
+                100,10000,5,5,40,40,400,0,0.3,2.1,10000000\n\
+                50,20000,5,5,40,40,400,0,0.3,2.1,30000000\n\
+                33.333,30000,5,5,40,40,400,0,0.3,2.1,60000000\n\
+                25,40000,5,5,40,40,400,0,0.3,2.1,100000000\n";
+    let c = load("game_2021-06-03_21-32-02.csv", text);
+    assert_eq!(c.info.format.name(), "mangohud");
+    assert_eq!(c.info.format_version, "0.6.0–0.6.1");
+    assert!(c.info.system.contains(&("kernel".to_owned(), "6.1".to_owned())));
+    let t = &c.traces[0];
+    assert!(!t.is_sampled(), "steps of about one frame: one row per frame");
+    assert_eq!(t.meta.application, "game");
+    assert_eq!(t.frames.frame_time_ms, vec![10.0, 20.0, 30.0, 40.0]);
+    // elapsed is the end of each frame: starts at 0, 10, 30, 60 ms.
+    assert_eq!(t.frames.start_ms, vec![0.0, 10.0, 30.0, 60.0]);
+    assert_eq!(t.frames.line, vec![4, 5, 6, 7]);
+    let s = Summary::of(&Series::of(t, FrameTimeSource::Presents).frame_time_ms).unwrap();
+    assert!(close(s.avg_fps, 40.0) && close(s.max_fps, 100.0) && close(s.min_fps, 25.0));
+    assert!(
+        c.warnings.is_empty() && t.warnings.is_empty(),
+        "a per-frame log is not sampled: {}",
+        messages(&c)
+    );
+    assert!(t.column_named("gpu_core_clock").is_some(), "telemetry is kept");
+    let p = Prepared::new(t, FrameTimeSource::Auto);
+    assert!(!p.is_sampled() && p.figures(&Settings::default()).pacing.is_some());
+}
+
+/// 0.8.2 layout with log_versioning lines (version 0.8.2: ms), one row per 100 ms:
+/// 20 rows at `elapsed` 100, 200, …, 2000 ms; `fps` 250 (frametime 4 ms) except row
+/// 10 (line 18) at 100 FPS (10 ms). Median step 100 ms > 1.5 · 4 → sampled.
+/// The first row opens the log; 19 samples of Δt 100 ms: 18 of 250 FPS (w = 25 each)
+/// and one of 100 FPS (w = 10). W = 460 → frames 460; duration 1900 ms; avg =
+/// (18·250 + 100)·100 / 1900 = 242.105…; min 100, max 250. Ascending: 4 ms (running
+/// 450), 10 ms (460): p50, p95 (437) → 4 ms; p99 (455.4) → 10 ms. 1 % low: K = 4.6
+/// frames, all of the 10 ms sample: 1000·4.6/46 = 100.
+#[test]
+fn versioned_sampled_log_in_milliseconds() {
+    let mut text = String::from(
+        "v1\n0.8.2\n---------------------SYSTEM INFO---------------------\n\
+         os,cpu,gpu,ram,kernel,driver,cpuscheduler\nCachyOS,9800X3D,RX 9070 XT,65438132,6.17,,performance\n\
+         --------------------FRAME METRICS--------------------\n\
+         fps,frametime,cpu_load,cpu_power,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,gpu_mem_clock,gpu_vram_used,gpu_power,ram_used,swap_used,process_rss,cpu_mhz,elapsed\n",
+    );
+    for i in 0..20 {
+        let ft = if i == 10 { 10.0 } else { 4.0 };
+        let (fps, elapsed) = (1000.0 / ft, (i + 1) * 100_000_000);
+        let _ = writeln!(text, "{fps},{ft},20,0,80,50,50,3000,1300,4.9,250,10.7,0,0,4800,{elapsed}");
+    }
+    let c = load("run.csv", &text);
+    assert_eq!(c.info.format_version, "0.8.2+");
+    let t = &c.traces[0];
+    assert!(t.is_sampled());
+    assert_eq!(t.len(), 19, "the first row opens the log");
+    assert_eq!(t.frames.line.first(), Some(9), "the data starts on line 8; its first row is no sample");
+    assert!((t.frames.frame_time_ms[9] - 10.0).abs() < 1e-12, "1000 / fps");
+    assert!(t.frames.sample_ms.iter().all(|&d| (d - 100.0).abs() < 1e-9));
+    let ft = t.column_named("frametime").expect("the logged frametime is telemetry");
+    assert!((ft.values[9] - 10.0).abs() < 1e-12 && (ft.values[0] - 4.0).abs() < 1e-12, "ms stay ms");
+    assert!(t.column_named("fps").is_none(), "the rate is no column");
+    let w = messages(&c);
+    assert!(w.contains("MangoHud wrote one row every ~100 ms, not one per frame"), "{w}");
+
+    let p = Prepared::new(t, FrameTimeSource::Auto);
+    let (run, s) = (p.sampled.unwrap(), p.summary.unwrap());
+    assert_eq!((run.samples, run.frames), (19, 460));
+    assert!(close(run.duration_ms, 1900.0));
+    assert!(close(s.avg_fps, 4600.0 / 19.0));
+    assert!(close(s.min_fps, 100.0) && close(s.max_fps, 250.0));
+    assert!(close(s.p50_ms, 4.0) && close(s.p95_ms, 4.0) && close(s.p99_ms, 10.0));
+    assert!(close(s.low_1pct_fps, 100.0) && close(s.low_0_1pct_fps, 100.0));
+    let figures = p.figures(&Settings::default());
+    assert!(figures.pacing.is_none() && figures.stutters.is_none() && figures.osc.is_none());
+}
+
+/// One log, two cadences, frame times 10 ms (ms: a post-0.6.9 column is there): rows
+/// every 16 ms are more than 1.5 · 10 = 15 ms apart → sampled; every 14 ms → per frame.
+/// Sampled, 4 rows at 60 FPS: 3 samples of 16 ms, w = 0.96 each, W = 2.88 → 3 frames,
+/// duration 48 ms. Per frame: 4 frames of 10 ms.
+#[test]
+fn sampled_detection_both_ways() {
+    let log = |step_ms: u64| {
+        let mut text = String::from("fps,frametime,swap_used,elapsed\n");
+        for i in 0..4 {
+            let _ = writeln!(text, "60,10,0,{}", i * step_ms * 1_000_000);
+        }
+        text
+    };
+    let sampled = load("a.csv", &log(16));
+    let t = &sampled.traces[0];
+    assert!(t.is_sampled());
+    let p = Prepared::new(t, FrameTimeSource::Auto);
+    let run = p.sampled.unwrap();
+    assert_eq!((run.samples, run.frames), (3, 3));
+    assert!(close(run.duration_ms, 48.0) && close(run.weight, 2.88));
+    assert!(close(p.summary.unwrap().avg_fps, 60.0));
+
+    let per_frame = load("b.csv", &log(14));
+    let t = &per_frame.traces[0];
+    assert!(!t.is_sampled());
+    assert_eq!(t.frames.frame_time_ms, vec![10.0; 4]);
+}
+
+/// 0.6.0 log (µs) with a 100 ms `log_interval`: frametime 16 700 µs = 16.7 ms against
+/// steps of 100 ms → sampled. Row at line 6 has no fps: no sample, but it ends the
+/// interval (100 ms lost); the truncated line 7 has no `elapsed`: not a row. Samples:
+/// line 5 (60 FPS, Δt 100, w 6) and line 8 (30 FPS, Δt 100 from line 6, w 3): W = 9,
+/// duration 200, avg = (60 + 30)/2 = 45.
+#[test]
+fn a_sampled_log_with_a_row_without_fps() {
+    let text = "os,cpu,gpu,ram,kernel,driver\nLinux,cpu,gpu,1,k,d\n\
+                fps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,gpu_core_clock,gpu_mem_clock,gpu_vram_used,ram_used,elapsed\n\
+                60,16700,1,1,1,1,1,1,1,1,300000\n\
+                60,16700,1,1,1,1,1,1,1,1,100300000\n\
+                ,16700,1,1,1,1,1,1,1,1,200300000\n\
+                30,33400,1,1\n\
+                30,33400,1,1,1,1,1,1,1,1,300300000\n";
+    let c = load("glxgears_2021-06-03_21-32-02.csv", text);
+    let t = &c.traces[0];
+    assert!(t.is_sampled());
+    assert_eq!(t.frames.line, vec![5, 8]);
+    assert!(close(t.frames.frame_time_ms[1], 1000.0 / 30.0));
+    let ft = t.column_named("frametime").unwrap();
+    assert!(close(ft.values[1], 33.4), "µs read as ms: {:?}", ft.values);
+    let p = Prepared::new(t, FrameTimeSource::Auto);
+    let run = p.sampled.unwrap();
+    assert_eq!(run.frames, 9);
+    assert!(close(run.duration_ms, 200.0) && close(p.summary.unwrap().avg_fps, 45.0));
+    let w = messages(&c);
+    assert!(w.contains("Some(6): fps is missing: not a sample"), "{w}");
+    assert!(w.contains("Some(7): row has 4 fields, header has 11"), "{w}");
+}
+
+#[test]
+fn a_mangohud_log_without_samples_fails_clearly() {
+    let text = "fps,frametime,swap_used,elapsed\n0,10,0,0\n0,10,0,100000000\n0,10,0,200000000\n";
+    let err =
+        load_bytes(Path::new("idle.csv"), text.as_bytes(), LoadOptions::default()).expect_err("no sample");
+    assert!(matches!(err.kind, LoadErrorKind::NoFrames(_)), "{:?}", err.kind);
+    assert!(err.to_string().starts_with("idle.csv") && err.to_string().contains("fps"), "{err}");
+}
+
+/// The real logs are all sampled (rows every ~100 ms): their figures are those of
+/// their own `fps` and `elapsed` columns read independently here — each row after the
+/// first a sample of rate `fps` over the time since the row before.
+#[test]
+fn real_mangohud_logs_are_sampled() {
+    let Some(dir) = real_traces() else { return };
+    for name in [
+        "mangohud/mangohud-0.6.0-0.6.1_glxgears_2021-06-03_21-32-02.csv",
+        "mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run1.csv",
+        "mangohud/mangohud-0.8.0-0.8.1_RX9070XT_run2.csv",
+    ] {
+        let path = dir.join(name);
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let header: Vec<&str> = lines[2].split(',').collect();
+        let col = |n: &str| header.iter().position(|h| *h == n).unwrap();
+        let (fps, elapsed) = (col("fps"), col("elapsed"));
+        let rows: Vec<(f64, f64)> = lines[3..]
+            .iter()
+            .map(|l| {
+                let f: Vec<f64> = l.split(',').map(|c| c.parse().unwrap()).collect();
+                (f[fps], f[elapsed])
+            })
+            .collect();
+        let samples: Vec<(f64, f64)> = rows.windows(2).map(|w| (w[1].0, (w[1].1 - w[0].1) * 1e-6)).collect();
+        let duration: f64 = samples.iter().map(|s| s.1).sum();
+        let want_avg = samples.iter().map(|(r, dt)| r * dt).sum::<f64>() / duration;
+        let weight: f64 = samples.iter().map(|(r, dt)| r * dt / 1000.0).sum();
+        let (code, doc) = report_json([path.as_os_str()]);
+        assert_eq!(code, 0, "{name}");
+        let run = &doc["runs"][0];
+        assert_eq!(run["format"], "mangohud");
+        assert_eq!(run["sampled"], Value::Bool(true), "{name}");
+        assert_eq!(run["samples"].as_u64(), Some(samples.len() as u64), "{name}");
+        assert_eq!(run["frames"].as_u64(), Some(weight.round() as u64), "{name}");
+        assert!(close(run["duration_ms"].as_f64().unwrap(), duration), "{name}");
+        let got = run["summary"]["avg_fps"].as_f64().unwrap();
+        assert!(close(got, want_avg), "{name}: {got} vs {want_avg}");
+        assert!(run["dropped_frames"].is_null(), "MangoHud does not say which frames were dropped");
+        assert!(run["pacing"].is_null() && run["stutters"].is_null(), "{name}");
+        assert!(run["warnings"].to_string().contains("not one per frame"), "{name}");
+    }
+}
