@@ -22,6 +22,7 @@ const MAX_PRESENT_MODES: usize = 1024;
 
 use super::overflow::{OverflowLog, PLAUSIBLE_FRAME_TIME_MS, plausible_duration};
 
+mod merge;
 mod skips;
 #[cfg(test)]
 mod tests;
@@ -44,6 +45,9 @@ pub struct TraceBuilder {
     rows_seen: u64,
     /// The row ordinal of the last kept frame.
     last_kept: Option<u64>,
+    /// The row ordinal of the first kept frame (whose adjacency a merge sets,
+    /// `merge.rs`).
+    first_kept: Option<u64>,
     mode_lookup: std::collections::HashMap<String, u16>,
     /// The last present mode's text and index (rows repeat it).
     last_mode: Option<(Vec<u8>, u16)>,
@@ -57,6 +61,9 @@ pub struct TraceBuilder {
     /// The `DisplayedTime` of the last displayed frame so far (2.0–2.3 layouts): the
     /// display interval of the next displayed frame.
     shifted_display: f64,
+    /// The first frame whose display interval was the `shifted_display` before it
+    /// (NaN in a builder started on a later block: a merge fills it in).
+    first_shifted: Option<usize>,
     /// Displayed frames without a present interval: (count, first line).
     no_present: Option<(u64, u64)>,
     /// The coarsest step the time column is written with, in its own unit (the PresentMon
@@ -78,6 +85,7 @@ impl TraceBuilder {
             adjacent: Vec::new(),
             rows_seen: 0,
             last_kept: None,
+            first_kept: None,
             mode_lookup: std::collections::HashMap::new(),
             last_mode: None,
             last_type: None,
@@ -85,6 +93,7 @@ impl TraceBuilder {
             overflow: OverflowLog::default(),
             skipped: SkipLog::default(),
             shifted_display: f64::NAN,
+            first_shifted: None,
             no_present: None,
             time_step_raw: 0.0,
         }
@@ -126,6 +135,9 @@ impl TraceBuilder {
             self.no_present = Some((count + 1, first));
         }
         push_grown(&mut self.adjacent, self.last_kept.is_some_and(|k| k + 1 == self.rows_seen));
+        if self.last_kept.is_none() {
+            self.first_kept = Some(self.rows_seen);
+        }
         self.last_kept = Some(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
@@ -150,6 +162,7 @@ impl TraceBuilder {
         let interval = if dropped {
             f64::NAN
         } else if layout.display_shifted {
+            self.first_shifted.get_or_insert(f.display_ms.len());
             std::mem::replace(&mut self.shifted_display, display)
         } else {
             display

@@ -3,6 +3,7 @@
 
 use super::super::layout::{self, DroppedRule, Layout, TimeUnit};
 use super::super::records::{Block, Plan, Records, Row, splits_plainly};
+use super::parallel::{BuiltBlock, build_block};
 use rayon::prelude::*;
 use std::io::BufRead;
 use std::sync::Arc;
@@ -30,29 +31,38 @@ pub(super) struct RowBatch {
 }
 
 /// What the splitting stage hands on.
-pub(super) enum Batch {
+pub(super) enum Batch<'a> {
     /// Rows split by csv_core.
     Rows(RowBatch),
-    /// Whole lines split in place.
-    Block(Block),
+    /// Whole lines split in place, and their traces when they were built beside the
+    /// split (`parallel.rs`).
+    Block(Block, Option<Box<BuiltBlock<'a>>>),
+}
+
+/// What the splitting stage needs to build a block's traces: the layout and the
+/// file's stem (the application when the file names none).
+#[derive(Clone, Copy)]
+pub(super) struct Builds<'a> {
+    pub(super) layout: &'a Layout,
+    pub(super) file_stem: &'a str,
 }
 
 /// The splitting stage. Reads blocks of whole lines and splits them in place while
 /// they are plain (no quotes, no lone `\r`; `plain` allows it at all); from the first
 /// block that is not, or a line longer than a block, hands the rest of the input to
 /// csv_core.
-pub(super) fn split_input<R: BufRead>(
+pub(super) fn split_input<'a, R: BufRead>(
     mut reader: R,
     first_line: u64,
-    plan: Option<&Arc<Plan>>,
-    full: &mpsc::SyncSender<std::io::Result<Batch>>,
-    empty: &mpsc::Receiver<Batch>,
+    plan: Option<(&Arc<Plan>, Builds<'a>)>,
+    full: &mpsc::SyncSender<std::io::Result<Batch<'a>>>,
+    empty: &mpsc::Receiver<Batch<'a>>,
 ) {
     let mut line = first_line;
     let (mut buf, mut filled): (Vec<u8>, usize) = (Vec::new(), 0);
     let mut eof = false;
     let mut pool: Vec<Block> = Vec::new();
-    while let Some(plan) = plan {
+    while let Some((plan, builds)) = plan {
         // Zeroed once, on first use; later reads refill it in place after the unsplit
         // tail, which is moved to its front (no zeroing or reallocation per read).
         if buf.is_empty() {
@@ -74,33 +84,32 @@ pub(super) fn split_input<R: BufRead>(
             // Not plain (or one line fills the buffer): csv_core from here on.
             break;
         };
-        // Parts of whole lines, split and parsed in parallel; each counts its lines
-        // from 0 and is moved on by the lines before it (a prefix sum).
+        // Parts of whole lines, split, parsed and built into traces in parallel; each
+        // starts on the line after the line breaks of the parts before it.
         while let Ok(batch) = empty.try_recv() {
-            if let Batch::Block(block) = batch {
+            if let Batch::Block(block, _) = batch {
                 pool.push(block);
             }
         }
         let parts = line_parts(&buf[..cut], rayon::current_num_threads().max(1) * 2);
+        let firsts = first_lines(&buf, &parts, line);
         let blocks: Vec<Block> = parts.iter().map(|_| pool.pop().unwrap_or_default()).collect();
-        let mut done: Vec<(Block, u64)> = blocks
+        let done: Vec<(Block, Option<Box<BuiltBlock<'a>>>, u64)> = blocks
             .into_par_iter()
-            .zip(parts.par_iter())
-            .map(|(mut block, range)| {
+            .zip(parts.par_iter().zip(firsts))
+            .map(|(mut block, (range, first))| {
                 let mut data = block.take_data();
                 data.clear();
                 data.extend_from_slice(&buf[range.clone()]);
-                let lines = block.fill(data, 0);
+                let next = block.fill(data, first);
                 block.parse(plan);
-                (block, lines)
+                let built = build_block(&block, builds.layout, builds.file_stem);
+                (block, built, next)
             })
             .collect();
-        for (block, lines) in &mut done {
-            block.shift_lines(line);
-            line += *lines;
-        }
-        for (block, _) in done {
-            if !block.is_empty() && full.send(Ok(Batch::Block(block))).is_err() {
+        for (block, built, next) in done {
+            line = next;
+            if !block.is_empty() && full.send(Ok(Batch::Block(block, built))).is_err() {
                 return;
             }
         }
@@ -113,6 +122,20 @@ pub(super) fn split_input<R: BufRead>(
     buf.truncate(filled);
     let rest = std::io::Read::chain(std::io::Cursor::new(buf), reader);
     split_rows(Records::new(rest, line), full, empty);
+}
+
+/// The line each of `parts` of `data` starts on, the first on `line`.
+fn first_lines(data: &[u8], parts: &[std::ops::Range<usize>], line: u64) -> Vec<u64> {
+    let breaks: Vec<u64> =
+        parts.par_iter().map(|r| memchr::memchr_iter(b'\n', &data[r.clone()]).count() as u64).collect();
+    breaks
+        .iter()
+        .scan(line, |next, &n| {
+            let first = *next;
+            *next += n;
+            Some(first)
+        })
+        .collect()
 }
 
 /// Splits `data` (whole lines) into about `n` ranges that end at line ends.
@@ -141,8 +164,8 @@ pub(super) fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
 /// input ends, it fails, or nobody listens any more.
 pub(super) fn split_rows<R: BufRead>(
     mut records: Records<R>,
-    full: &mpsc::SyncSender<std::io::Result<Batch>>,
-    empty: &mpsc::Receiver<Batch>,
+    full: &mpsc::SyncSender<std::io::Result<Batch<'_>>>,
+    empty: &mpsc::Receiver<Batch<'_>>,
 ) {
     loop {
         let mut batch = match empty.try_recv() {

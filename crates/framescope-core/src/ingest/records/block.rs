@@ -159,12 +159,6 @@ impl Block {
         }
     }
 
-    /// Moves every line number on by `offset` (blocks are split in parallel, each
-    /// counting its lines from 0).
-    pub fn shift_lines(&mut self, offset: u64) {
-        self.lines.iter_mut().for_each(|l| *l += offset);
-    }
-
     /// Splits `data` (whole lines: it ends with `\n` or at the end of the input; no
     /// quote and no lone `\r` in it), whose first byte is on line `first_line`.
     /// Returns the line after the last.
