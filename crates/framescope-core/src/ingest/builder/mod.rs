@@ -257,17 +257,20 @@ impl TraceBuilder {
     /// Adds a kept row's optional numeric columns.
     fn push_columns<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64, dropped: bool) {
         for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
-            if let Some(m) = record.scaled(spec.index) {
-                // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`, and
-                // a scaled value (below 2·10⁵) is always a plausible duration.
-                if (m == 0 && spec.kind.zero_means_none()) || (dropped && spec.kind.is_display_value()) {
-                    column.push(f64::NAN);
-                } else {
-                    column.push_scaled(m);
+            let cell = match record.scaled_or_cell(spec.index) {
+                Ok(m) => {
+                    // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`,
+                    // and a scaled value (below 2·10⁵) is always a plausible duration.
+                    if (m == 0 && spec.kind.zero_means_none()) || (dropped && spec.kind.is_display_value()) {
+                        column.push(f64::NAN);
+                    } else {
+                        column.push_scaled(m);
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let value = match record.cell(spec.index) {
+                Err(cell) => cell,
+            };
+            let value = match cell {
                 Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
                 Cell::Number(v) if spec.kind.is_duration_ms() && !plausible_duration(v) => {
                     self.overflow.note(&spec.name, line, v);

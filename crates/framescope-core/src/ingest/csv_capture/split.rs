@@ -202,7 +202,7 @@ pub(super) fn split_rows<R: BufRead>(
 }
 
 /// The fields the splitting stage parses ahead: frame time, dropped, display, time
-/// (and its decimal step) and every numeric column.
+/// and its decimal step.
 pub(super) fn parse_plan(layout: &Layout) -> Plan {
     let mut fields = Vec::new();
     match layout.frame_time {
@@ -218,11 +218,8 @@ pub(super) fn parse_plan(layout: &Layout) -> Plan {
     fields.extend(layout.display);
     let time = layout.time.filter(|t| t.unit != TimeUnit::DateTime).map(|t| t.index);
     fields.extend(time);
-    // The optional numeric columns with no other role are read as scaled integers
-    // where they are plain `%.4f` decimals (what their compact columns store).
-    let roles = fields.clone();
-    fields.extend(layout.numeric.iter().map(|c| c.index));
-    let only_numeric: Vec<usize> =
-        layout.numeric.iter().map(|c| c.index).filter(|i| !roles.contains(i)).collect();
-    Plan::new(fields, time).with_scaled(only_numeric)
+    // The optional numeric columns are parsed by the builder, once each, straight
+    // into the scaled integers their compact columns store where they are plain
+    // `%.4f` decimals (`Fields::scaled_or_cell`).
+    Plan::new(fields, time)
 }
