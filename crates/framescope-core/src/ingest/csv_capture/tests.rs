@@ -8,7 +8,7 @@ use super::super::records::{Block, Plan, splits_plainly};
 use super::super::{LoadOptions, layout, preamble};
 use super::parallel::build_block;
 use super::rows::RowReader;
-use super::split::{line_parts, parse_plan};
+use super::split::parse_plan;
 use super::{file_info, read_block};
 use crate::model::Capture;
 use std::path::Path;
@@ -200,4 +200,49 @@ fn real_captures_merge_as_one_row_loop() {
     if std::env::var_os("FRAMESCOPE_REQUIRE_SHARED").is_some() {
         assert!(seen >= 10, "{seen} real PresentMon captures");
     }
+}
+
+/// Splits `data` (whole lines) into about `n` ranges that end at line ends.
+fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
+    let mut parts = Vec::with_capacity(n);
+    let mut start = 0;
+    for k in 1..=n {
+        if start >= data.len() {
+            break;
+        }
+        let target = (data.len() * k / n).max(start);
+        let end = if k == n {
+            data.len()
+        } else {
+            memchr::memchr(b'\n', &data[target..]).map_or(data.len(), |p| target + p + 1)
+        };
+        if end > start {
+            parts.push(start..end);
+            start = end;
+        }
+    }
+    parts
+}
+
+/// A whole load (blocks read ahead by tasks, passed on in order) of a capture of many
+/// blocks is the one row loop; quoting a row's application from the start, or only
+/// far into the file, hands the rest to csv_core with the same result. (A file whose
+/// first block was not plain was once left unread.)
+#[test]
+fn a_load_in_tasks_is_one_row_loop_and_quotes_go_to_csv_core() {
+    let text = capture(99, SHIFTED, 8000, 2);
+    let (whole, _) = load_in_blocks(text.as_bytes(), &[], false);
+    let quoted = |from: usize| {
+        let (head, tail) = text.split_at(text[from..].find("\nb.exe,").map_or(text.len(), |p| from + p + 1));
+        format!("{head}{}", tail.replacen("b.exe,", "\"b.exe\",", 1))
+    };
+    for (what, t) in
+        [("plain", text.clone()), ("quoted early", quoted(0)), ("quoted late", quoted(text.len() * 3 / 4))]
+    {
+        let progress = super::super::Progress::default();
+        let path = Path::new("capture.csv");
+        let loaded = super::load(path, t.as_bytes(), &LoadOptions::default(), &progress).unwrap();
+        assert_same(&whole, &loaded, what);
+    }
+    assert!(text.len() > 4 * super::split::READ_BYTES, "{} bytes", text.len());
 }
