@@ -11,9 +11,8 @@ use std::sync::mpsc;
 
 /// Rows per batch handed from the splitter to the builder.
 pub(super) const BATCH_ROWS: usize = 4096;
-/// Batches the splitter may be ahead by (bounds the memory in flight). Two reads'
-/// worth of blocks (a read is cut into two parts per thread): at 2 the splitter
-/// waited on the builder before it could parse the next read, and the builder then
+/// Batches the splitter may be ahead by (bounds the memory in flight, with
+/// [`TASKS_AHEAD`]): at 2 the splitter waited on the loading thread, which then
 /// waited on it (issue 24: 15 interleaved runs at 1M frames, median wall 0.58 →
 /// 0.53 s; the peak RSS did not grow).
 pub(super) const BATCHES_IN_FLIGHT: usize = 8;
