@@ -262,10 +262,15 @@ impl TraceBuilder {
                     // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`,
                     // and a scaled value (below 2·10⁵) is always a plausible duration.
                     if (m == 0 && spec.kind.zero_means_none()) || (dropped && spec.kind.is_display_value()) {
-                        column.push(f64::NAN);
+                        column.push_missing();
                     } else {
                         column.push_scaled(m);
                     }
+                    continue;
+                }
+                // `NA` cells (whole columns of them in PresentMon 2.x captures).
+                Err(Cell::Missing) => {
+                    column.push_missing();
                     continue;
                 }
                 Err(cell) => cell,

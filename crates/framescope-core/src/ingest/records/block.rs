@@ -77,7 +77,10 @@ impl Fields for BlockRow<'_> {
     fn scaled_or_cell(&self, i: usize) -> Result<i32, Cell> {
         match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
             Some(&v) => Err(decode_cell(v)),
-            None => parse_scaled_or_cell(self.get(i).unwrap_or(b"")),
+            None => match self.get(i).unwrap_or(b"") {
+                b"NA" => Err(Cell::Missing),
+                bytes => parse_scaled_or_cell(bytes),
+            },
         }
     }
     #[inline]

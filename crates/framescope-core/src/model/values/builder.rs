@@ -37,6 +37,17 @@ impl ValuesBuilder {
         }
     }
 
+    /// Adds a missing value, as [`ValuesBuilder::push`] of NaN does (inlined for the
+    /// stores that take it as it is).
+    #[inline]
+    pub fn push_missing(&mut self) {
+        match &mut self.store {
+            Store::Missing(n) => *n += 1,
+            Store::Scaled(s) => push_grown(s, MISSING_I32),
+            _ => self.push(f64::NAN),
+        }
+    }
+
     /// Adds the value `m / 10⁴` given as its scaled integer (`|m|` at most 2·10⁹),
     /// exactly as [`ValuesBuilder::push`] of that value would: a scaled store takes
     /// `m` itself (the one integer that reads back as the value), a constant counts a
@@ -263,10 +274,12 @@ mod tests {
                     let mut built = ValuesBuilder::default();
                     for piece in [&run[..a], &run[a..b], &run[b..]] {
                         let mut p = ValuesBuilder::default();
-                        // Pieces of decimals are pushed as scaled integers, as the loader does.
+                        // Pieces of decimals are pushed as scaled integers, and missing
+                        // values on their own, as the loader does.
                         for &v in piece {
                             match encode(v).filter(|&m| m != MISSING_I32) {
                                 Some(m) if k == 5 => p.push_scaled(m),
+                                None if v.is_nan() && k % 2 == 1 => p.push_missing(),
                                 _ => p.push(v),
                             }
                         }
