@@ -38,6 +38,15 @@ impl OverflowCells {
         self.count += 1;
     }
 
+    /// Adds the cells of `later` (rows after these), as if they were noted here.
+    pub fn merge(&mut self, later: Self) {
+        if self.count == 0 {
+            *self = later;
+        } else {
+            self.count += later.count;
+        }
+    }
+
     /// The warning for column `name`, when it had such cells.
     #[must_use]
     pub fn warning(&self, name: &str) -> Option<Warning> {
@@ -70,6 +79,17 @@ impl OverflowLog {
             let mut cells = OverflowCells::default();
             cells.note(line, value);
             self.0.push((name.to_owned(), cells));
+        }
+    }
+
+    /// Adds the cells of `later` (rows after these), as if they were noted here.
+    pub fn merge(&mut self, later: Self) {
+        for (name, cells) in later.0 {
+            if let Some(entry) = self.0.iter_mut().find(|e| e.0 == name) {
+                entry.1.merge(cells);
+            } else {
+                self.0.push((name, cells));
+            }
         }
     }
 

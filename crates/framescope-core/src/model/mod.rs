@@ -24,7 +24,7 @@ pub use format::Format;
 pub use invariants::InvariantError;
 pub use lines::Lines;
 pub use time_unit::TimeUnit;
-pub use values::{Values, ValuesBuilder, push_grown};
+pub use values::{Values, ValuesBuilder, extend_grown, push_grown};
 
 use std::path::PathBuf;
 

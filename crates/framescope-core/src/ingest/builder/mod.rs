@@ -22,6 +22,7 @@ const MAX_PRESENT_MODES: usize = 1024;
 
 use super::overflow::{OverflowLog, PLAUSIBLE_FRAME_TIME_MS, plausible_duration};
 
+mod merge;
 mod skips;
 #[cfg(test)]
 mod tests;
@@ -44,6 +45,9 @@ pub struct TraceBuilder {
     rows_seen: u64,
     /// The row ordinal of the last kept frame.
     last_kept: Option<u64>,
+    /// The row ordinal of the first kept frame (whose adjacency a merge sets,
+    /// `merge.rs`).
+    first_kept: Option<u64>,
     mode_lookup: std::collections::HashMap<String, u16>,
     /// The last present mode's text and index (rows repeat it).
     last_mode: Option<(Vec<u8>, u16)>,
@@ -57,6 +61,9 @@ pub struct TraceBuilder {
     /// The `DisplayedTime` of the last displayed frame so far (2.0–2.3 layouts): the
     /// display interval of the next displayed frame.
     shifted_display: f64,
+    /// The first frame whose display interval was the `shifted_display` before it
+    /// (NaN in a builder started on a later block: a merge fills it in).
+    first_shifted: Option<usize>,
     /// Displayed frames without a present interval: (count, first line).
     no_present: Option<(u64, u64)>,
     /// The coarsest step the time column is written with, in its own unit (the PresentMon
@@ -78,6 +85,7 @@ impl TraceBuilder {
             adjacent: Vec::new(),
             rows_seen: 0,
             last_kept: None,
+            first_kept: None,
             mode_lookup: std::collections::HashMap::new(),
             last_mode: None,
             last_type: None,
@@ -85,6 +93,7 @@ impl TraceBuilder {
             overflow: OverflowLog::default(),
             skipped: SkipLog::default(),
             shifted_display: f64::NAN,
+            first_shifted: None,
             no_present: None,
             time_step_raw: 0.0,
         }
@@ -126,6 +135,9 @@ impl TraceBuilder {
             self.no_present = Some((count + 1, first));
         }
         push_grown(&mut self.adjacent, self.last_kept.is_some_and(|k| k + 1 == self.rows_seen));
+        if self.last_kept.is_none() {
+            self.first_kept = Some(self.rows_seen);
+        }
         self.last_kept = Some(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
@@ -150,6 +162,7 @@ impl TraceBuilder {
         let interval = if dropped {
             f64::NAN
         } else if layout.display_shifted {
+            self.first_shifted.get_or_insert(f.display_ms.len());
             std::mem::replace(&mut self.shifted_display, display)
         } else {
             display
@@ -244,17 +257,25 @@ impl TraceBuilder {
     /// Adds a kept row's optional numeric columns.
     fn push_columns<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64, dropped: bool) {
         for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
-            if let Some(m) = record.scaled(spec.index) {
-                // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`, and
-                // a scaled value (below 2·10⁵) is always a plausible duration.
-                if (m == 0 && spec.kind.zero_means_none()) || (dropped && spec.kind.is_display_value()) {
-                    column.push(f64::NAN);
-                } else {
-                    column.push_scaled(m);
+            let cell = match record.scaled_or_cell(spec.index) {
+                Ok(m) => {
+                    // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`,
+                    // and a scaled value (below 2·10⁵) is always a plausible duration.
+                    if (m == 0 && spec.kind.zero_means_none()) || (dropped && spec.kind.is_display_value()) {
+                        column.push_missing();
+                    } else {
+                        column.push_scaled(m);
+                    }
+                    continue;
                 }
-                continue;
-            }
-            let value = match record.cell(spec.index) {
+                // `NA` cells (whole columns of them in PresentMon 2.x captures).
+                Err(Cell::Missing) => {
+                    column.push_missing();
+                    continue;
+                }
+                Err(cell) => cell,
+            };
+            let value = match cell {
                 Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
                 Cell::Number(v) if spec.kind.is_duration_ms() && !plausible_duration(v) => {
                     self.overflow.note(&spec.name, line, v);

@@ -120,6 +120,22 @@ impl SkipLog {
         }
     }
 
+    /// True when no row was skipped.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.groups.is_empty()
+    }
+
+    /// Adds the skips of `later` (rows after these), as if they were added here.
+    pub fn merge(&mut self, later: Self) {
+        for (group, (count, first)) in later.groups {
+            let (n, mine) = self.groups.entry(group).or_default();
+            *n += count;
+            let room = Self::LIST.saturating_sub(mine.len());
+            mine.extend(first.into_iter().take(room));
+        }
+    }
+
     /// The warnings: one per row when there are few of a kind, else one per kind that
     /// counts them and lists where the first ones are.
     pub fn warnings(&self) -> Vec<Warning> {
@@ -154,6 +170,15 @@ impl InvalidCells {
             self.first_text = String::from_utf8_lossy(cell).chars().take(40).collect();
         }
         self.count += 1;
+    }
+
+    /// Adds the cells of `later` (rows after these), as if they were noted here.
+    pub(crate) fn merge(&mut self, later: Self) {
+        if self.count == 0 {
+            *self = later;
+        } else {
+            self.count += later.count;
+        }
     }
 
     /// The warning for column `name`, when it had such cells beside real numbers

@@ -2,14 +2,17 @@
 
 mod finish;
 pub(crate) mod live;
+mod parallel;
 mod rows;
 mod split;
+#[cfg(test)]
+mod tests;
 
 use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, DroppedRule};
 use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
-use super::records::{BlockItem, Records, Row};
+use super::records::{Block, BlockItem, Records, Row};
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format};
 use std::io::BufRead;
@@ -18,7 +21,7 @@ use std::sync::Arc;
 use std::sync::mpsc;
 
 use rows::RowReader;
-use split::{BATCHES_IN_FLIGHT, Batch, parse_plan, split_input};
+use split::{BATCHES_IN_FLIGHT, Batch, Builds, parse_plan, split_input};
 
 /// The identity of a trace: application, process id, swap chain.
 pub(super) type Key = (String, Option<u32>, Option<String>);
@@ -48,46 +51,44 @@ pub fn load<R: BufRead + Send>(
     let layout = layout::detect(&pre.header, &pre.comments)
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
     let mut info = file_info(path, &layout, &pre.comments);
-    let mut rows = RowReader::new(&layout, file_stem(path));
+    let stem = file_stem(path);
+    let mut rows = RowReader::new(&layout, stem.clone());
     if layout.format == Format::MangoHud {
         rows.mango = Some(MangoRows::new(&layout, &pre.header, pre.version));
     }
     // MangoHud's reader looks at every row as a `Row`: it keeps to the csv_core splitter.
     let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
+    let builds = Builds { layout: &layout, file_stem: &stem };
     let first_line = pre.header_line + 1;
     // Two stages on two threads: one splits the bytes into rows, the other turns rows
     // into frames. Quote-free input is read in blocks of whole lines and split in
-    // place (`Block`); anything else goes through csv_core (`Records`). Batches go
-    // back and forth so their buffers are reused; the order of rows is kept.
+    // place (`Block`), and their rows built into traces there (`parallel.rs`), which
+    // the other stage merges; anything else goes through csv_core (`Records`). Batches
+    // go back and forth so their buffers are reused; the order of rows is kept.
     let (full_tx, full_rx) = mpsc::sync_channel::<std::io::Result<Batch>>(BATCHES_IN_FLIGHT);
     let (empty_tx, empty_rx) = mpsc::channel::<Batch>();
     std::thread::scope(|scope| {
-        scope.spawn(move || split_input(reader, first_line, plan.as_ref(), &full_tx, &empty_rx));
+        scope.spawn(move || {
+            split_input(reader, first_line, plan.as_ref().map(|p| (p, builds)), &full_tx, &empty_rx);
+        });
         // Every way out of this loop drops `full_rx` and `empty_tx`, which stops the
         // splitter at its next batch.
         let (full_rx, empty_tx) = (full_rx, empty_tx);
         let mut slow = Row::default();
         for batch in full_rx {
-            let batch = batch.map_err(|e| err(None, LoadErrorKind::Io(e)))?;
-            match &batch {
+            let mut batch = batch.map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+            match &mut batch {
                 Batch::Rows(batch) => {
                     for (record, &line) in batch.rows.iter().zip(&batch.lines) {
                         rows.row(record, line, &mut info);
                         rows.count += 1;
                     }
                 }
-                Batch::Block(block) => {
-                    for k in 0..block.len() {
-                        match block.row(k) {
-                            (BlockItem::Fast(record), line) => rows.row(&record, line, &mut info),
-                            (BlockItem::Slow(bytes), line) => {
-                                let mut one = Records::new(bytes, line);
-                                if let Ok(Some(line)) = one.next_row(&mut slow) {
-                                    rows.row(&slow, line, &mut info);
-                                }
-                            }
-                        }
-                        rows.count += 1;
+                Batch::Block(block, built) => {
+                    if built.take().is_some_and(|built| rows.absorb(built, &mut info)) {
+                        rows.count += block.len() as u64;
+                    } else {
+                        read_block(&mut rows, block, &mut slow, &mut info);
                     }
                 }
             }
@@ -100,6 +101,23 @@ pub fn load<R: BufRead + Send>(
         Ok(())
     })?;
     rows.finish(info, opts, path).map(with_units)
+}
+
+/// Reads a block's rows one by one (a block whose traces were not built beside its
+/// split, `parallel.rs`).
+fn read_block(rows: &mut RowReader<'_>, block: &Block, slow: &mut Row, info: &mut FileInfo) {
+    for k in 0..block.len() {
+        match block.row(k) {
+            (BlockItem::Fast(record), line) => rows.row(&record, line, info),
+            (BlockItem::Slow(bytes), line) => {
+                let mut one = Records::new(bytes, line);
+                if let Ok(Some(line)) = one.next_row(slow) {
+                    rows.row(slow, line, info);
+                }
+            }
+        }
+        rows.count += 1;
+    }
 }
 
 /// A MangoHud log's traces with the units of the columns MangoHud writes.

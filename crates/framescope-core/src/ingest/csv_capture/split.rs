@@ -3,24 +3,25 @@
 
 use super::super::layout::{self, DroppedRule, Layout, TimeUnit};
 use super::super::records::{Block, Plan, Records, Row, splits_plainly};
-use rayon::prelude::*;
+use super::parallel::{BuiltBlock, build_block};
+use std::collections::VecDeque;
 use std::io::BufRead;
 use std::sync::Arc;
 use std::sync::mpsc;
 
 /// Rows per batch handed from the splitter to the builder.
 pub(super) const BATCH_ROWS: usize = 4096;
-/// Batches the splitter may be ahead by (bounds the memory in flight). Two reads'
-/// worth of blocks (a read is cut into two parts per thread): at 2 the splitter
-/// waited on the builder before it could parse the next read, and the builder then
+/// Batches the splitter may be ahead by (bounds the memory in flight, with
+/// [`TASKS_AHEAD`]): at 2 the splitter waited on the loading thread, which then
 /// waited on it (issue 24: 15 interleaved runs at 1M frames, median wall 0.58 →
 /// 0.53 s; the peak RSS did not grow).
 pub(super) const BATCHES_IN_FLIGHT: usize = 8;
 
-/// Bytes read at a time, split into blocks of whole lines. 1 MiB: the blocks in flight
-/// (their bytes, field ends and parsed cells, about 2.5 × the bytes) stay a few MiB;
-/// at 4 MiB they held about 25 MiB, which the allocator kept through the analysis.
-pub(super) const READ_BYTES: usize = 1 << 20;
+/// Bytes read at a time, into a block of whole lines. 256 KiB (a thousand rows of a
+/// PresentMon 2.x capture): the blocks in flight (their bytes, field ends, parsed
+/// cells and traces, about 3 × the bytes) stay a few MiB; at 4 MiB they held about
+/// 25 MiB, which the allocator kept through the analysis.
+pub(super) const READ_BYTES: usize = 1 << 18;
 
 /// Rows split from the input, with the line each starts on.
 #[derive(Default)]
@@ -30,119 +31,161 @@ pub(super) struct RowBatch {
 }
 
 /// What the splitting stage hands on.
-pub(super) enum Batch {
+pub(super) enum Batch<'a> {
     /// Rows split by csv_core.
     Rows(RowBatch),
-    /// Whole lines split in place.
-    Block(Block),
+    /// Whole lines split in place, and their traces when they were built beside the
+    /// split (`parallel.rs`).
+    Block(Block, Option<Box<BuiltBlock<'a>>>),
+}
+
+/// What the splitting stage needs to build a block's traces: the layout and the
+/// file's stem (the application when the file names none).
+#[derive(Clone, Copy)]
+pub(super) struct Builds<'a> {
+    pub(super) layout: &'a Layout,
+    pub(super) file_stem: &'a str,
 }
 
 /// The splitting stage. Reads blocks of whole lines and splits them in place while
-/// they are plain (no quotes, no lone `\r`; `plain` allows it at all); from the first
+/// they are plain (no quotes, no lone `\r`; `plan` allows it at all); from the first
 /// block that is not, or a line longer than a block, hands the rest of the input to
 /// csv_core.
-pub(super) fn split_input<R: BufRead>(
+///
+/// Each block is read into a buffer of its own (the bytes after its last line end
+/// go on to the next) and handed to a rayon task that splits it, parses it and
+/// builds its traces (`parallel.rs`); up to [`TASKS_AHEAD`] tasks run or wait while
+/// this thread reads on, and their blocks are passed on in file order.
+pub(super) fn split_input<'a, R: BufRead>(
     mut reader: R,
     first_line: u64,
-    plan: Option<&Arc<Plan>>,
-    full: &mpsc::SyncSender<std::io::Result<Batch>>,
-    empty: &mpsc::Receiver<Batch>,
+    plan: Option<(&Arc<Plan>, Builds<'a>)>,
+    full: &mpsc::SyncSender<std::io::Result<Batch<'a>>>,
+    empty: &mpsc::Receiver<Batch<'a>>,
 ) {
     let mut line = first_line;
-    let (mut buf, mut filled): (Vec<u8>, usize) = (Vec::new(), 0);
-    let mut eof = false;
+    // The bytes read but not yet in a block (a block's unfinished last line, or the
+    // rest of the input when it is not plain).
+    let mut rest: Vec<u8> = Vec::new();
     let mut pool: Vec<Block> = Vec::new();
-    while let Some(plan) = plan {
-        // Zeroed once, on first use; later reads refill it in place after the unsplit
-        // tail, which is moved to its front (no zeroing or reallocation per read).
-        if buf.is_empty() {
-            buf = vec![0; READ_BYTES];
-        }
-        while filled < READ_BYTES && !eof {
-            match reader.read(&mut buf[filled..]) {
-                Ok(0) => eof = true,
-                Ok(n) => filled += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    let _ = full.send(Err(e));
-                    return;
+    let mut pending: VecDeque<mpsc::Receiver<Built<'a>>> = VecDeque::new();
+    // `done`: every block passed on, or nobody listens; else the rest goes to csv_core.
+    let (mut done, mut failed) = (false, None);
+    rayon::in_place_scope(|scope| {
+        while let Some((plan, builds)) = plan {
+            while let Ok(batch) = empty.try_recv() {
+                if let Batch::Block(block, _) = batch {
+                    pool.push(block);
                 }
             }
-        }
-        let cut = if eof { Some(filled) } else { memchr::memrchr(b'\n', &buf[..filled]).map(|k| k + 1) };
-        let Some(cut) = cut.filter(|&cut| splits_plainly(&buf[..cut])) else {
-            // Not plain (or one line fills the buffer): csv_core from here on.
-            break;
-        };
-        // Parts of whole lines, split and parsed in parallel; each counts its lines
-        // from 0 and is moved on by the lines before it (a prefix sum).
-        while let Ok(batch) = empty.try_recv() {
-            if let Batch::Block(block) = batch {
-                pool.push(block);
+            let mut block = pool.pop().unwrap_or_default();
+            // A reused buffer is refilled in place: only bytes past its old length are
+            // zeroed before reading into them.
+            let mut data = block.take_data();
+            if data.len() < rest.len() {
+                data.resize(rest.len(), 0);
             }
-        }
-        let parts = line_parts(&buf[..cut], rayon::current_num_threads().max(1) * 2);
-        let blocks: Vec<Block> = parts.iter().map(|_| pool.pop().unwrap_or_default()).collect();
-        let mut done: Vec<(Block, u64)> = blocks
-            .into_par_iter()
-            .zip(parts.par_iter())
-            .map(|(mut block, range)| {
-                let mut data = block.take_data();
-                data.clear();
-                data.extend_from_slice(&buf[range.clone()]);
-                let lines = block.fill(data, 0);
-                block.parse(plan);
-                (block, lines)
-            })
-            .collect();
-        for (block, lines) in &mut done {
-            block.shift_lines(line);
-            line += *lines;
-        }
-        for (block, _) in done {
-            if !block.is_empty() && full.send(Ok(Batch::Block(block))).is_err() {
+            data[..rest.len()].copy_from_slice(&rest);
+            let kept = rest.len();
+            rest.clear();
+            let eof = match fill_buffer(&mut reader, &mut data, kept) {
+                Ok(more) => !more,
+                Err(e) => {
+                    failed = Some(e);
+                    break;
+                }
+            };
+            let cut = if eof { Some(data.len()) } else { memchr::memrchr(b'\n', &data).map(|k| k + 1) };
+            let Some(cut) = cut.filter(|&cut| splits_plainly(&data[..cut])) else {
+                // Not plain (or one line fills the buffer): csv_core from here on.
+                rest = data;
+                break;
+            };
+            rest.extend_from_slice(&data[cut..]);
+            data.truncate(cut);
+            let first = line;
+            line +=
+                memchr::memchr_iter(b'\n', &data).count() as u64 + u64::from(eof && !data.ends_with(b"\n"));
+            let (tx, rx) = mpsc::sync_channel(1);
+            pending.push_back(rx);
+            let plan = Arc::clone(plan);
+            scope.spawn(move |_| {
+                block.fill(data, first);
+                block.parse(&plan);
+                let built = build_block(&block, builds.layout, builds.file_stem);
+                let _ = tx.send((block, built));
+            });
+            let ahead = if eof { 0 } else { TASKS_AHEAD };
+            if !pass_on(&mut pending, ahead, full) || eof {
+                done = true;
                 return;
             }
         }
-        buf.copy_within(cut..filled, 0);
-        filled -= cut;
-        if eof && filled == 0 {
-            return;
-        }
+        done = !pass_on(&mut pending, 0, full);
+    });
+    if let Some(e) = failed {
+        let _ = full.send(Err(e));
+        return;
     }
-    buf.truncate(filled);
-    let rest = std::io::Read::chain(std::io::Cursor::new(buf), reader);
+    if done {
+        return;
+    }
+    let rest = std::io::Read::chain(std::io::Cursor::new(rest), reader);
     split_rows(Records::new(rest, line), full, empty);
 }
 
-/// Splits `data` (whole lines) into about `n` ranges that end at line ends.
-pub(super) fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
-    let mut parts = Vec::with_capacity(n);
-    let mut start = 0;
-    for k in 1..=n {
-        if start >= data.len() {
-            break;
-        }
-        let target = (data.len() * k / n).max(start);
-        let end = if k == n {
-            data.len()
-        } else {
-            memchr::memchr(b'\n', &data[target..]).map_or(data.len(), |p| target + p + 1)
-        };
-        if end > start {
-            parts.push(start..end);
-            start = end;
+/// Blocks split by a task, with their traces.
+type Built<'a> = (Block, Option<Box<BuiltBlock<'a>>>);
+
+/// Tasks that may run or wait while the splitting stage reads on (bounds the memory
+/// in flight, with [`BATCHES_IN_FLIGHT`]).
+const TASKS_AHEAD: usize = 4;
+
+/// Passes the oldest tasks' blocks on, in order, until at most `ahead` are left;
+/// false when nobody listens any more.
+fn pass_on<'a>(
+    pending: &mut VecDeque<mpsc::Receiver<Built<'a>>>,
+    ahead: usize,
+    full: &mpsc::SyncSender<std::io::Result<Batch<'a>>>,
+) -> bool {
+    while pending.len() > ahead {
+        let Some(Ok((block, built))) = pending.pop_front().map(|rx| rx.recv()) else { continue };
+        if !block.is_empty() && full.send(Ok(Batch::Block(block, built))).is_err() {
+            return false;
         }
     }
-    parts
+    true
+}
+
+/// Reads into `data` after its first `filled` bytes until it holds [`READ_BYTES`] or
+/// the input ends, and cuts it there; true when there may be more input.
+fn fill_buffer<R: BufRead>(reader: &mut R, data: &mut Vec<u8>, mut filled: usize) -> std::io::Result<bool> {
+    if filled >= READ_BYTES {
+        data.truncate(filled);
+        return Ok(true);
+    }
+    data.resize(READ_BYTES, 0);
+    let more = loop {
+        match reader.read(&mut data[filled..]) {
+            Ok(0) => break false,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+        if filled == READ_BYTES {
+            break true;
+        }
+    };
+    data.truncate(filled);
+    Ok(more)
 }
 
 /// The csv_core splitting stage: fills batches (reusing those sent back) until the
 /// input ends, it fails, or nobody listens any more.
 pub(super) fn split_rows<R: BufRead>(
     mut records: Records<R>,
-    full: &mpsc::SyncSender<std::io::Result<Batch>>,
-    empty: &mpsc::Receiver<Batch>,
+    full: &mpsc::SyncSender<std::io::Result<Batch<'_>>>,
+    empty: &mpsc::Receiver<Batch<'_>>,
 ) {
     loop {
         let mut batch = match empty.try_recv() {
@@ -179,7 +222,7 @@ pub(super) fn split_rows<R: BufRead>(
 }
 
 /// The fields the splitting stage parses ahead: frame time, dropped, display, time
-/// (and its decimal step) and every numeric column.
+/// and its decimal step.
 pub(super) fn parse_plan(layout: &Layout) -> Plan {
     let mut fields = Vec::new();
     match layout.frame_time {
@@ -195,11 +238,8 @@ pub(super) fn parse_plan(layout: &Layout) -> Plan {
     fields.extend(layout.display);
     let time = layout.time.filter(|t| t.unit != TimeUnit::DateTime).map(|t| t.index);
     fields.extend(time);
-    // The optional numeric columns with no other role are read as scaled integers
-    // where they are plain `%.4f` decimals (what their compact columns store).
-    let roles = fields.clone();
-    fields.extend(layout.numeric.iter().map(|c| c.index));
-    let only_numeric: Vec<usize> =
-        layout.numeric.iter().map(|c| c.index).filter(|i| !roles.contains(i)).collect();
-    Plan::new(fields, time).with_scaled(only_numeric)
+    // The optional numeric columns are parsed by the builder, once each, straight
+    // into the scaled integers their compact columns store where they are plain
+    // `%.4f` decimals (`Fields::scaled_or_cell`).
+    Plan::new(fields, time)
 }

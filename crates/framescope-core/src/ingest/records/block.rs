@@ -3,7 +3,7 @@
 //! [`super::Records`].
 
 use super::super::values::{Cell, parse_cell, parse_scaled_or_cell};
-use super::{Fields, Plan, decimal_step, decode_cell, encode_cell, encode_scaled, scaled_of};
+use super::{Fields, Plan, decimal_step, decode_cell, encode_cell};
 
 /// Lines longer than this are split by [`Records`] (the exact rules for oversized
 /// rows) rather than by the block splitter.
@@ -71,10 +71,17 @@ impl Fields for BlockRow<'_> {
             None => parse_cell(self.get(i).unwrap_or(b"")),
         }
     }
+    /// A field parsed ahead is its cell; any other is parsed here, once, as the
+    /// scaled integer it is or the cell it is not.
     #[inline]
-    fn scaled(&self, i: usize) -> Option<i32> {
-        let &s = self.plan.slot.get(i)?;
-        self.cells.get(s as usize).and_then(|&v| scaled_of(v))
+    fn scaled_or_cell(&self, i: usize) -> Result<i32, Cell> {
+        match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
+            Some(&v) => Err(decode_cell(v)),
+            None => match self.get(i).unwrap_or(b"") {
+                b"NA" => Err(Cell::Missing),
+                bytes => parse_scaled_or_cell(bytes),
+            },
+        }
     }
     #[inline]
     fn step(&self, i: usize) -> f64 {
@@ -143,26 +150,11 @@ impl Block {
                 let start = if i == 0 { span.start } else { ends[i - 1] + 1 };
                 self.data.get(start as usize..stop as usize).unwrap_or(b"")
             };
-            self.cells.extend(plan.fields.iter().enumerate().map(|(s, &f)| {
-                let bytes = field(f);
-                if !plan.scaled.get(s).is_some_and(|&scaled| scaled) {
-                    return encode_cell(parse_cell(bytes));
-                }
-                match parse_scaled_or_cell(bytes) {
-                    Ok(m) => encode_scaled(m),
-                    Err(cell) => encode_cell(cell),
-                }
-            }));
+            self.cells.extend(plan.fields.iter().map(|&f| encode_cell(parse_cell(field(f)))));
             if let Some(f) = plan.step_field {
                 self.cells.push(decimal_step(field(f)));
             }
         }
-    }
-
-    /// Moves every line number on by `offset` (blocks are split in parallel, each
-    /// counting its lines from 0).
-    pub fn shift_lines(&mut self, offset: u64) {
-        self.lines.iter_mut().for_each(|l| *l += offset);
     }
 
     /// Splits `data` (whole lines: it ends with `\n` or at the end of the input; no

@@ -63,11 +63,13 @@ pub trait Fields {
     fn cell(&self, i: usize) -> Cell {
         parse_cell(self.get(i).unwrap_or(b""))
     }
-    /// Field `i` as the scaled integer a compact column stores (`v · 10⁴`), when the
-    /// splitter kept it so ([`Plan::with_scaled`]); else [`Fields::cell`] reads it.
+    /// Field `i` as the scaled integer a compact column stores (`v · 10⁴`) where the
+    /// reader takes it so (a plain decimal with at most four places, in a field the
+    /// splitter did not parse ahead: [`BlockRow`](block::BlockRow)), else as the cell
+    /// [`Fields::cell`] reads.
     #[inline]
-    fn scaled(&self, _i: usize) -> Option<i32> {
-        None
+    fn scaled_or_cell(&self, i: usize) -> Result<i32, Cell> {
+        Err(self.cell(i))
     }
     /// The decimal step field `i` is written with ([`decimal_step`]).
     #[inline]
@@ -90,9 +92,9 @@ pub fn decimal_step(cell: &[u8]) -> f64 {
     }
 }
 
-/// Which fields the splitting stage parses ahead (in parallel, per block), so that
-/// the stage that builds traces only reads numbers: the frame-time, dropped, display
-/// and time columns and every numeric column. The time column's decimal step too.
+/// Which fields the splitting stage parses ahead (per block, before it builds the
+/// block's traces): the frame-time, dropped, display and time columns, which the
+/// builder reads more than once or as numbers. The time column's decimal step too.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     /// Per field index: its slot, or [`NO_SLOT`].
@@ -101,8 +103,6 @@ pub struct Plan {
     fields: Vec<usize>,
     /// The field whose decimal step is kept.
     step_field: Option<usize>,
-    /// Per slot: kept as a scaled integer when it is one ([`Fields::scaled`]).
-    scaled: Vec<bool>,
 }
 
 const NO_SLOT: u32 = u32::MAX;
@@ -124,20 +124,6 @@ impl Plan {
         plan
     }
 
-    /// Marks `fields` (planned ones; others are ignored) as read through
-    /// [`Fields::scaled`] only: their cells that are plain decimals with at most four
-    /// places are kept as scaled integers, the others as numbers or marks.
-    #[must_use]
-    pub fn with_scaled(mut self, fields: impl IntoIterator<Item = usize>) -> Self {
-        self.scaled = vec![false; self.fields.len()];
-        for f in fields {
-            if let Some(&slot) = self.slot.get(f).filter(|&&s| s != NO_SLOT) {
-                self.scaled[slot as usize] = true;
-            }
-        }
-        self
-    }
-
     fn width(&self) -> usize {
         self.fields.len() + usize::from(self.step_field.is_some())
     }
@@ -147,23 +133,6 @@ impl Plan {
 /// NaNs with payloads of their own (parsing never yields a NaN).
 const MISSING_BITS: u64 = 0x7FF8_0000_0000_0A11;
 const INVALID_BITS: u64 = 0x7FF8_0000_0000_0BAD;
-/// A scaled integer `m` ([`super::values::parse_scaled`]) is kept as this NaN with `m` in its low
-/// 32 bits (the marks above have bit 50 clear).
-const SCALED_TAG: u64 = 0x7FFC_0000_0000_0000;
-
-/// A cell kept as a scaled integer.
-#[inline]
-fn encode_scaled(m: i32) -> f64 {
-    f64::from_bits(SCALED_TAG | u64::from(m as u32))
-}
-
-/// The scaled integer a cell is kept as, if it is one.
-#[inline]
-fn scaled_of(v: f64) -> Option<i32> {
-    let bits = v.to_bits();
-    (bits & !0xFFFF_FFFF == SCALED_TAG).then_some(bits as u32 as i32)
-}
-
 fn encode_cell(c: Cell) -> f64 {
     match c {
         Cell::Number(v) => v,
@@ -177,10 +146,7 @@ fn decode_cell(v: f64) -> Cell {
     match v.to_bits() {
         MISSING_BITS => Cell::Missing,
         INVALID_BITS => Cell::Invalid,
-        _ => match scaled_of(v) {
-            Some(m) => Cell::Number(f64::from(m) / 1e4),
-            None => Cell::Number(v),
-        },
+        _ => Cell::Number(v),
     }
 }
 

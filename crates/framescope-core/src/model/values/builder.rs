@@ -2,7 +2,7 @@
 //! that holds every value so far.
 
 use super::store::{Ints, MISSING_I32, Store, decode, encode};
-use super::{Values, push_grown};
+use super::{Values, extend_grown, push_grown};
 use std::sync::OnceLock;
 
 /// Builds [`Values`] one value at a time, in the most compact store that holds
@@ -37,6 +37,17 @@ impl ValuesBuilder {
         }
     }
 
+    /// Adds a missing value, as [`ValuesBuilder::push`] of NaN does (inlined for the
+    /// stores that take it as it is).
+    #[inline]
+    pub fn push_missing(&mut self) {
+        match &mut self.store {
+            Store::Missing(n) => *n += 1,
+            Store::Scaled(s) => push_grown(s, MISSING_I32),
+            _ => self.push(f64::NAN),
+        }
+    }
+
     /// Adds the value `m / 10⁴` given as its scaled integer (`|m|` at most 2·10⁹),
     /// exactly as [`ValuesBuilder::push`] of that value would: a scaled store takes
     /// `m` itself (the one integer that reads back as the value), a constant counts a
@@ -57,6 +68,39 @@ impl ValuesBuilder {
     pub fn extend(&mut self, values: impl IntoIterator<Item = f64>) {
         for v in values {
             self.push(v);
+        }
+    }
+
+    /// Adds every value of `other` (a column of the rows after these, built on its
+    /// own), leaving the store that pushing them one by one would: a scaled store
+    /// takes a scaled one whole, a missing or constant run by its count.
+    pub fn append(&mut self, other: Self) {
+        if self.is_empty() {
+            *self = other;
+            return;
+        }
+        // A run of one value (missing or a constant) as a scaled integer, when it is.
+        let run = match other.store {
+            Store::Missing(m) => Some((MISSING_I32, m)),
+            Store::Constant(c, m) => encode(c).map(|x| (x, m)),
+            _ => None,
+        };
+        match (&mut self.store, &other.store) {
+            (Store::Missing(n), Store::Missing(m)) => *n += m,
+            (Store::Constant(c, n), Store::Constant(d, m)) if c.to_bits() == d.to_bits() => {
+                *n += m;
+                self.constant_scaled = self.constant_scaled.or(other.constant_scaled);
+            }
+            (Store::Scaled(s), Store::Scaled(t)) => extend_grown(s, t),
+            (Store::Scaled(s), _) if run.is_some() => {
+                if let Some((x, m)) = run {
+                    if s.len() + m > s.capacity() {
+                        s.reserve_exact(m.max(s.len() / 4));
+                    }
+                    s.extend(std::iter::repeat_n(x, m));
+                }
+            }
+            _ => (0..other.len()).for_each(|i| self.push(other.store.at(i))),
         }
     }
 
@@ -204,6 +248,49 @@ mod tests {
             let bits = |v: &Values| v.iter().map(f64::to_bits).collect::<Vec<_>>();
             assert_eq!(bits(&a), bits(&b), "run {k}");
             assert_eq!(format!("{:?}", a.store), format!("{:?}", b.store), "run {k}");
+        }
+    }
+
+    /// A column appended from pieces built on their own is the column built in one
+    /// go, store and bits: every cut of runs that stay scaled, turn constant, missing,
+    /// whole numbers or `f64`s, or pass from one store to another at a cut.
+    #[test]
+    fn appended_pieces_are_one_column() {
+        let nan = f64::NAN;
+        let runs: [&[f64]; 7] = [
+            &[0.5, 0.5, 0.5, 0.5],
+            &[nan, nan, 0.5, 0.25, nan, 0.75],
+            &[nan, nan, nan],
+            &[1.0, 1.0, nan, 3e9, 3e9 + 1.0],
+            &[0.1, 0.2, 1.0 / 3.0, 0.4],
+            &[7e-4, 7e-4, 7e-4, nan, nan],
+            &[2.5, 2.5, 2.5, 2.5, 1e-9],
+        ];
+        for (k, run) in runs.iter().enumerate() {
+            let mut whole = ValuesBuilder::default();
+            whole.extend(run.iter().copied());
+            for a in 0..=run.len() {
+                for b in a..=run.len() {
+                    let mut built = ValuesBuilder::default();
+                    for piece in [&run[..a], &run[a..b], &run[b..]] {
+                        let mut p = ValuesBuilder::default();
+                        // Pieces of decimals are pushed as scaled integers, and missing
+                        // values on their own, as the loader does.
+                        for &v in piece {
+                            match encode(v).filter(|&m| m != MISSING_I32) {
+                                Some(m) if k == 5 => p.push_scaled(m),
+                                None if v.is_nan() && k % 2 == 1 => p.push_missing(),
+                                _ => p.push(v),
+                            }
+                        }
+                        built.append(p);
+                    }
+                    let cut = format!("run {k} cut at {a}, {b}");
+                    assert_eq!(format!("{:?}", built.store), format!("{:?}", whole.store), "{cut}");
+                    let bits = |v: &ValuesBuilder| v.iter().map(f64::to_bits).collect::<Vec<_>>();
+                    assert_eq!(bits(&built), bits(&whole), "{cut}");
+                }
+            }
         }
     }
 }

@@ -24,6 +24,17 @@ pub fn push_grown<T>(v: &mut Vec<T>, x: T) {
     v.push(x);
 }
 
+/// Appends `xs` to `v`, growing it as [`push_grown`] does: by a quarter once it holds
+/// 64 Ki items or more (at least by what `xs` needs), else by doubling.
+#[inline]
+pub fn extend_grown<T: Copy>(v: &mut Vec<T>, xs: &[T]) {
+    if v.len() + xs.len() > v.capacity() {
+        let grow = if v.len() >= 1 << 16 { v.len() / 4 } else { v.len() };
+        v.reserve_exact(xs.len().max(grow));
+    }
+    v.extend_from_slice(xs);
+}
+
 /// One value per frame of a column; missing values read as NaN.
 ///
 /// Stored compactly (see the module docs). Reading with [`Values::at`] or
