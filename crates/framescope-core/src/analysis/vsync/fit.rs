@@ -145,12 +145,22 @@ mod tests {
             let distinct = Distinct::of(&intervals);
             let sorted = SortedIntervals::of(&distinct);
             let each = |keep: &dyn Fn(f64) -> bool| -> u64 {
-                distinct.values.iter().zip(&distinct.counts).filter(|(d, _)| keep(**d)).map(|(_, c)| u64::from(*c)).sum()
+                distinct
+                    .values
+                    .iter()
+                    .zip(&distinct.counts)
+                    .filter(|(d, _)| keep(**d))
+                    .map(|(_, c)| u64::from(*c))
+                    .sum()
             };
             assert_eq!(sorted.hits(p), each(&|d| fits(d, p)), "{hz} Hz");
             for &other in &CANDIDATE_HZ {
                 let q = 1000.0 / other;
-                assert_eq!(sorted.against(q, p), each(&|d| fits(d, p) && !fits(d, q)), "{other} against {hz} Hz");
+                assert_eq!(
+                    sorted.against(q, p),
+                    each(&|d| fits(d, p) && !fits(d, q)),
+                    "{other} against {hz} Hz"
+                );
             }
         }
     }

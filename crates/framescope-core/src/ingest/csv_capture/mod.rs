@@ -3,13 +3,14 @@
 mod finish;
 pub(crate) mod live;
 mod rows;
+mod small;
 mod split;
 
 use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, DroppedRule};
 use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
-use super::records::{BlockItem, Records, Row};
+use super::records::Row;
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format};
 use std::io::BufRead;
@@ -55,6 +56,15 @@ pub fn load<R: BufRead + Send>(
     // MangoHud's reader looks at every row as a `Row`: it keeps to the csv_core splitter.
     let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
     let first_line = pre.header_line + 1;
+    let reader = match small::read_head(reader).map_err(|e| err(None, LoadErrorKind::Io(e)))? {
+        small::Head::Whole(data) => {
+            small::read_whole(data, first_line, plan.as_ref(), &mut rows, &mut info)
+                .map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+            rows.feed_preview(progress);
+            return rows.finish(info, opts, path).map(with_units);
+        }
+        small::Head::Rest(reader) => reader,
+    };
     // Two stages on two threads: one splits the bytes into rows, the other turns rows
     // into frames. Quote-free input is read in blocks of whole lines and split in
     // place (`Block`); anything else goes through csv_core (`Records`). Batches go
@@ -76,20 +86,7 @@ pub fn load<R: BufRead + Send>(
                         rows.count += 1;
                     }
                 }
-                Batch::Block(block) => {
-                    for k in 0..block.len() {
-                        match block.row(k) {
-                            (BlockItem::Fast(record), line) => rows.row(&record, line, &mut info),
-                            (BlockItem::Slow(bytes), line) => {
-                                let mut one = Records::new(bytes, line);
-                                if let Ok(Some(line)) = one.next_row(&mut slow) {
-                                    rows.row(&slow, line, &mut info);
-                                }
-                            }
-                        }
-                        rows.count += 1;
-                    }
-                }
+                Batch::Block(block) => small::take_block(block, &mut rows, &mut info, &mut slow),
             }
             if progress.is_cancelled() {
                 return Err(err(None, LoadErrorKind::Cancelled));
