@@ -56,7 +56,8 @@ pub fn load<R: BufRead + Send>(
     // MangoHud's reader looks at every row as a `Row`: it keeps to the csv_core splitter.
     let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
     let first_line = pre.header_line + 1;
-    let reader = match small::read_head(reader).map_err(|e| err(None, LoadErrorKind::Io(e)))? {
+    let size_hint = progress.total_bytes.load(std::sync::atomic::Ordering::Relaxed);
+    let reader = match small::read_head(reader, size_hint).map_err(|e| err(None, LoadErrorKind::Io(e)))? {
         small::Head::Whole(data) => {
             small::read_whole(data, first_line, plan.as_ref(), &mut rows, &mut info)
                 .map_err(|e| err(None, LoadErrorKind::Io(e)))?;

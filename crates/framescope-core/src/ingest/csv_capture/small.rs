@@ -22,9 +22,11 @@ pub(super) enum Head<R> {
     Rest(std::io::Chain<Cursor<Vec<u8>>, R>),
 }
 
-/// Reads up to one byte more than [`READ_BYTES`] to tell which.
-pub(super) fn read_head<R: BufRead>(mut reader: R) -> std::io::Result<Head<R>> {
-    let mut data = Vec::new();
+/// Reads up to one byte more than [`READ_BYTES`] to tell which; `size_hint` (the
+/// file's size, 0 when unknown) is reserved up front, so the buffer does not grow by
+/// copies.
+pub(super) fn read_head<R: BufRead>(mut reader: R, size_hint: u64) -> std::io::Result<Head<R>> {
+    let mut data = Vec::with_capacity(size_hint.min(READ_BYTES as u64 + 1) as usize);
     (&mut reader).take(READ_BYTES as u64 + 1).read_to_end(&mut data)?;
     Ok(if data.len() <= READ_BYTES { Head::Whole(data) } else { Head::Rest(Cursor::new(data).chain(reader)) })
 }
