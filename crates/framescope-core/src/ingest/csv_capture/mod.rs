@@ -57,7 +57,9 @@ pub fn load<R: BufRead + Send>(
     let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
     let first_line = pre.header_line + 1;
     let size_hint = progress.total_bytes.load(std::sync::atomic::Ordering::Relaxed);
-    let reader = match small::read_head(reader, size_hint).map_err(|e| err(None, LoadErrorKind::Io(e)))? {
+    let reader = match small::read_head(reader, size_hint, small::whole_limit())
+        .map_err(|e| err(None, LoadErrorKind::Io(e)))?
+    {
         small::Head::Whole(data) => {
             small::read_whole(data, first_line, plan.as_ref(), &mut rows, &mut info)
                 .map_err(|e| err(None, LoadErrorKind::Io(e)))?;
