@@ -1,7 +1,10 @@
 //! VSYNC markers (`metrics.md` §8): the refresh period, detected from display-change
 //! intervals or set by the user, and an anchor so markers sit at `anchor + k·period`.
 
+mod fit;
+
 use crate::model::{ColumnKind, Trace};
+use fit::SortedIntervals;
 use serde::Serialize;
 
 /// Refresh rates tried when detecting, in Hz. None is below 48 Hz: a steady 24 or 30
@@ -86,21 +89,14 @@ fn tolerance_ms(period_ms: f64) -> f64 {
 /// How far above chance the intervals fit whole numbers (≥ 1) of `period_ms`: the
 /// share that fit, less the share that would fit at random (`2·tol / period`),
 /// rescaled so that 1 means every interval fits and 0 means no better than chance.
-fn score(intervals: &Distinct, period_ms: f64) -> f64 {
+fn score(intervals: &SortedIntervals, period_ms: f64) -> f64 {
     let chance = (2.0 * tolerance_ms(period_ms) / period_ms).min(0.99);
     ((fit_share(intervals, period_ms) - chance) / (1.0 - chance)).max(0.0)
 }
 
 /// Share of the intervals that are a whole number (≥ 1) of `period_ms`.
-fn fit_share(intervals: &Distinct, period_ms: f64) -> f64 {
-    let hits: u64 = intervals
-        .values
-        .iter()
-        .zip(&intervals.counts)
-        .filter(|&(&d, _)| fits(d, period_ms))
-        .map(|(_, &c)| u64::from(c))
-        .sum();
-    hits as f64 / intervals.total as f64
+fn fit_share(intervals: &SortedIntervals, period_ms: f64) -> f64 {
+    intervals.hits(period_ms) as f64 / intervals.total as f64
 }
 
 /// True when `d` is within tolerance of a whole number (≥ 1) of `period_ms`.
@@ -112,20 +108,14 @@ fn fits(d: f64, period_ms: f64) -> bool {
 
 /// Share of the intervals that fit `best_ms` but not `period_ms`: evidence that the
 /// display does not tick at `period_ms`.
-fn contradicting_share(intervals: &Distinct, period_ms: f64, best_ms: f64) -> f64 {
-    let against: u64 = intervals
-        .values
-        .iter()
-        .zip(&intervals.counts)
-        .filter(|&(&d, _)| fits(d, best_ms) && !fits(d, period_ms))
-        .map(|(_, &c)| u64::from(c))
-        .sum();
-    against as f64 / intervals.total as f64
+fn contradicting_share(intervals: &SortedIntervals, period_ms: f64, best_ms: f64) -> f64 {
+    intervals.against(period_ms, best_ms) as f64 / intervals.total as f64
 }
 
 /// The distinct values of a series with how often each occurs: display intervals
-/// repeat (PresentMon writes 4 decimals, displays tick at a fixed rate), so the 24
-/// candidates are scored over a few thousand values instead of every interval.
+/// repeat (PresentMon writes 4 decimals, displays tick at a fixed rate), so the
+/// candidates are scored over a few thousand values instead of every interval (and
+/// over runs of them once sorted: `fit`).
 struct Distinct {
     values: Vec<f64>,
     counts: Vec<u32>,
@@ -204,7 +194,7 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     if intervals.len() < 2 {
         return None;
     }
-    let distinct = Distinct::of(intervals);
+    let distinct = SortedIntervals::of(&Distinct::of(intervals));
     let scored: Vec<(f64, f64)> =
         CANDIDATE_HZ.iter().map(|&hz| (1000.0 / hz, score(&distinct, 1000.0 / hz))).collect();
     let top = (0..scored.len()).fold(0, |a, k| if scored[k].1 > scored[a].1 { k } else { a });
@@ -212,10 +202,15 @@ pub fn detect_period(intervals: &[f64]) -> Option<(f64, f64)> {
     let (_, &(period, confidence)) = scored.iter().enumerate().find(|&(k, s)| {
         s.1 >= best - 0.05 && (k == top || contradicting_share(&distinct, s.0, best_ms) <= MAX_CONTRADICTING)
     })?;
-    let tol = tolerance_ms(period);
+    let (tol, inv) = (tolerance_ms(period), 1.0 / period);
+    // Sums in the intervals' order. Adding 0 for an interval that does not fit changes
+    // neither sum (they start at +0 and only grow), and spares a branch that a jittery
+    // display mispredicts; `periods` counts by multiplication below 10^9 ms, where it
+    // matches the division (see its test), and divides above.
     let (sum_d, sum_k) = intervals.iter().fold((0.0, 0.0), |(sd, sk), &d| {
-        let k = round_positive(d / period).max(1.0);
-        if (d - k * period).abs() <= tol { (sd + d, sk + k) } else { (sd, sk) }
+        let k = if d < 1e9 { periods(d, period, inv) } else { round_positive(d / period) }.max(1.0);
+        let fit = (d - k * period).abs() <= tol;
+        (sd + if fit { d } else { 0.0 }, sk + if fit { k } else { 0.0 })
     });
     let refined = if sum_k > 0.0 { sum_d / sum_k } else { period };
     Some((refined, confidence))

@@ -187,7 +187,7 @@ where
     std::thread::scope(|scope| {
         for _ in 0..workers {
             let (work, next_item, tx) = (&work, &next_item, tx.clone());
-            scope.spawn(move || {
+            let run = move || {
                 loop {
                     let i = next_item.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                     let Some(item) = items.get(i) else { break };
@@ -196,7 +196,8 @@ where
                         break;
                     }
                 }
-            });
+            };
+            scope.spawn(move || in_own_pool(workers > 1, run));
         }
         drop(tx);
         let mut pending = BTreeMap::new();
@@ -210,6 +211,35 @@ where
             }
         }
     });
+}
+
+/// Runs `run` — with `own_pool`, on a one-thread rayon pool of its own, so that the
+/// parallel steps of each file (sorts, joins, parallel iterators of the analysis) run
+/// inline on the worker instead of each being handed to the global pool and waited for
+/// (a batch of 400 small captures made about ten such hand-overs a file, each two
+/// thread switches; the workers already keep every core busy). Results do not depend
+/// on the number of threads (no parallel step reduces floating-point values in an
+/// order that depends on it). A large file's splitting stage runs on its own thread,
+/// outside this pool, and still parses in parallel on the global pool.
+fn in_own_pool(own_pool: bool, run: impl FnOnce() + Send) {
+    if own_pool {
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).thread_name(|_| "framescope file".into());
+        // The closure runs once, in `install`, unless the pool cannot be built.
+        let mut run = Some(run);
+        let built = pool.build_scoped(rayon::ThreadBuilder::run, |pool| {
+            if let Some(run) = run.take() {
+                pool.install(run);
+            }
+        });
+        if built.is_ok() {
+            return;
+        }
+        if let Some(run) = run {
+            run();
+        }
+        return;
+    }
+    run();
 }
 
 #[cfg(test)]

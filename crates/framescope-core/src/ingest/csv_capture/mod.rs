@@ -4,6 +4,7 @@ mod finish;
 pub(crate) mod live;
 mod parallel;
 mod rows;
+mod small;
 mod split;
 #[cfg(test)]
 mod tests;
@@ -12,7 +13,7 @@ use super::error::{LoadError, LoadErrorKind};
 use super::layout::{self, DroppedRule};
 use super::mangohud::MangoRows;
 use super::preamble::{self, PreambleError};
-use super::records::{Block, BlockItem, Records, Row};
+use super::records::Row;
 use super::{LoadOptions, Progress};
 use crate::model::{Capture, FileInfo, Format};
 use std::io::BufRead;
@@ -60,6 +61,18 @@ pub fn load<R: BufRead + Send>(
     let plan = (layout.format != Format::MangoHud).then(|| Arc::new(parse_plan(&layout)));
     let builds = Builds { layout: &layout, file_stem: &stem };
     let first_line = pre.header_line + 1;
+    let size_hint = progress.total_bytes.load(std::sync::atomic::Ordering::Relaxed);
+    let reader = match small::read_head(reader, size_hint, small::whole_limit())
+        .map_err(|e| err(None, LoadErrorKind::Io(e)))?
+    {
+        small::Head::Whole(data) => {
+            small::read_whole(data, first_line, plan.as_ref(), &mut rows, &mut info)
+                .map_err(|e| err(None, LoadErrorKind::Io(e)))?;
+            rows.feed_preview(progress);
+            return rows.finish(info, opts, path).map(with_units);
+        }
+        small::Head::Rest(reader) => reader,
+    };
     // Two stages on two threads: one splits the bytes into rows, the other turns rows
     // into frames. Quote-free input is read in blocks of whole lines and split in
     // place (`Block`), and their rows built into traces there (`parallel.rs`), which
@@ -88,7 +101,7 @@ pub fn load<R: BufRead + Send>(
                     if built.take().is_some_and(|built| rows.absorb(built, &mut info)) {
                         rows.count += block.len() as u64;
                     } else {
-                        read_block(&mut rows, block, &mut slow, &mut info);
+                        small::take_block(block, &mut rows, &mut info, &mut slow);
                     }
                 }
             }
@@ -101,23 +114,6 @@ pub fn load<R: BufRead + Send>(
         Ok(())
     })?;
     rows.finish(info, opts, path).map(with_units)
-}
-
-/// Reads a block's rows one by one (a block whose traces were not built beside its
-/// split, `parallel.rs`).
-fn read_block(rows: &mut RowReader<'_>, block: &Block, slow: &mut Row, info: &mut FileInfo) {
-    for k in 0..block.len() {
-        match block.row(k) {
-            (BlockItem::Fast(record), line) => rows.row(&record, line, info),
-            (BlockItem::Slow(bytes), line) => {
-                let mut one = Records::new(bytes, line);
-                if let Ok(Some(line)) = one.next_row(slow) {
-                    rows.row(slow, line, info);
-                }
-            }
-        }
-        rows.count += 1;
-    }
 }
 
 /// A MangoHud log's traces with the units of the columns MangoHud writes.

@@ -6,10 +6,11 @@
 
 use super::super::records::{Block, Plan, splits_plainly};
 use super::super::{LoadOptions, layout, preamble};
+use super::file_info;
 use super::parallel::build_block;
 use super::rows::RowReader;
+use super::small::take_block;
 use super::split::parse_plan;
-use super::{file_info, read_block};
 use crate::model::Capture;
 use std::path::Path;
 use std::sync::Arc;
@@ -131,7 +132,7 @@ fn load_in_blocks(text: &[u8], cuts: &[usize], merge: bool) -> (Capture, usize) 
             rows.count += block.len() as u64;
             merged += 1;
         } else {
-            read_block(&mut rows, &block, &mut slow, &mut info);
+            take_block(&block, &mut rows, &mut info, &mut slow);
         }
         (line, start) = (next, end);
     }

@@ -44,3 +44,16 @@ fn the_head_skips_hash_lines_and_finds_the_separator() {
     let mut r = std::io::BufReader::new("//Key=V\nApplication\n".as_bytes());
     assert!(peek_head(&mut r).is_ok_and(|(_, h)| h.is_none()), "CapFrameX comments go elsewhere");
 }
+
+/// The split without csv gives what csv gives, for lines it is taken for.
+#[test]
+fn plain_lines_split_as_csv_splits_them() {
+    for sep in [b',', b';', b'\t'] {
+        for line in
+            ["A; B ,C\tD", "", " ", "a,,b;", "\u{a0}x\u{2003},y\t", "\u{feff}A,B", "A,\u{feff}B", "#c=1"]
+        {
+            assert_eq!(split_line(line, sep), split_quoted(line, sep), "{line:?} {sep}");
+        }
+    }
+    assert_eq!(split_line("A;\"B;C\"", b';'), ["A", "B;C"]);
+}
