@@ -179,7 +179,7 @@ fn merged_blocks_are_one_row_loop() {
 /// The real PresentMon captures, cut into blocks of a few lines to many.
 #[test]
 fn real_captures_merge_as_one_row_loop() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/real-traces");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/real-traces");
     let mut seen = 0;
     for sub in ["presentmon-1x", "presentmon-2x"] {
         let Ok(entries) = std::fs::read_dir(dir.join(sub)) else { continue };
@@ -199,7 +199,9 @@ fn real_captures_merge_as_one_row_loop() {
         }
     }
     if std::env::var_os("FRAMESCOPE_REQUIRE_SHARED").is_some() {
-        assert!(seen >= 10, "{seen} real PresentMon captures");
+        assert!(seen >= 10, "{seen} real PresentMon captures in {}", dir.display());
+    } else if seen == 0 {
+        eprintln!("skipped: no real PresentMon captures in {}", dir.display());
     }
 }
 
