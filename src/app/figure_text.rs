@@ -53,7 +53,7 @@ pub const FIGURE_NAMES: &[(&str, &str, Unit)] = &[
     ("latency.i2fs_ms", "Input to frame start (I2FS)", Unit::Ms),
     ("latency.fs2p_ms", "Frame start to present (FS2P)", Unit::Ms),
     ("latency.p2d_ms", "Present to display (P2D)", Unit::Ms),
-    ("latency.pc_latency_column_mean_ms", "MsPCLatency mean", Unit::Ms),
+    ("latency.pc_latency_column_mean_ms", "PC latency mean", Unit::Ms),
     ("latency.display_latency_mean_ms", "Display latency mean", Unit::Ms),
     ("latency.click_to_photon_mean_ms", "Click to photon mean", Unit::Ms),
     ("latency.pc_latency_min_ms", "PC latency min", Unit::Ms),
@@ -222,8 +222,8 @@ const FIGURE_HELP: &[(&str, &str)] = &[
         "From Present() to the frame reaching the screen, averaged over displayed frames.",
     ),
     (
-        "MsPCLatency mean",
-        "The mean of the capture's own MsPCLatency column (PC latency measured by the capture tool).",
+        "PC latency mean",
+        "The mean of the capture's own PC latency column (PresentMon's and FrameView's MsPCLatency, the NVIDIA App's PC Latency): PC latency as the capture tool measured it.",
     ),
     (
         "Display latency mean",
@@ -271,15 +271,15 @@ const FIGURE_HELP: &[(&str, &str)] = &[
     ),
     (
         "PC latency min / max",
-        "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
+        "The smallest and largest PC latency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
     ),
     (
         "PC latency min",
-        "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
+        "The smallest and largest PC latency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
     ),
     (
         "PC latency max",
-        "The smallest and largest MsPCLatency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
+        "The smallest and largest PC latency cells above 0 (FrameView's MinPCLatency and MaxPCLatency).",
     ),
     (
         "Refresh",

@@ -1,11 +1,12 @@
 //! A sampled log (`metrics.md` §10) has no per-frame charts: the charts panel says why
-//! instead of "No frames to chart.", and a per-frame capture keeps its charts.
+//! instead of "No frames to chart.", and a per-frame capture keeps its charts. The NVIDIA
+//! App's PC latency is called what its users call it, not by PresentMon's column name.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use crate::common;
 
-use common::repo_file;
-use common::ui::window;
+use common::ui::{labelled, window};
+use common::{framescope, real_traces, repo_file, report_json};
 use egui_kittest::kittest::Queryable as _;
 
 /// MSI Afterburner's log (bundled) is sampled every ~302 ms: the panel explains that its
@@ -25,4 +26,24 @@ fn a_per_frame_capture_keeps_its_charts() {
     let h = window(&[repo_file("sample-traces/FrameView_ds.exe_2021_06_04T224922_Log.csv")]);
     assert!(h.query_by_label("Frame time by percentile").is_some());
     assert!(h.query_by_label("No per-frame charts").is_none());
+}
+
+/// Issue 20: the NVIDIA App's log (column `PC Latency`) showed its mean as "MsPCLatency
+/// mean", PresentMon's column name. The window and the table now say "PC latency mean"
+/// for every tool, with the JSON's `latency.pc_latency_column_mean_ms` (54.366 ms on
+/// this Marvel Rivals log: the column's mean over its 239 samples).
+#[test]
+fn the_nvidia_app_pc_latency_is_called_pc_latency() {
+    let Some(dir) = real_traces() else { return };
+    let path = dir.join("nvidia-app/MarvelRivals_NoDLSS_High_run2.csv");
+    let (code, doc) = report_json([&path]);
+    assert_eq!(code, 0);
+    let mean = doc["runs"][0]["latency"]["pc_latency_column_mean_ms"].as_f64().unwrap();
+    assert!((mean - 54.366).abs() < 5e-4, "{mean}");
+    let h = window(std::slice::from_ref(&path));
+    assert_eq!(labelled(&h, "PC latency mean"), [format!("{mean:.3} ms")]);
+    assert!(h.query_by_label_contains("MsPCLatency").is_none(), "no PresentMon column name");
+    let table = framescope(["report".as_ref(), path.as_os_str()]);
+    assert!(table.stdout.contains(&format!("PC latency mean {mean:.2} ms")), "{}", table.stdout);
+    assert!(!table.stdout.contains("MsPCLatency"), "{}", table.stdout);
 }

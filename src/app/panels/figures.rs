@@ -81,7 +81,7 @@ fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
     let per_frame = |v: Option<f64>| if run.sampled { None } else { v };
     for (name, v) in [
         ("PC latency (PCL)", l.pcl_ms),
-        ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+        ("PC latency mean", l.pc_latency_column_mean_ms),
         ("Display latency mean", l.display_latency_mean_ms),
         ("Click to photon mean", l.click_to_photon_mean_ms),
         ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),

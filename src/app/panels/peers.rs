@@ -64,7 +64,7 @@ fn frameview_latency(run: &Run) -> Vec<(&'static str, f64, &'static str)> {
         (
             "AvgPCLatency",
             l.pc_latency_column_mean_ms,
-            "FrameView's summary: the mean of the MsPCLatency column (framescope's MsPCLatency mean).",
+            "FrameView's summary: the mean of the MsPCLatency column (framescope's PC latency mean).",
         ),
         ("MinPCLatency", l.pc_latency_min_ms, "FrameView's summary: the smallest MsPCLatency cell above 0."),
         ("MaxPCLatency", l.pc_latency_max_ms, "FrameView's summary: the largest MsPCLatency cell."),

@@ -179,9 +179,9 @@ pub const DEFS: &[Def] = &[
     ),
     (
         "latency.pc_latency_column_mean_ms",
-        "MsPCLatency mean (ms)",
+        "PC latency mean (ms)",
         Two,
-        "The mean of the capture's own MsPCLatency column.",
+        "The mean of the capture's own PC latency column (PresentMon's and FrameView's MsPCLatency, the NVIDIA App's PC Latency).",
     ),
     (
         "latency.display_latency_mean_ms",
@@ -195,8 +195,8 @@ pub const DEFS: &[Def] = &[
         Two,
         "Mean ClickToPhotonLatency over frames with a click.",
     ),
-    ("latency.pc_latency_min_ms", "PC latency min (ms)", Two, "The smallest MsPCLatency cell above 0."),
-    ("latency.pc_latency_max_ms", "PC latency max (ms)", Two, "The largest MsPCLatency cell."),
+    ("latency.pc_latency_min_ms", "PC latency min (ms)", Two, "The smallest PC latency cell above 0."),
+    ("latency.pc_latency_max_ms", "PC latency max (ms)", Two, "The largest PC latency cell."),
     (
         "latency.render_present_latency_mean_ms",
         "Render-present latency mean (ms)",

@@ -217,7 +217,7 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     if let Some(l) = &r.latency {
         let parts: Vec<String> = [
             ("PC latency", l.pcl_ms),
-            ("MsPCLatency mean", l.pc_latency_column_mean_ms),
+            ("PC latency mean", l.pc_latency_column_mean_ms),
             ("min", l.pc_latency_min_ms),
             ("max", l.pc_latency_max_ms),
             ("present to display mean", l.display_latency_mean_ms),
