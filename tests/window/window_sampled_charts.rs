@@ -5,9 +5,10 @@
 
 use crate::common;
 
-use common::ui::{labelled, window};
+use common::ui::{Window, app, labelled, settle, window};
 use common::{framescope, real_traces, repo_file, report_json};
-use egui_kittest::kittest::Queryable as _;
+use eframe::egui::accesskit::Role;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 /// MSI Afterburner's log (bundled) is sampled every ~302 ms: the panel explains that its
 /// charts need single frames and draws no percentile chart.
@@ -46,4 +47,38 @@ fn the_nvidia_app_pc_latency_is_called_pc_latency() {
     let table = framescope(["report".as_ref(), path.as_os_str()]);
     assert!(table.stdout.contains(&format!("PC latency mean {mean:.2} ms")), "{}", table.stdout);
     assert!(!table.stdout.contains("MsPCLatency"), "{}", table.stdout);
+}
+
+/// `files` open and compared by ticking "Compare runs".
+fn compared(files: &[std::path::PathBuf]) -> Window {
+    let mut h = window(files);
+    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
+    settle(&mut h);
+    assert!(app(&h).comparing());
+    h
+}
+
+/// Two sampled logs compared (the NVIDIA App's Marvel Rivals runs): the charts panel
+/// says why it has no charts, as for one log, instead of "No frames to chart.".
+#[test]
+fn compared_sampled_logs_say_why_they_have_no_charts() {
+    let Some(dir) = real_traces() else { return };
+    let logs = ["MarvelRivals_NoDLSS_High_run2.csv", "MarvelRivals_DLSSQ_FrameGen_High.csv"];
+    let h = compared(&logs.map(|f| dir.join("nvidia-app").join(f)));
+    assert!(h.query_by_label("No per-frame charts").is_some());
+    assert!(h.query_by_label_contains("Each compared capture is a sampled log").is_some());
+    assert!(h.query_by_label("No frames to chart.").is_none());
+}
+
+/// A sampled log compared with a per-frame capture: the per-frame run is charted, and
+/// the log is named as left out (bundled Afterburner log and FrameView capture).
+#[test]
+fn a_sampled_log_compared_with_frames_is_named_as_not_charted() {
+    let files =
+        ["sample-traces/FrameView_ds.exe_2021_06_04T224922_Log.csv", "sample-traces/HardwareMonitoring.hml"];
+    let h = compared(&files.map(repo_file));
+    assert!(h.query_by_label("Frame time by percentile").is_some());
+    let note = h.query_by_label_contains("Not charted (sampled logs, no single frames)");
+    let text = note.and_then(|n| n.accesskit_node().value()).unwrap_or_default();
+    assert!(text.contains("HardwareMonitoring"), "{text}");
 }

@@ -29,28 +29,14 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     ui.set_min_width(ui.available_width());
     let target = m.persisted.target_fps;
     if m.session.comparing() {
-        let shown = m.session.shown();
-        let labels: Vec<String> = shown.iter().map(|&i| m.session.runs()[i].label.clone()).collect();
-        let names = legend_names(&labels);
-        let runs: Vec<(String, egui::Color32, &ChartData)> = shown
-            .iter()
-            .enumerate()
-            .zip(names)
-            .filter_map(|((slot, &i), name)| {
-                let run = &m.session.runs()[i];
-                run.analyzed().map(|a| (name, m.run_colour(slot, i), a.charts.as_ref()))
-            })
-            .collect();
-        let refs: Vec<(&str, egui::Color32, &ChartData)> =
-            runs.iter().map(|(n, c, d)| (n.as_str(), *c, *d)).collect();
-        egui::ScrollArea::vertical().show(ui, |ui| charts::charts_overlay_ui(ui, &refs, target));
+        compared_charts_ui(ui, m, target);
         return;
     }
     let i = m.session.selected();
     let Some(run) = m.session.runs().get(i) else { return };
     let Some(a) = run.analyzed() else { return };
     if a.charts.is_empty() && run.shown_trace().is_sampled() {
-        sampled_charts_note(ui);
+        sampled_charts_note(ui, false);
         return;
     }
     // A time selection's charts, over the whole capture's drawn faintly.
@@ -76,15 +62,46 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     });
 }
 
+/// Every compared run's charts overlaid; the sampled logs among them (no single frames)
+/// are named as left out, and when only they are compared the panel says why.
+fn compared_charts_ui(ui: &mut egui::Ui, m: &Model<'_>, target: f64) {
+    let shown = m.session.shown();
+    let labels: Vec<String> = shown.iter().map(|&i| m.session.runs()[i].label.clone()).collect();
+    let names = legend_names(&labels);
+    let mut sampled = Vec::new();
+    let mut runs: Vec<(String, egui::Color32, &ChartData)> = Vec::new();
+    for ((slot, &i), name) in shown.iter().enumerate().zip(names) {
+        let run = &m.session.runs()[i];
+        let Some(a) = run.analyzed() else { continue };
+        if a.charts.is_empty() && run.shown_trace().is_sampled() {
+            sampled.push(name);
+        } else {
+            runs.push((name, m.run_colour(slot, i), a.charts.as_ref()));
+        }
+    }
+    if runs.is_empty() && !sampled.is_empty() {
+        sampled_charts_note(ui, true);
+        return;
+    }
+    if !sampled.is_empty() {
+        ui.weak(format!("Not charted (sampled logs, no single frames): {}", sampled.join(", ")));
+    }
+    let refs: Vec<(&str, egui::Color32, &ChartData)> =
+        runs.iter().map(|(n, c, d)| (n.as_str(), *c, *d)).collect();
+    egui::ScrollArea::vertical().show(ui, |ui| charts::charts_overlay_ui(ui, &refs, target));
+}
+
 /// Why a sampled log (`metrics.md` §10) has no charts: they are of single frames, and
 /// its rows are averages over ~0.1–1 s.
-fn sampled_charts_note(ui: &mut egui::Ui) {
+fn sampled_charts_note(ui: &mut egui::Ui, several: bool) {
     ui.strong("No per-frame charts");
-    ui.weak(
-        "This capture is a sampled log: each row is the average rate over the time since the row before, \
-         not one frame. The percentile, slow-time and histogram charts need single frames. The figures \
-         beside the timeline weight each sample by its interval.",
-    );
+    let what =
+        if several { "Each compared capture is a sampled log" } else { "This capture is a sampled log" };
+    ui.weak(format!(
+        "{what}: each row is the average rate over the time since the row before, not one frame. The \
+         percentile, slow-time and histogram charts need single frames. The figures beside the timeline \
+         weight each sample by its interval."
+    ));
 }
 
 /// The timelines (or a loading preview): the commands they give, and where they were
