@@ -4,7 +4,9 @@
 //! which leaves it copying columns. A block whose rows depend on what came before it
 //! in a way a merge cannot set right (a malformed row of a trace the block has not
 //! seen, more traces or columns than a file keeps, a row csv_core splits) is read row
-//! by row by the loading thread instead, as every block was before.
+//! by row by the loading thread instead, as every block was before; so is a block of
+//! many traces × columns ([`BLOCK_TRACE_COLUMNS`]), whose fresh columns, one set per
+//! block in flight, would cost more memory than the file.
 
 use super::super::builder::{MAX_TRACE_COLUMNS, MAX_TRACES};
 use super::super::layout::Layout;
@@ -12,6 +14,12 @@ use super::super::records::{Block, BlockItem};
 use super::Key;
 use super::rows::RowReader;
 use crate::model::FileInfo;
+
+/// The most trace columns (traces × numeric columns) a block builds on its own: a
+/// capture of every process has tens of traces of ~30 columns, while a hostile one of
+/// 4096 traces × 1000 columns in 4 MB would give each of the ~12 blocks in flight
+/// ~128 000 fresh columns (peak RSS 43 → ~100 MiB, `hostile_memory`).
+const BLOCK_TRACE_COLUMNS: usize = 4096;
 
 /// The traces of one block's rows, read by a row loop started fresh.
 pub(super) struct BuiltBlock<'a> {
@@ -42,6 +50,9 @@ pub(super) fn build_block<'a>(
         rows.row(&record, line, &mut info);
         // A row that joined no trace of the block may belong to one before it.
         if !rows.file_skips.is_empty() || rows.traces_without_columns > 0 {
+            return None;
+        }
+        if rows.trace_columns > BLOCK_TRACE_COLUMNS {
             return None;
         }
     }
