@@ -257,9 +257,7 @@ fn a_load_in_tasks_is_one_row_loop_and_quotes_go_to_csv_core() {
 #[test]
 fn blocks_of_many_trace_columns_are_read_row_by_row() {
     let mut text = String::from("Application,ProcessID,MsBetweenPresents");
-    for c in 0..29 {
-        text.push_str(&format!(",Col{c}"));
-    }
+    text.extend((0..29).map(|c| format!(",Col{c}")));
     text.push('\n');
     let header = text.len();
     let row = |pid: usize| format!("game.exe,{pid},16.6{}\n", ",7".repeat(29));
