@@ -171,13 +171,19 @@ pub(crate) fn read_line_capped<R: BufRead>(reader: &mut R, buf: &mut Vec<u8>) ->
 
 /// Splits a header line into trimmed names, honouring CSV quotes.
 fn split_header(line: &str) -> Vec<String> {
-    // Without a quote, line break or leading byte-order mark (which csv drops), csv
-    // splits at every comma: no reader to build (its tables cost more than the split,
-    // once per file of a batch).
-    if !line.contains(['"', '\r', '\n']) && !line.starts_with('\u{feff}') {
-        return line.split(',').map(|s| s.trim().to_owned()).collect();
-    }
-    split_quoted(line)
+    plain_fields(line, ',').unwrap_or_else(|| split_quoted(line))
+}
+
+/// The trimmed fields of `line` split at every `sep`.
+pub(crate) fn split_trimmed(line: &str, sep: char) -> Vec<String> {
+    line.split(sep).map(|s| s.trim().to_owned()).collect()
+}
+
+/// [`split_trimmed`], when csv would split `line` the same way: it has no quote, line
+/// break or leading byte-order mark (which csv drops). Building a csv reader costs
+/// more than the split, once per file of a batch; `None` when csv must read it.
+pub(crate) fn plain_fields(line: &str, sep: char) -> Option<Vec<String>> {
+    (!line.contains(['"', '\r', '\n']) && !line.starts_with('\u{feff}')).then(|| split_trimmed(line, sep))
 }
 
 /// [`split_header`] through csv.
@@ -186,7 +192,7 @@ fn split_quoted(line: &str) -> Vec<String> {
     let mut record = csv::StringRecord::new();
     match rdr.read_record(&mut record) {
         Ok(true) => record.iter().map(|s| s.trim().to_owned()).collect(),
-        _ => line.split(',').map(|s| s.trim().to_owned()).collect(),
+        _ => split_trimmed(line, ','),
     }
 }
 

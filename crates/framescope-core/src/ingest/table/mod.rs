@@ -9,6 +9,7 @@
 
 use super::builder::{SkipLog, SkipReason};
 use super::overflow::plausible_duration;
+use super::preamble::{plain_fields, split_trimmed};
 use super::records::{Records, Row};
 use super::values::{self, Cell};
 use super::{LoadError, LoadErrorKind, Progress};
@@ -117,13 +118,7 @@ fn separator(header: &str) -> u8 {
 
 /// The trimmed fields of one line (quotes honoured).
 fn split_line(text: &str, sep: u8) -> Vec<String> {
-    // Without a quote, line break or leading byte-order mark (which csv drops), csv
-    // splits at every separator: no reader to build (its tables cost more than the
-    // split, once per file of a batch).
-    if !text.contains(['"', '\r', '\n']) && !text.starts_with('\u{feff}') {
-        return text.split(char::from(sep)).map(|s| s.trim().to_owned()).collect();
-    }
-    split_quoted(text, sep)
+    plain_fields(text, char::from(sep)).unwrap_or_else(|| split_quoted(text, sep))
 }
 
 /// [`split_line`] through csv.
@@ -137,7 +132,7 @@ fn split_quoted(text: &str, sep: u8) -> Vec<String> {
     let mut rec = csv::StringRecord::new();
     match rdr.read_record(&mut rec) {
         Ok(true) => rec.iter().map(str::to_owned).collect(),
-        _ => text.split(char::from(sep)).map(|s| s.trim().to_owned()).collect(),
+        _ => split_trimmed(text, char::from(sep)),
     }
 }
 
