@@ -222,24 +222,19 @@ where
 /// order that depends on it). A large file's splitting stage runs on its own thread,
 /// outside this pool, and still parses in parallel on the global pool.
 fn in_own_pool(own_pool: bool, run: impl FnOnce() + Send) {
+    let mut run = Some(run);
     if own_pool {
         let pool = rayon::ThreadPoolBuilder::new().num_threads(1).thread_name(|_| "framescope file".into());
-        // The closure runs once, in `install`, unless the pool cannot be built.
-        let mut run = Some(run);
-        let built = pool.build_scoped(rayon::ThreadBuilder::run, |pool| {
+        // Taken by the pool when it is built; else it runs below, on this thread.
+        let _ = pool.build_scoped(rayon::ThreadBuilder::run, |pool| {
             if let Some(run) = run.take() {
                 pool.install(run);
             }
         });
-        if built.is_ok() {
-            return;
-        }
-        if let Some(run) = run {
-            run();
-        }
-        return;
     }
-    run();
+    if let Some(run) = run {
+        run();
+    }
 }
 
 #[cfg(test)]

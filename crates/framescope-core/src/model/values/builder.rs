@@ -2,7 +2,7 @@
 //! that holds every value so far.
 
 use super::store::{Ints, MISSING_I32, Store, decode, encode};
-use super::{Values, extend_grown, push_grown};
+use super::{Values, extend_grown, push_grown, reserve_grown};
 use std::sync::OnceLock;
 
 /// Builds [`Values`] one value at a time, in the most compact store that holds
@@ -85,20 +85,16 @@ impl ValuesBuilder {
             Store::Constant(c, m) => encode(c).map(|x| (x, m)),
             _ => None,
         };
-        match (&mut self.store, &other.store) {
-            (Store::Missing(n), Store::Missing(m)) => *n += m,
-            (Store::Constant(c, n), Store::Constant(d, m)) if c.to_bits() == d.to_bits() => {
+        match (&mut self.store, &other.store, run) {
+            (Store::Missing(n), Store::Missing(m), _) => *n += m,
+            (Store::Constant(c, n), Store::Constant(d, m), _) if c.to_bits() == d.to_bits() => {
                 *n += m;
                 self.constant_scaled = self.constant_scaled.or(other.constant_scaled);
             }
-            (Store::Scaled(s), Store::Scaled(t)) => extend_grown(s, t),
-            (Store::Scaled(s), _) if run.is_some() => {
-                if let Some((x, m)) = run {
-                    if s.len() + m > s.capacity() {
-                        s.reserve_exact(m.max(s.len() / 4));
-                    }
-                    s.extend(std::iter::repeat_n(x, m));
-                }
+            (Store::Scaled(s), Store::Scaled(t), _) => extend_grown(s, t),
+            (Store::Scaled(s), _, Some((x, m))) => {
+                reserve_grown(s, m);
+                s.extend(std::iter::repeat_n(x, m));
             }
             _ => (0..other.len()).for_each(|i| self.push(other.store.at(i))),
         }

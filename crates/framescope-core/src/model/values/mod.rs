@@ -24,14 +24,20 @@ pub fn push_grown<T>(v: &mut Vec<T>, x: T) {
     v.push(x);
 }
 
-/// Appends `xs` to `v`, growing it as [`push_grown`] does: by a quarter once it holds
-/// 64 Ki items or more (at least by what `xs` needs), else by doubling.
+/// Makes room in `v` for `extra` more items, growing it as [`push_grown`] does: by a
+/// quarter once it holds 64 Ki items or more (at least by `extra`), else by doubling.
+#[inline]
+pub fn reserve_grown<T>(v: &mut Vec<T>, extra: usize) {
+    if v.len() + extra > v.capacity() {
+        let grow = if v.len() >= 1 << 16 { v.len() / 4 } else { v.len() };
+        v.reserve_exact(extra.max(grow));
+    }
+}
+
+/// Appends `xs` to `v`, growing it as [`push_grown`] does ([`reserve_grown`]).
 #[inline]
 pub fn extend_grown<T: Copy>(v: &mut Vec<T>, xs: &[T]) {
-    if v.len() + xs.len() > v.capacity() {
-        let grow = if v.len() >= 1 << 16 { v.len() / 4 } else { v.len() };
-        v.reserve_exact(xs.len().max(grow));
-    }
+    reserve_grown(v, xs.len());
     v.extend_from_slice(xs);
 }
 
