@@ -30,6 +30,22 @@ pub fn window(files: &[PathBuf]) -> Window {
     h
 }
 
+/// Ticks "Compare runs" and lets the window settle: the shown runs are compared.
+pub fn tick_compare(h: &mut Window) {
+    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
+    settle(h);
+    assert!(app(h).comparing(), "ticking Compare runs compares");
+}
+
+/// A window with `files` open, compared by ticking "Compare runs" (the first file is
+/// the baseline).
+pub fn compared(files: &[PathBuf]) -> Window {
+    let mut h = window(files);
+    assert!(!app(&h).comparing());
+    tick_compare(&mut h);
+    h
+}
+
 /// The app inside the harness.
 pub fn app(h: &Window) -> &App {
     h.state().as_ref().expect("app")

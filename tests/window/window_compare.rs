@@ -7,29 +7,17 @@
 
 use crate::common;
 
-use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, settle, window};
+use common::ui::{Window, app, click_at, compared, default_trace, frame_pos, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
 use framescope::app::{FIGURE_NAMES, Unit};
 use serde_json::Value;
-use std::path::PathBuf;
 
 const A: &str = "sample-traces/synthetic-run-a.csv";
 const B: &str = "sample-traces/synthetic-run-b.csv";
 /// A capture without generated frames, with display data.
 const SAMPLE: &str = "sample-traces/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv";
 const NARAKA: &str = "presentmon-2x/pm-v2.5x_auxgold_test_case_10_Naraka_XeSS-FG.csv";
-
-/// A window with `files` open, compared by ticking "Compare runs" (the first file is
-/// the baseline).
-fn compared(files: &[PathBuf]) -> Window {
-    let mut h = window(files);
-    assert!(!app(&h).comparing());
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
-    assert!(app(&h).comparing(), "ticking Compare runs compares");
-    h
-}
 
 /// `v` with `d` decimals, never "-0.00".
 fn fixed(v: f64, d: usize) -> String {

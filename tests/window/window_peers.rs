@@ -8,13 +8,13 @@
 
 use crate::common;
 
-use common::ui::{Window, app, labelled, settle, window};
+use common::ui::{Window, compared, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::{PEER_FIGURES, Unit, figure_name};
 use framescope_core::report::compare::number;
 use serde_json::Value;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 const DLSSFG: &str = "frameview/FrameView_Cyberpunk2077_4K_Native+DLSSFG_2024_04_17T051708_Log.csv";
 const DLAA: &str = "frameview/FrameView_Cyberpunk2077_4K_Native+DLAA_2024_04_17T050843_Log.csv";
@@ -188,14 +188,6 @@ fn a_sampled_log_says_the_peers_do_not_apply() {
     assert_eq!(not_applicable, 3, "{labels:?}");
     assert!(labels.iter().any(|l| l.starts_with("not applicable: this sampled log is not MangoHud's")));
     assert!(labelled(&h, "1% Low FPS").is_empty());
-}
-
-fn compared(files: &[PathBuf]) -> Window {
-    let mut h = window(files);
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
-    assert!(app(&h).comparing());
-    h
 }
 
 /// A value as the comparison table writes it: FPS with 2 decimals, shares in %.

@@ -5,9 +5,8 @@
 
 use crate::common;
 
-use common::ui::{Window, app, labelled, settle, window};
+use common::ui::{compared, labelled, window};
 use common::{framescope, real_traces, repo_file, report_json};
-use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 
 /// MSI Afterburner's log (bundled) is sampled every ~302 ms: the panel explains that its
@@ -47,15 +46,6 @@ fn the_nvidia_app_pc_latency_is_called_pc_latency() {
     let table = framescope(["report".as_ref(), path.as_os_str()]);
     assert!(table.stdout.contains(&format!("PC latency mean {mean:.2} ms")), "{}", table.stdout);
     assert!(!table.stdout.contains("MsPCLatency"), "{}", table.stdout);
-}
-
-/// `files` open and compared by ticking "Compare runs".
-fn compared(files: &[std::path::PathBuf]) -> Window {
-    let mut h = window(files);
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
-    assert!(app(&h).comparing());
-    h
 }
 
 /// Two sampled logs compared (the NVIDIA App's Marvel Rivals runs): the charts panel

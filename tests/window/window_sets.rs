@@ -11,7 +11,7 @@ use crate::common;
 
 use common::TempDir;
 use common::runs::{HEADER, run_at, set};
-use common::ui::{Window, app, labelled, settle, window};
+use common::ui::{Window, app, labelled, settle, tick_compare, window};
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable as _;
@@ -58,13 +58,6 @@ fn click_in_view(h: &mut Window, label: &str) {
 fn open_sets(h: &mut Window) {
     h.get_by_label_contains("Sets of runs: ").click();
     h.run_steps(2);
-}
-
-/// Ticks "Compare runs".
-fn compare(h: &mut Window) {
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(h);
-    assert!(app(h).comparing());
 }
 
 /// One frame of a hand-built capture: its present time and frame time in whole µs.
@@ -270,7 +263,7 @@ fn two_sets_of_one_build_show_no_better_or_worse() {
     let mut files = set(&dir.0, "a", &[100, 102, 98]);
     files.extend(set(&dir.0, "same", &[101, 99, 100]));
     let mut h = window(&files);
-    compare(&mut h);
+    tick_compare(&mut h);
     assert!(h.query_by_label("Comparison of sets").is_some());
     let avg = row(&h, "Average FPS");
     assert_eq!(&avg[..2], ["100.00", "100.00"]);
@@ -291,7 +284,7 @@ fn a_slower_set_shows_significant_changes() {
     let mut files = set(&dir.0, "a", &[100, 102, 98]);
     files.extend(set(&dir.0, "slow", &[95, 97, 93]));
     let mut h = window(&files);
-    compare(&mut h);
+    tick_compare(&mut h);
     let avg = row(&h, "Average FPS");
     assert_eq!(avg, ["100.00", "95.00", "-5.0 %", "worse", "-5.00 [-9.53, -0.47]"]);
     assert!(verdicts(&h).iter().any(|(n, v)| n == "p50 frame time" && v == "worse"), "{:?}", verdicts(&h));
@@ -304,7 +297,7 @@ fn an_outlier_is_flagged_and_can_be_put_back() {
     let mut files = set(&dir.0, "a", &[100, 102, 98, 90]);
     files.extend(set(&dir.0, "b", &[95, 97, 93]));
     let mut h = window(&files);
-    compare(&mut h);
+    tick_compare(&mut h);
     assert!(h.query_by_label("outlier, left out").is_some());
     assert_eq!(row(&h, "Average FPS")[0], "100.00");
     click_in_view(&mut h, "Put back");
@@ -466,7 +459,7 @@ fn alan_wake_2_runs_trimmed_by_3_s() {
     assert_eq!(runs.len(), 2, "{runs:?}");
     let mut h = window(&runs);
     assert_eq!(app(&h).run_sets()[0], app(&h).run_sets()[1], "run1 and run2 are one set");
-    compare(&mut h);
+    tick_compare(&mut h);
     let steady = labelled(&h, "Steady FPS");
     assert_eq!(&steady[..2], ["23", "56"], "{steady:?}");
     type_into(&mut h, "Trim start", "3");

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, labelled, settle, window};
+use common::ui::{Window, app, labelled, settle, tick_compare, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::Value;
@@ -88,9 +88,7 @@ fn capframex_sensors_are_shown() {
 fn compared_systems_are_side_by_side() {
     let (Some(cx), Some(ocat)) = (real(CX), real(OCAT)) else { return };
     let mut h = window(&[cx, ocat]);
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
-    assert!(app(&h).comparing());
+    tick_compare(&mut h);
     assert!(h.query_by_label_contains("facts differ").is_some(), "the comparison's System header");
     open_header(&mut h, "System: ");
     let gpu = labelled(&h, "GPU");
@@ -126,8 +124,7 @@ fn system_header_in_view(h: &mut Window) {
 fn at_1280_by_720_the_compared_systems_are_in_view() {
     let (Some(cx), Some(ocat)) = (real(CX), real(OCAT)) else { return };
     let mut h = window(&[cx, ocat]);
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
+    tick_compare(&mut h);
     system_header_in_view(&mut h);
 }
 
@@ -143,8 +140,7 @@ fn at_1280_by_720_the_compared_sets_systems_are_in_view() {
     ];
     let Some(files) = files.iter().map(|f| real(f)).collect::<Option<Vec<_>>>() else { return };
     let mut h = window(&files);
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
+    tick_compare(&mut h);
     let mut sets = app(&h).run_sets();
     sets.dedup();
     assert_eq!(sets.len(), 2, "two sets: {sets:?}");

@@ -159,11 +159,7 @@ fn switching_the_source_redraws_the_frame_row() {
 
 /// A window comparing the two synthetic runs (ticked through the checkbox).
 fn compared() -> Window {
-    let mut h = window(&[common::repo_file(A), common::repo_file(B)]);
-    h.get_by_role_and_label(Role::CheckBox, "Compare runs").click();
-    settle(&mut h);
-    assert!(app(&h).comparing());
-    h
+    common::ui::compared(&[common::repo_file(A), common::repo_file(B)])
 }
 
 #[test]
