@@ -10,9 +10,9 @@
 //! the last whole line, each split in place while it is plain, csv_core from the first
 //! read that is not), so the frames are the same.
 
-use super::super::records::{Block, BlockItem, Plan, Records, Row, splits_plainly};
+use super::super::records::{Block, BlockItem, Plan, Records, Row};
 use super::rows::RowReader;
-use super::split::READ_BYTES;
+use super::split::{READ_BYTES, plain_cut};
 use crate::model::FileInfo;
 use std::io::{BufRead, Cursor, Read};
 use std::sync::Arc;
@@ -61,8 +61,7 @@ pub(super) fn read_whole(
         // The splitting stage sees the end of the input once a read comes short.
         let end = data.len() - pos < READ_BYTES;
         let read = &data[pos..data.len().min(pos + READ_BYTES)];
-        let cut = if end { Some(read.len()) } else { memchr::memrchr(b'\n', read).map(|k| k + 1) };
-        let Some(cut) = cut.filter(|&cut| splits_plainly(&read[..cut])) else { break };
+        let Some(cut) = plain_cut(read, end) else { break };
         if pos == 0 && end {
             // One read: the block takes the bytes as they are.
             line = block.fill(std::mem::take(&mut data), line);

@@ -95,8 +95,7 @@ pub(super) fn split_input<'a, R: BufRead>(
                     break;
                 }
             };
-            let cut = if eof { Some(data.len()) } else { memchr::memrchr(b'\n', &data).map(|k| k + 1) };
-            let Some(cut) = cut.filter(|&cut| splits_plainly(&data[..cut])) else {
+            let Some(cut) = plain_cut(&data, eof) else {
                 // Not plain (or one line fills the buffer): csv_core from here on.
                 rest = data;
                 break;
@@ -132,6 +131,14 @@ pub(super) fn split_input<'a, R: BufRead>(
     }
     let rest = std::io::Read::chain(std::io::Cursor::new(rest), reader);
     split_rows(Records::new(rest, line), full, empty);
+}
+
+/// Where a read of whole lines ends, when they split in place: after its last line
+/// end (or at its end, the end of the input), if the bytes before are plain; `None`
+/// when they are not or hold no line end, and csv_core reads on from there.
+pub(super) fn plain_cut(data: &[u8], eof: bool) -> Option<usize> {
+    let cut = if eof { Some(data.len()) } else { memchr::memrchr(b'\n', data).map(|k| k + 1) };
+    cut.filter(|&cut| splits_plainly(&data[..cut]))
 }
 
 /// Blocks split by a task, with their traces.
