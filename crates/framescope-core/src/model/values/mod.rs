@@ -34,7 +34,7 @@ pub fn reserve_grown<T>(v: &mut Vec<T>, extra: usize) {
     }
 }
 
-/// Appends `xs` to `v`, growing it as [`push_grown`] does ([`reserve_grown`]).
+/// Appends `xs` to `v`, growing it as [`push_grown`] does (`reserve_grown`).
 #[inline]
 pub fn extend_grown<T: Copy>(v: &mut Vec<T>, xs: &[T]) {
     reserve_grown(v, xs.len());
