@@ -38,6 +38,14 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
 /// Parses a numeric cell. Values may be padded with spaces (`" 52"`).
 #[must_use]
 pub fn parse_cell(bytes: &[u8]) -> Cell {
+    // `m / 10⁴` is `mantissa / POW10[4]` of `parse_plain_decimal`: the same division.
+    if let Some(m) = fixed4_scaled(bytes) {
+        return Cell::Number(f64::from(m) / POW10[4]);
+    }
+    // `mantissa as f64 / POW10[0]` of `parse_plain_decimal`: the integer itself.
+    if let Some(v) = plain_integer(bytes) {
+        return Cell::Number(v as f64);
+    }
     // Most cells are plain decimals without padding: no trimming or `NA` checks.
     if let Some(&c) = bytes.first()
         && (c.is_ascii_digit() || c == b'-')
@@ -146,6 +154,92 @@ pub fn parse_scaled(b: &[u8]) -> Option<i32> {
 /// [`parse_scaled`], or else what [`parse_cell`] reads, parsing the digits once.
 #[inline]
 pub fn parse_scaled_or_cell(b: &[u8]) -> Result<i32, Cell> {
+    if let Some(m) = fixed4_scaled(b) {
+        return Ok(m);
+    }
+    match plain_integer(b) {
+        // As `scaled_of_parts` with no decimals: within `MAX_SCALED` once scaled.
+        Some(v) if v <= MAX_SCALED / 10_000 => Ok((v * 10_000) as i32),
+        Some(v) => Err(Cell::Number(v as f64)),
+        None => scaled_or_cell_general(b),
+    }
+}
+
+/// The value of a cell of 1–15 ASCII digits (a QPC timestamp, a counter), as
+/// [`plain_decimal_parts`] reads it; the last eight digits are checked and read at
+/// once, as the bytes of one `u64`. `None` for any other cell.
+#[inline]
+fn plain_integer(b: &[u8]) -> Option<u64> {
+    let n = b.len();
+    if n < 8 {
+        return (n > 0 && b.iter().all(u8::is_ascii_digit))
+            .then(|| b.iter().fold(0, |v, &c| v * 10 + u64::from(c - b'0')));
+    }
+    if n > 15 {
+        return None;
+    }
+    let mut oct = [0u8; 8];
+    oct.copy_from_slice(&b[n - 8..]);
+    let x = u64::from_le_bytes(oct);
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
+    if x & HIGH != ZEROS || x.wrapping_add(0x0606_0606_0606_0606) & HIGH != ZEROS {
+        return None;
+    }
+    // Digit pairs, then fours, then the eight (the first byte is the first digit).
+    let d = x - ZEROS;
+    let d = (d * 10 + (d >> 8)) & 0x00FF_00FF_00FF_00FF;
+    let d = (d * 100 + (d >> 16)) & 0x0000_FFFF_0000_FFFF;
+    let low = (d * 10_000 + (d >> 32)) & 0xFFFF_FFFF;
+    let mut high: u64 = 0;
+    for &c in &b[..n - 8] {
+        let digit = c.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        high = high * 10 + u64::from(digit);
+    }
+    Some(high * 100_000_000 + low)
+}
+
+/// The scaled integer of a cell written as PresentMon's `%.4f` of a value below 10⁵
+/// (1–5 digits, a dot, 4 digits): the digits as one integer, which is what
+/// [`plain_decimal_parts`] and [`scaled_of_parts`] make of it (at most 9 digits, so
+/// within [`MAX_SCALED`]). The four decimals are checked and read at once, as the
+/// bytes of one `u32`. `None` for any other cell.
+#[inline]
+fn fixed4_scaled(b: &[u8]) -> Option<i32> {
+    let n = b.len();
+    if !(6..=10).contains(&n) || b[n - 5] != b'.' {
+        return None;
+    }
+    let mut quad = [0u8; 4];
+    quad.copy_from_slice(&b[n - 4..]);
+    let x = u32::from_le_bytes(quad);
+    // Every byte is an ASCII digit: its high nibble is 3, and adding 6 keeps it 3.
+    const HIGH: u32 = 0xF0F0_F0F0;
+    const ZEROS: u32 = 0x3030_3030;
+    if x & HIGH != ZEROS || x.wrapping_add(0x0606_0606) & HIGH != ZEROS {
+        return None;
+    }
+    // The first byte is the first digit: pairs, then the pair of pairs.
+    let d = x - ZEROS;
+    let pairs = (d * 10 + (d >> 8)) & 0x00FF_00FF;
+    let decimals = (pairs * 100 + (pairs >> 16)) & 0xFFFF;
+    let mut whole: u32 = 0;
+    for &c in &b[..n - 5] {
+        let digit = c.wrapping_sub(b'0');
+        if digit > 9 {
+            return None;
+        }
+        whole = whole * 10 + u32::from(digit);
+    }
+    Some((whole * 10_000 + decimals) as i32)
+}
+
+/// [`parse_scaled_or_cell`] of any cell.
+#[inline(never)]
+fn scaled_or_cell_general(b: &[u8]) -> Result<i32, Cell> {
     if !b.first().is_some_and(|&c| c.is_ascii_digit() || c == b'-') {
         return Err(parse_cell(b));
     }
@@ -346,6 +440,60 @@ mod tests {
         assert_eq!(parse_scaled(b"-2"), Some(-20_000));
         assert_eq!(parse_scaled(b"0.00001"), None);
         assert_eq!(parse_scaled(b"-0.0"), None);
+    }
+
+    /// The fixed-width fast paths (`%.4f` decimals, digit strings) read every cell as
+    /// the general path does, bit for bit, and leave every other cell to it: cells
+    /// of 1–17 digits, with a dot at each place, and with one byte changed.
+    #[test]
+    fn fast_paths_agree_with_the_general_path() {
+        let bits = |c: Cell| match c {
+            Cell::Number(v) => Some(v.to_bits()),
+            _ => None,
+        };
+        let mut x: u64 = 11;
+        let mut checked = 0;
+        for _ in 0..30_000 {
+            next(&mut x);
+            let digits = 1 + (x % 17) as usize;
+            let mut cell: Vec<u8> = (0..digits).map(|k| b'0' + ((x >> (3 * k % 60)) % 10) as u8).collect();
+            match (x >> 61) % 4 {
+                0 => {}
+                1 => cell.insert(digits - digits.min(4), b'.'),
+                2 => cell.insert(((x >> 20) as usize) % (digits + 1), b'.'),
+                _ => {
+                    let at = ((x >> 20) as usize) % digits;
+                    cell[at] = [b'/', b':', b'a', b'-', b' ', 0x80, b'.'][((x >> 30) % 7) as usize];
+                }
+            }
+            let want = match c_str(&cell).and_then(|t| t.parse::<f64>().ok()) {
+                Some(v) if plain_decimal_parts(&cell).is_some() => Some(v.to_bits()),
+                _ => bits(parse_cell_general(&cell)),
+            };
+            assert_eq!(bits(parse_cell(&cell)), want, "{:?}", String::from_utf8_lossy(&cell));
+            assert_eq!(parse_scaled_or_cell(&cell).map_err(bits), scaled_or_cell_general(&cell).map_err(bits));
+            checked += usize::from(fixed4_scaled(&cell).is_some() || plain_integer(&cell).is_some());
+        }
+        assert!(checked > 5_000, "{checked} cells took a fast path");
+        assert_eq!(fixed4_scaled(b"12.3456"), Some(123_456));
+        assert_eq!(fixed4_scaled(b"99999.9999"), Some(999_999_999));
+        assert_eq!(fixed4_scaled(b"1.2345a"), None);
+        assert_eq!(plain_integer(b"123456789012345"), Some(123_456_789_012_345));
+        assert_eq!(plain_integer(b"1234567890123456"), None);
+        assert_eq!(plain_integer(b"12345678901234:"), None);
+    }
+
+    /// The cell as text, when it is UTF-8.
+    fn c_str(cell: &[u8]) -> Option<&str> {
+        std::str::from_utf8(cell).ok()
+    }
+
+    /// `parse_cell` without its fixed-width fast paths.
+    fn parse_cell_general(b: &[u8]) -> Cell {
+        match scaled_or_cell_general(b) {
+            Ok(m) => Cell::Number(f64::from(m) / 1e4),
+            Err(cell) => cell,
+        }
     }
 
     #[test]

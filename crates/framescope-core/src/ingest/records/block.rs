@@ -165,29 +165,49 @@ impl Block {
         self.rows.clear();
         self.ends.clear();
         self.lines.clear();
-        let mut row = RowScan { start: 0, first: 0, fields: 0 };
-        let mut line = first_line;
-        let (rows, ends, lines) = (&mut self.rows, &mut self.ends, &mut self.lines);
         let data = &self.data;
-        // One pass finds every comma and line break; a row's field ends are pushed as
-        // its commas go by, up to FAST_ROW_FIELDS (a longer row goes to `Records`).
-        for_each_separator(data, |pos, newline| {
-            if newline {
-                row.finish(data, pos, line, rows, ends, lines);
-                line += 1;
-                row = RowScan { start: pos + 1, first: ends.len() as u32, fields: 0 };
+        let mut scan = Scan {
+            row: RowScan { start: 0, first: 0 },
+            line: first_line,
+            rows: &mut self.rows,
+            ends: &mut self.ends,
+            lines: &mut self.lines,
+        };
+        // Eight bytes at a time: every comma's position is pushed as a field end (a
+        // row's are checked against FAST_ROW_FIELDS when it ends); only the words
+        // holding a line break take the slower loop that ends rows.
+        let mut words = data.chunks_exact(8);
+        let mut base = 0usize;
+        for word in &mut words {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(word);
+            let (commas, breaks) = masks(u64::from_le_bytes(b));
+            if breaks == 0 {
+                let mut m = commas;
+                while m != 0 {
+                    scan.ends.push((base + (m.trailing_zeros() / 8) as usize) as u32);
+                    m &= m - 1;
+                }
             } else {
-                row.fields += 1;
-                if row.fields < FAST_ROW_FIELDS {
-                    ends.push(pos as u32);
+                let mut m = commas | breaks;
+                while m != 0 {
+                    let i = m.trailing_zeros();
+                    scan.separator(data, base + (i / 8) as usize, breaks >> i & 1 == 1);
+                    m &= m - 1;
                 }
             }
-        });
-        if row.start < data.len() {
-            row.finish(data, data.len(), line, rows, ends, lines);
-            line += 1;
+            base += 8;
         }
-        line
+        for (i, &b) in words.remainder().iter().enumerate() {
+            if b == b',' || b == b'\n' {
+                scan.separator(data, base + i, b == b'\n');
+            }
+        }
+        if scan.row.start < data.len() {
+            scan.row.finish(data, data.len(), scan.line, scan.rows, scan.ends, scan.lines);
+            scan.line += 1;
+        }
+        scan.line
     }
 
     /// Gives the block's buffer back for reuse.
@@ -196,13 +216,36 @@ impl Block {
     }
 }
 
+/// The splitting state of [`Block::fill`]: the row being scanned, the line it is
+/// on, and the block's lists.
+struct Scan<'a> {
+    row: RowScan,
+    line: u64,
+    rows: &'a mut Vec<Span>,
+    ends: &'a mut Vec<u32>,
+    lines: &'a mut Vec<u64>,
+}
+
+impl Scan<'_> {
+    /// A comma (a field end) or a line break (the row's end) at `pos`.
+    #[inline]
+    fn separator(&mut self, data: &[u8], pos: usize, newline: bool) {
+        if newline {
+            self.row.finish(data, pos, self.line, self.rows, self.ends, self.lines);
+            self.line += 1;
+            self.row = RowScan { start: pos + 1, first: self.ends.len() as u32 };
+        } else {
+            self.ends.push(pos as u32);
+        }
+    }
+}
+
 /// The row being scanned by [`Block::fill`].
 struct RowScan {
     start: usize,
-    /// Index of its first field end in `Block::ends`.
+    /// Index of its first field end in `Block::ends` (its commas are the entries
+    /// after it).
     first: u32,
-    /// Commas seen so far.
-    fields: usize,
 }
 
 impl RowScan {
@@ -225,7 +268,7 @@ impl RowScan {
         if end == pos {
             return;
         }
-        let fields = self.fields + 1;
+        let fields = ends.len() - self.first as usize + 1;
         let span = if end - pos <= FAST_ROW_BYTES && fields <= FAST_ROW_FIELDS {
             ends.push(end as u32);
             Span { start: pos as u32, end: end as u32, first: self.first, fields: fields as u32 }
@@ -235,31 +278,6 @@ impl RowScan {
         };
         rows.push(span);
         lines.push(line);
-    }
-}
-
-/// Calls `f(position, is_line_break)` for every `,` and `\n` of `data`, in order:
-/// eight bytes at a time into bit masks, then one call per set bit.
-#[inline]
-fn for_each_separator(data: &[u8], mut f: impl FnMut(usize, bool)) {
-    let mut words = data.chunks_exact(8);
-    let mut base = 0usize;
-    for word in &mut words {
-        let mut b = [0u8; 8];
-        b.copy_from_slice(word);
-        let (commas, breaks) = masks(u64::from_le_bytes(b));
-        let mut m = commas | breaks;
-        while m != 0 {
-            let i = m.trailing_zeros();
-            f(base + (i / 8) as usize, breaks >> i & 1 == 1);
-            m &= m - 1;
-        }
-        base += 8;
-    }
-    for (i, &b) in words.remainder().iter().enumerate() {
-        if b == b',' || b == b'\n' {
-            f(base + i, b == b'\n');
-        }
     }
 }
 
