@@ -17,22 +17,31 @@ pub fn trim(bytes: &[u8]) -> &[u8] {
     bytes.trim_ascii()
 }
 
-/// `a == b` for the short fields rows repeat (no call into `memcmp`).
+/// `a == b` for the short fields rows repeat (no call into `memcmp`): up to 16
+/// bytes as two words that may overlap.
 #[inline]
 #[must_use]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
+    let n = a.len();
+    if n != b.len() {
         return false;
     }
-    // Eight bytes at a time, then the rest one by one.
-    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
-    let (ra, rb) = (wa.remainder(), wb.remainder());
-    let word = |w: &[u8]| {
+    let word = |s: &[u8], at: usize| {
         let mut x = [0u8; 8];
-        x.copy_from_slice(w);
+        x.copy_from_slice(&s[at..at + 8]);
         u64::from_ne_bytes(x)
     };
-    wa.zip(wb).all(|(x, y)| word(x) == word(y)) && ra.iter().zip(rb).all(|(x, y)| x == y)
+    let half = |s: &[u8], at: usize| {
+        let mut x = [0u8; 4];
+        x.copy_from_slice(&s[at..at + 4]);
+        u32::from_ne_bytes(x)
+    };
+    match n {
+        0..4 => a == b,
+        4..8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
+        8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        _ => a == b,
+    }
 }
 
 /// Parses a numeric cell. Values may be padded with spaces (`" 52"`).
@@ -481,6 +490,21 @@ mod tests {
         assert_eq!(plain_integer(b"123456789012345"), Some(123_456_789_012_345));
         assert_eq!(plain_integer(b"1234567890123456"), None);
         assert_eq!(plain_integer(b"12345678901234:"), None);
+    }
+
+    /// `same_bytes` is `==` at every length, whichever byte differs.
+    #[test]
+    fn same_bytes_is_equality() {
+        let a: Vec<u8> = (0..40u8).map(|k| b'a' + k % 26).collect();
+        for n in 0..=40 {
+            assert!(same_bytes(&a[..n], &a[..n]));
+            assert!(!same_bytes(&a[..n], &a[..n.saturating_sub(1)]) || n == 0);
+            for at in 0..n {
+                let mut b = a[..n].to_vec();
+                b[at] ^= 0x20;
+                assert!(!same_bytes(&a[..n], &b), "length {n}, byte {at}");
+            }
+        }
     }
 
     /// The cell as text, when it is UTF-8.
