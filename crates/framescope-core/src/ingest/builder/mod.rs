@@ -99,6 +99,25 @@ impl TraceBuilder {
         }
     }
 
+    /// Makes room for `rows` more frames in the lists every kept row adds to (a block's
+    /// rows, read by a builder of their own: no regrowing them row by row).
+    pub fn reserve_rows(&mut self, rows: usize, layout: &Layout) {
+        let f = &mut self.frames;
+        f.frame_time_ms.reserve(rows);
+        f.display_ms.reserve(rows);
+        f.dropped.reserve(rows);
+        self.adjacent.reserve(rows);
+        if layout.time.is_some() {
+            self.raw_time.reserve(rows);
+        }
+        if layout.present_mode.is_some() {
+            f.present_mode.reserve(rows);
+        }
+        if layout.frame_type.is_some() {
+            f.frame_type.reserve(rows);
+        }
+    }
+
     /// Number of frames kept so far.
     pub fn len(&self) -> usize {
         self.frames.frame_time_ms.len()

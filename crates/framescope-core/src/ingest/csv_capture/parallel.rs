@@ -37,6 +37,7 @@ pub(super) fn build_block<'a>(
     file_stem: &str,
 ) -> Option<Box<BuiltBlock<'a>>> {
     let mut rows = RowReader::new(layout, file_stem.to_owned());
+    rows.first_rows = block.len();
     let mut info = FileInfo {
         path: std::path::PathBuf::new(),
         format: layout.format,

@@ -31,6 +31,9 @@ pub(super) struct RowReader<'a> {
     /// [`MAX_TRACE_COLUMNS`]), and the traces that keep none because of it.
     pub(super) trace_columns: usize,
     pub(super) traces_without_columns: usize,
+    /// Rows the first trace makes room for when it is created (a block's: see
+    /// [`TraceBuilder::reserve_rows`]); 0 for none.
+    pub(super) first_rows: usize,
 }
 
 impl<'a> RowReader<'a> {
@@ -50,6 +53,7 @@ impl<'a> RowReader<'a> {
             trace_columns: 0,
             traces_without_columns: 0,
             previewed: None,
+            first_rows: 0,
         }
     }
 
@@ -156,7 +160,11 @@ impl<'a> RowReader<'a> {
                 } else {
                     self.traces_without_columns += 1;
                 }
-                self.builders.push(TraceBuilder::new(meta, layout, keep));
+                let mut builder = TraceBuilder::new(meta, layout, keep);
+                if self.builders.is_empty() {
+                    builder.reserve_rows(self.first_rows, layout);
+                }
+                self.builders.push(builder);
                 self.index.insert(key, self.builders.len() - 1);
                 self.builders.len() - 1
             }
