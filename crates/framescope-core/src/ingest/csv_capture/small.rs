@@ -57,7 +57,9 @@ pub(super) fn read_whole(
 ) -> std::io::Result<()> {
     let (mut slow, mut block) = (Row::default(), Block::default());
     let (mut pos, mut line) = (0, first_line);
-    while let Some(plan) = plan {
+    // Rows are read where they are split: each cell is parsed where it is needed
+    // (parsing planned cells ahead only helps another thread).
+    while plan.is_some() {
         // The splitting stage sees the end of the input once a read comes short.
         let end = data.len() - pos < READ_BYTES;
         let read = &data[pos..data.len().min(pos + READ_BYTES)];
@@ -71,7 +73,6 @@ pub(super) fn read_whole(
             bytes.extend_from_slice(&read[..cut]);
             line = block.fill(bytes, line);
         }
-        block.parse(plan);
         take_block(&block, rows, info, &mut slow);
         pos += cut;
         if end {

@@ -110,8 +110,12 @@ pub(super) fn split_input<'a, R: BufRead>(
             let plan = Arc::clone(plan);
             scope.spawn(move |_| {
                 block.fill(data, first);
-                block.parse(&plan);
+                // The task reads each planned cell where it needs it; the loading
+                // thread, reading a block row by row, gets them parsed ahead.
                 let built = build_block(&block, builds.layout, builds.file_stem);
+                if built.is_none() {
+                    block.parse(&plan);
+                }
                 let _ = tx.send((block, built));
             });
             let ahead = if eof { 0 } else { TASKS_AHEAD };

@@ -165,6 +165,8 @@ impl Block {
         self.rows.clear();
         self.ends.clear();
         self.lines.clear();
+        // Cells parsed ahead belong to the rows before ([`Block::parse`]).
+        self.cells.clear();
         let data = &self.data;
         let mut scan = Scan {
             row: RowScan { start: 0, first: 0 },
