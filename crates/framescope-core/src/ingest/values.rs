@@ -480,7 +480,10 @@ mod tests {
                 _ => bits(parse_cell_general(&cell)),
             };
             assert_eq!(bits(parse_cell(&cell)), want, "{:?}", String::from_utf8_lossy(&cell));
-            assert_eq!(parse_scaled_or_cell(&cell).map_err(bits), scaled_or_cell_general(&cell).map_err(bits));
+            assert_eq!(
+                parse_scaled_or_cell(&cell).map_err(bits),
+                scaled_or_cell_general(&cell).map_err(bits)
+            );
             checked += usize::from(fixed4_scaled(&cell).is_some() || plain_integer(&cell).is_some());
         }
         assert!(checked > 5_000, "{checked} cells took a fast path");

@@ -176,8 +176,9 @@ impl Block {
             lines: &mut self.lines,
         };
         // Eight bytes at a time: every comma's position is pushed as a field end (a
-        // row's are checked against FAST_ROW_FIELDS when it ends); only the words
-        // holding a line break take the slower loop that ends rows.
+        // row's are checked against FAST_ROW_FIELDS when it ends, so a wide row holds
+        // at most one entry per byte of the block until then); only the words holding
+        // a line break take the slower loop that ends rows.
         let mut words = data.chunks_exact(8);
         let mut base = 0usize;
         for word in &mut words {
