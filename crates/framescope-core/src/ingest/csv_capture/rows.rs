@@ -18,6 +18,9 @@ pub(super) struct RowReader<'a> {
     pub(super) builders: Vec<TraceBuilder>,
     pub(super) index: HashMap<Key, usize>,
     pub(super) last_key: Vec<Vec<u8>>,
+    /// The last row's key fields as one span, when they are adjacent and the row
+    /// keeps them so ([`Fields::span`]).
+    pub(super) last_span: Option<Vec<u8>>,
     pub(super) last_index: Option<usize>,
     pub(super) file_warnings: Vec<Warning>,
     pub(super) file_skips: SkipLog,
@@ -44,6 +47,7 @@ impl<'a> RowReader<'a> {
             builders: Vec::new(),
             index: HashMap::new(),
             last_key: Vec::new(),
+            last_span: None,
             last_index: None,
             file_warnings: Vec::new(),
             file_skips: SkipLog::default(),
@@ -127,10 +131,16 @@ impl<'a> RowReader<'a> {
         let layout = self.layout;
         let cols = [layout.application, layout.process_id, layout.swap_chain];
         let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
-        if let Some(idx) = self.last_index
-            && cols.iter().zip(&self.last_key).all(|(c, k)| same_bytes(raw(*c), k))
-        {
-            return Ok(idx);
+        // The key columns side by side (PresentMon's first three): one comparison.
+        let span = key_span(cols).and_then(|(a, b)| record.span(a, b));
+        if let Some(idx) = self.last_index {
+            let same = match (span, &self.last_span) {
+                (Some(now), Some(last)) => same_bytes(now, last),
+                _ => cols.iter().zip(&self.last_key).all(|(c, k)| same_bytes(raw(*c), k)),
+            };
+            if same {
+                return Ok(idx);
+            }
         }
         let text = |c: Option<usize>| {
             c.map(|i| String::from_utf8_lossy(trim(record.get(i).unwrap_or(b""))).into_owned())
@@ -170,9 +180,18 @@ impl<'a> RowReader<'a> {
             }
         };
         self.last_key = cols.iter().map(|c| raw(*c).to_vec()).collect();
+        self.last_span = span.map(<[u8]>::to_vec);
         self.last_index = Some(idx);
         Ok(idx)
     }
+}
+
+/// The first and last of the key columns when each is present and they are
+/// adjacent, in order.
+fn key_span(cols: [Option<usize>; 3]) -> Option<(usize, usize)> {
+    let [a, b, c] = cols;
+    let (a, b, c) = (a?, b?, c?);
+    (b == a + 1 && c == b + 1).then_some((a, c))
 }
 
 /// Counts the fields of a row, ignoring empty trailing ones beyond the header (a

@@ -277,3 +277,26 @@ fn blocks_of_many_trace_columns_are_read_row_by_row() {
         assert_eq!(merged, if processes == 200 { 0 } else { 5 }, "{processes} processes");
     }
 }
+
+/// A row's trace is found by its key fields as one span where they are adjacent
+/// (`Fields::span`): keys that would run together without their commas ("game1", 2
+/// and "game", 12) stay two traces, as csv_core's rows (compared field by field)
+/// keep them.
+#[test]
+fn adjacent_key_fields_compare_as_one_span() {
+    let mut text = String::from("Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n");
+    for k in 0..3000 {
+        let (app, pid) = if k % 3 == 0 { ("game1", 2) } else { ("game", 12) };
+        text.push_str(&format!("{app},{pid},0x1,{}.5,16.6{}\n", k, k % 10));
+    }
+    let load = |t: &str| {
+        let progress = super::super::Progress::default();
+        super::load(Path::new("keys.csv"), t.as_bytes(), &LoadOptions::default(), &progress).unwrap()
+    };
+    let in_place = load(&text);
+    let csv_core = load(&text.replacen("game1,", "\"game1\",", 1));
+    assert_same(&in_place, &csv_core, "spans against fields");
+    let counts: Vec<(String, usize)> =
+        in_place.traces.iter().map(|t| (t.meta.application.clone(), t.len())).collect();
+    assert_eq!(counts, [("game1".to_owned(), 1000), ("game".to_owned(), 2000)]);
+}

@@ -64,6 +64,15 @@ impl Fields for BlockRow<'_> {
     fn is_oversized(&self) -> bool {
         false
     }
+    /// Fields split in place hold no comma: equal spans are equal fields.
+    #[inline]
+    fn span(&self, first: usize, last: usize) -> Option<&[u8]> {
+        if first > last || last >= self.span.fields as usize {
+            return None;
+        }
+        let start = if first == 0 { self.span.start } else { self.ends[first - 1] + 1 };
+        self.data.get(start as usize..self.ends[last] as usize)
+    }
     #[inline]
     fn cell(&self, i: usize) -> Cell {
         match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {

@@ -71,6 +71,13 @@ pub trait Fields {
     fn scaled_or_cell(&self, i: usize) -> Result<i32, Cell> {
         Err(self.cell(i))
     }
+    /// Fields `first..=last` as the bytes they are written with, commas between,
+    /// when the row keeps them so (a row split in place: [`BlockRow`](block::BlockRow)).
+    /// Two rows' spans are equal exactly when those fields are.
+    #[inline]
+    fn span(&self, _first: usize, _last: usize) -> Option<&[u8]> {
+        None
+    }
     /// The decimal step field `i` is written with ([`decimal_step`]).
     #[inline]
     fn step(&self, i: usize) -> f64 {
