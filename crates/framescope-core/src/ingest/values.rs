@@ -37,7 +37,6 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
         u32::from_ne_bytes(x)
     };
     match n {
-        0..4 => a == b,
         4..8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
         _ => a == b,
@@ -179,6 +178,8 @@ pub fn parse_scaled_or_cell(b: &[u8]) -> Result<i32, Cell> {
 /// once, as the bytes of one `u64`. `None` for any other cell.
 #[inline]
 fn plain_integer(b: &[u8]) -> Option<u64> {
+    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
+    const ZEROS: u64 = 0x3030_3030_3030_3030;
     let n = b.len();
     if n < 8 {
         return (n > 0 && b.iter().all(u8::is_ascii_digit))
@@ -190,8 +191,6 @@ fn plain_integer(b: &[u8]) -> Option<u64> {
     let mut oct = [0u8; 8];
     oct.copy_from_slice(&b[n - 8..]);
     let x = u64::from_le_bytes(oct);
-    const HIGH: u64 = 0xF0F0_F0F0_F0F0_F0F0;
-    const ZEROS: u64 = 0x3030_3030_3030_3030;
     if x & HIGH != ZEROS || x.wrapping_add(0x0606_0606_0606_0606) & HIGH != ZEROS {
         return None;
     }
@@ -218,6 +217,8 @@ fn plain_integer(b: &[u8]) -> Option<u64> {
 /// bytes of one `u32`. `None` for any other cell.
 #[inline]
 fn fixed4_scaled(b: &[u8]) -> Option<i32> {
+    const HIGH: u32 = 0xF0F0_F0F0;
+    const ZEROS: u32 = 0x3030_3030;
     let n = b.len();
     if !(6..=10).contains(&n) || b[n - 5] != b'.' {
         return None;
@@ -226,8 +227,6 @@ fn fixed4_scaled(b: &[u8]) -> Option<i32> {
     quad.copy_from_slice(&b[n - 4..]);
     let x = u32::from_le_bytes(quad);
     // Every byte is an ASCII digit: its high nibble is 3, and adding 6 keeps it 3.
-    const HIGH: u32 = 0xF0F0_F0F0;
-    const ZEROS: u32 = 0x3030_3030;
     if x & HIGH != ZEROS || x.wrapping_add(0x0606_0606) & HIGH != ZEROS {
         return None;
     }

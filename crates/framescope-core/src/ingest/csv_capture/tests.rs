@@ -284,10 +284,11 @@ fn blocks_of_many_trace_columns_are_read_row_by_row() {
 /// keep them.
 #[test]
 fn adjacent_key_fields_compare_as_one_span() {
+    use std::fmt::Write as _;
     let mut text = String::from("Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n");
     for k in 0..3000 {
         let (app, pid) = if k % 3 == 0 { ("game1", 2) } else { ("game", 12) };
-        text.push_str(&format!("{app},{pid},0x1,{}.5,16.6{}\n", k, k % 10));
+        let _ = writeln!(text, "{app},{pid},0x1,{k}.5,16.6{}", k % 10);
     }
     let load = |t: &str| {
         let progress = super::super::Progress::default();
