@@ -80,6 +80,8 @@ pub struct Progress {
     total_bytes: AtomicU64,
     cancelled: AtomicBool,
     preview: std::sync::Mutex<Preview>,
+    /// No preview is kept ([`Progress::without_preview`]).
+    unwatched: bool,
 }
 
 /// A coarse picture of the frame times read so far (of the trace with the most
@@ -136,6 +138,19 @@ impl Preview {
 }
 
 impl Progress {
+    /// A progress that keeps no [`Preview`], for a load nobody watches (the CLI): the
+    /// loader then spends nothing on it.
+    #[must_use]
+    pub fn without_preview() -> Self {
+        Self { unwatched: true, ..Self::default() }
+    }
+
+    /// True when the load keeps a [`Preview`].
+    #[must_use]
+    pub fn keeps_preview(&self) -> bool {
+        !self.unwatched
+    }
+
     /// Fraction of the input read so far, 0..=1 (0 while the size is unknown).
     #[must_use]
     pub fn fraction(&self) -> f32 {
@@ -155,6 +170,9 @@ impl Progress {
     /// Adds frame times to the preview; `restart` drops what it held first (another
     /// trace became the biggest).
     pub(crate) fn extend_preview(&self, restart: bool, frame_times_ms: &[f64]) {
+        if self.unwatched {
+            return;
+        }
         if let Ok(mut p) = self.preview.lock() {
             if restart {
                 *p = Preview::default();

@@ -43,12 +43,15 @@ impl Input {
     /// Reads the capture.
     pub fn load(&self, opts: LoadOptions) -> Result<Capture, LoadError> {
         match self {
-            Self::File(p) => ingest::load_file(p, opts, &Progress::default()),
+            Self::File(p) => ingest::load_file(p, opts, &Progress::without_preview()),
             // Streamed through the same reader as files: memory stays near the size of
             // the kept columns, whatever the length of the input.
-            Self::Stdin => {
-                ingest::load_reader(Path::new(STDIN_NAME), std::io::stdin(), opts, &Progress::default())
-            }
+            Self::Stdin => ingest::load_reader(
+                Path::new(STDIN_NAME),
+                std::io::stdin(),
+                opts,
+                &Progress::without_preview(),
+            ),
             Self::EmptyFolder(p) => Err(LoadError::new(
                 p,
                 None,

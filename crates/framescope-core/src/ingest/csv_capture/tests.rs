@@ -301,3 +301,17 @@ fn adjacent_key_fields_compare_as_one_span() {
         in_place.traces.iter().map(|t| (t.meta.application.clone(), t.len())).collect();
     assert_eq!(counts, [("game1".to_owned(), 1000), ("game".to_owned(), 2000)]);
 }
+
+/// A load nobody watches keeps no preview; a watched one previews every frame.
+#[test]
+fn an_unwatched_load_keeps_no_preview() {
+    let text = format!("Application,ProcessID,MsBetweenPresents\n{}", "g.exe,1,16.6\n".repeat(3000));
+    for (progress, frames) in
+        [(super::super::Progress::without_preview(), 0), (super::super::Progress::default(), 3000)]
+    {
+        let loaded =
+            super::load(Path::new("p.csv"), text.as_bytes(), &LoadOptions::default(), &progress).unwrap();
+        assert_eq!(progress.preview().frames, frames);
+        assert_eq!(loaded.traces.iter().map(|t| t.len()).sum::<usize>(), 3000);
+    }
+}
