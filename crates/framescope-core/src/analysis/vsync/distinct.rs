@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn counts_exactly_after_growing() {
         let head = (0..PROBE).map(|i| (i % 100) as f64);
-        let tail = (0..120_000).map(|i| 1000.0 + (i % 40_000) as f64 * 0.0001);
+        let tail = (0..120_000).map(|i: i32| 1000.0 + f64::from(i % 40_000) * 0.0001);
         let d = Distinct::of(head.chain(tail));
         assert_eq!(d.values.len(), 40_100);
         assert_eq!(d.total, PROBE + 120_000);

@@ -1,0 +1,67 @@
+//! The two strands of [`super::Prepared`]'s work, run side by side with `rayon::join`:
+//! the figures of the sorted series (the sort, summary, headline rates, every tool's
+//! conventions, the rolling statistics and the slow-time curve: parallel inside, with
+//! the large buffers), and the figures read from the trace's own columns (refresh grid,
+//! limiter, action candidates: mostly one thread each, holding next to no working
+//! memory). The second strand fills the cores the first leaves idle, and as it holds
+//! no copy of a column, running it beside the first raises the peak memory by no more
+//! than a few kilobytes.
+
+use super::{Conventions, RollingStats, Series, SlowTimeCurve, Summary, Vsync, health, pacing};
+use super::{Limiter, health::Candidates};
+use crate::model::Trace;
+use rayon::slice::ParallelSliceMut;
+
+/// The figures computed from the sorted series (and the rolling statistics, which
+/// share its working memory budget).
+pub(super) struct SortedFigures {
+    /// Summary figures (`None` when the series is empty).
+    pub(super) summary: Option<Summary>,
+    /// Steady / Mostly Steady / Typical FPS.
+    pub(super) headline: Option<(u32, u32, u32)>,
+    /// Each popular tool's figures (the CapFrameX GPU deviation not yet set).
+    pub(super) conventions: Option<Conventions>,
+    /// The 19-frame rolling statistics of the series.
+    pub(super) rolling: RollingStats,
+    /// The slow-time curve (it keeps the sorted copy).
+    pub(super) curve: Option<SlowTimeCurve>,
+}
+
+impl SortedFigures {
+    /// One sort serves the summary, the pacing figures, the slow-time curve and every
+    /// tool's conventions. The copy is sorted where the curve keeps it (one allocation,
+    /// never copied again); the steps run one after another, each in parallel inside,
+    /// so that their working memory never adds up.
+    pub(super) fn of(ft: &[f64]) -> Self {
+        let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
+        std::sync::Arc::make_mut(&mut sorted).par_sort_unstable_by(f64::total_cmp);
+        let total: f64 = ft.iter().sum();
+        let summary = Summary::from_sorted(&sorted, total);
+        let headline = pacing::headline_fps_sorted(&sorted);
+        let (conventions, rolling) =
+            rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
+        let curve = SlowTimeCurve::from_sorted_shared(sorted, total);
+        Self { summary, headline, conventions, rolling, curve }
+    }
+}
+
+/// The figures read from the trace's columns rather than from the sorted series.
+pub(super) struct ColumnFigures {
+    /// The refresh grid detected from the display intervals.
+    pub(super) vsync: Option<Vsync>,
+    /// What limits the frame rate.
+    pub(super) limiter: Option<Limiter>,
+    /// Action columns over the series ([`health::candidates`]).
+    pub(super) actions: Vec<Candidates>,
+}
+
+impl ColumnFigures {
+    /// The refresh grid, the limiter and the action candidates of `trace` over
+    /// `series`, one after another (the candidates run their columns in parallel).
+    pub(super) fn of(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>) -> Self {
+        let vsync = Vsync::of(trace, None);
+        let limiter = Limiter::of(trace);
+        let actions = health::candidates(trace, series, spike_rule);
+        Self { vsync, limiter, actions }
+    }
+}
