@@ -30,17 +30,23 @@ pub(super) struct SortedFigures {
 impl SortedFigures {
     /// One sort serves the summary, the pacing figures, the slow-time curve and every
     /// tool's conventions. The copy is sorted where the curve keeps it (one allocation,
-    /// never copied again); the steps run one after another, each in parallel inside,
-    /// so that their working memory never adds up.
+    /// never copied again). The rolling statistics, which need no sort, run beside
+    /// these steps from the start (their working memory is the medians they keep,
+    /// and the sort works in place).
     pub(super) fn of(ft: &[f64]) -> Self {
-        let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
-        std::sync::Arc::make_mut(&mut sorted).par_sort_unstable_by(f64::total_cmp);
-        let total: f64 = ft.iter().sum();
-        let summary = Summary::from_sorted(&sorted, total);
-        let headline = pacing::headline_fps_sorted(&sorted);
-        let (conventions, rolling) =
-            rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
-        let curve = SlowTimeCurve::from_sorted_shared(sorted, total);
+        let (sorted, rolling) = rayon::join(
+            || {
+                let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
+                std::sync::Arc::make_mut(&mut sorted).par_sort_unstable_by(f64::total_cmp);
+                let total: f64 = ft.iter().sum();
+                let summary = Summary::from_sorted(&sorted, total);
+                let headline = pacing::headline_fps_sorted(&sorted);
+                let conventions = Conventions::of_sorted(ft, &sorted);
+                (summary, headline, conventions, SlowTimeCurve::from_sorted_shared(sorted, total))
+            },
+            || RollingStats::of(ft),
+        );
+        let (summary, headline, conventions, curve) = sorted;
         Self { summary, headline, conventions, rolling, curve }
     }
 }
