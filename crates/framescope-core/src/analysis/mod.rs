@@ -306,12 +306,10 @@ impl Prepared {
             || strands::ColumnFigures::of(trace, &series, spike_rule),
         );
         let strands::SortedFigures { summary, headline, mut conventions, rolling, curve } = sorted;
-        let strands::ColumnFigures { vsync, limiter, actions } = columns;
+        let strands::ColumnFigures { vsync, limiter, actions, frame_types, latency } = columns;
         if let Some(cfx) = conventions.as_mut().and_then(|c| c.capframex.as_mut()) {
             cfx.gpu_active_deviation_pct = limiter.map(|l| l.gpu_active_deviation_pct());
         }
-        let (frame_types, latency) =
-            rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));
         let alternation = (source == FrameTimeSource::Presents && !framegen::records_frame_types(trace))
             .then(|| framegen::alternation(&series.frame_time_ms))
             .flatten();

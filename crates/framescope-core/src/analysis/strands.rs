@@ -8,7 +8,7 @@
 //! than a few kilobytes.
 
 use super::{Conventions, RollingStats, Series, SlowTimeCurve, Summary, Vsync, health, pacing};
-use super::{Limiter, health::Candidates};
+use super::{FrameTypes, Latency, Limiter, health::Candidates};
 use crate::model::Trace;
 use rayon::slice::ParallelSliceMut;
 
@@ -59,15 +59,24 @@ pub(super) struct ColumnFigures {
     pub(super) limiter: Option<Limiter>,
     /// Action columns over the series ([`health::candidates`]).
     pub(super) actions: Vec<Candidates>,
+    /// Application and generated frames apart.
+    pub(super) frame_types: Option<FrameTypes>,
+    /// Latency from the capture's own columns.
+    pub(super) latency: Latency,
 }
 
 impl ColumnFigures {
-    /// The refresh grid, the limiter and the action candidates of `trace` over
-    /// `series`, one after another (the candidates run their columns in parallel).
+    /// The refresh grid, the limiter, the action candidates, the frame types and the
+    /// latency of `trace` over `series`, one after another (the candidates run their
+    /// columns in parallel). The frame types and the latency come last: the one
+    /// working memory here (a generated capture's per-kind intervals, the sorted
+    /// animation errors) is then held while the other strand is mostly done.
     pub(super) fn of(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>) -> Self {
         let vsync = Vsync::of(trace, None);
         let limiter = Limiter::of(trace);
         let actions = health::candidates(trace, series, spike_rule);
-        Self { vsync, limiter, actions }
+        let frame_types = FrameTypes::of(trace, series);
+        let latency = Latency::from_columns(trace);
+        Self { vsync, limiter, actions, frame_types, latency }
     }
 }
