@@ -1,11 +1,13 @@
 //! The two strands of [`super::Prepared`]'s work, run side by side with `rayon::join`:
 //! the figures of the sorted series (the sort, summary, headline rates, every tool's
-//! conventions, the rolling statistics and the slow-time curve: parallel inside, with
-//! the large buffers), and the figures read from the trace's own columns (refresh grid,
-//! limiter, action candidates: mostly one thread each, holding next to no working
-//! memory). The second strand fills the cores the first leaves idle, and as it holds
-//! no copy of a column, running it beside the first raises the peak memory by no more
-//! than a few kilobytes.
+//! conventions and the slow-time curve, with the rolling statistics beside them:
+//! parallel inside, with the large buffers), and the figures read from the trace's own
+//! columns (refresh grid, limiter, action candidates, then frame types and latency:
+//! mostly one thread each). The second strand fills the cores the first leaves idle.
+//! It holds no copy of a column (the refresh grid reads the display column twice), so
+//! running it beside the first adds next to nothing to the peak memory; only a
+//! generated capture's per-kind intervals and the sorted animation errors take room,
+//! and they come last, when the first strand is mostly done.
 
 use super::{Conventions, RollingStats, Series, SlowTimeCurve, Summary, Vsync, health, pacing};
 use super::{FrameTypes, Latency, Limiter, health::Candidates};
