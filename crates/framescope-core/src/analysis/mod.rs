@@ -16,6 +16,7 @@ pub mod pacing;
 pub mod pcl;
 pub mod rolling;
 pub mod sampled;
+mod strands;
 pub mod stutter;
 pub mod summary;
 pub mod telemetry;
@@ -38,7 +39,6 @@ pub use trim::{Trim, TrimError};
 pub use vsync::Vsync;
 
 use crate::model::Trace;
-use rayon::slice::ParallelSliceMut;
 
 /// Which interval is "the frame time" (`metrics.md` §1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
@@ -299,27 +299,17 @@ impl Prepared {
         let source = source.resolve(trace);
         // No list that says "every frame" (read positions with `frame_of`).
         let series = Series::picked(trace, source);
-        let ft = &series.frame_time_ms;
-        // One sort serves the summary, the pacing figures, the slow-time curve and
-        // every tool's conventions. The steps run one after another, each in parallel
-        // inside, so that their working memory never adds up. The copy is sorted where
-        // the curve keeps it (one allocation, never copied again).
-        let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
-        std::sync::Arc::make_mut(&mut sorted).par_sort_unstable_by(f64::total_cmp);
-        let total: f64 = ft.iter().sum();
-        let summary = Summary::from_sorted(&sorted, total);
-        let headline = pacing::headline_fps_sorted(&sorted);
-        let vsync = Vsync::of(trace, None);
-        let (mut conventions, rolling) =
-            rayon::join(|| Conventions::of_sorted(ft, &sorted), || RollingStats::of(ft));
-        let limiter = Limiter::of(trace);
+        // Two strands side by side (`strands`): the sorted series' figures, and the
+        // columns' figures, which hold next to no working memory.
+        let (sorted, columns) = rayon::join(
+            || strands::SortedFigures::of(&series.frame_time_ms),
+            || strands::ColumnFigures::of(trace, &series, spike_rule),
+        );
+        let strands::SortedFigures { summary, headline, mut conventions, rolling, curve } = sorted;
+        let strands::ColumnFigures { vsync, limiter, actions, frame_types, latency } = columns;
         if let Some(cfx) = conventions.as_mut().and_then(|c| c.capframex.as_mut()) {
             cfx.gpu_active_deviation_pct = limiter.map(|l| l.gpu_active_deviation_pct());
         }
-        let curve = SlowTimeCurve::from_sorted_shared(sorted, total);
-        let actions = health::candidates(trace, &series, spike_rule);
-        let (frame_types, latency) =
-            rayon::join(|| FrameTypes::of(trace, &series), || Latency::from_columns(trace));
         let alternation = (source == FrameTimeSource::Presents && !framegen::records_frame_types(trace))
             .then(|| framegen::alternation(&series.frame_time_ms))
             .flatten();

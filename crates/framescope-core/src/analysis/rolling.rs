@@ -84,6 +84,11 @@ pub(crate) fn windows_by(
     let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
     for i in first..last {
         let (want_lo, want_hi) = (i.saturating_sub(HALF_WINDOW), (i + HALF_WINDOW + 1).min(n));
+        // In the middle of the series one value leaves as one enters: one step.
+        if want_lo == lo + 1 && want_hi == hi + 1 {
+            window.replace(value(lo), value(hi));
+            (lo, hi) = (want_lo, want_hi);
+        }
         while hi < want_hi {
             window.insert(value(hi));
             hi += 1;
@@ -131,8 +136,8 @@ impl RollingStats {
                 let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
                 let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
                 windows(values, first, first + m.len(), |i, w| {
-                    let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
-                    m[i - first] = percentile(w, 0.5);
+                    let (q1, median, q3) = quartiles(w);
+                    m[i - first] = median;
                     let (d, r) = (q3 - q1, q3 / q1);
                     if r > super::stutter::OSC_RATIO {
                         high.push(i as u32);
@@ -154,6 +159,19 @@ impl RollingStats {
         }
         let p90 = (n > 0).then(|| p90s(values, iqrs, ratios));
         Self { median, high, high_iqr, p90 }
+    }
+}
+
+/// `Q1`, median and `Q3` of a sorted window, as [`percentile`] at 0.25, 0.5 and 0.75
+/// gives them. A full window (19 values) has them at fixed places: `h` = 4.5, 9 and
+/// 13.5, so the same interpolation is written out without working out `h` three times.
+#[inline]
+fn quartiles(w: &[f64]) -> (f64, f64, f64) {
+    match w {
+        [_, _, _, _, a, b, _, _, _, m, _, _, _, c, d, _, _, _, _] => {
+            (a + 0.5 * (b - a), *m, c + 0.5 * (d - c))
+        }
+        _ => (percentile(w, 0.25), percentile(w, 0.5), percentile(w, 0.75)),
     }
 }
 
@@ -243,6 +261,39 @@ impl Window {
         self.len += 1;
     }
 
+    /// Removes one value equal to `out` and inserts `inn`, as [`Window::insert`] then
+    /// [`Window::remove`] would, in one shift of the values between their places. Only
+    /// for two positive values (any other pair goes through insert and remove): equal
+    /// positive values are the same bits, so the window ends up the same array whatever
+    /// the order among equals.
+    #[inline]
+    pub(crate) fn replace(&mut self, out: f64, inn: f64) {
+        let len = self.len;
+        let found = if out > 0.0 && inn > 0.0 {
+            self.sorted().iter().position(|&x| x.total_cmp(&out).is_eq())
+        } else {
+            None
+        };
+        let Some(mut at) = found else {
+            self.insert(inn);
+            self.remove(out);
+            return;
+        };
+        let v = &mut self.values;
+        if inn > out {
+            while at + 1 < len && v[at + 1] < inn {
+                v[at] = v[at + 1];
+                at += 1;
+            }
+        } else {
+            while at > 0 && v[at - 1] > inn {
+                v[at] = v[at - 1];
+                at -= 1;
+            }
+        }
+        v[at] = inn;
+    }
+
     /// Removes one value equal to `v` (NaN is never there).
     #[inline]
     fn remove(&mut self, v: f64) {
@@ -274,6 +325,48 @@ mod tests {
         assert!((r.q3[15] - 20.5).abs() < 1e-12);
         // Frame 29: window 21..=30: median 25.5.
         assert!((r.median[29] - 25.5).abs() < 1e-12);
+    }
+
+    /// A step of the sliding window by `replace` leaves the same array, bit for bit, as
+    /// insert then remove; on series with repeats, zeros of both signs, negative and
+    /// missing values, and the quartiles of every window length match `percentile`.
+    #[test]
+    fn replacing_matches_insert_then_remove() {
+        let mut x: u32 = 11;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            match x % 16 {
+                0 => 0.0,
+                1 => -0.0,
+                2 => f64::NAN,
+                3 => -f64::from(x % 7),
+                _ => f64::from(x % 40) / 4.0,
+            }
+        };
+        let values: Vec<f64> = (0..20_000).map(|_| next()).collect();
+        let (mut slid, mut stepped) = (Window::default(), Window::default());
+        for (k, &v) in values.iter().enumerate() {
+            if k < 2 * HALF_WINDOW + 1 {
+                slid.insert(v);
+                stepped.insert(v);
+            } else {
+                let out = values[k - 2 * HALF_WINDOW - 1];
+                slid.replace(out, v);
+                stepped.insert(v);
+                stepped.remove(out);
+            }
+            let bits = |w: &Window| w.sorted().iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&slid), bits(&stepped), "step {k}");
+            let w = slid.sorted();
+            let by_percentile = (percentile(w, 0.25), percentile(w, 0.5), percentile(w, 0.75));
+            let (a, b, c) = quartiles(w);
+            assert_eq!(
+                (a.to_bits(), b.to_bits(), c.to_bits()),
+                (by_percentile.0.to_bits(), by_percentile.1.to_bits(), by_percentile.2.to_bits())
+            );
+        }
     }
 
     /// The compact statistics are those of [`Rolling`], across chunk boundaries.

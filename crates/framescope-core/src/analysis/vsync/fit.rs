@@ -142,7 +142,7 @@ mod tests {
                 })
                 .collect();
             intervals.extend([0.0, -3.0, f64::NAN, f64::INFINITY, 2e9 * p, 5e9, 1e300, p, p]);
-            let distinct = Distinct::of(&intervals);
+            let distinct = Distinct::of(intervals.iter().copied());
             let sorted = SortedIntervals::of(&distinct);
             let each = |keep: &dyn Fn(f64) -> bool| -> u64 {
                 distinct
@@ -171,7 +171,7 @@ mod tests {
     #[test]
     fn runs_by_hand() {
         let intervals = [16.5, 16.6, 17.2, 25.0, 33.0, 33.4, 50.2, 16.6];
-        let sorted = SortedIntervals::of(&Distinct::of(&intervals));
+        let sorted = SortedIntervals::of(&Distinct::of(intervals.iter().copied()));
         let p = 1000.0 / 60.0;
         assert_eq!(sorted.runs(p), vec![(0, 2), (4, 6), (6, 7)]);
         assert_eq!(sorted.hits(p), 6);
