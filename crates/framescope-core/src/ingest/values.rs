@@ -17,8 +17,8 @@ pub fn trim(bytes: &[u8]) -> &[u8] {
     bytes.trim_ascii()
 }
 
-/// `a == b` for the short fields rows repeat (no call into `memcmp`): up to 16
-/// bytes as two words that may overlap.
+/// `a == b` for the short fields rows repeat (no call into `memcmp`): up to 32
+/// bytes as two or four words that may overlap.
 #[inline]
 #[must_use]
 pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
@@ -39,6 +39,10 @@ pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     match n {
         4..8 => half(a, 0) == half(b, 0) && half(a, n - 4) == half(b, n - 4),
         8..=16 => word(a, 0) == word(b, 0) && word(a, n - 8) == word(b, n - 8),
+        17..=32 => {
+            let pair = |at: usize| word(a, at) ^ word(b, at) | word(a, at + 8) ^ word(b, at + 8);
+            pair(0) | pair(n - 16) == 0
+        }
         _ => a == b,
     }
 }

@@ -26,6 +26,7 @@ mod merge;
 mod skips;
 #[cfg(test)]
 mod tests;
+mod times;
 
 pub(crate) use skips::{InvalidCells, SkipLog, SkipReason};
 
@@ -403,37 +404,10 @@ impl TraceBuilder {
         self.adjacent = Vec::new();
         self.frames.shrink_to_fit();
         self.raw_time.shrink_to_fit();
-        let ft = &self.frames.frame_time_ms;
-        let mut start = Vec::with_capacity(ft.len());
-        let mut next = 0.0;
-        // A start that a coarse time column puts before the previous frame's end, by
-        // no more than the column's step, is that end: rounding, not time going back.
-        let rounding_ms = self.time_step_raw * ms_per_raw;
-        let mut out_of_range: Option<(usize, u64)> = None;
-        for (i, &ft_i) in ft.iter().enumerate() {
-            let raw = self.raw_time.get(i).copied().unwrap_or(f64::NAN);
-            let s = match role {
-                // A frame without a present interval (ft 0) occupies no time of its own:
-                // it sits where the previous frame ends, so starts never go back.
-                Some(_) if ft_i == 0.0 && i > 0 => next,
-                Some(role) if raw.is_finite() => {
-                    let t = (raw - origin_raw) * ms_per_raw;
-                    let s = if role == TimeRole::Present { t - ft_i } else { t };
-                    if i > 0 && s < next && s >= next - rounding_ms { next } else { s }
-                }
-                _ => next,
-            };
-            let s = if s.is_finite() {
-                s
-            } else {
-                let (count, line) = out_of_range.unwrap_or((0, self.frames.line.get(i).unwrap_or(0)));
-                out_of_range = Some((count + 1, line));
-                next
-            };
-            start.push(s);
-            next = s + ft_i;
-        }
-        self.raw_time = Vec::new();
+        let clock =
+            times::Clock { role, ms_per_raw, origin_raw, rounding_ms: self.time_step_raw * ms_per_raw };
+        let raw = std::mem::take(&mut self.raw_time);
+        let (start, out_of_range) = clock.start_times(&self.frames.frame_time_ms, raw, &self.frames.line);
         self.frames.start_ms = start;
         let mut warnings = self.skipped.warnings();
         if let Some((count, line)) = self.no_present {
