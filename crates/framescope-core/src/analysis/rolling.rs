@@ -269,8 +269,10 @@ impl Window {
     #[inline]
     pub(crate) fn replace(&mut self, out: f64, inn: f64) {
         let len = self.len;
+        // `total_cmp` finds equal values by their bits: compare the bits themselves.
         let found = if out > 0.0 && inn > 0.0 {
-            self.sorted().iter().position(|&x| x.total_cmp(&out).is_eq())
+            let bits = out.to_bits();
+            self.sorted().iter().position(|&x| x.to_bits() == bits)
         } else {
             None
         };
