@@ -65,10 +65,10 @@ pub fn parse_cell(bytes: &[u8]) -> Cell {
     {
         return Cell::Number(v);
     }
-    let b = trim(bytes);
-    if b.is_empty() || b.eq_ignore_ascii_case(b"NA") || b.eq_ignore_ascii_case(b"N/A") {
+    if is_missing(bytes) {
         return Cell::Missing;
     }
+    let b = trim(bytes);
     if let Some(v) = parse_plain_decimal(b) {
         return Cell::Number(v);
     }
@@ -79,6 +79,15 @@ pub fn parse_cell(bytes: &[u8]) -> Cell {
         Ok(v) if v.is_finite() => Cell::Number(v),
         _ => Cell::Invalid,
     }
+}
+
+/// True when a cell says there is no value (empty, `NA`, `N/A`, any case, padded):
+/// what [`parse_cell`] reads as [`Cell::Missing`], without parsing a number.
+#[inline]
+#[must_use]
+pub fn is_missing(bytes: &[u8]) -> bool {
+    let b = trim(bytes);
+    b.is_empty() || b.eq_ignore_ascii_case(b"NA") || b.eq_ignore_ascii_case(b"N/A")
 }
 
 /// Powers of ten an `f64` holds exactly.
@@ -511,6 +520,17 @@ mod tests {
                 assert!(!same_bytes(&a[..n], &b), "length {n}, byte {at}");
             }
         }
+    }
+
+    /// `is_missing` is `parse_cell(..) == Missing`.
+    #[test]
+    fn missing_cells_are_what_parse_cell_reads_as_missing() {
+        for c in ["", " ", "NA", "na", " N/A ", "n/a", "NA ", "NAN", "nan", "N", "0", "-", "1.5", "x", "N/A/"]
+        {
+            assert_eq!(is_missing(c.as_bytes()), parse_cell(c.as_bytes()) == Cell::Missing, "{c:?}");
+        }
+        assert!(is_missing(b" na "));
+        assert!(!is_missing(b"0.0000"));
     }
 
     /// The cell as text, when it is UTF-8.

@@ -207,7 +207,8 @@ impl TraceBuilder {
                     false
                 }
             },
-            DroppedRule::MissingDisplay(i) => record.cell(i) == Cell::Missing,
+            // As `record.cell(i) == Cell::Missing`, without parsing the number.
+            DroppedRule::MissingDisplay(i) => super::values::is_missing(record.get(i).unwrap_or(b"")),
             DroppedRule::ZeroDisplay(i) => record.cell(i) == Cell::Number(0.0),
             DroppedRule::Unknown => false,
         }
