@@ -28,26 +28,20 @@ impl Clock {
         mut raw: Vec<f64>,
         lines: &Lines,
     ) -> (Vec<f64>, Option<(usize, u64)>) {
-        let in_place = raw.len() == ft.len();
-        let old =
-            if in_place { Vec::new() } else { std::mem::replace(&mut raw, Vec::with_capacity(ft.len())) };
+        if raw.len() != ft.len() {
+            // No time column (or a short one): NaN for every missing raw value.
+            let old = std::mem::replace(&mut raw, vec![f64::NAN; ft.len()]);
+            raw.iter_mut().zip(old).for_each(|(slot, v)| *slot = v);
+        }
         let mut next = 0.0;
         let mut out_of_range: Option<(usize, u64)> = None;
-        for (i, &ft_i) in ft.iter().enumerate() {
-            let r = if in_place { raw[i] } else { old.get(i).copied().unwrap_or(f64::NAN) };
-            let s = self.start(i, r, ft_i, next);
-            let s = if s.is_finite() {
-                s
-            } else {
-                let (count, line) = out_of_range.unwrap_or((0, lines.get(i).unwrap_or(0)));
-                out_of_range = Some((count + 1, line));
-                next
-            };
-            if in_place {
-                raw[i] = s;
-            } else {
-                raw.push(s);
+        for (i, (r, &ft_i)) in raw.iter_mut().zip(ft).enumerate() {
+            let mut s = self.start(i, *r, ft_i, next);
+            if !s.is_finite() {
+                note_out_of_range(&mut out_of_range, lines, i);
+                s = next;
             }
+            *r = s;
             next = s + ft_i;
         }
         (raw, out_of_range)
@@ -69,4 +63,11 @@ impl Clock {
             _ => next,
         }
     }
+}
+
+/// Counts a frame whose timestamp is out of range, keeping the first one's line.
+#[cold]
+fn note_out_of_range(out_of_range: &mut Option<(usize, u64)>, lines: &Lines, i: usize) {
+    let (count, line) = out_of_range.unwrap_or((0, lines.get(i).unwrap_or(0)));
+    *out_of_range = Some((count + 1, line));
 }
