@@ -312,6 +312,6 @@ fn an_unwatched_load_keeps_no_preview() {
         let loaded =
             super::load(Path::new("p.csv"), text.as_bytes(), &LoadOptions::default(), &progress).unwrap();
         assert_eq!(progress.preview().frames, frames);
-        assert_eq!(loaded.traces.iter().map(|t| t.len()).sum::<usize>(), 3000);
+        assert_eq!(loaded.traces.iter().map(crate::model::Trace::len).sum::<usize>(), 3000);
     }
 }
