@@ -38,9 +38,32 @@ pub(super) fn whole_limit() -> usize {
 /// Reads up to one byte more than `limit` to tell which; `size_hint` (the file's size,
 /// 0 when unknown) is reserved up front, so the buffer does not grow by copies.
 pub(super) fn read_head<R: BufRead>(mut reader: R, size_hint: u64, limit: usize) -> std::io::Result<Head<R>> {
-    let mut data = Vec::with_capacity(size_hint.min(limit as u64 + 1) as usize);
+    let mut data = SPARE.with(|spare| std::mem::take(&mut *spare.borrow_mut()));
+    data.clear();
+    data.reserve(size_hint.min(limit as u64 + 1) as usize);
     (&mut reader).take(limit as u64 + 1).read_to_end(&mut data)?;
     Ok(if data.len() <= limit { Head::Whole(data) } else { Head::Rest(Cursor::new(data).chain(reader)) })
+}
+
+/// The largest read buffer a thread keeps for its next small input.
+const SPARE_BYTES: usize = 4 << 20;
+
+thread_local! {
+    /// The buffer the last small input was read into, kept for the next one: a batch
+    /// reads hundreds, and fresh memory for each costs a page fault per 4 KiB.
+    static SPARE: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Keeps `buffer` for the next small input read on this thread (unless it is large).
+fn keep_spare(buffer: Vec<u8>) {
+    if buffer.capacity() <= SPARE_BYTES {
+        SPARE.with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if buffer.capacity() > spare.capacity() {
+                *spare = buffer;
+            }
+        });
+    }
 }
 
 /// Turns every row of `data` (the input after its header, whose first byte is on
@@ -55,7 +78,23 @@ pub(super) fn read_whole(
     rows: &mut RowReader<'_>,
     info: &mut FileInfo,
 ) -> std::io::Result<()> {
-    let (mut slow, mut block) = (Row::default(), Block::default());
+    let mut block = Block::default();
+    let read = read_all(&mut data, &mut block, first_line, plan, rows, info);
+    keep_spare(block.take_data());
+    keep_spare(data);
+    read
+}
+
+/// [`read_whole`], leaving the buffers in `data` and `block`.
+fn read_all(
+    data: &mut Vec<u8>,
+    block: &mut Block,
+    first_line: u64,
+    plan: Option<&Arc<Plan>>,
+    rows: &mut RowReader<'_>,
+    info: &mut FileInfo,
+) -> std::io::Result<()> {
+    let mut slow = Row::default();
     let (mut pos, mut line) = (0, first_line);
     // Rows are read where they are split: each cell is parsed where it is needed
     // (parsing planned cells ahead only helps another thread).
@@ -66,14 +105,14 @@ pub(super) fn read_whole(
         let Some(cut) = plain_cut(read, end) else { break };
         if pos == 0 && end {
             // One read: the block takes the bytes as they are.
-            line = block.fill(std::mem::take(&mut data), line);
+            line = block.fill(std::mem::take(data), line);
         } else {
             let mut bytes = block.take_data();
             bytes.clear();
             bytes.extend_from_slice(&read[..cut]);
             line = block.fill(bytes, line);
         }
-        take_block(&block, rows, info, &mut slow);
+        take_block(block, rows, info, &mut slow);
         pos += cut;
         if end {
             return Ok(());
@@ -173,5 +212,22 @@ mod tests {
             assert!(whole.contains("frame_time_ms"), "{name}: {}", &whole[..whole.len().min(300)]);
             assert!(whole == split, "{name}: the two loads differ");
         }
+    }
+
+    /// Small inputs read one after another on one thread (reading into the buffer the
+    /// one before was read into) load as each does alone.
+    #[test]
+    fn reading_into_the_last_buffer_keeps_nothing_of_it() {
+        let long = capture(3_000, |_, r| r);
+        let short = capture(40, |k, r| if k == 7 { r.replace("6.", "16.") } else { r });
+        let load = |bytes: &[u8]| {
+            let path = std::path::Path::new("t.csv");
+            format!("{:?}", super::super::load(path, bytes, &LoadOptions::default(), &Progress::default()))
+        };
+        let alone = [load(&long), load(&short)];
+        let pool = rayon::ThreadPoolBuilder::new().num_threads(1).build().unwrap();
+        let in_turn = pool.install(|| [load(&long), load(&short), load(&long), load(&short)]);
+        assert_eq!(in_turn, [alone[0].clone(), alone[1].clone(), alone[0].clone(), alone[1].clone()]);
+        assert_ne!(alone[0], alone[1]);
     }
 }
