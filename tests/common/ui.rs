@@ -13,7 +13,18 @@ pub type Window = Harness<'static, Option<App>>;
 /// A 1400×900 window with `files` open (the bundled sample when empty), settled. The
 /// user's config is never written.
 pub fn window(files: &[PathBuf]) -> Window {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
+    window_of(egui::vec2(1400.0, 900.0), Persisted::default(), files, |_| {})
+}
+
+/// A window of `size` with `persisted` settings and `files` open, `before` done to the
+/// app before its first frame, settled. The user's config is never written.
+pub fn window_of(
+    size: egui::Vec2,
+    persisted: Persisted,
+    files: &[PathBuf],
+    before: impl FnOnce(&mut App),
+) -> Window {
+    let mut h = Harness::builder().with_size(size).build_ui_state(
         |ui, app: &mut Option<App>| {
             if let Some(app) = app {
                 app.ui_root(ui);
@@ -22,9 +33,10 @@ pub fn window(files: &[PathBuf]) -> Window {
         None,
     );
     let ctx = h.ctx.clone();
-    let mut app = App::new(Persisted::default(), &ctx);
+    let mut app = App::new(persisted, &ctx);
     app.set_saving(false);
     app.open_all(files, &ctx);
+    before(&mut app);
     *h.state_mut() = Some(app);
     settle(&mut h);
     h

@@ -9,29 +9,14 @@ use crate::common;
 use common::ui::{Window, app, labelled, settle};
 use eframe::egui;
 use eframe::egui::accesskit::Role;
-use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use framescope::app::{App, Persisted};
+use framescope::app::Persisted;
 use framescope_core::ingest::{ColumnMapping, ExtraRole, MappedRole, TimeUnit};
 use std::path::PathBuf;
 
 /// A window with `persisted` settings and `files` open, settled.
 fn window_with(persisted: Persisted, files: &[PathBuf]) -> Window {
-    let mut h = Harness::builder().with_size(egui::vec2(1400.0, 900.0)).build_ui_state(
-        |ui, app: &mut Option<App>| {
-            if let Some(app) = app {
-                app.ui_root(ui);
-            }
-        },
-        None,
-    );
-    let ctx = h.ctx.clone();
-    let mut app = App::new(persisted, &ctx);
-    app.set_saving(false);
-    app.open_all(files, &ctx);
-    *h.state_mut() = Some(app);
-    settle(&mut h);
-    h
+    common::ui::window_of(egui::vec2(1400.0, 900.0), persisted, files, |_| {})
 }
 
 fn avg_fps_cli(args: &[&str]) -> String {

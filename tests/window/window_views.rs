@@ -209,21 +209,10 @@ fn a_trim_that_leaves_nothing_clears_the_figures_and_says_so_once() {
 fn at_1280_by_720_the_comparison_shows_whole_verdicts() {
     let files =
         ["sample-traces/synthetic-run-a.csv", "sample-traces/synthetic-run-b.csv"].map(common::repo_file);
-    let mut h = egui_kittest::Harness::builder().with_size(eframe::egui::vec2(1280.0, 720.0)).build_ui_state(
-        |ui, app: &mut Option<framescope::app::App>| {
-            if let Some(app) = app {
-                app.ui_root(ui);
-            }
-        },
-        None,
-    );
-    let ctx = h.ctx.clone();
-    let mut a = framescope::app::App::new(framescope::app::Persisted::default(), &ctx);
-    a.set_saving(false);
-    a.open_all(&files, &ctx);
-    a.compare_when_loaded();
-    *h.state_mut() = Some(a);
-    settle(&mut h);
+    let size = eframe::egui::vec2(1280.0, 720.0);
+    let h = common::ui::window_of(size, framescope::app::Persisted::default(), &files, |a| {
+        a.compare_when_loaded();
+    });
     assert!(app(&h).comparing());
     // Every verdict cell ends left of the timelines (the left panel's edge): none is
     // cut to "be" / "wo".
