@@ -78,49 +78,45 @@ pub(super) fn read_whole(
     rows: &mut RowReader<'_>,
     info: &mut FileInfo,
 ) -> std::io::Result<()> {
-    let mut block = Block::default();
-    let read = read_all(&mut data, &mut block, first_line, plan, rows, info);
-    keep_spare(block.take_data());
-    keep_spare(data);
-    read
-}
-
-/// [`read_whole`], leaving the buffers in `data` and `block`.
-fn read_all(
-    data: &mut Vec<u8>,
-    block: &mut Block,
-    first_line: u64,
-    plan: Option<&Arc<Plan>>,
-    rows: &mut RowReader<'_>,
-    info: &mut FileInfo,
-) -> std::io::Result<()> {
-    let mut slow = Row::default();
-    let (mut pos, mut line) = (0, first_line);
+    let (mut slow, mut block) = (Row::default(), Block::default());
+    let (mut pos, mut line, mut done) = (0, first_line, false);
     // Rows are read where they are split: each cell is parsed where it is needed
     // (parsing planned cells ahead only helps another thread).
-    while plan.is_some() {
+    while plan.is_some() && !done {
         // The splitting stage sees the end of the input once a read comes short.
         let end = data.len() - pos < READ_BYTES;
         let read = &data[pos..data.len().min(pos + READ_BYTES)];
         let Some(cut) = plain_cut(read, end) else { break };
         if pos == 0 && end {
             // One read: the block takes the bytes as they are.
-            line = block.fill(std::mem::take(data), line);
+            line = block.fill(std::mem::take(&mut data), line);
         } else {
             let mut bytes = block.take_data();
             bytes.clear();
             bytes.extend_from_slice(&read[..cut]);
             line = block.fill(bytes, line);
         }
-        take_block(block, rows, info, &mut slow);
+        take_block(&block, rows, info, &mut slow);
         pos += cut;
-        if end {
-            return Ok(());
-        }
+        done = end;
     }
-    let mut records = Records::new(Cursor::new(&data[pos..]), line);
-    while let Some(line) = records.next_row(&mut slow)? {
-        rows.row(&slow, line, info);
+    let read = if done { Ok(()) } else { read_records(&data[pos..], line, &mut slow, rows, info) };
+    keep_spare(block.take_data());
+    keep_spare(data);
+    read
+}
+
+/// Turns the rows of `bytes` (first on `line`) into frames through csv_core.
+fn read_records(
+    bytes: &[u8],
+    line: u64,
+    slow: &mut Row,
+    rows: &mut RowReader<'_>,
+    info: &mut FileInfo,
+) -> std::io::Result<()> {
+    let mut records = Records::new(Cursor::new(bytes), line);
+    while let Some(line) = records.next_row(slow)? {
+        rows.row(slow, line, info);
         rows.count += 1;
     }
     Ok(())
