@@ -195,8 +195,7 @@ fn plain_integer(b: &[u8]) -> Option<u64> {
     const ZEROS: u64 = 0x3030_3030_3030_3030;
     let n = b.len();
     if n < 8 {
-        return (n > 0 && b.iter().all(u8::is_ascii_digit))
-            .then(|| b.iter().fold(0, |v, &c| v * 10 + u64::from(c - b'0')));
+        return few_digits(b).filter(|_| n > 0);
     }
     if n > 15 {
         return None;
@@ -212,15 +211,21 @@ fn plain_integer(b: &[u8]) -> Option<u64> {
     let d = (d * 10 + (d >> 8)) & 0x00FF_00FF_00FF_00FF;
     let d = (d * 100 + (d >> 16)) & 0x0000_FFFF_0000_FFFF;
     let low = (d * 10_000 + (d >> 32)) & 0xFFFF_FFFF;
-    let mut high: u64 = 0;
-    for &c in &b[..n - 8] {
+    Some(few_digits(&b[..n - 8])? * 100_000_000 + low)
+}
+
+/// The value of up to 7 ASCII digits (none: 0); `None` when a byte is no digit.
+#[inline]
+fn few_digits(b: &[u8]) -> Option<u64> {
+    let mut value: u64 = 0;
+    for &c in b {
         let digit = c.wrapping_sub(b'0');
         if digit > 9 {
             return None;
         }
-        high = high * 10 + u64::from(digit);
+        value = value * 10 + u64::from(digit);
     }
-    Some(high * 100_000_000 + low)
+    Some(value)
 }
 
 /// The scaled integer of a cell written as PresentMon's `%.4f` of a value below 10⁵
@@ -247,15 +252,7 @@ fn fixed4_scaled(b: &[u8]) -> Option<i32> {
     let d = x - ZEROS;
     let pairs = (d * 10 + (d >> 8)) & 0x00FF_00FF;
     let decimals = (pairs * 100 + (pairs >> 16)) & 0xFFFF;
-    let mut whole: u32 = 0;
-    for &c in &b[..n - 5] {
-        let digit = c.wrapping_sub(b'0');
-        if digit > 9 {
-            return None;
-        }
-        whole = whole * 10 + u32::from(digit);
-    }
-    Some((whole * 10_000 + decimals) as i32)
+    Some((few_digits(&b[..n - 5])? * 10_000 + u64::from(decimals)) as i32)
 }
 
 /// [`parse_scaled_or_cell`] of any cell.
