@@ -77,12 +77,6 @@ impl Progress {
         Self { unwatched: true, ..Self::default() }
     }
 
-    /// True when the load keeps a [`Preview`].
-    #[must_use]
-    pub fn keeps_preview(&self) -> bool {
-        !self.unwatched
-    }
-
     /// Fraction of the input read so far, 0..=1 (0 while the size is unknown).
     #[must_use]
     pub fn fraction(&self) -> f32 {

@@ -64,9 +64,6 @@ impl<'a> RowReader<'a> {
     /// Hands the frame times read since the last call to the load preview (of the
     /// trace with the most frames).
     pub(super) fn feed_preview(&mut self, progress: &Progress) {
-        if !progress.keeps_preview() {
-            return;
-        }
         let Some((biggest, b)) = self.builders.iter().enumerate().max_by_key(|(_, b)| b.len()) else {
             return;
         };
