@@ -53,8 +53,9 @@ pub(super) struct Builds<'a> {
 /// csv_core.
 ///
 /// Each block is read into a buffer of its own (the bytes after its last line end
-/// go on to the next) and handed to a rayon task that splits it, parses it and
-/// builds its traces (`parallel.rs`); up to [`TASKS_AHEAD`] tasks run or wait while
+/// go on to the next) and handed to a rayon task that splits it and builds its
+/// traces (`parallel.rs`), or, when it cannot, parses its planned cells ahead for the
+/// loading thread, which reads it row by row; up to [`TASKS_AHEAD`] tasks run or wait while
 /// this thread reads on, and their blocks are passed on in file order.
 pub(super) fn split_input<'a, R: BufRead>(
     mut reader: R,
@@ -232,8 +233,8 @@ pub(super) fn split_rows<R: BufRead>(
     }
 }
 
-/// The fields the splitting stage parses ahead: frame time, dropped, display, time
-/// and its decimal step.
+/// The fields parsed ahead for a block the loading thread reads row by row: frame
+/// time, dropped, display, time and its decimal step.
 pub(super) fn parse_plan(layout: &Layout) -> Plan {
     let mut fields = Vec::new();
     match layout.frame_time {

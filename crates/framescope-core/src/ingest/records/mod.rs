@@ -99,9 +99,9 @@ pub fn decimal_step(cell: &[u8]) -> f64 {
     }
 }
 
-/// Which fields the splitting stage parses ahead (per block, before it builds the
-/// block's traces): the frame-time, dropped, display and time columns, which the
-/// builder reads more than once or as numbers. The time column's decimal step too.
+/// Which fields a task parses ahead for a block the loading thread will read row by
+/// row (`csv_capture/split.rs`): the frame-time, dropped, display and time columns,
+/// which the builder reads as numbers, and the time column's decimal step.
 #[derive(Debug, Clone, Default)]
 pub struct Plan {
     /// Per field index: its slot, or [`NO_SLOT`].
