@@ -170,7 +170,15 @@ pub(super) fn output_format(args: &ReportArgs) -> Result<FormatArg, ExitCode> {
 
 /// Writes a document as pretty JSON and a newline.
 pub(super) fn write_json(doc: &impl serde::Serialize, out: &mut impl Write) -> std::io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, doc).map_err(std::io::Error::from).and_then(|()| writeln!(out))
+    // serde writes a pretty document in pieces of a few bytes: gathered here, `out`
+    // (the terminal's escaping, then stdout, which writes line by line) gets a few
+    // large writes, not one system call per line.
+    let mut buffered = std::io::BufWriter::with_capacity(1 << 16, &mut *out);
+    serde_json::to_writer_pretty(&mut buffered, doc).map_err(std::io::Error::from)?;
+    writeln!(buffered)?;
+    buffered.flush()?;
+    drop(buffered);
+    out.flush()
 }
 
 /// The exit status once output is written: 1 when writing failed (other than a closed
