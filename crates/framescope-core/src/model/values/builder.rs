@@ -92,6 +92,19 @@ impl ValuesBuilder {
                 self.constant_scaled = self.constant_scaled.or(other.constant_scaled);
             }
             (Store::Scaled(s), Store::Scaled(t), _) => extend_grown(s, t),
+            (Store::Ints(_), Store::Ints(t), _) => {
+                // Number by number as `push` would, without the trip through `f64`.
+                for i in 0..t.offsets.len() {
+                    let whole = t.whole_at(i);
+                    let added = match &mut self.store {
+                        Store::Ints(s) => s.push_whole(whole),
+                        _ => false,
+                    };
+                    if !added {
+                        self.push(t.at(i));
+                    }
+                }
+            }
             (Store::Scaled(s), _, Some((x, m))) => {
                 reserve_grown(s, m);
                 s.extend(std::iter::repeat_n(x, m));
@@ -286,6 +299,31 @@ mod tests {
                     let bits = |v: &ValuesBuilder| v.iter().map(f64::to_bits).collect::<Vec<_>>();
                     assert_eq!(bits(&built), bits(&whole), "{cut}");
                 }
+            }
+        }
+    }
+    /// Whole numbers appended from pieces are the column pushed in one go: pieces
+    /// across the 256-number blocks, missing numbers, and a number too far from its
+    /// block's first (it does not fit: the column turns to `f64`s there).
+    #[test]
+    fn appended_whole_numbers_are_one_column() {
+        let qpc = |i: usize| if i % 7 == 3 { f64::NAN } else { 3e9 + (i * 1000) as f64 };
+        let mut values: Vec<f64> = (0..700).map(qpc).collect();
+        let far = values.clone().into_iter().chain([3e9 + 5e9, 3e9]).chain((0..300).map(qpc)).collect();
+        for (k, run) in [std::mem::take(&mut values), far].iter().enumerate() {
+            let mut whole = ValuesBuilder::default();
+            whole.extend(run.iter().copied());
+            for a in [0, 1, 255, 256, 257, 500, 699, 700, 701, run.len()] {
+                let a = a.min(run.len());
+                let mut built = ValuesBuilder::default();
+                for piece in [&run[..a], &run[a..]] {
+                    let mut p = ValuesBuilder::default();
+                    p.extend(piece.iter().copied());
+                    built.append(p);
+                }
+                assert_eq!(format!("{:?}", built.store), format!("{:?}", whole.store), "run {k} cut at {a}");
+                let bits = |v: &ValuesBuilder| v.iter().map(f64::to_bits).collect::<Vec<_>>();
+                assert_eq!(bits(&built), bits(&whole), "run {k} cut at {a}");
             }
         }
     }

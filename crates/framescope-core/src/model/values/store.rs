@@ -55,6 +55,13 @@ impl Ints {
         if whole.is_none() && !v.is_nan() {
             return false;
         }
+        self.push_whole(whole)
+    }
+
+    /// Adds a whole number (`None`: missing), as [`Ints::push`] of it as an `f64`
+    /// does; false (nothing added) when it does not fit.
+    #[inline]
+    pub(super) fn push_whole(&mut self, whole: Option<i64>) -> bool {
         let new_block = self.offsets.len().is_multiple_of(Self::BLOCK);
         if new_block {
             // The block's base is its first number (unset while it has none).
@@ -79,6 +86,16 @@ impl Ints {
                 self.bases.pop();
             }
             false
+        }
+    }
+
+    /// Value `i` as the whole number it is (`None`: missing or out of range): what
+    /// [`Ints::whole`] of [`Ints::at`] gives, as every stored number is below 9·10¹⁵.
+    #[inline]
+    pub(super) fn whole_at(&self, i: usize) -> Option<i64> {
+        match self.offsets.get(i) {
+            Some(&MISSING_I32) | None => None,
+            Some(&d) => Some(self.bases[i / Self::BLOCK] + i64::from(d)),
         }
     }
 
