@@ -55,11 +55,13 @@ impl Fields for BlockRow<'_> {
     }
     #[inline]
     fn get(&self, i: usize) -> Option<&[u8]> {
-        if i >= self.span.fields as usize {
-            return None;
-        }
-        let start = if i == 0 { self.span.start } else { self.ends[i - 1] + 1 };
-        self.data.get(start as usize..self.ends[i] as usize)
+        // `ends` holds the row's fields' ends, one per field.
+        let end = *self.ends.get(i)?;
+        let start = match i.checked_sub(1) {
+            None => self.span.start,
+            Some(j) => self.ends[j] + 1,
+        };
+        self.data.get(start as usize..end as usize)
     }
     fn is_oversized(&self) -> bool {
         false
@@ -67,15 +69,19 @@ impl Fields for BlockRow<'_> {
     /// Fields split in place hold no comma: equal spans are equal fields.
     #[inline]
     fn span(&self, first: usize, last: usize) -> Option<&[u8]> {
-        if first > last || last >= self.span.fields as usize {
+        if first > last {
             return None;
         }
-        let start = if first == 0 { self.span.start } else { self.ends[first - 1] + 1 };
-        self.data.get(start as usize..self.ends[last] as usize)
+        let end = *self.ends.get(last)?;
+        let start = match first.checked_sub(1) {
+            None => self.span.start,
+            Some(j) => self.ends[j] + 1,
+        };
+        self.data.get(start as usize..end as usize)
     }
     #[inline]
     fn cell(&self, i: usize) -> Cell {
-        match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
+        match self.parsed(i) {
             Some(&v) => decode_cell(v),
             None => parse_cell(self.get(i).unwrap_or(b"")),
         }
@@ -84,7 +90,7 @@ impl Fields for BlockRow<'_> {
     /// scaled integer it is or the cell it is not.
     #[inline]
     fn scaled_or_cell(&self, i: usize) -> Result<i32, Cell> {
-        match self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize)) {
+        match self.parsed(i) {
             Some(&v) => Err(decode_cell(v)),
             None => match self.get(i).unwrap_or(b"") {
                 b"NA" => Err(Cell::Missing),
@@ -98,6 +104,18 @@ impl Fields for BlockRow<'_> {
             (Some(f), Some(&step)) if f == i => step,
             _ => decimal_step(self.get(i).unwrap_or(b"")),
         }
+    }
+}
+
+impl BlockRow<'_> {
+    /// Field `i` parsed ahead ([`Block::parse`]), encoded; `None` when it was not (a
+    /// block built in its own task parses none ahead: one check then).
+    #[inline]
+    fn parsed(&self, i: usize) -> Option<&f64> {
+        if self.cells.is_empty() {
+            return None;
+        }
+        self.plan.slot.get(i).and_then(|&s| self.cells.get(s as usize))
     }
 }
 
