@@ -10,6 +10,10 @@ fn decimal_steps() {
     assert!((decimal_step(b" 0.004492 ") - 1e-6).abs() < 1e-18);
     assert!((decimal_step(b"123") - 1.0).abs() < f64::EPSILON);
     assert!(decimal_step(b"1e-3") == 0.0);
+    // An exponent after the dot, two dots (the first counts), a trailing dot.
+    assert!(decimal_step(b"1.5E3") == 0.0);
+    assert!((decimal_step(b"1.2.345") - 1e-5).abs() < 1e-20);
+    assert!((decimal_step(b"7.") - 1.0).abs() < f64::EPSILON);
 }
 
 #[test]

@@ -90,10 +90,16 @@ pub trait Fields {
 #[must_use]
 pub fn decimal_step(cell: &[u8]) -> f64 {
     let b = cell.trim_ascii();
-    if b.iter().any(|c| matches!(c, b'e' | b'E')) {
-        return 0.0;
+    // One pass: an exponent anywhere says 0; else the first dot counts the decimals.
+    let mut dot = None;
+    for (k, &c) in b.iter().enumerate() {
+        match c {
+            b'e' | b'E' => return 0.0,
+            b'.' if dot.is_none() => dot = Some(k),
+            _ => {}
+        }
     }
-    match b.iter().position(|&c| c == b'.') {
+    match dot {
         Some(dot) => 10f64.powi(-((b.len() - dot - 1).min(300) as i32)),
         None => 1.0,
     }
