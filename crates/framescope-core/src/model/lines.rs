@@ -132,6 +132,43 @@ impl Lines {
         self.widen(k, line);
     }
 
+    /// Adds the lines of `other` after these, as pushing each would (a block of
+    /// consecutive lines at once: merging the blocks of a file read in parallel).
+    pub fn append(&mut self, other: &Lines) {
+        for (j, b) in other.blocks.iter().enumerate() {
+            let first = j * BLOCK;
+            let n = other.len.saturating_sub(first).min(BLOCK);
+            if b.kind == Kind::Run {
+                self.push_run(b.base, n);
+            } else {
+                (first..first + n).filter_map(|i| other.get(i)).for_each(|line| self.push(line));
+            }
+        }
+    }
+
+    /// Adds `n` frames on consecutive lines from `first`, as `n` pushes would: while
+    /// the open block is a run they join, they only count.
+    fn push_run(&mut self, first: u64, n: usize) {
+        let mut done = 0;
+        while done < n {
+            let Some(line) = first.checked_add(done as u64) else { return };
+            let k = self.len % BLOCK;
+            let joins = k != 0
+                && self
+                    .blocks
+                    .last()
+                    .is_some_and(|b| b.kind == Kind::Run && b.base.checked_add(k as u64) == Some(line));
+            if joins {
+                let take = (n - done).min(BLOCK - k);
+                self.len += take;
+                done += take;
+            } else {
+                self.push(line);
+                done += 1;
+            }
+        }
+    }
+
     /// Stores the open (last) block, whose first `k` frames are pushed, the next wider
     /// way that also holds `line`, then adds it.
     #[cold]
@@ -273,6 +310,31 @@ mod tests {
         assert_eq!((l.d16.len(), l.d32.len(), l.wide.len()), (0, 300, 0));
         round_trip(&[]);
         round_trip(&[u64::MAX, 0, u64::MAX]);
+    }
+
+    /// Lines appended from pieces are stored as the lines pushed one by one: runs cut
+    /// inside and between blocks, a run that goes on from the lines before or not,
+    /// and blocks stored near, far and whole.
+    #[test]
+    fn appended_lines_are_pushed_lines() {
+        let mut lines: Vec<u64> = (5..700).collect();
+        lines.extend((0..300).map(|i| 800 + 2 * i));
+        lines.extend([10u64.pow(12), 3, 4]);
+        lines.extend(2000..2600);
+        lines.extend((0..300).map(|i| 5000 + i * 100_000));
+        for cut in [0, 1, 100, 255, 256, 257, 699, 700, 701, 1000, 1003, 1500, lines.len()] {
+            for second in [cut, (cut + 300).min(lines.len())] {
+                let pieces = [&lines[..cut], &lines[cut..second], &lines[second..]];
+                let mut appended = Lines::default();
+                for piece in pieces {
+                    appended.append(&piece.to_vec().into());
+                }
+                let pushed: Lines = lines.clone().into();
+                let parts =
+                    |l: &Lines| (l.len, l.blocks.clone(), l.d16.clone(), l.d32.clone(), l.wide.clone());
+                assert!(parts(&appended) == parts(&pushed), "cut at {cut}, {second}");
+            }
+        }
     }
 
     #[test]

@@ -48,7 +48,7 @@ impl TraceBuilder {
         extend_grown(&mut f.present_mode, &g.present_mode);
         extend_grown(&mut f.frame_type, &g.frame_type);
         extend_grown(&mut f.join_id, &g.join_id);
-        f.line.extend(g.line.iter());
+        f.line.append(&g.line);
         extend_grown(&mut self.raw_time, &later.raw_time);
         extend_grown(&mut self.adjacent, &later.adjacent);
         for (column, rest) in self.columns.iter_mut().zip(later.columns) {
