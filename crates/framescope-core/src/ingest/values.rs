@@ -252,7 +252,21 @@ fn fixed4_scaled(b: &[u8]) -> Option<i32> {
     let d = x - ZEROS;
     let pairs = (d * 10 + (d >> 8)) & 0x00FF_00FF;
     let decimals = (pairs * 100 + (pairs >> 16)) & 0xFFFF;
-    Some((few_digits(&b[..n - 5])? * 10_000 + u64::from(decimals)) as i32)
+    // One or two digits before the dot (frame times and most durations) without the
+    // loop of `few_digits`.
+    let whole = match b[..n - 5] {
+        [a] => u64::from(digit(a)?),
+        [a, c] => u64::from(digit(a)?) * 10 + u64::from(digit(c)?),
+        ref more => few_digits(more)?,
+    };
+    Some((whole * 10_000 + u64::from(decimals)) as i32)
+}
+
+/// The value of an ASCII digit.
+#[inline]
+fn digit(c: u8) -> Option<u8> {
+    let d = c.wrapping_sub(b'0');
+    (d <= 9).then_some(d)
 }
 
 /// [`parse_scaled_or_cell`] of any cell.
