@@ -54,6 +54,8 @@ impl TraceBuilder {
         for (column, rest) in self.columns.iter_mut().zip(later.columns) {
             column.append(rest);
         }
+        // The stores changed: no cell is known to repeat them.
+        self.repeats.iter_mut().for_each(super::repeats::Repeat::clear);
         for (k, cells) in later.invalid {
             match self.invalid.iter_mut().find(|(c, _)| *c == k) {
                 Some((_, mine)) => mine.merge(cells),

@@ -23,6 +23,7 @@ const MAX_PRESENT_MODES: usize = 1024;
 use super::overflow::{OverflowLog, PLAUSIBLE_FRAME_TIME_MS, plausible_duration};
 
 mod merge;
+mod repeats;
 mod skips;
 #[cfg(test)]
 mod tests;
@@ -38,6 +39,8 @@ pub struct TraceBuilder {
     /// The layout's numeric columns (none when the trace keeps no optional columns,
     /// see [`TraceBuilder::new`]), stored compactly as they are read.
     columns: Vec<ValuesBuilder>,
+    /// Per numeric column, the cell it repeats while it is constant.
+    repeats: Vec<repeats::Repeat>,
     raw_time: Vec<f64>,
     /// For each kept frame, whether the row before it in this trace (kept or skipped)
     /// was the previous kept frame: time differences are only compared across
@@ -82,6 +85,7 @@ impl TraceBuilder {
             meta,
             frames: Frames::default(),
             columns: vec![ValuesBuilder::default(); n],
+            repeats: vec![repeats::Repeat::default(); n],
             raw_time: Vec::new(),
             adjacent: Vec::new(),
             rows_seen: 0,
@@ -277,7 +281,16 @@ impl TraceBuilder {
 
     /// Adds a kept row's optional numeric columns.
     fn push_columns<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64, dropped: bool) {
-        for (k, (spec, column)) in layout.numeric.iter().zip(&mut self.columns).enumerate() {
+        let columns = self.columns.iter_mut().zip(&mut self.repeats);
+        for (k, (spec, (column, repeat))) in layout.numeric.iter().zip(columns).enumerate() {
+            // The cell that made the column constant, again: counted, not parsed.
+            if repeat.is_set()
+                && record.get(spec.index).is_some_and(|c| repeat.matches(c))
+                && column.count_repeat()
+            {
+                continue;
+            }
+            repeat.clear();
             let cell = match record.scaled_or_cell(spec.index) {
                 Ok(m) => {
                     // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`,
@@ -286,6 +299,11 @@ impl TraceBuilder {
                         column.push_missing();
                     } else {
                         column.push_scaled(m);
+                        // A display value's cell stands for no value on a dropped row:
+                        // only other columns' cells are kept.
+                        if !spec.kind.is_display_value() && column.repeats_scaled(m) {
+                            repeat.set(record.get(spec.index).unwrap_or(b""));
+                        }
                     }
                     continue;
                 }

@@ -64,6 +64,27 @@ impl ValuesBuilder {
         }
     }
 
+    /// True when every value so far is `m / 10⁴`, pushed as that scaled integer: a
+    /// [`ValuesBuilder::push_scaled`] of `m` then only counts it.
+    #[inline]
+    #[must_use]
+    pub fn repeats_scaled(&self, m: i32) -> bool {
+        matches!(self.store, Store::Constant(..)) && self.constant_scaled == Some(m)
+    }
+
+    /// Counts the constant once more, as [`ValuesBuilder::push_scaled`] of the integer
+    /// it was pushed as does; false (nothing added) when the values are not constant.
+    #[inline]
+    pub fn count_repeat(&mut self) -> bool {
+        match &mut self.store {
+            Store::Constant(_, n) if self.constant_scaled.is_some() => {
+                *n += 1;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Adds every value of `values`.
     pub fn extend(&mut self, values: impl IntoIterator<Item = f64>) {
         for v in values {
