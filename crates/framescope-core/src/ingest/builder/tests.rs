@@ -38,6 +38,7 @@ fn repeated_cells_read_as_their_values() {
     use super::super::records::{Block, BlockItem};
     use super::super::values::{Cell, parse_cell};
     use crate::model::TraceMeta;
+    use std::fmt::Write as _;
     let header = "Application,ProcessID,SwapChainAddress,TimeInQPC,MsBetweenPresents,MsBetweenDisplayChange,\
         SyncInterval,MsInPresentAPI,MsUntilDisplayed,MsAllInputToPhotonLatency,MsGPUWait,MsPCLatency";
     let names: Vec<String> = header.split(',').map(str::to_owned).collect();
@@ -64,7 +65,7 @@ fn repeated_cells_read_as_their_values() {
         }
         let display = if state % 13 == 0 { "NA" } else { "7.2500" };
         let cells: Vec<&str> = picks.iter().enumerate().map(|(c, &p)| choices[c][p]).collect();
-        text.push_str(&format!("g.exe,1,0x1,{},7.2500,{display},{}\n", 1000 + k * 72_500, cells.join(",")));
+        let _ = writeln!(text, "g.exe,1,0x1,{},7.2500,{display},{}", 1000 + k * 72_500, cells.join(","));
     }
     let mut block = Block::default();
     block.fill(text.into_bytes(), 2);
