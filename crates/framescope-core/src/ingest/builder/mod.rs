@@ -234,7 +234,11 @@ impl TraceBuilder {
             let raw = if t.unit == TimeUnit::DateTime {
                 parse_date_time_ms(&String::from_utf8_lossy(field(t.index))).unwrap_or(f64::NAN)
             } else {
-                self.time_step_raw = self.time_step_raw.max(record.step(t.index));
+                // A cell's step is at most 1 (a whole number): once it is 1, no row
+                // can raise it (QPC timestamps: from the first row on).
+                if self.time_step_raw < 1.0 {
+                    self.time_step_raw = self.time_step_raw.max(record.step(t.index));
+                }
                 match record.cell(t.index) {
                     Cell::Number(v) => v,
                     _ => f64::NAN,

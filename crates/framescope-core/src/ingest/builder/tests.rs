@@ -14,6 +14,10 @@ fn decimal_steps() {
     assert!(decimal_step(b"1.5E3") == 0.0);
     assert!((decimal_step(b"1.2.345") - 1e-5).abs() < 1e-20);
     assert!((decimal_step(b"7.") - 1.0).abs() < f64::EPSILON);
+    // The builder stops asking once a step is 1: no cell gives more.
+    for cell in [&b""[..], b"1234567890123", b" 5 ", b"-3", b"x", b"1.", b"..", b"9e9", b".5", b"NA"] {
+        assert!(decimal_step(cell) <= 1.0, "{cell:?}");
+    }
 }
 
 #[test]

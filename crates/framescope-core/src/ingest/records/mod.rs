@@ -86,7 +86,7 @@ pub trait Fields {
 }
 
 /// The step a decimal cell is written with: `10.01` → 0.01, `123` → 1, `1e-3` → 0
-/// (exponent notation says nothing about rounding).
+/// (exponent notation says nothing about rounding). Never more than 1.
 #[must_use]
 pub fn decimal_step(cell: &[u8]) -> f64 {
     let b = cell.trim_ascii();
