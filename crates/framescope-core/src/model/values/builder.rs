@@ -328,12 +328,19 @@ mod tests {
     /// block's first (it does not fit: the column turns to `f64`s there).
     #[test]
     fn appended_whole_numbers_are_one_column() {
-        let qpc = |i: usize| if i % 7 == 3 { f64::NAN } else { 3e9 + (i * 1000) as f64 };
+        // Missing numbers inside blocks and first in a block (its base is then the next).
+        let qpc = |i: usize| if i % 7 == 3 || i % 256 < 2 { f64::NAN } else { 3e9 + (i * 1000) as f64 };
         let mut values: Vec<f64> = (0..700).map(qpc).collect();
         let far = values.clone().into_iter().chain([3e9 + 5e9, 3e9]).chain((0..300).map(qpc)).collect();
         for (k, run) in [std::mem::take(&mut values), far].iter().enumerate() {
             let mut whole = ValuesBuilder::default();
             whole.extend(run.iter().copied());
+            // Every number reads back; whole numbers are kept as such until one does not
+            // fit (the second run), then as `f64`s.
+            let bits = |v: &ValuesBuilder| v.iter().map(f64::to_bits).collect::<Vec<_>>();
+            assert_eq!(bits(&whole), run.iter().map(|v| v.to_bits()).collect::<Vec<_>>(), "run {k}");
+            let kind = format!("{:?}", whole.store);
+            assert!(kind.starts_with(if k == 0 { "Ints" } else { "Dense" }), "run {k}: {}", &kind[..20]);
             for a in [0, 1, 255, 256, 257, 500, 699, 700, 701, run.len()] {
                 let a = a.min(run.len());
                 let mut built = ValuesBuilder::default();
@@ -343,7 +350,6 @@ mod tests {
                     built.append(p);
                 }
                 assert_eq!(format!("{:?}", built.store), format!("{:?}", whole.store), "run {k} cut at {a}");
-                let bits = |v: &ValuesBuilder| v.iter().map(f64::to_bits).collect::<Vec<_>>();
                 assert_eq!(bits(&built), bits(&whole), "run {k} cut at {a}");
             }
         }

@@ -62,31 +62,33 @@ impl Ints {
     /// does; false (nothing added) when it does not fit.
     #[inline]
     pub(super) fn push_whole(&mut self, whole: Option<i64>) -> bool {
-        let new_block = self.offsets.len().is_multiple_of(Self::BLOCK);
-        if new_block {
-            // The block's base is its first number (unset while it has none).
-            self.bases.push(i64::MIN);
-        }
-        let Some(i) = whole else {
-            push_grown(&mut self.offsets, MISSING_I32);
-            return true;
-        };
-        if let Some(base) = self.bases.last_mut()
-            && *base == i64::MIN
-        {
-            *base = i;
-        }
-        let base = self.bases.last().copied().unwrap_or(i);
-        if let Some(d) = i.checked_sub(base).and_then(|d| i32::try_from(d).ok()).filter(|&d| d != MISSING_I32)
-        {
-            push_grown(&mut self.offsets, d);
-            true
-        } else {
-            if new_block {
-                self.bases.pop();
+        // The block's base is its first number (unset, `i64::MIN`, while it has none).
+        let first_of_block = self.offsets.len().is_multiple_of(Self::BLOCK);
+        let d = match (whole, self.bases.last_mut()) {
+            (None, _) if first_of_block => {
+                self.bases.push(i64::MIN);
+                MISSING_I32
             }
-            false
-        }
+            (None, _) => MISSING_I32,
+            (Some(i), _) if first_of_block => {
+                self.bases.push(i);
+                0
+            }
+            (Some(i), Some(base)) if *base == i64::MIN => {
+                *base = i;
+                0
+            }
+            (Some(i), Some(&mut base)) => {
+                match i.checked_sub(base).and_then(|d| i32::try_from(d).ok()).filter(|&d| d != MISSING_I32) {
+                    Some(d) => d,
+                    None => return false,
+                }
+            }
+            // No block yet holds the offsets pushed: not reached (`first_of_block`).
+            (Some(_), None) => return false,
+        };
+        push_grown(&mut self.offsets, d);
+        true
     }
 
     /// Value `i` as the whole number it is (`None`: missing or out of range): what
