@@ -165,7 +165,7 @@ impl TraceBuilder {
         self.last_kept = Some(self.rows_seen);
         self.rows_seen += 1;
         if let Some(i) = layout.present_mode {
-            let idx = self.mode_of(super::values::trim(field(i)));
+            let idx = self.mode_of(field(i));
             push_grown(&mut self.frames.present_mode, idx);
         }
         if let Some(i) = layout.frame_type {
@@ -259,19 +259,22 @@ impl TraceBuilder {
         f64::NAN
     }
 
-    /// The present mode of a cell (rows repeat the last one: no lookup then).
-    fn mode_of(&mut self, text: &[u8]) -> u16 {
+    /// The present mode of a cell, trimmed (rows repeat the last cell: no trimming or
+    /// lookup then).
+    #[inline]
+    fn mode_of(&mut self, cell: &[u8]) -> u16 {
         if let Some((last, idx)) = &self.last_mode
-            && super::values::same_bytes(last, text)
+            && super::values::same_bytes(last, cell)
         {
             return *idx;
         }
-        let idx = self.mode_index(&String::from_utf8_lossy(text));
-        self.last_mode = Some((text.to_vec(), idx));
+        let idx = self.mode_index(&String::from_utf8_lossy(super::values::trim(cell)));
+        self.last_mode = Some((cell.to_vec(), idx));
         idx
     }
 
     /// The frame type of a cell (rows repeat the last one: no parsing then).
+    #[inline]
     fn type_of(&mut self, text: &[u8]) -> FrameType {
         if let Some((last, t)) = &self.last_type
             && super::values::same_bytes(last, text)
