@@ -53,7 +53,7 @@ pub struct TraceBuilder {
     /// `merge.rs`).
     first_kept: Option<u64>,
     mode_lookup: std::collections::HashMap<String, u16>,
-    /// The last present mode's text and index (rows repeat it).
+    /// The last present-mode cell (untrimmed) and its index (rows repeat it).
     last_mode: Option<(Vec<u8>, u16)>,
     /// The last frame type's text and value.
     last_type: Option<(Vec<u8>, FrameType)>,
