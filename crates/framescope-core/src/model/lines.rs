@@ -107,6 +107,23 @@ impl Lines {
     /// Adds the line of the next frame.
     #[inline]
     pub fn push(&mut self, line: u64) {
+        // The common case inline: the next line of a block of consecutive lines.
+        let k = self.len % BLOCK;
+        if k != 0
+            && self
+                .blocks
+                .last()
+                .is_some_and(|b| b.kind == Kind::Run && b.base.checked_add(k as u64) == Some(line))
+        {
+            self.len += 1;
+            return;
+        }
+        self.push_any(line);
+    }
+
+    /// [`Lines::push`] of any line.
+    #[inline(never)]
+    fn push_any(&mut self, line: u64) {
         let k = self.len % BLOCK;
         self.len += 1;
         let Some(b) = self.blocks.last_mut().filter(|_| k != 0) else {
