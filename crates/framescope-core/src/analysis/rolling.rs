@@ -6,6 +6,8 @@ use super::band::{Band, Kept, SAMPLE_EVERY};
 use super::summary::percentile;
 use rayon::prelude::*;
 
+mod full;
+
 /// Frames on each side of the centre.
 pub const HALF_WINDOW: usize = 9;
 
@@ -269,6 +271,9 @@ impl Window {
     #[inline]
     pub(crate) fn replace(&mut self, out: f64, inn: f64) {
         let len = self.len;
+        if len == full::FULL && out > 0.0 && inn > 0.0 && full::step(&mut self.values, out, inn) {
+            return;
+        }
         // `total_cmp` finds equal values by their bits: compare the bits themselves.
         let found = if out > 0.0 && inn > 0.0 {
             let bits = out.to_bits();
