@@ -2,7 +2,7 @@
 //! and quartiles of the window centred on it (9 before, itself, 9 after), cut to the
 //! frames that exist at the edges. Computed once per series, in parallel.
 
-use super::band::{Band, Kept, SAMPLE_EVERY};
+use super::band::{Band, Keeping, Kept, SAMPLE_EVERY};
 use super::summary::percentile;
 use rayon::prelude::*;
 
@@ -136,7 +136,7 @@ impl RollingStats {
             .map(|(c, m)| {
                 let first = c * CHUNK;
                 let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
-                let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
+                let (mut iqrs, mut ratios) = (Keeping::new(&iqr_band), Keeping::new(&ratio_band));
                 windows(values, first, first + m.len(), |i, w| {
                     let (q1, median, q3) = quartiles(w);
                     m[i - first] = median;
@@ -145,10 +145,10 @@ impl RollingStats {
                         high.push(i as u32);
                         high_iqr.push(d);
                     }
-                    iqrs.add(&iqr_band, d);
-                    ratios.add(&ratio_band, r);
+                    iqrs.add(d);
+                    ratios.add(r);
                 });
-                (high, high_iqr, iqrs, ratios)
+                (high, high_iqr, iqrs.finish(), ratios.finish())
             })
             .collect();
         let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
