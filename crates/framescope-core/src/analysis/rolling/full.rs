@@ -9,14 +9,18 @@
 /// Values in a full window.
 pub(super) const FULL: usize = 2 * super::HALF_WINDOW + 1;
 
+/// `Q1`, median and `Q3` of a full window, as `quartiles` in `rolling.rs` gives them.
+pub(super) type Quartiles = (f64, f64, f64);
+
 /// Replaces one value bit-equal to `out` in the sorted full window `w[..FULL]` by
-/// `inn`, keeping it sorted; false (nothing changed) when `out` is not there or the
-/// target has no such step. For two positive values only, whose equal values are
-/// the same bits: any order among equals gives the same array. `w[FULL]` is spare
-/// (it is overwritten).
+/// `inn`, keeping it sorted, and gives the new window's quartiles (from the registers:
+/// reading two neighbours back from memory that two stores just wrote stalls the
+/// load); `None` (nothing changed) when `out` is not there or the target has no such
+/// step. For two positive values only, whose equal values are the same bits: any
+/// order among equals gives the same array. `w[FULL]` is spare (it is overwritten).
 #[cfg(target_arch = "x86_64")]
 #[inline]
-pub(super) fn step(w: &mut [f64; FULL + 1], out: f64, inn: f64) -> bool {
+pub(super) fn step(w: &mut [f64; FULL + 1], out: f64, inn: f64) -> Option<Quartiles> {
     use safe_arch::{
         add_m128d, bitand_m128d, bitandnot_m128d, bitor_m128d, cmp_lt_mask_m128d, load_unaligned_m128d,
         m128d, max_m128d, min_m128d, set_splat_m128d, shuffle_abi_f64_all_m128d, store_unaligned_m128d,
@@ -38,7 +42,7 @@ pub(super) fn step(w: &mut [f64; FULL + 1], out: f64, inn: f64) -> bool {
         v.iter().fold(set_splat_m128d(0.0), |n, &p| add_m128d(n, bitand_m128d(cmp_lt_mask_m128d(p, o), one)));
     let at = below.to_array().iter().sum::<f64>() as usize;
     if w.get(at).is_none_or(|x| x.to_bits() != out.to_bits()) {
-        return false;
+        return None;
     }
     // Without `out`, as places 1.. of a window that starts with −∞ and ends with +∞:
     // place `m` keeps its value `b[m]` when it is below `out`, else takes `b[m + 1]`.
@@ -52,19 +56,25 @@ pub(super) fn step(w: &mut [f64; FULL + 1], out: f64, inn: f64) -> bool {
     }
     // `inn` put in: place `j` holds the larger of the value before it and the
     // smaller of the value at `j` and `inn`.
-    for (k, to) in w.as_chunks_mut::<2>().0.iter_mut().enumerate() {
+    let mut new = [inf; PAIRS];
+    for (k, (to, pair)) in w.as_chunks_mut::<2>().0.iter_mut().zip(&mut new).enumerate() {
         let (r, next): (m128d, m128d) = (rest[k], rest[k + 1]);
         let at_j = shuffle_abi_f64_all_m128d::<1>(r, next);
-        store_unaligned_m128d(to, max_m128d(r, min_m128d(at_j, i)));
+        *pair = max_m128d(r, min_m128d(at_j, i));
+        store_unaligned_m128d(to, *pair);
     }
-    true
+    // Places 4 and 5, 9, 13 and 14 (h = 4.5, 9 and 13.5).
+    let [a, b] = new[2].to_array();
+    let m = new[4].to_array()[1];
+    let (c, d) = (new[6].to_array()[1], new[7].to_array()[0]);
+    Some((a + 0.5 * (b - a), m, c + 0.5 * (d - c)))
 }
 
 /// The scanning step does it on other targets.
 #[cfg(not(target_arch = "x86_64"))]
 #[inline]
-pub(super) fn step(_w: &mut [f64; FULL + 1], _out: f64, _inn: f64) -> bool {
-    false
+pub(super) fn step(_w: &mut [f64; FULL + 1], _out: f64, _inn: f64) -> Option<Quartiles> {
+    None
 }
 
 #[cfg(test)]
@@ -91,10 +101,13 @@ mod tests {
                 w[..FULL].copy_from_slice(&values);
                 let out = values[next(FULL as u32 * 8) as usize % FULL];
                 let inn = next(spread);
-                assert!(step(&mut w, out, inn) || cfg!(not(target_arch = "x86_64")));
-                if cfg!(not(target_arch = "x86_64")) {
+                let Some(q) = step(&mut w, out, inn) else {
+                    assert!(cfg!(not(target_arch = "x86_64")), "a step on x86-64");
                     return;
-                }
+                };
+                let by_percentile =
+                    [0.25, 0.5, 0.75].map(|p| super::super::percentile(&w[..FULL], p).to_bits());
+                assert_eq!([q.0.to_bits(), q.1.to_bits(), q.2.to_bits()], by_percentile);
                 let at = values.iter().position(|v| v.to_bits() == out.to_bits()).unwrap_or(FULL);
                 values.remove(at);
                 values.push(inn);
@@ -106,8 +119,8 @@ mod tests {
         let mut w = [0.0; FULL + 1];
         w[..FULL].iter_mut().enumerate().for_each(|(k, v)| *v = 1.0 + k as f64);
         let before = w;
-        assert!(!step(&mut w, 2.5, 7.0));
-        assert!(!step(&mut w, 40.0, 7.0));
+        assert!(step(&mut w, 2.5, 7.0).is_none());
+        assert!(step(&mut w, 40.0, 7.0).is_none());
         assert_eq!(w, before);
     }
 }
