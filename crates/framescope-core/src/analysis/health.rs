@@ -143,7 +143,17 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                 let last = (first + STRETCH).min(n);
                 let (lo, hi) = (first.saturating_sub(HALF_WINDOW), (last + HALF_WINDOW).min(n));
                 buf.clear();
-                buf.extend((lo..hi).map(value));
+                if series.frame.is_empty() {
+                    // Positions are frames: the column's stretch, decoded a block at a time.
+                    c.values.extend_range(lo..hi, &mut buf);
+                    for (v, f) in buf.iter_mut().zip(lo..) {
+                        if *v == 0.0 && generated(f) {
+                            *v = f64::NAN;
+                        }
+                    }
+                } else {
+                    buf.extend((lo..hi).map(value));
+                }
                 let mut keep = |i: usize, v: f64, m: f64| {
                     if v - m > 0.0 && spike_rule.is_none_or(|(t, floor)| spikes(v, m, t, floor)) {
                         all.frames.push((lo + i) as u32);
@@ -386,10 +396,19 @@ mod tests {
             Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() },
             Column { name: "MsGPUWait".into(), kind: ColumnKind::GpuWait, values: vec![0.1; n].into() },
         ];
-        let trace = steady_trace(n, columns, Vec::new());
+        // Every 3rd frame generated: its 0 is no value (about one in 97 is 0).
+        use crate::model::FrameType;
+        let kinds = (0..n).map(|i| if i % 3 == 1 { FrameType::IntelXessFg } else { FrameType::Application });
+        let trace = steady_trace(n, columns, kinds.collect());
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
         let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
         let chunked = candidates(&trace, &series, None);
+        // Without a frame list (what `Prepared` holds), the stretches are read in blocks.
+        let bare = Series { frame: Vec::new(), ..series.clone() };
+        let by_blocks = candidates(&trace, &bare, None);
+        for (a, b) in by_blocks.iter().zip(&chunked) {
+            assert_eq!((&a.frames, &a.values, &a.median), (&b.frames, &b.values, &b.median));
+        }
         assert_eq!(whole.len(), chunked.len());
         for (a, b) in whole.iter().zip(&chunked) {
             assert_eq!(a.name, b.name);

@@ -91,6 +91,24 @@ impl Iterator for Iter<'_> {
 
 impl ExactSizeIterator for Iter<'_> {}
 
+impl Values {
+    /// Appends the values at `range` to `out` (NaN past the end), decoding scaled
+    /// values a block at a time as [`Values::iter`] does.
+    pub fn extend_range(&self, range: std::ops::Range<usize>, out: &mut Vec<f64>) {
+        let stored = range.start.min(self.len())..range.end.min(self.len());
+        let at = out.len();
+        match &self.store {
+            Store::Scaled(v) => {
+                out.resize(at + stored.len(), 0.0);
+                decode_into(&mut out[at..], &v[stored.clone()]);
+            }
+            Store::Dense(v) => out.extend_from_slice(&v[stored.clone()]),
+            store => out.extend(stored.clone().map(|i| store.at(i))),
+        }
+        out.resize(at + range.len(), f64::NAN);
+    }
+}
+
 /// Decodes `from` into `to` (as long), in one loop the compiler turns into a few
 /// conversions and divisions of two values each.
 #[inline]
