@@ -144,7 +144,7 @@ impl Keeping {
         let below = k < self.low;
         self.kept.below += usize::from(below);
         self.stage[self.staged % STAGE] = v;
-        self.staged += usize::from(!below & (k <= self.high));
+        self.staged += usize::from(!below) & usize::from(k <= self.high);
         if self.staged == STAGE {
             self.kept.inside.extend_from_slice(&self.stage);
             self.staged = 0;

@@ -381,7 +381,7 @@ mod tests {
     /// boundaries, with missing values and a constant column.
     #[test]
     fn chunked_candidates_match_the_whole_series() {
-        use crate::model::{Column, ColumnKind};
+        use crate::model::{Column, ColumnKind, FrameType};
         let n = 2 * CHUNK + 123;
         let mut x: u32 = 9;
         let busy: Vec<f64> = (0..n)
@@ -397,7 +397,6 @@ mod tests {
             Column { name: "MsGPUWait".into(), kind: ColumnKind::GpuWait, values: vec![0.1; n].into() },
         ];
         // Every 3rd frame generated: its 0 is no value (about one in 97 is 0).
-        use crate::model::FrameType;
         let kinds = (0..n).map(|i| if i % 3 == 1 { FrameType::IntelXessFg } else { FrameType::Application });
         let trace = steady_trace(n, columns, kinds.collect());
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);

@@ -122,7 +122,7 @@ impl<'a> BusyColumns<'a> {
     /// (nothing called) when a column is not as long as the trace.
     pub fn for_each_frame(&self, mut f: impl FnMut(FrameBusy)) -> bool {
         let (n, frames) = (self.len(), &self.trace.frames);
-        let fc_part_len = self.cpu_wait.map_or(frames.frame_time_ms.len(), |w| w.len());
+        let fc_part_len = self.cpu_wait.map_or(frames.frame_time_ms.len(), crate::model::Values::len);
         if self.cpu_busy.len() != n || self.gpu_busy.len() != n || fc_part_len != n {
             return false;
         }
@@ -398,6 +398,7 @@ mod tests {
     /// engine log (whose `fc` is the frame time).
     #[test]
     fn each_frame_in_blocks_is_frame_by_index() {
+        use std::fmt::Write;
         let mut pm = String::from(
             "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsGPUBusy,FrameType\n",
         );
@@ -410,8 +411,8 @@ mod tests {
             };
             let kind = if i % 29 == 3 { "Intel XeSS-FG" } else { "Application" };
             let gpu = format!("{}.{:04}", 2 + i % 13, i * 104_729 % 10_000);
-            pm.push_str(&format!("g.exe,1,0x1,10,{busy},{}.5,{gpu},{kind}\n", i % 4));
-            unity.push_str(&format!("{i},{}.25,{busy},{gpu}\n", 8 + i % 5));
+            writeln!(pm, "g.exe,1,0x1,10,{busy},{}.5,{gpu},{kind}", i % 4).unwrap();
+            writeln!(unity, "{i},{}.25,{busy},{gpu}", 8 + i % 5).unwrap();
         }
         for csv in [pm, unity] {
             let t = trace(&csv);

@@ -249,8 +249,7 @@ mod tests {
             let mut ranged = vec![7.0];
             v.extend_range(1..c.len() + 2, &mut ranged);
             let past_end = [f64::NAN; 3];
-            let want: Vec<f64> =
-                [&[7.0], c.get(1..).unwrap_or(&[]), &past_end[..c.len().min(1) + 1]].concat();
+            let want: Vec<f64> = [&[7.0], c.get(1..).unwrap_or(&[]), &past_end[..=c.len().min(1)]].concat();
             assert_eq!(bits(&ranged), bits(&want), "range {c:?}");
             let mut it = v.iter();
             if c.len() > 70 {
