@@ -146,11 +146,8 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                 if series.frame.is_empty() {
                     // Positions are frames: the column's stretch, decoded a block at a time.
                     c.values.extend_range(lo..hi, &mut buf);
-                    for (v, f) in buf.iter_mut().zip(lo..) {
-                        if *v == 0.0 && generated(f) {
-                            *v = f64::NAN;
-                        }
-                    }
+                    let zeros = buf.iter_mut().zip(lo..).filter(|(v, f)| **v == 0.0 && generated(*f));
+                    zeros.for_each(|(v, _)| *v = f64::NAN);
                 } else {
                     buf.extend((lo..hi).map(value));
                 }
@@ -403,13 +400,10 @@ mod tests {
         let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
         let chunked = candidates(&trace, &series, None);
         // Without a frame list (what `Prepared` holds), the stretches are read in blocks.
-        let bare = Series { frame: Vec::new(), ..series.clone() };
-        let by_blocks = candidates(&trace, &bare, None);
-        for (a, b) in by_blocks.iter().zip(&chunked) {
-            assert_eq!((&a.frames, &a.values, &a.median), (&b.frames, &b.values, &b.median));
-        }
-        assert_eq!(whole.len(), chunked.len());
-        for (a, b) in whole.iter().zip(&chunked) {
+        let by_blocks = candidates(&trace, &Series { frame: Vec::new(), ..series.clone() }, None);
+        assert_eq!((whole.len(), by_blocks.len()), (chunked.len(), chunked.len()));
+        for ((a, b), c) in whole.iter().zip(&chunked).zip(&by_blocks) {
+            assert_eq!((&c.frames, &c.values, &c.median), (&b.frames, &b.values, &b.median));
             assert_eq!(a.name, b.name);
             assert_eq!(a.frames, b.frames);
             assert_eq!(a.values, b.values);
