@@ -6,6 +6,7 @@
 //! represent the series), the caller falls back to every value and
 //! [`super::rolling::p90_of`], as before.
 
+#[cfg(test)]
 use std::cmp::Ordering;
 
 /// One window in this many goes into the sample.
@@ -36,8 +37,9 @@ impl Band {
         Self { low, high }
     }
 
-    /// Whether `v` is below, inside or above the band.
-    #[inline]
+    /// Whether `v` is below, inside or above the band (what [`Keeping`] finds
+    /// without a branch; the tests check it against this).
+    #[cfg(test)]
     pub(crate) fn place(&self, v: f64) -> Ordering {
         if self.low.is_some_and(|l| v.total_cmp(&l).is_lt()) {
             Ordering::Less
@@ -59,8 +61,8 @@ pub(crate) struct Kept {
 }
 
 impl Kept {
-    /// Counts or keeps `v`.
-    #[inline]
+    /// Counts or keeps `v` (by a branch: [`Keeping::add`] is the pass's way).
+    #[cfg(test)]
     pub(crate) fn add(&mut self, band: &Band, v: f64) {
         match band.place(v) {
             Ordering::Less => self.below += 1,
@@ -99,6 +101,63 @@ impl Kept {
     }
 }
 
+/// Values staged by [`Keeping`] before they join [`Kept::inside`].
+const STAGE: usize = 64;
+
+/// `v`'s place in `f64::total_cmp` order, as an integer (what `total_cmp` compares).
+#[inline]
+fn order_key(v: f64) -> i64 {
+    let b = v.to_bits() as i64;
+    b ^ (((b >> 63) as u64) >> 1) as i64
+}
+
+/// A [`Kept`] filled without a branch on where each value falls: the band's ends as
+/// `total_cmp` keys, the count below added as 0 or 1, and every value written to a
+/// small stage whose length grows by 1 only when it is inside (the stage joins the
+/// kept values when full). Near the P90 a value is below, inside or above as good as
+/// at random, which a branch per value pays for. Keeps the same values in the same
+/// order as [`Kept::add`].
+pub(crate) struct Keeping {
+    low: i64,
+    high: i64,
+    stage: [f64; STAGE],
+    staged: usize,
+    kept: Kept,
+}
+
+impl Keeping {
+    /// Nothing kept yet, for `band`.
+    pub(crate) fn new(band: &Band) -> Self {
+        Self {
+            low: band.low.map_or(i64::MIN, order_key),
+            high: band.high.map_or(i64::MAX, order_key),
+            stage: [0.0; STAGE],
+            staged: 0,
+            kept: Kept::default(),
+        }
+    }
+
+    /// Counts or keeps `v`, as [`Kept::add`].
+    #[inline]
+    pub(crate) fn add(&mut self, v: f64) {
+        let k = order_key(v);
+        let below = k < self.low;
+        self.kept.below += usize::from(below);
+        self.stage[self.staged % STAGE] = v;
+        self.staged += usize::from(!below) & usize::from(k <= self.high);
+        if self.staged == STAGE {
+            self.kept.inside.extend_from_slice(&self.stage);
+            self.staged = 0;
+        }
+    }
+
+    /// What was counted and kept.
+    pub(crate) fn finish(mut self) -> Kept {
+        self.kept.inside.extend_from_slice(&self.stage[..self.staged]);
+        self.kept
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -125,9 +184,15 @@ mod tests {
             let sample: Vec<f64> = values.iter().copied().step_by(SAMPLE_EVERY).collect();
             let band = Band::around_p90(sample);
             let mut kept = Kept::default();
+            let mut keeping = Keeping::new(&band);
             for &v in &values {
                 kept.add(&band, v);
+                keeping.add(v);
             }
+            let staged = keeping.finish();
+            assert_eq!(staged.below, kept.below);
+            let bits = |v: &[f64]| v.iter().map(|v| v.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&staged.inside), bits(&kept.inside));
             let want = p90_of(values.clone());
             let got = kept.p90(n).unwrap_or_else(|| p90_of(values));
             assert_eq!(got.to_bits(), want.to_bits(), "n = {n}");

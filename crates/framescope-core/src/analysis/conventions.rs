@@ -32,14 +32,22 @@ impl Conventions {
     /// no tool's figures sort it again.
     #[must_use]
     pub fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
+        Self::of_sorted_total(ft, asc, ft.iter().sum())
+    }
+
+    /// [`Conventions::of_sorted`] with the sum of the series also given (`total`, as
+    /// `ft.iter().sum()` adds it): every tool's mean and shares divide that one sum
+    /// rather than adding the series again each.
+    #[must_use]
+    pub fn of_sorted_total(ft: &[f64], asc: &[f64], total: f64) -> Option<Self> {
         if ft.is_empty() || asc.len() != ft.len() {
             return None;
         }
         Some(Self {
-            capframex: CapFrameX::of_sorted(ft, asc),
-            frameview: FrameView::of_sorted(ft, asc),
-            presentmon: PresentMon::of_sorted(ft, asc),
-            mangohud: MangoHud::of_sorted(ft, asc),
+            capframex: CapFrameX::of_sorted(ft, asc, total),
+            frameview: FrameView::of_sorted(ft, asc, total),
+            presentmon: PresentMon::of_sorted(ft, asc, total),
+            mangohud: MangoHud::of_sorted(ft, asc, total),
         })
     }
 
@@ -47,7 +55,7 @@ impl Conventions {
     /// own convention, on the logged `frametime` values, as its summary file does.
     #[must_use]
     pub fn mangohud_only(logged_ft: &[f64]) -> Option<Self> {
-        MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft)).map(|m| Self {
+        MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft), logged_ft.iter().sum()).map(|m| Self {
             capframex: None,
             frameview: None,
             presentmon: None,
@@ -149,8 +157,9 @@ fn sorted_ascending(v: &[f64]) -> Vec<f64> {
     s
 }
 
-fn mean(v: &[f64]) -> f64 {
-    v.iter().sum::<f64>() / v.len() as f64
+/// The mean of `n` values that add up to `total` (as `total / n`).
+fn mean(total: f64, n: usize) -> f64 {
+    total / n as f64
 }
 
 /// MathNet's R8 quantile (`QuantileInplace`, what CapFrameX calls) of `sorted`
@@ -182,21 +191,26 @@ fn linear(sorted: &[f64], p: f64) -> f64 {
 }
 
 impl CapFrameX {
-    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
+    fn of_sorted(ft: &[f64], asc: &[f64], total: f64) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
-        let total: f64 = ft.iter().sum();
         // The FPS of the frames, ascending, read where R-8 needs them (no copy).
         let n = asc.len();
         let fps_at = |k: usize| 1000.0 / asc[n - 1 - k];
         let q = |tau: f64| r8_by(n, fps_at, tau);
-        let low_avg = |tau: f64| {
-            let limit = r8(asc, tau);
-            let (sum, count) =
-                ft.iter().filter(|&&t| t >= limit).fold((-0.0, 0usize), |(s, c), &t| (s + t, c + 1));
-            1000.0 / (sum / count as f64)
-        };
+        // Both lows' sums in one pass (each adds its frames in order, from −0 as `sum`).
+        let (limit_1, limit_0_1) = (r8(asc, 0.99), r8(asc, 0.999));
+        let (sum_1, count_1, sum_0_1, count_0_1) =
+            ft.iter().fold((-0.0, 0usize, -0.0, 0usize), |(s1, c1, s2, c2), &t| {
+                let (a, b) = (t >= limit_1, t >= limit_0_1);
+                (
+                    if a { s1 + t } else { s1 },
+                    c1 + usize::from(a),
+                    if b { s2 + t } else { s2 },
+                    c2 + usize::from(b),
+                )
+            });
         let integral = |share: f64| {
             let goal = share * total;
             let mut sum = 0.0;
@@ -222,8 +236,8 @@ impl CapFrameX {
             p1_fps: q(0.01),
             p0_2_fps: q(0.002),
             p0_1_fps: q(0.001),
-            low_1pct_avg_fps: low_avg(0.99),
-            low_0_1pct_avg_fps: low_avg(0.999),
+            low_1pct_avg_fps: 1000.0 / (sum_1 / count_1 as f64),
+            low_0_1pct_avg_fps: 1000.0 / (sum_0_1 / count_0_1 as f64),
             low_1pct_integral_fps: integral(0.01),
             low_0_1pct_integral_fps: integral(0.001),
             stuttering_time_fraction: stuttering,
@@ -239,7 +253,7 @@ impl CapFrameX {
 /// its predecessor counts as its predecessor's value; frame `i` stutters when it is over
 /// 2.5× that average. Low-FPS frames are the others under 25 FPS.
 fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
-    let window = (mean(ft).sqrt() * 10.0).round_ties_even().max(1.0) as usize;
+    let window = (mean(total, ft.len()).sqrt() * 10.0).round_ties_even().max(1.0) as usize;
     // Each frame time capped at its predecessor when more than 3 × it, worked out
     // where it is needed (no copy of the series).
     let capped = |i: usize| if i > 0 && ft[i] > 3.0 * ft[i - 1] { ft[i - 1] } else { ft[i] };
@@ -260,7 +274,7 @@ fn stuttering(ft: &[f64], total: f64) -> (f64, f64) {
 }
 
 impl FrameView {
-    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
+    fn of_sorted(ft: &[f64], asc: &[f64], total: f64) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
@@ -274,7 +288,7 @@ impl FrameView {
         };
         let nth_slowest = |p: f64| 1000.0 / asc[n - k_of(p)];
         Some(Self {
-            average_fps: 1000.0 * n as f64 / ft.iter().sum::<f64>(),
+            average_fps: 1000.0 * n as f64 / total,
             low_1pct_fps: low(0.01),
             low_0_1pct_fps: low(0.001),
             fps_10pct: nth_slowest(0.10),
@@ -286,12 +300,12 @@ impl FrameView {
 }
 
 impl PresentMon {
-    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
+    fn of_sorted(ft: &[f64], asc: &[f64], total: f64) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
         Some(Self {
-            average_fps: 1000.0 / mean(ft),
+            average_fps: 1000.0 / mean(total, ft.len()),
             p1_fps: 1000.0 / linear(asc, 0.99),
             p5_fps: 1000.0 / linear(asc, 0.95),
             min_fps: 1000.0 / asc[asc.len() - 1],
@@ -301,7 +315,7 @@ impl PresentMon {
 }
 
 impl MangoHud {
-    fn of_sorted(ft: &[f64], asc: &[f64]) -> Option<Self> {
+    fn of_sorted(ft: &[f64], asc: &[f64], total: f64) -> Option<Self> {
         if ft.is_empty() {
             return None;
         }
@@ -311,7 +325,7 @@ impl MangoHud {
             1000.0 / asc[n - 1 - idx.min(n - 1)]
         };
         Some(Self {
-            average_fps: 1000.0 / mean(ft),
+            average_fps: 1000.0 / mean(total, ft.len()),
             low_1pct_fps: m(0.01),
             low_0_1pct_fps: m(0.001),
             p97_fps: m(0.97),
@@ -348,19 +362,22 @@ mod tests {
         let mut ft = vec![10.0; 198];
         ft.insert(50, 40.0);
         ft.insert(150, 50.0);
-        let fv = FrameView::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
+        let fv = FrameView::of_sorted(&ft, &sorted_ascending(&ft), ft.iter().sum())
+            .unwrap_or_else(|| unreachable!());
         assert!(close(fv.low_1pct_fps, 30.0));
         assert!(close(fv.fps_1pct, 100.0));
         // ⌊0.001·200⌋ + 1 = 1: the slowest alone.
         assert!(close(fv.low_0_1pct_fps, 20.0));
         assert!(close(fv.fps_0_1pct, 20.0));
-        let mh = MangoHud::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
+        let mh = MangoHud::of_sorted(&ft, &sorted_ascending(&ft), ft.iter().sum())
+            .unwrap_or_else(|| unreachable!());
         assert!(close(mh.low_1pct_fps, 25.0));
         // trunc(0.2 − 1) < 0 → d[0] = 50 ms.
         assert!(close(mh.low_0_1pct_fps, 20.0));
         // Σ = 198·10 + 90 = 2070: mean 10.35 ms.
         assert!(close(mh.average_fps, 1000.0 / 10.35));
-        let pm = PresentMon::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
+        let pm = PresentMon::of_sorted(&ft, &sorted_ascending(&ft), ft.iter().sum())
+            .unwrap_or_else(|| unreachable!());
         // P99: h = 199·0.99 = 197.01 → sorted[197] = 10, sorted[198] = 40 → 10.3 ms.
         assert!(close(pm.p1_fps, 1000.0 / 10.3));
     }
@@ -374,7 +391,8 @@ mod tests {
         let mut ft = vec![10.0; 198];
         ft.push(40.0);
         ft.push(50.0);
-        let c = CapFrameX::of_sorted(&ft, &sorted_ascending(&ft)).unwrap_or_else(|| unreachable!());
+        let c = CapFrameX::of_sorted(&ft, &sorted_ascending(&ft), ft.iter().sum())
+            .unwrap_or_else(|| unreachable!());
         assert!(close(c.low_1pct_integral_fps, 20.0));
         assert!(close(c.low_1pct_avg_fps, 1000.0 / 45.0));
         assert!(close(c.average_fps, 1000.0 * 200.0 / 2070.0));
@@ -393,5 +411,52 @@ mod tests {
         let (stutter, low) = stuttering(&ft, ft.iter().sum());
         assert!(close(stutter, 90.0 / 2070.0));
         assert!(close(low, 0.0));
+    }
+
+    /// With the one sum given, the means and the lows' averages are those of adding
+    /// the series again for each (the former way), bit for bit, on varied series.
+    #[test]
+    fn one_sum_and_one_lows_pass_match_adding_again() {
+        let mut x: u64 = 77;
+        for (n, spread) in [(1usize, 5u64), (7, 3), (1000, 400), (20_000, 90_000), (5000, 7)] {
+            let ft: Vec<f64> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    1.0 + (x % spread) as f64 / 3.0
+                })
+                .collect();
+            let asc = sorted_ascending(&ft);
+            let c =
+                Conventions::of_sorted_total(&ft, &asc, ft.iter().sum()).unwrap_or_else(|| unreachable!());
+            let mean = ft.iter().sum::<f64>() / n as f64;
+            let low_avg = |tau: f64| {
+                let limit = r8(&asc, tau);
+                let (sum, count) =
+                    ft.iter().filter(|&&t| t >= limit).fold((-0.0, 0usize), |(s, c), &t| (s + t, c + 1));
+                1000.0 / (sum / count as f64)
+            };
+            let cfx = c.capframex.unwrap_or_else(|| unreachable!());
+            let got = [
+                cfx.average_fps,
+                cfx.low_1pct_avg_fps,
+                cfx.low_0_1pct_avg_fps,
+                c.frameview.map_or(0.0, |f| f.average_fps),
+                c.presentmon.map_or(0.0, |p| p.average_fps),
+                c.mangohud.map_or(0.0, |m| m.average_fps),
+            ];
+            let n_ft = 1000.0 * n as f64;
+            let want = [
+                n_ft / ft.iter().sum::<f64>(),
+                low_avg(0.99),
+                low_avg(0.999),
+                n_ft / ft.iter().sum::<f64>(),
+                1000.0 / mean,
+                1000.0 / mean,
+            ];
+            assert_eq!(got.map(f64::to_bits), want.map(f64::to_bits), "{n} frames");
+            assert_eq!(Conventions::of_sorted(&ft, &asc), Some(c));
+        }
     }
 }

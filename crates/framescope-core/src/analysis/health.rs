@@ -143,7 +143,14 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                 let last = (first + STRETCH).min(n);
                 let (lo, hi) = (first.saturating_sub(HALF_WINDOW), (last + HALF_WINDOW).min(n));
                 buf.clear();
-                buf.extend((lo..hi).map(value));
+                if series.frame.is_empty() {
+                    // Positions are frames: the column's stretch, decoded a block at a time.
+                    c.values.extend_range(lo..hi, &mut buf);
+                    let zeros = buf.iter_mut().zip(lo..).filter(|(v, f)| **v == 0.0 && generated(*f));
+                    zeros.for_each(|(v, _)| *v = f64::NAN);
+                } else {
+                    buf.extend((lo..hi).map(value));
+                }
                 let mut keep = |i: usize, v: f64, m: f64| {
                     if v - m > 0.0 && spike_rule.is_none_or(|(t, floor)| spikes(v, m, t, floor)) {
                         all.frames.push((lo + i) as u32);
@@ -371,7 +378,7 @@ mod tests {
     /// boundaries, with missing values and a constant column.
     #[test]
     fn chunked_candidates_match_the_whole_series() {
-        use crate::model::{Column, ColumnKind};
+        use crate::model::{Column, ColumnKind, FrameType};
         let n = 2 * CHUNK + 123;
         let mut x: u32 = 9;
         let busy: Vec<f64> = (0..n)
@@ -386,12 +393,17 @@ mod tests {
             Column { name: "MsCPUBusy".into(), kind: ColumnKind::CpuBusy, values: busy.into() },
             Column { name: "MsGPUWait".into(), kind: ColumnKind::GpuWait, values: vec![0.1; n].into() },
         ];
-        let trace = steady_trace(n, columns, Vec::new());
+        // Every 3rd frame generated: its 0 is no value (about one in 97 is 0).
+        let kinds = (0..n).map(|i| if i % 3 == 1 { FrameType::IntelXessFg } else { FrameType::Application });
+        let trace = steady_trace(n, columns, kinds.collect());
         let series = Series::of(&trace, crate::analysis::FrameTimeSource::Presents);
         let whole: Vec<Candidates> = actions(&trace, &series).iter().map(Candidates::of_action).collect();
         let chunked = candidates(&trace, &series, None);
-        assert_eq!(whole.len(), chunked.len());
-        for (a, b) in whole.iter().zip(&chunked) {
+        // Without a frame list (what `Prepared` holds), the stretches are read in blocks.
+        let by_blocks = candidates(&trace, &Series { frame: Vec::new(), ..series.clone() }, None);
+        assert_eq!((whole.len(), by_blocks.len()), (chunked.len(), chunked.len()));
+        for ((a, b), c) in whole.iter().zip(&chunked).zip(&by_blocks) {
+            assert_eq!((&c.frames, &c.values, &c.median), (&b.frames, &b.values, &b.median));
             assert_eq!(a.name, b.name);
             assert_eq!(a.frames, b.frames);
             assert_eq!(a.values, b.values);

@@ -117,6 +117,28 @@ impl<'a> BusyColumns<'a> {
         FrameBusy { cpu_busy_ms, fc_ms, gpu_busy_ms, class }
     }
 
+    /// Every frame's values and class in order, as [`BusyColumns::frame`] gives them,
+    /// with the columns read a block at a time ([`crate::model::Values::iter`]); false
+    /// (nothing called) when a column is not as long as the trace.
+    pub fn for_each_frame(&self, mut f: impl FnMut(FrameBusy)) -> bool {
+        let (n, frames) = (self.len(), &self.trace.frames);
+        let fc_part_len = self.cpu_wait.map_or(frames.frame_time_ms.len(), crate::model::Values::len);
+        if self.cpu_busy.len() != n || self.gpu_busy.len() != n || fc_part_len != n {
+            return false;
+        }
+        let mut each = |i: usize, cpu_busy_ms: f64, gpu_busy_ms: f64, fc_ms: f64| {
+            let generated = frames.frame_type.get(i).is_some_and(|t| t.is_generated());
+            let class = if generated { None } else { Class::of(cpu_busy_ms, fc_ms, gpu_busy_ms) };
+            f(FrameBusy { cpu_busy_ms, fc_ms, gpu_busy_ms, class });
+        };
+        let busy = self.cpu_busy.iter().zip(self.gpu_busy.iter()).enumerate();
+        match self.cpu_wait {
+            Some(wait) => busy.zip(wait.iter()).for_each(|((i, (c, g)), w)| each(i, c, g, c + w)),
+            None => busy.zip(&frames.frame_time_ms).for_each(|((i, (c, g)), &ft)| each(i, c, g, ft)),
+        }
+        true
+    }
+
     /// Number of frames of the trace.
     #[must_use]
     pub fn len(&self) -> usize {
@@ -211,7 +233,9 @@ impl Limiter {
     pub fn of(trace: &Trace) -> Option<Self> {
         let cols = BusyColumns::of(trace)?;
         let mut tally = Tally::default();
-        (0..cols.len()).for_each(|i| tally.add(cols.frame(i)));
+        if !cols.for_each_frame(|b| tally.add(b)) {
+            (0..cols.len()).for_each(|i| tally.add(cols.frame(i)));
+        }
         tally.limiter()
     }
 
@@ -289,6 +313,12 @@ mod tests {
         let t = trace(CAPTURE);
         let cols = BusyColumns::of(&t).expect("the columns");
         let classes: Vec<Option<Class>> = (0..cols.len()).map(|i| cols.frame(i).class).collect();
+        let mut each = Vec::new();
+        assert!(cols.for_each_frame(|b| each.push(b)));
+        let bits =
+            |b: &FrameBusy| (b.cpu_busy_ms.to_bits(), b.fc_ms.to_bits(), b.gpu_busy_ms.to_bits(), b.class);
+        let by_index: Vec<_> = (0..cols.len()).map(|i| bits(&cols.frame(i))).collect();
+        assert_eq!(each.iter().map(bits).collect::<Vec<_>>(), by_index);
         assert_eq!(
             classes,
             [Some(Class::Gpu), Some(Class::Cpu), Some(Class::Neither), Some(Class::Gpu), None, None]
@@ -361,5 +391,43 @@ mod tests {
         let l = Limiter::of(&trace(csv)).expect("Unreal limiter");
         assert_eq!((l.main, l.classified_frames), ("cpu", 2));
         assert!((l.neither_time_fraction - 0.5).abs() < 1e-12, "{l:?}");
+    }
+
+    /// Reading the columns a block at a time gives every frame what `frame(i)` gives,
+    /// across blocks, with missing cells and generated frames, for PresentMon and an
+    /// engine log (whose `fc` is the frame time).
+    #[test]
+    fn each_frame_in_blocks_is_frame_by_index() {
+        use std::fmt::Write;
+        let mut pm = String::from(
+            "Application,ProcessID,SwapChainAddress,MsBetweenPresents,MsCPUBusy,MsCPUWait,MsGPUBusy,FrameType\n",
+        );
+        let mut unity = String::from("frame,cpuFrameTime,cpuMainThreadFrameTime,gpuFrameTime\n");
+        for i in 0..300u32 {
+            let busy = if i % 37 == 5 {
+                "NA".to_string()
+            } else {
+                format!("{}.{:04}", 3 + i % 9, i * 7919 % 10_000)
+            };
+            let kind = if i % 29 == 3 { "Intel XeSS-FG" } else { "Application" };
+            let gpu = format!("{}.{:04}", 2 + i % 13, i * 104_729 % 10_000);
+            writeln!(pm, "g.exe,1,0x1,10,{busy},{}.5,{gpu},{kind}", i % 4).unwrap();
+            writeln!(unity, "{i},{}.25,{busy},{gpu}", 8 + i % 5).unwrap();
+        }
+        for csv in [pm, unity] {
+            let t = trace(&csv);
+            let cols = BusyColumns::of(&t).expect("the columns");
+            assert_eq!(cols.len(), 300);
+            let bits = |b: &FrameBusy| {
+                (b.cpu_busy_ms.to_bits(), b.fc_ms.to_bits(), b.gpu_busy_ms.to_bits(), b.class)
+            };
+            let mut each = Vec::new();
+            assert!(cols.for_each_frame(|b| each.push(bits(&b))));
+            let by_index: Vec<_> = (0..cols.len()).map(|i| bits(&cols.frame(i))).collect();
+            assert_eq!(each, by_index);
+            assert!(
+                by_index.iter().any(|b| b.3.is_none()) && by_index.iter().any(|b| b.3 == Some(Class::Cpu))
+            );
+        }
     }
 }

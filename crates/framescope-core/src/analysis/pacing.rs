@@ -60,37 +60,39 @@ pub fn headline_fps(frame_time_ms: &[f64]) -> Option<(u32, u32, u32)> {
 #[must_use]
 pub fn headline_fps_sorted(sorted_ms: &[f64]) -> Option<(u32, u32, u32)> {
     // The µs values are read as they are needed, slowest first: no copy of the series.
-    let us = || sorted_ms.iter().rev().map(|&ft| whole_microseconds(ft)).filter(|&v| v > 0);
-    headline_fps_iter(us(), us())
+    headline_fps_iter(sorted_ms.iter().rev().map(|&ft| whole_microseconds(ft)).filter(|&v| v > 0))
 }
 
 /// [`headline_fps`] of whole-microsecond frame times sorted descending.
 #[cfg(test)]
 fn headline_fps_us(descending_us: &[u64]) -> Option<(u32, u32, u32)> {
-    headline_fps_iter(descending_us.iter().copied(), descending_us.iter().copied())
+    headline_fps_iter(descending_us.iter().copied())
 }
 
-/// The headline figures from whole-µs frame times, slowest first (given twice: once
-/// to sum, once to walk). Sums are `u128`: a long capture of huge frame times cannot
-/// wrap them (a `u64` would after 1.8·10¹³ s of frames, which a hostile file can reach).
-fn headline_fps_iter(
-    for_total: impl Iterator<Item = u64>,
-    descending_us: impl Iterator<Item = u64>,
-) -> Option<(u32, u32, u32)> {
-    let total: u128 = for_total.map(u128::from).sum();
-    if total == 0 {
-        return None;
-    }
+/// The headline figures from whole-µs frame times, slowest first, in one pass: the
+/// walk down the budgets notes the time spent in slow frames and their count at each
+/// rate, the frames faster than every budget complete the total, and the ratios are
+/// then taken. Sums are `u128`: a long capture of huge frame times cannot wrap them (a
+/// `u64` would after 1.8·10¹³ s of frames, which a hostile file can reach).
+fn headline_fps_iter(descending_us: impl Iterator<Item = u64>) -> Option<(u32, u32, u32)> {
     let mut descending_us = descending_us.peekable();
-    let (mut steady, mut mostly, mut typical) = (0, 0, 0);
     // Budgets shrink as F grows, so the slow frames are a growing prefix.
     let (mut slow, mut spent) = (0usize, 0u128);
+    let mut at_rate = Vec::with_capacity(MAX_ANALYZED_FPS as usize);
     for fps in 1..=MAX_ANALYZED_FPS {
         let budget = 1_000_000 / u64::from(fps);
         while let Some(v) = descending_us.next_if(|&v| v > budget) {
             spent += u128::from(v);
             slow += 1;
         }
+        at_rate.push((fps, budget, spent, slow));
+    }
+    let total: u128 = spent + descending_us.map(u128::from).sum::<u128>();
+    if total == 0 {
+        return None;
+    }
+    let (mut steady, mut mostly, mut typical) = (0, 0, 0);
+    for (fps, budget, spent, slow) in at_rate {
         let waited = spent - slow as u128 * u128::from(budget);
         let ratio_spent = spent as f32 / total as f32;
         let ratio_waited = waited as f32 / total as f32;
@@ -245,6 +247,48 @@ mod tests {
         // 10 ms frames: at F = 100 the budget is 10 000 µs and 10 000 > 10 000 is false
         // (strict), so F = 100 passes; at F = 101 (budget 9 900) every frame is slow.
         assert_eq!(headline_fps_us(&[10_000; 4]), Some((100, 100, 100)));
+    }
+
+    /// The one-pass figures are those of the former two passes (the total first, then
+    /// the walk with the ratios at each rate), on series of varied spread, with frames
+    /// faster than every budget, and empty.
+    #[test]
+    fn one_pass_matches_total_then_walk() {
+        fn two_passes(descending_us: &[u64]) -> Option<(u32, u32, u32)> {
+            let total: u128 = descending_us.iter().map(|&v| u128::from(v)).sum();
+            if total == 0 {
+                return None;
+            }
+            let mut it = descending_us.iter().copied().peekable();
+            let (mut steady, mut mostly, mut typical) = (0, 0, 0);
+            let (mut slow, mut spent) = (0usize, 0u128);
+            for fps in 1..=MAX_ANALYZED_FPS {
+                let budget = 1_000_000 / u64::from(fps);
+                while let Some(v) = it.next_if(|&v| v > budget) {
+                    spent += u128::from(v);
+                    slow += 1;
+                }
+                let waited = spent - slow as u128 * u128::from(budget);
+                let (s, w) = (spent as f32 / total as f32, waited as f32 / total as f32);
+                typical = if s < 0.5 && w < 0.1 { fps } else { typical };
+                mostly = if s < 0.12 && w < 0.02 { fps } else { mostly };
+                steady = if s < 0.01 && w < 0.001 { fps } else { steady };
+            }
+            Some((steady, mostly, typical))
+        }
+        let mut x: u64 = 17;
+        for (n, spread) in [(0, 1), (1, 10), (500, 300), (5000, 20_000), (20_000, 2_000_000), (3000, 900)] {
+            let mut us: Vec<u64> = (0..n)
+                .map(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    1 + x % spread
+                })
+                .collect();
+            us.sort_unstable_by(|a, b| b.cmp(a));
+            assert_eq!(headline_fps_us(&us), two_passes(&us), "{n} frames up to {spread} µs");
+        }
     }
 
     /// `at_each` over a grid gives what `at` gives at each rate, bit for bit, with

@@ -2,9 +2,11 @@
 //! and quartiles of the window centred on it (9 before, itself, 9 after), cut to the
 //! frames that exist at the edges. Computed once per series, in parallel.
 
-use super::band::{Band, Kept, SAMPLE_EVERY};
+use super::band::{Band, Keeping, Kept, SAMPLE_EVERY};
 use super::summary::percentile;
 use rayon::prelude::*;
+
+mod full;
 
 /// Frames on each side of the centre.
 pub const HALF_WINDOW: usize = 9;
@@ -80,6 +82,17 @@ pub(crate) fn windows_by(
     last: usize,
     mut f: impl FnMut(usize, &[f64]),
 ) {
+    slide(n, value, first, last, |i, w| f(i, w.sorted()));
+}
+
+/// [`windows_by`], giving the sliding [`Window`] itself.
+fn slide(
+    n: usize,
+    value: impl Fn(usize) -> f64,
+    first: usize,
+    last: usize,
+    mut f: impl FnMut(usize, &Window),
+) {
     let mut window = Window::default();
     let (mut lo, mut hi) = (first.saturating_sub(HALF_WINDOW), first.saturating_sub(HALF_WINDOW));
     for i in first..last {
@@ -97,7 +110,7 @@ pub(crate) fn windows_by(
             window.remove(value(lo));
             lo += 1;
         }
-        f(i, window.sorted());
+        f(i, &window);
     }
 }
 
@@ -134,19 +147,25 @@ impl RollingStats {
             .map(|(c, m)| {
                 let first = c * CHUNK;
                 let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
-                let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
-                windows(values, first, first + m.len(), |i, w| {
-                    let (q1, median, q3) = quartiles(w);
-                    m[i - first] = median;
-                    let (d, r) = (q3 - q1, q3 / q1);
-                    if r > super::stutter::OSC_RATIO {
-                        high.push(i as u32);
-                        high_iqr.push(d);
-                    }
-                    iqrs.add(&iqr_band, d);
-                    ratios.add(&ratio_band, r);
-                });
-                (high, high_iqr, iqrs, ratios)
+                let (mut iqrs, mut ratios) = (Keeping::new(&iqr_band), Keeping::new(&ratio_band));
+                slide(
+                    values.len(),
+                    |i| values[i],
+                    first,
+                    first + m.len(),
+                    |i, w| {
+                        let (q1, median, q3) = w.quartiles();
+                        m[i - first] = median;
+                        let (d, r) = (q3 - q1, q3 / q1);
+                        if r > super::stutter::OSC_RATIO {
+                            high.push(i as u32);
+                            high_iqr.push(d);
+                        }
+                        iqrs.add(d);
+                        ratios.add(r);
+                    },
+                );
+                (high, high_iqr, iqrs.finish(), ratios.finish())
             })
             .collect();
         let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
@@ -233,11 +252,13 @@ pub(crate) struct Window {
     /// One more than a window: a step inserts before it removes.
     values: [f64; 2 * HALF_WINDOW + 2],
     len: usize,
+    /// The quartiles a full step worked out (`None` after any other change).
+    quartiles: Option<full::Quartiles>,
 }
 
 impl Default for Window {
     fn default() -> Self {
-        Self { values: [0.0; 2 * HALF_WINDOW + 2], len: 0 }
+        Self { values: [0.0; 2 * HALF_WINDOW + 2], len: 0, quartiles: None }
     }
 }
 
@@ -246,9 +267,16 @@ impl Window {
         &self.values[..self.len]
     }
 
+    /// `Q1`, median and `Q3` of the window, as [`quartiles`] of [`Window::sorted`].
+    #[inline]
+    fn quartiles(&self) -> (f64, f64, f64) {
+        self.quartiles.unwrap_or_else(|| quartiles(self.sorted()))
+    }
+
     /// Inserts `v` after any equal values (NaN is left out).
     #[inline]
     pub(crate) fn insert(&mut self, v: f64) {
+        self.quartiles = None;
         if v.is_nan() || self.len == self.values.len() {
             return;
         }
@@ -269,6 +297,15 @@ impl Window {
     #[inline]
     pub(crate) fn replace(&mut self, out: f64, inn: f64) {
         let len = self.len;
+        if len == full::FULL
+            && out > 0.0
+            && inn > 0.0
+            && let Some(q) = full::step(&mut self.values, out, inn)
+        {
+            self.quartiles = Some(q);
+            return;
+        }
+        self.quartiles = None;
         // `total_cmp` finds equal values by their bits: compare the bits themselves.
         let found = if out > 0.0 && inn > 0.0 {
             let bits = out.to_bits();
@@ -299,6 +336,7 @@ impl Window {
     /// Removes one value equal to `v` (NaN is never there).
     #[inline]
     fn remove(&mut self, v: f64) {
+        self.quartiles = None;
         if v.is_nan() {
             return;
         }
@@ -363,11 +401,12 @@ mod tests {
             assert_eq!(bits(&slid), bits(&stepped), "step {k}");
             let w = slid.sorted();
             let by_percentile = (percentile(w, 0.25), percentile(w, 0.5), percentile(w, 0.75));
+            let want = (by_percentile.0.to_bits(), by_percentile.1.to_bits(), by_percentile.2.to_bits());
             let (a, b, c) = quartiles(w);
-            assert_eq!(
-                (a.to_bits(), b.to_bits(), c.to_bits()),
-                (by_percentile.0.to_bits(), by_percentile.1.to_bits(), by_percentile.2.to_bits())
-            );
+            assert_eq!((a.to_bits(), b.to_bits(), c.to_bits()), want);
+            // Those a full step worked out, too.
+            let (a, b, c) = slid.quartiles();
+            assert_eq!((a.to_bits(), b.to_bits(), c.to_bits()), want, "step {k}");
         }
     }
 

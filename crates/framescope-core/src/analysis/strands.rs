@@ -43,7 +43,7 @@ impl SortedFigures {
                 let total: f64 = ft.iter().sum();
                 let summary = Summary::from_sorted(&sorted, total);
                 let headline = pacing::headline_fps_sorted(&sorted);
-                let conventions = Conventions::of_sorted(ft, &sorted);
+                let conventions = Conventions::of_sorted_total(ft, &sorted, total);
                 (summary, headline, conventions, SlowTimeCurve::from_sorted_shared(sorted, total))
             },
             || RollingStats::of(ft),

@@ -4,6 +4,7 @@
 //! bit-identical to the `f64` that was pushed.
 
 mod builder;
+mod iter;
 mod store;
 
 pub use builder::ValuesBuilder;
@@ -81,7 +82,7 @@ impl Values {
 
     /// Every value in order (NaN for missing ones), without allocating.
     pub fn iter(&self) -> impl ExactSizeIterator<Item = f64> + Clone + '_ {
-        (0..self.len()).map(move |i| self.at(i))
+        iter::Iter::new(self)
     }
 
     /// The values as a slice when they are stored as one.
@@ -231,11 +232,39 @@ mod tests {
             vec![1e12, 1e12 + 1.0, -0.0],
             vec![1e12, 1e12 + 1.0, 1e12 + 0.5],
             vec![9e15, 1.0],
+            (0..300).map(|i| if i % 11 == 0 { f64::NAN } else { f64::from(i) * 0.0625 - 3.0 }).collect(),
+            (0..130).map(|i| 0.1 * f64::from(i)).collect(),
+            vec![0.8; 100],
+            vec![f64::NAN; 100],
             [vec![f64::NAN; 300], (0..300).map(|i| 5e11 + f64::from(i)).collect()].concat(),
         ];
         for c in cases {
             let v = Values::from(c.clone());
             assert_eq!(v.len(), c.len());
+            let folded = v.iter().fold(Vec::new(), |mut a, x| {
+                a.push(x);
+                a
+            });
+            assert_eq!(bits(&folded), bits(&c), "fold {c:?}");
+            let mut ranged = vec![7.0];
+            v.extend_range(1..c.len() + 2, &mut ranged);
+            let past_end = [f64::NAN; 3];
+            let want: Vec<f64> = [&[7.0], c.get(1..).unwrap_or(&[]), &past_end[..=c.len().min(1)]].concat();
+            assert_eq!(bits(&ranged), bits(&want), "range {c:?}");
+            let mut it = v.iter();
+            if c.len() > 70 {
+                it.nth(69);
+                let rest = it.clone().fold(Vec::new(), |mut a, x| {
+                    a.push(x);
+                    a
+                });
+                assert_eq!(bits(&rest), bits(&c[70..]), "fold after 70 {c:?}");
+                it = v.iter();
+            }
+            assert_eq!(it.len(), c.len());
+            let half = c.len() / 2;
+            assert_eq!(it.nth(half).map(f64::to_bits), (half < c.len()).then(|| v.at(half).to_bits()));
+            assert_eq!(it.len(), c.len().saturating_sub(half + 1));
             assert_eq!(bits(&v.iter().collect::<Vec<_>>()), bits(&c), "{c:?}");
             assert_eq!(bits(&v), bits(&c), "deref {c:?}");
             let (lo, hi) = (c.len().min(1), c.len().min(3));
