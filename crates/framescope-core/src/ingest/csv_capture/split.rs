@@ -14,14 +14,17 @@ pub(super) const BATCH_ROWS: usize = 4096;
 /// Batches the splitter may be ahead by (bounds the memory in flight, with
 /// [`TASKS_AHEAD`]): at 2 the splitter waited on the loading thread, which then
 /// waited on it (issue 24: 15 interleaved runs at 1M frames, median wall 0.58 →
-/// 0.53 s; the peak RSS did not grow).
-pub(super) const BATCHES_IN_FLIGHT: usize = 8;
+/// 0.53 s; the peak RSS did not grow). 4 since blocks are 512 KiB (the same bytes in
+/// flight as 8 of 256 KiB).
+pub(super) const BATCHES_IN_FLIGHT: usize = 4;
 
-/// Bytes read at a time, into a block of whole lines. 256 KiB (a thousand rows of a
+/// Bytes read at a time, into a block of whole lines. 512 KiB (two thousand rows of a
 /// PresentMon 2.x capture): the blocks in flight (their bytes, field ends, parsed
 /// cells and traces, about 3 × the bytes) stay a few MiB; at 4 MiB they held about
-/// 25 MiB, which the allocator kept through the analysis.
-pub(super) const READ_BYTES: usize = 1 << 18;
+/// 25 MiB, which the allocator kept through the analysis. Against 256 KiB, half as
+/// many blocks wake half as many threads: 3 % less CPU for a 1M-frame report (21
+/// interleaved runs, 334 → 324 ms), the same peak RSS.
+pub(super) const READ_BYTES: usize = 1 << 19;
 
 /// Rows split from the input, with the line each starts on.
 #[derive(Default)]

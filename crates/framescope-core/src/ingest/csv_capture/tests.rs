@@ -233,7 +233,7 @@ fn line_parts(data: &[u8], n: usize) -> Vec<std::ops::Range<usize>> {
 /// first block was not plain was once left unread.)
 #[test]
 fn a_load_in_tasks_is_one_row_loop_and_quotes_go_to_csv_core() {
-    let text = capture(99, SHIFTED, 8000, 2);
+    let text = capture(99, SHIFTED, 16_000, 2);
     let (whole, _) = load_in_blocks(text.as_bytes(), &[], false);
     let quoted = |from: usize| {
         let (head, tail) = text.split_at(text[from..].find("\nb.exe,").map_or(text.len(), |p| from + p + 1));
