@@ -90,7 +90,11 @@ impl<'a> RowReader<'a> {
             None
         };
         // A malformed row may only join a trace that exists: it never creates one.
-        let index = match self.trace_index(record, shape.is_none()) {
+        let found = match self.same_as_last(record) {
+            Some(index) => Ok(index),
+            None => self.trace_index(record, shape.is_none()),
+        };
+        let index = match found {
             Ok(index) => index,
             Err(reason) => {
                 self.file_skips.add(line, shape.unwrap_or(reason));
@@ -123,6 +127,17 @@ impl<'a> RowReader<'a> {
             let kept = (self.builders[index].len() > before).then_some(before);
             m.note(record, line, kept, false);
         }
+    }
+
+    /// The last row's trace when this row's key fields, as one span, are the last
+    /// row's (rows of one trace run on): what [`RowReader::trace_index`] finds first,
+    /// inline.
+    #[inline]
+    fn same_as_last<F: Fields>(&self, record: &F) -> Option<usize> {
+        let layout = self.layout;
+        let (a, b) = key_span([layout.application, layout.process_id, layout.swap_chain])?;
+        let (last, index) = (self.last_span.as_deref()?, self.last_index?);
+        same_bytes(record.span(a, b)?, last).then_some(index)
     }
 
     /// Finds the trace a row belongs to, creating it when `create` is set. The error
@@ -188,6 +203,7 @@ impl<'a> RowReader<'a> {
 
 /// The first and last of the key columns when each is present and they are
 /// adjacent, in order.
+#[inline]
 fn key_span(cols: [Option<usize>; 3]) -> Option<(usize, usize)> {
     let [a, b, c] = cols;
     let (a, b, c) = (a?, b?, c?);
