@@ -129,34 +129,28 @@ impl<'a> RowReader<'a> {
         }
     }
 
-    /// The last row's trace when this row's key fields, as one span, are the last
-    /// row's (rows of one trace run on): what [`RowReader::trace_index`] finds first,
-    /// inline.
+    /// The last row's trace when this row's key fields are the last row's (rows of
+    /// one trace run on): compared as one span when they are side by side
+    /// (PresentMon's first three), else field by field. Inline: most rows end here.
     #[inline]
     fn same_as_last<F: Fields>(&self, record: &F) -> Option<usize> {
+        let index = self.last_index?;
         let layout = self.layout;
-        let (a, b) = key_span([layout.application, layout.process_id, layout.swap_chain])?;
-        let (last, index) = (self.last_span.as_deref()?, self.last_index?);
-        same_bytes(record.span(a, b)?, last).then_some(index)
+        let cols = [layout.application, layout.process_id, layout.swap_chain];
+        let span = key_span(cols).and_then(|(a, b)| record.span(a, b));
+        let same = match (span, self.last_span.as_deref()) {
+            (Some(now), Some(last)) => same_bytes(now, last),
+            _ => cols.iter().zip(&self.last_key).all(|(c, k)| same_bytes(raw_field(record, *c), k)),
+        };
+        same.then_some(index)
     }
 
-    /// Finds the trace a row belongs to, creating it when `create` is set. The error
-    /// says why the row names no trace.
+    /// Finds the trace of a row that is not the last row's ([`RowReader::same_as_last`]),
+    /// creating it when `create` is set. The error says why the row names no trace.
     fn trace_index<F: Fields>(&mut self, record: &F, create: bool) -> Result<usize, SkipReason> {
         let layout = self.layout;
         let cols = [layout.application, layout.process_id, layout.swap_chain];
-        let raw = |c: Option<usize>| c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""));
-        // The key columns side by side (PresentMon's first three): one comparison.
         let span = key_span(cols).and_then(|(a, b)| record.span(a, b));
-        if let Some(idx) = self.last_index {
-            let same = match (span, &self.last_span) {
-                (Some(now), Some(last)) => same_bytes(now, last),
-                _ => cols.iter().zip(&self.last_key).all(|(c, k)| same_bytes(raw(*c), k)),
-            };
-            if same {
-                return Ok(idx);
-            }
-        }
         let text = |c: Option<usize>| {
             c.map(|i| String::from_utf8_lossy(trim(record.get(i).unwrap_or(b""))).into_owned())
         };
@@ -194,11 +188,17 @@ impl<'a> RowReader<'a> {
                 self.builders.len() - 1
             }
         };
-        self.last_key = cols.iter().map(|c| raw(*c).to_vec()).collect();
+        self.last_key = cols.iter().map(|c| raw_field(record, *c).to_vec()).collect();
         self.last_span = span.map(<[u8]>::to_vec);
         self.last_index = Some(idx);
         Ok(idx)
     }
+}
+
+/// The bytes of column `c` of a row (empty when the layout has no such column or the
+/// row is short).
+fn raw_field<F: Fields>(record: &F, c: Option<usize>) -> &[u8] {
+    c.map_or(&b""[..], |i| record.get(i).unwrap_or(b""))
 }
 
 /// The first and last of the key columns when each is present and they are
