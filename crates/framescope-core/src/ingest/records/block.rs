@@ -57,11 +57,7 @@ impl Fields for BlockRow<'_> {
     fn get(&self, i: usize) -> Option<&[u8]> {
         // `ends` holds the row's fields' ends, one per field.
         let end = *self.ends.get(i)?;
-        let start = match i.checked_sub(1) {
-            None => self.span.start,
-            Some(j) => self.ends[j] + 1,
-        };
-        self.data.get(start as usize..end as usize)
+        self.data.get(self.start_of(i)..end as usize)
     }
     fn is_oversized(&self) -> bool {
         false
@@ -73,11 +69,7 @@ impl Fields for BlockRow<'_> {
             return None;
         }
         let end = *self.ends.get(last)?;
-        let start = match first.checked_sub(1) {
-            None => self.span.start,
-            Some(j) => self.ends[j] + 1,
-        };
-        self.data.get(start as usize..end as usize)
+        self.data.get(self.start_of(first)..end as usize)
     }
     #[inline]
     fn cell(&self, i: usize) -> Cell {
@@ -108,6 +100,16 @@ impl Fields for BlockRow<'_> {
 }
 
 impl BlockRow<'_> {
+    /// Where field `i` starts (after the comma that ends the field before; `i` is a
+    /// field of the row).
+    #[inline]
+    fn start_of(&self, i: usize) -> usize {
+        match i.checked_sub(1) {
+            None => self.span.start as usize,
+            Some(j) => self.ends[j] as usize + 1,
+        }
+    }
+
     /// Field `i` parsed ahead ([`Block::parse`]), encoded; `None` when it was not (a
     /// block built in its own task parses none ahead: one check then).
     #[inline]
@@ -209,28 +211,11 @@ impl Block {
         let mut words = data.chunks_exact(16);
         let mut base = 0usize;
         for word in &mut words {
-            let (commas, breaks) = masks(word);
-            if breaks == 0 {
-                let mut m = commas;
-                while m != 0 {
-                    scan.ends.push((base + m.trailing_zeros() as usize) as u32);
-                    m &= m - 1;
-                }
-            } else {
-                let mut m = commas | breaks;
-                while m != 0 {
-                    let i = m.trailing_zeros();
-                    scan.separator(data, base + i as usize, breaks >> i & 1 == 1);
-                    m &= m - 1;
-                }
-            }
+            scan.chunk(data, base, masks(word));
             base += 16;
         }
-        for (i, &b) in words.remainder().iter().enumerate() {
-            if b == b',' || b == b'\n' {
-                scan.separator(data, base + i, b == b'\n');
-            }
-        }
+        // The last bytes (fewer than 16) the same way: `masks` reads the rest as zeros.
+        scan.chunk(data, base, masks(words.remainder()));
         if scan.row.start < data.len() {
             scan.row.finish(data, data.len(), scan.line, scan.rows, scan.ends, scan.lines);
             scan.line += 1;
@@ -255,6 +240,25 @@ struct Scan<'a> {
 }
 
 impl Scan<'_> {
+    /// The commas and line breaks of the chunk at `base` (bit `j`: byte `base + j`).
+    #[inline]
+    fn chunk(&mut self, data: &[u8], base: usize, (commas, breaks): (u32, u32)) {
+        if breaks == 0 {
+            let mut m = commas;
+            while m != 0 {
+                self.ends.push((base + m.trailing_zeros() as usize) as u32);
+                m &= m - 1;
+            }
+        } else {
+            let mut m = commas | breaks;
+            while m != 0 {
+                let i = m.trailing_zeros();
+                self.separator(data, base + i as usize, breaks >> i & 1 == 1);
+                m &= m - 1;
+            }
+        }
+    }
+
     /// A comma (a field end) or a line break (the row's end) at `pos`.
     #[inline]
     fn separator(&mut self, data: &[u8], pos: usize, newline: bool) {
@@ -315,10 +319,7 @@ impl RowScan {
 #[inline]
 fn masks(chunk: &[u8]) -> (u32, u32) {
     use safe_arch::{cmp_eq_mask_i8_m128i, load_unaligned_m128i, move_mask_i8_m128i, set_splat_i8_m128i};
-    let mut b = [0u8; 16];
-    let n = chunk.len().min(16);
-    b[..n].copy_from_slice(&chunk[..n]);
-    let v = load_unaligned_m128i(&b);
+    let v = load_unaligned_m128i(&padded(chunk));
     let found = |byte: u8| move_mask_i8_m128i(cmp_eq_mask_i8_m128i(v, set_splat_i8_m128i(byte as i8))) as u32;
     (found(b','), found(b'\n'))
 }
@@ -328,9 +329,7 @@ fn masks(chunk: &[u8]) -> (u32, u32) {
 #[inline]
 fn masks_portable(chunk: &[u8]) -> (u32, u32) {
     const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut b = [0u8; 16];
-    let n = chunk.len().min(16);
-    b[..n].copy_from_slice(&chunk[..n]);
+    let b = padded(chunk);
     let word = |k: usize| {
         let mut w = [0u8; 8];
         w.copy_from_slice(&b[8 * k..8 * k + 8]);
@@ -339,6 +338,15 @@ fn masks_portable(chunk: &[u8]) -> (u32, u32) {
     let (lo, hi) = (word(0), word(1));
     let bits = |w: u64, byte: u8| packed(zero_bytes(w ^ (ONES * u64::from(byte))));
     (bits(lo, b',') | bits(hi, b',') << 8, bits(lo, b'\n') | bits(hi, b'\n') << 8)
+}
+
+/// The first 16 bytes of `chunk`, zeros after its end.
+#[inline]
+fn padded(chunk: &[u8]) -> [u8; 16] {
+    let mut b = [0u8; 16];
+    let n = chunk.len().min(16);
+    b[..n].copy_from_slice(&chunk[..n]);
+    b
 }
 
 #[cfg(not(target_arch = "x86_64"))]
