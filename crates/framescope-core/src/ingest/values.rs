@@ -214,18 +214,16 @@ fn plain_integer(b: &[u8]) -> Option<u64> {
     Some(few_digits(&b[..n - 8])? * 100_000_000 + low)
 }
 
-/// The value of up to 7 ASCII digits (none: 0); `None` when a byte is no digit.
+/// The value of up to 7 ASCII digits (none: 0); `None` when a byte is no digit. One
+/// or two digits (the whole part of frame times and most durations, small counters)
+/// are read without a loop.
 #[inline]
 fn few_digits(b: &[u8]) -> Option<u64> {
-    let mut value: u64 = 0;
-    for &c in b {
-        let digit = c.wrapping_sub(b'0');
-        if digit > 9 {
-            return None;
-        }
-        value = value * 10 + u64::from(digit);
+    match *b {
+        [a] => Some(u64::from(digit(a)?)),
+        [a, c] => Some(u64::from(digit(a)?) * 10 + u64::from(digit(c)?)),
+        _ => b.iter().try_fold(0u64, |value, &c| Some(value * 10 + u64::from(digit(c)?))),
     }
-    Some(value)
 }
 
 /// The scaled integer of a cell written as PresentMon's `%.4f` of a value below 10⁵
@@ -252,14 +250,7 @@ fn fixed4_scaled(b: &[u8]) -> Option<i32> {
     let d = x - ZEROS;
     let pairs = (d * 10 + (d >> 8)) & 0x00FF_00FF;
     let decimals = (pairs * 100 + (pairs >> 16)) & 0xFFFF;
-    // One or two digits before the dot (frame times and most durations) without the
-    // loop of `few_digits`.
-    let whole = match b[..n - 5] {
-        [a] => u64::from(digit(a)?),
-        [a, c] => u64::from(digit(a)?) * 10 + u64::from(digit(c)?),
-        ref more => few_digits(more)?,
-    };
-    Some((whole * 10_000 + u64::from(decimals)) as i32)
+    Some((few_digits(&b[..n - 5])? * 10_000 + u64::from(decimals)) as i32)
 }
 
 /// The value of an ASCII digit.
