@@ -108,17 +108,23 @@ impl Lines {
     #[inline]
     pub fn push(&mut self, line: u64) {
         // The common case inline: the next line of a block of consecutive lines.
-        let k = self.len % BLOCK;
-        if k != 0
-            && self
-                .blocks
-                .last()
-                .is_some_and(|b| b.kind == Kind::Run && b.base.checked_add(k as u64) == Some(line))
-        {
+        if self.run_goes_on(line) {
             self.len += 1;
             return;
         }
         self.push_any(line);
+    }
+
+    /// True when the open block is a run of consecutive lines that `line` continues
+    /// (then pushing it only counts it).
+    #[inline]
+    fn run_goes_on(&self, line: u64) -> bool {
+        let k = self.len % BLOCK;
+        k != 0
+            && self
+                .blocks
+                .last()
+                .is_some_and(|b| b.kind == Kind::Run && b.base.checked_add(k as u64) == Some(line))
     }
 
     /// [`Lines::push`] of any line.
@@ -169,14 +175,8 @@ impl Lines {
         let mut done = 0;
         while done < n {
             let Some(line) = first.checked_add(done as u64) else { return };
-            let k = self.len % BLOCK;
-            let joins = k != 0
-                && self
-                    .blocks
-                    .last()
-                    .is_some_and(|b| b.kind == Kind::Run && b.base.checked_add(k as u64) == Some(line));
-            if joins {
-                let take = (n - done).min(BLOCK - k);
+            if self.run_goes_on(line) {
+                let take = (n - done).min(BLOCK - self.len % BLOCK);
                 self.len += take;
                 done += take;
             } else {
