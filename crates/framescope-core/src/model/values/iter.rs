@@ -35,14 +35,7 @@ impl<'a> Iter<'a> {
         if start >= end {
             return false;
         }
-        let buf = &mut self.buf[..end - start];
-        match &self.values.store {
-            Store::Scaled(v) => decode_into(buf, &v[start..end]),
-            Store::Dense(v) => buf.copy_from_slice(&v[start..end]),
-            Store::Missing(_) => buf.fill(f64::NAN),
-            Store::Constant(c, _) => buf.fill(*c),
-            Store::Ints(v) => buf.iter_mut().zip(start..end).for_each(|(b, i)| *b = v.at(i)),
-        }
+        decode_range(&self.values.store, start..end, &mut self.buf[..end - start]);
         (self.start, self.at, self.filled) = (start, 0, end - start);
         true
     }
@@ -97,15 +90,21 @@ impl Values {
     pub fn extend_range(&self, range: std::ops::Range<usize>, out: &mut Vec<f64>) {
         let stored = range.start.min(self.len())..range.end.min(self.len());
         let at = out.len();
-        match &self.store {
-            Store::Scaled(v) => {
-                out.resize(at + stored.len(), 0.0);
-                decode_into(&mut out[at..], &v[stored.clone()]);
-            }
-            Store::Dense(v) => out.extend_from_slice(&v[stored.clone()]),
-            store => out.extend(stored.clone().map(|i| store.at(i))),
-        }
+        out.resize(at + stored.len(), 0.0);
+        decode_range(&self.store, stored, &mut out[at..]);
         out.resize(at + range.len(), f64::NAN);
+    }
+}
+
+/// Decodes the values at `range` (stored ones) of `store` into `to` (as long).
+#[inline]
+fn decode_range(store: &Store, range: std::ops::Range<usize>, to: &mut [f64]) {
+    match store {
+        Store::Scaled(v) => decode_into(to, &v[range]),
+        Store::Dense(v) => to.copy_from_slice(&v[range]),
+        Store::Missing(_) => to.fill(f64::NAN),
+        Store::Constant(c, _) => to.fill(*c),
+        Store::Ints(v) => to.iter_mut().zip(range).for_each(|(b, i)| *b = v.at(i)),
     }
 }
 
