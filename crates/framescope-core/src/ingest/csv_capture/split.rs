@@ -56,7 +56,7 @@ pub(super) struct Builds<'a> {
 /// csv_core.
 ///
 /// Each block is read into a buffer of its own (the bytes after its last line end
-/// go on to the next) and handed to a rayon task that splits it and builds its
+/// go on to the next), split here, and handed to a rayon task that builds its
 /// traces (`parallel.rs`), or, when it cannot, parses its planned cells ahead for the
 /// loading thread, which reads it row by row; up to [`TASKS_AHEAD`] tasks run or wait while
 /// this thread reads on, and their blocks are passed on in file order.
@@ -106,14 +106,13 @@ pub(super) fn split_input<'a, R: BufRead>(
             };
             rest.extend_from_slice(&data[cut..]);
             data.truncate(cut);
-            let first = line;
-            line +=
-                memchr::memchr_iter(b'\n', &data).count() as u64 + u64::from(eof && !data.ends_with(b"\n"));
+            // Split here, while the bytes just read are in this core's cache (the
+            // task reads the rows); the split counts the lines too.
+            line = block.fill(data, line);
             let (tx, rx) = mpsc::sync_channel(1);
             pending.push_back(rx);
             let plan = Arc::clone(plan);
             scope.spawn(move |_| {
-                block.fill(data, first);
                 // The task reads each planned cell where it needs it; the loading
                 // thread, reading a block row by row, gets them parsed ahead.
                 let built = build_block(&block, builds.layout, builds.file_stem);
