@@ -228,6 +228,7 @@ impl AnalysisArgs {
                 unit: self.unit,
                 extra: self.extra_columns.clone(),
             }),
+            figures_only: false,
         }
     }
 }

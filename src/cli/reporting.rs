@@ -1,7 +1,7 @@
 //! `framescope report`: every file loaded in parallel, reported in argument order as a
 //! table, JSON or CSV; and the output and exit-status helpers `compare` shares.
 
-use super::args::{FormatArg, ReportArgs};
+use super::args::{AnalysisArgs, FormatArg, ReportArgs};
 use super::html;
 use super::inputs::{self, ProgressLine};
 use super::loading::{FileResult, Job, echo_errors, etl_entry};
@@ -20,7 +20,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         Err(code) => return code,
     };
     let settings = a.settings();
-    let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
+    let job = Job { selector: a.trace.clone(), opts: report_load_options(a), trim: a.trim() };
     let (markers, marker_error) = load_markers(a.pcl.as_deref(), job.opts.qpc_hz());
     let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
     let echo = echo_errors(format == FormatArg::Table);
@@ -97,6 +97,12 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         }
     }
     finish(written, failed, false)
+}
+
+/// How `report` reads its files: only what the figures read, unless it writes the HTML
+/// report too, which shows every column.
+fn report_load_options(a: &AnalysisArgs) -> ingest::LoadOptions {
+    ingest::LoadOptions { figures_only: a.html.is_none(), ..a.load_options() }
 }
 
 /// Writes what `report` collects until every file is read: the JSON document on

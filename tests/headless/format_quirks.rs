@@ -14,7 +14,8 @@ use crate::common;
 #[allow(clippy::wildcard_imports)]
 use common::quirks::*;
 use framescope_core::analysis::{FrameTimeSource, Series};
-use framescope_core::model::ColumnKind;
+use framescope_core::ingest::LoadOptions;
+use framescope_core::model::{Column, ColumnKind, Trace};
 
 // ---------------------------------------------------------------------------------
 // 1. BOM, CRLF, missing final newline
@@ -151,6 +152,42 @@ FarCryNewDawn.exe,9208,0x00000259DAE0BCF0,DXGI,0,0,0,Composed: Flip,0, 1.100000,
 // ---------------------------------------------------------------------------------
 // 9. Garbage values in other columns
 // ---------------------------------------------------------------------------------
+
+/// `framescope report` loads for figures only: `MsGPUTime`, which no figure reads, is
+/// left out of the trace (as are the other columns no figure reads), yet its cells are
+/// checked as in a full load — a text cell (line 3) and an implausible value (line 4)
+/// give the same warnings — and every column kept holds the same values.
+#[test]
+fn figures_only_load_leaves_unread_columns_out_and_warns_the_same() {
+    let mut text = format!("{}\n", pm24_header("TimeInMs", "CPUStartTimeInMs"));
+    let times = [("1010.0000", "1000.0000", "10.0000"), ("1030.0000", "1010.0000", "20.0000")];
+    let more = [("1060.0000", "1030.0000", "30.0000"), ("1100.0000", "1060.0000", "40.0000")];
+    for (k, (time, cpu, ft)) in times.into_iter().chain(more).enumerate() {
+        let gpu_time = ["4.0000", "abc", "1800000000000000.0000", "4.0000"][k];
+        let row = pm24_row(time, cpu, ft, "12.0000", "20.0000", "0.2500");
+        text.push_str(&row.replace("0.8529,4.0000,", &format!("0.8529,{gpu_time},")));
+    }
+    let full = load("gputime.csv", text.as_bytes());
+    let opts = LoadOptions { figures_only: true, ..LoadOptions::default() };
+    let figures = load_with("gputime.csv", text.as_bytes(), opts);
+    let warnings = all_warnings(&full);
+    assert_eq!(all_warnings(&figures), warnings);
+    let at = |line: u64, start: &str| warnings.iter().any(|(l, m)| *l == Some(line) && m.starts_with(start));
+    assert!(at(3, "column MsGPUTime") && at(4, "column MsGPUTime: 1 value is implausible"), "{warnings:?}");
+    let (t, f) = (single(&full), single(&figures));
+    assert!(t.column(ColumnKind::GpuTime).is_some() && f.column(ColumnKind::GpuTime).is_none());
+    // Left out: the columns no figure reads, and only those: of the 23 numeric ones, the
+    // three present flags, MsBetweenSimulationStart, CPUStartTimeInMs, MsBetweenAppStart,
+    // MsGPUTime, MsVideoBusy, AnimationTime, MsFlipDelay and MsInstrumentedLatency.
+    let names = |t: &Trace| t.frames.columns.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    let read = t.frames.columns.iter().filter(|c| Column::read_by_figures(c.kind, &c.name));
+    assert_eq!(names(f), read.map(|c| c.name.clone()).collect::<Vec<_>>(), "full load: {:?}", names(t));
+    assert_eq!((t.frames.columns.len(), f.frames.columns.len()), (23, 12), "{:?}", names(t));
+    for c in &f.frames.columns {
+        let bits = |v: &framescope_core::model::Values| v.iter().map(f64::to_bits).collect::<Vec<_>>();
+        assert_eq!(bits(&c.values), bits(&t.column_named(&c.name).expect("kept").values), "{}", c.name);
+    }
+}
 
 /// A −1.8·10¹⁵ `MsAnimationError` (an unsigned underflow) is implausible (`metrics.md`
 /// §1, issue 18: 10⁶ ms or more in a duration column): the cell is missing, with a

@@ -11,6 +11,9 @@ use crate::common;
 use std::path::Path;
 
 use common::{close, real_traces, repo_file, report_json};
+use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
+use framescope_core::ingest::{LoadOptions, Progress, load_file};
+use framescope_core::pipeline::{self, Job, TraceSelector};
 use serde_json::Value;
 
 /// The frame-time sources every capture has a golden for.
@@ -398,4 +401,43 @@ fn frameview_convention_equals_frameviews_own_summary() {
     ] {
         assert_eq!(at3(&t[column]["mean"]), printed, "telemetry {column}");
     }
+}
+
+/// A load for figures only (what `framescope report` does) leaves out the columns no
+/// figure reads (`Column::read_by_figures`) and reports every real capture exactly as a
+/// full load does: every trace, under every frame-time source, byte for byte. Most
+/// PresentMon-family captures do have such columns, so the comparison is not empty.
+#[test]
+fn figures_only_loads_report_the_same() {
+    let Some(root) = real_traces() else { return };
+    let mut files = Vec::new();
+    collect_captures(&root, &root, &mut files);
+    files.sort();
+    let (mut compared, mut fewer_columns) = (0, 0);
+    for rel in &files {
+        let path = root.join(rel);
+        let inputs = pipeline::expand(std::slice::from_ref(&path)).expect("expand");
+        let job = |figures_only| Job {
+            selector: TraceSelector::All,
+            opts: LoadOptions { figures_only, ..LoadOptions::default() },
+            trim: Trim::default(),
+        };
+        for frame_time in [FrameTimeSource::Auto, FrameTimeSource::Presents, FrameTimeSource::Display] {
+            let settings = Settings { frame_time, ..Settings::default() };
+            let doc = |figures_only| {
+                serde_json::to_string(&pipeline::report(&inputs, &job(figures_only), &settings, 1))
+                    .expect("json")
+            };
+            assert_eq!(doc(true), doc(false), "{rel} ({frame_time:?})");
+        }
+        let columns = |figures_only| {
+            let opts = LoadOptions { figures_only, ..LoadOptions::default() };
+            load_file(&path, opts, &Progress::default())
+                .map_or(0, |c| c.traces.iter().map(|t| t.frames.columns.len()).sum::<usize>())
+        };
+        fewer_columns += usize::from(columns(true) < columns(false));
+        compared += 1;
+    }
+    assert!(compared >= 35, "compared only {compared} captures");
+    assert!(fewer_columns >= 15, "only {fewer_columns} captures had columns the figures do not read");
 }

@@ -114,6 +114,7 @@ impl TryFrom<RawOptions> for Options {
         let opts = LoadOptions {
             qpc_frequency_hz: o.qpc_frequency.map(|h| number("qpc_frequency", h, 0.0, true)).transpose()?,
             mapping: mapping(o.column.as_deref(), &o.unit)?,
+            figures_only: false,
         };
         if o.workers == Some(0) {
             return Err(PyValueError::new_err("workers must be at least 1"));

@@ -62,6 +62,11 @@ pub struct LoadOptions {
     /// columns* step; `formats.md` §11). Files of a known format ignore it (with a
     /// warning).
     pub mapping: Option<ColumnMapping>,
+    /// Load only what the figures read (`framescope report`): a PresentMon-family CSV's
+    /// columns no figure reads ([`crate::model::Column::read_by_figures`]) are checked
+    /// for the warnings but not kept. Off for the window, the frames table and the
+    /// HTML report, which show every column.
+    pub figures_only: bool,
 }
 
 /// The QPC frequency of almost every Windows 10+ machine.
@@ -190,8 +195,8 @@ fn load_csv<R: BufRead + Send>(
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
     use layout::Signature;
-    let LoadOptions { qpc_frequency_hz, mapping } = opts;
-    let opts = LoadOptions { qpc_frequency_hz, mapping: None };
+    let LoadOptions { qpc_frequency_hz, mapping, figures_only } = opts;
+    let opts = LoadOptions { qpc_frequency_hz, mapping: None, figures_only };
     let (raw, head) =
         table::peek_head(&mut reader).map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
     let replay = |reader: R| BufReader::with_capacity(1 << 16, std::io::Cursor::new(raw).chain(reader));

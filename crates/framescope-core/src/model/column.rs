@@ -242,6 +242,39 @@ impl Column {
         PRESENT_COLUMNS.contains(&name.trim().to_ascii_lowercase().as_str())
     }
 
+    /// True when some figure (`metrics.md`, the report's JSON) reads a column of `kind`
+    /// named `name`. The others (the time between app or simulation starts, GPU time,
+    /// video engine time, animation time, flip delay, queue depth, driver lag, the
+    /// PresentMon 1.x render-start and since-input times, instrumented latency, frame
+    /// ids, and the flags and times that describe a present) are for the window's
+    /// tracks and the frames table: a load for figures only may leave them out
+    /// ([`crate::ingest::LoadOptions::figures_only`]). The test
+    /// `real_traces::figures_only_loads_report_the_same` holds this list to the figures.
+    #[must_use]
+    pub fn read_by_figures(kind: ColumnKind, name: &str) -> bool {
+        use ColumnKind as K;
+        match kind {
+            K::BetweenAppStart
+            | K::BetweenSimulationStart
+            | K::GpuTime
+            | K::VideoBusy
+            | K::GpuVideoActive
+            | K::AnimationTime
+            | K::FlipDelay
+            | K::RenderQueueDepth
+            | K::EstimatedDriverLag
+            | K::UntilRenderStart
+            | K::SinceInput
+            | K::InstrumentedLatency
+            | K::PclFrameId
+            | K::AppFrameId
+            | K::FrameId => false,
+            // Telemetry is reported; the flags and times of a present are not.
+            K::Other => !Self::is_present_column(name),
+            _ => true,
+        }
+    }
+
     /// True for a telemetry column (`cli-report.md` `telemetry`): a sampled sensor, or
     /// any numeric column framescope has no frame role for (e.g. `PsoCompileCount`,
     /// MangoHud's `cpu_load`), but not the flags and ids that describe a present.

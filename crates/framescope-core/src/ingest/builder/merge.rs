@@ -54,6 +54,7 @@ impl TraceBuilder {
         for (column, rest) in self.columns.iter_mut().zip(later.columns) {
             column.append(rest);
         }
+        self.seen.iter_mut().zip(later.seen).for_each(|(mine, theirs)| mine.numbers |= theirs.numbers);
         // The stores changed: no cell is known to repeat them.
         self.repeats.iter_mut().for_each(super::repeats::Repeat::clear);
         for (k, cells) in later.invalid {

@@ -22,6 +22,7 @@ const MAX_PRESENT_MODES: usize = 1024;
 
 use super::overflow::{OverflowLog, PLAUSIBLE_FRAME_TIME_MS, plausible_duration};
 
+mod columns;
 mod merge;
 mod repeats;
 mod skips;
@@ -41,6 +42,11 @@ pub struct TraceBuilder {
     columns: Vec<ValuesBuilder>,
     /// Per numeric column, the cell it repeats while it is constant.
     repeats: Vec<repeats::Repeat>,
+    /// Per numeric column not stored ([`NumericColumn::stored`]): whether a cell held a
+    /// number (what the warning about its text cells says).
+    ///
+    /// [`NumericColumn::stored`]: super::layout::NumericColumn::stored
+    seen: Vec<columns::Seen>,
     raw_time: Vec<f64>,
     /// For each kept frame, whether the row before it in this trace (kept or skipped)
     /// was the previous kept frame: time differences are only compared across
@@ -86,6 +92,7 @@ impl TraceBuilder {
             frames: Frames::default(),
             columns: vec![ValuesBuilder::default(); n],
             repeats: vec![repeats::Repeat::default(); n],
+            seen: vec![columns::Seen::default(); n],
             raw_time: Vec::new(),
             adjacent: Vec::new(),
             rows_seen: 0,
@@ -286,64 +293,6 @@ impl TraceBuilder {
         t
     }
 
-    /// Adds a kept row's optional numeric columns.
-    fn push_columns<F: Fields>(&mut self, record: &F, layout: &Layout, line: u64, dropped: bool) {
-        let columns = self.columns.iter_mut().zip(&mut self.repeats);
-        for (k, (spec, (column, repeat))) in layout.numeric.iter().zip(columns).enumerate() {
-            // The cell that made the column constant, again: counted, not parsed.
-            if repeat.is_set()
-                && record.get(spec.index).is_some_and(|c| repeat.matches(c))
-                && column.count_repeat()
-            {
-                continue;
-            }
-            repeat.clear();
-            let cell = match record.scaled_or_cell(spec.index) {
-                Ok(m) => {
-                    // The `Number` arms below on `v = m / 10⁴`: `v == 0` is `m == 0`,
-                    // and a scaled value (below 2·10⁵) is always a plausible duration.
-                    if (m == 0 && spec.kind.zero_means_none()) || (dropped && spec.kind.is_display_value()) {
-                        column.push_missing();
-                    } else {
-                        column.push_scaled(m);
-                        // A display value's cell stands for no value on a dropped row:
-                        // only other columns' cells are kept.
-                        if !spec.kind.is_display_value() && column.repeats_scaled(m) {
-                            repeat.set(record.get(spec.index).unwrap_or(b""));
-                        }
-                    }
-                    continue;
-                }
-                // `NA` cells (whole columns of them in PresentMon 2.x captures).
-                Err(Cell::Missing) => {
-                    column.push_missing();
-                    continue;
-                }
-                Err(cell) => cell,
-            };
-            let value = match cell {
-                Cell::Number(v) if v == 0.0 && spec.kind.zero_means_none() => f64::NAN,
-                Cell::Number(v) if spec.kind.is_duration_ms() && !plausible_duration(v) => {
-                    self.overflow.note(&spec.name, line, v);
-                    f64::NAN
-                }
-                Cell::Number(v) if !(dropped && spec.kind.is_display_value()) => v,
-                Cell::Number(_) | Cell::Missing => f64::NAN,
-                Cell::Invalid => {
-                    let at = if let Some(at) = self.invalid.iter().position(|(c, _)| *c == k) {
-                        at
-                    } else {
-                        self.invalid.push((k, InvalidCells::default()));
-                        self.invalid.len() - 1
-                    };
-                    self.invalid[at].1.note(line, record.get(spec.index).unwrap_or(b""));
-                    f64::NAN
-                }
-            };
-            column.push(value);
-        }
-    }
-
     /// The index of a present mode, adding it when new. Past [`MAX_PRESENT_MODES`]
     /// distinct modes (no real capture has more than a handful) the rest share one
     /// entry that says so.
@@ -387,7 +336,7 @@ impl TraceBuilder {
         invalid.sort_by_key(|(k, _)| *k);
         invalid
             .into_iter()
-            .filter_map(|(k, cells)| cells.warning(&layout.numeric[*k].name, self.columns[*k].any_present()))
+            .filter_map(|(k, cells)| cells.warning(&layout.numeric[*k].name, self.has_numbers(*k, layout)))
             .chain(self.overflow.warnings())
             .collect()
     }
@@ -461,13 +410,15 @@ impl TraceBuilder {
         let mut invalid = std::mem::take(&mut self.invalid);
         invalid.sort_by_key(|(k, _)| *k);
         let mut invalid = invalid.into_iter().peekable();
-        for (k, (spec, values)) in layout.numeric.iter().zip(std::mem::take(&mut self.columns)).enumerate() {
-            let has_numbers = values.any_present();
+        for k in 0..self.columns.len().min(layout.numeric.len()) {
+            let has_numbers = self.has_numbers(k, layout);
+            let spec = &layout.numeric[k];
             if let Some((_, cells)) = invalid.next_if(|(c, _)| *c == k) {
                 warnings.extend(cells.warning(&spec.name, has_numbers));
             }
+            let values = std::mem::take(&mut self.columns[k]);
             let known = !matches!(spec.kind, ColumnKind::Other | ColumnKind::Telemetry);
-            if has_numbers || known {
+            if spec.stored && (has_numbers || known) {
                 kept.push(Column { name: spec.name.clone(), kind: spec.kind, values: values.finish() });
             }
         }

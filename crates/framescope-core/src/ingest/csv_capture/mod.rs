@@ -49,8 +49,14 @@ pub fn load<R: BufRead + Send>(
             ),
         ),
     })?;
-    let layout = layout::detect(&pre.header, &pre.comments)
+    let mut layout = layout::detect(&pre.header, &pre.comments)
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
+    // MangoHud's units are read from its columns: its logs keep every one.
+    if opts.figures_only && layout.format != Format::MangoHud {
+        for c in &mut layout.numeric {
+            c.stored = crate::model::Column::read_by_figures(c.kind, &c.name);
+        }
+    }
     let mut info = file_info(path, &layout, &pre.comments);
     let stem = file_stem(path);
     let mut rows = RowReader::new(&layout, stem.clone());

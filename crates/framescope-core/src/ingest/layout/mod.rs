@@ -59,6 +59,10 @@ pub struct NumericColumn {
     pub name: String,
     /// Meaning.
     pub kind: ColumnKind,
+    /// Kept in the trace; when not (a load for figures only, see
+    /// [`crate::ingest::LoadOptions::figures_only`]) its cells are only checked, for
+    /// the warnings about them.
+    pub stored: bool,
 }
 
 /// The roles of a header's columns.
@@ -334,7 +338,7 @@ fn numeric_columns(names: &Names, layout: &Layout) -> Vec<NumericColumn> {
         .filter(|&i| !used.contains(&i) && !names.original[i].is_empty() && !repeated(i))
         .map(|index| {
             let name = names.original[index].clone();
-            NumericColumn { index, kind: ColumnKind::from_header(&name), name }
+            NumericColumn { index, kind: ColumnKind::from_header(&name), name, stored: true }
         })
         .collect()
 }
