@@ -173,7 +173,10 @@ pub fn parse_scaled(b: &[u8]) -> Option<i32> {
 }
 
 /// [`parse_scaled`], or else what [`parse_cell`] reads, parsing the digits once.
-#[inline]
+/// Always inlined into [`Fields::scaled_or_cell`](super::records::Fields::scaled_or_cell)'s
+/// row-loop callers (see there).
+#[allow(clippy::inline_always)]
+#[inline(always)]
 pub fn parse_scaled_or_cell(b: &[u8]) -> Result<i32, Cell> {
     if let Some(m) = fixed4_scaled(b) {
         return Ok(m);
