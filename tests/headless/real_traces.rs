@@ -219,6 +219,14 @@ fn every_capture_matches_the_oracle() {
     assert!(checked_runs >= 300, "checked only {checked_runs} runs");
 }
 
+/// Every capture under `root` ([`collect_captures`]), sorted.
+fn all_captures(root: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    collect_captures(root, root, &mut out);
+    out.sort();
+    out
+}
+
 /// Capture files under `dir` (paths relative to `root`, `/`-separated): everything but
 /// the `etl/` folder (ETW traces, not frame logs), `SOURCES.md` files, FrameView
 /// summaries (one row per capture, not a frame log) and hidden files.
@@ -247,9 +255,7 @@ fn collect_captures(root: &Path, dir: &Path, out: &mut Vec<String>) {
 #[test]
 fn every_capture_has_goldens_for_every_source() {
     let Some(traces) = real_traces() else { return };
-    let mut captures = Vec::new();
-    collect_captures(&traces, &traces, &mut captures);
-    captures.sort();
+    let captures = all_captures(&traces);
     assert!(!captures.is_empty(), "no capture under {}", traces.display());
     let mut missing = Vec::new();
     for rel in &captures {
@@ -410,9 +416,7 @@ fn frameview_convention_equals_frameviews_own_summary() {
 #[test]
 fn figures_only_loads_report_the_same() {
     let Some(root) = real_traces() else { return };
-    let mut files = Vec::new();
-    collect_captures(&root, &root, &mut files);
-    files.sort();
+    let files = all_captures(&root);
     let (mut compared, mut fewer_columns) = (0, 0);
     for rel in &files {
         let path = root.join(rel);

@@ -126,11 +126,14 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
             if c.values.constant().is_some() || c.values.all_missing() {
                 return Candidates { name: c.name.clone(), ..Candidates::default() };
             }
-            let generated = |f: usize| trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
+            // Frame `f`'s value `v`: a generated frame's 0 is no value.
+            let own = |f: usize, v: f64| {
+                let generated = || trace.frames.frame_type.get(f).is_some_and(|t| t.is_generated());
+                if v == 0.0 && generated() { f64::NAN } else { v }
+            };
             let value = |k: usize| {
                 let f = series.frame_of(k).unwrap_or(k as u32) as usize;
-                let v = c.values.at(f);
-                if v == 0.0 && generated(f) { f64::NAN } else { v }
+                own(f, c.values.at(f))
             };
             // The column is read a stretch at a time into one small buffer (with half a
             // window either side) and the window slides over it: no array of the whole
@@ -146,8 +149,7 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
                 if series.frame.is_empty() {
                     // Positions are frames: the column's stretch, decoded a block at a time.
                     c.values.extend_range(lo..hi, &mut buf);
-                    let zeros = buf.iter_mut().zip(lo..).filter(|(v, f)| **v == 0.0 && generated(*f));
-                    zeros.for_each(|(v, _)| *v = f64::NAN);
+                    buf.iter_mut().zip(lo..).for_each(|(v, f)| *v = own(f, *v));
                 } else {
                     buf.extend((lo..hi).map(value));
                 }

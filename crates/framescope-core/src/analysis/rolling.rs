@@ -186,12 +186,18 @@ impl RollingStats {
 /// 13.5, so the same interpolation is written out without working out `h` three times.
 #[inline]
 fn quartiles(w: &[f64]) -> (f64, f64, f64) {
-    match w {
-        [_, _, _, _, a, b, _, _, _, m, _, _, _, c, d, _, _, _, _] => {
-            (a + 0.5 * (b - a), *m, c + 0.5 * (d - c))
-        }
+    match *w {
+        [_, _, _, _, a, b, _, _, _, m, _, _, _, c, d, _, _, _, _] => full_quartiles([a, b], m, [c, d]),
         _ => (percentile(w, 0.25), percentile(w, 0.5), percentile(w, 0.75)),
     }
+}
+
+/// The quartiles of a full window from its places 4 and 5, 9, and 13 and 14 (`h` =
+/// 4.5, 9 and 13.5): `Q1` and `Q3` halfway between their two places, as [`percentile`]
+/// interpolates.
+#[inline]
+fn full_quartiles([a, b]: [f64; 2], m: f64, [c, d]: [f64; 2]) -> full::Quartiles {
+    (a + 0.5 * (b - a), m, c + 0.5 * (d - c))
 }
 
 /// The P90s of the windows' IQR and ratio from what the pass kept; when a band

@@ -63,11 +63,9 @@ pub(super) fn step(w: &mut [f64; FULL + 1], out: f64, inn: f64) -> Option<Quarti
         *pair = max_m128d(r, min_m128d(at_j, i));
         store_unaligned_m128d(to, *pair);
     }
-    // Places 4 and 5, 9, 13 and 14 (h = 4.5, 9 and 13.5).
-    let [a, b] = new[2].to_array();
-    let m = new[4].to_array()[1];
-    let (c, d) = (new[6].to_array()[1], new[7].to_array()[0]);
-    Some((a + 0.5 * (b - a), m, c + 0.5 * (d - c)))
+    // Places 4 and 5, 9, 13 and 14.
+    let q3 = [new[6].to_array()[1], new[7].to_array()[0]];
+    Some(super::full_quartiles(new[2].to_array(), new[4].to_array()[1], q3))
 }
 
 /// The scanning step does it on other targets.
