@@ -66,11 +66,18 @@ while IFS=$'\t' read -r dir test_exe; do
     run_test() { (cd "$dir" && CARGO_MANIFEST_DIR="$dir" timeout 2400 "$wine" "$test_exe" </dev/null >"$log" 2>&1); }
     ok=0
     run_test && ok=1
-    # Wine itself (not the program) sometimes fails to start a child process on a busy
-    # machine: `Os { code: 1359, .. "Internal error." }` from CreateProcess, seen once
-    # in 56 programs. Only that failure is run again, once, and said.
-    if [ "$ok" -eq 0 ] && grep -a -q 'code: 1359' "$log"; then
-        echo "again  $name: Wine could not start a process (error 1359); running it once more"
+    # Wine itself (not the program) sometimes fails on a busy machine: it cannot start a
+    # child process (`Os { code: 1359, .. "Internal error." }` from CreateProcess, seen
+    # once in 56 programs), or the program loses its wineserver before any test ran
+    # (`wine client error:0: recvmsg: Connection reset by peer` and nothing else, seen
+    # twice in a 0-test program). Only those failures are run again, once, and said.
+    wine_failed() {
+        grep -a -q 'code: 1359' "$log" \
+            || { grep -a -q '^wine client error' "$log" && ! grep -a -q '^test result' "$log"; }
+    }
+    if [ "$ok" -eq 0 ] && wine_failed; then
+        why="$(grep -a -o -m1 -E 'code: 1359|wine client error.*' "$log" | tr -d '\r')"
+        echo "again  $name: Wine failed, not the tests ($why); running it once more"
         run_test && ok=1
     fi
     if [ "$ok" -eq 1 ]; then
