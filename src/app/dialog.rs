@@ -59,16 +59,12 @@ pub fn unused_name(dir: &Path, name: &str) -> PathBuf {
 
 /// `path`, unless it is the same file as one of `inputs`.
 fn refuse_inputs(path: PathBuf, inputs: &[&Path]) -> Result<PathBuf, String> {
-    // A file that does not exist yet cannot be an input.
-    if let Ok(target) = path.canonicalize()
-        && inputs.iter().any(|i| i.canonicalize().is_ok_and(|i| i == target))
-    {
-        return Err(format!(
-            "{} is an open capture; framescope never writes over its inputs",
-            path.display()
-        ));
+    // By device and inode: a hard or symbolic link to an open capture is one too.
+    let open = framescope_core::output::Inputs::new(inputs.iter().map(|p| p.to_path_buf()));
+    match open.check("export", &path) {
+        Ok(()) => Ok(path),
+        Err(_) => Err(format!("{} is an open capture; framescope never writes over its inputs", path.display())),
     }
-    Ok(path)
 }
 
 /// The message for a dialog that returned no file after `elapsed`.

@@ -117,14 +117,15 @@ pub fn save_png(path: &Path, image: &egui::ColorImage) -> std::io::Result<()> {
         return Err(std::io::Error::new(std::io::ErrorKind::InvalidInput, "image too large for PNG"));
     };
     let data: Vec<u8> = image.pixels.iter().flat_map(egui::Color32::to_srgba_unmultiplied).collect();
-    let file = std::io::BufWriter::new(std::fs::File::create(path)?);
-    let mut encoder = png::Encoder::new(file, w, h);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(&data)?;
-    writer.finish()?;
-    Ok(())
+    framescope_core::output::write_file(path, |file| {
+        let mut encoder = png::Encoder::new(file, w, h);
+        encoder.set_color(png::ColorType::Rgba);
+        encoder.set_depth(png::BitDepth::Eight);
+        let mut writer = encoder.write_header()?;
+        writer.write_image_data(&data)?;
+        writer.finish()?;
+        Ok(())
+    })
 }
 
 /// A default file name for exports: `<capture stem>-<application>[-selection].<ext>`,

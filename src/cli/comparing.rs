@@ -54,9 +54,10 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let echo = echo_errors(table);
     let checks = args.checks.checks();
     let (inputs, baseline_count) = sides.inputs();
-    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
-        say!("error: {e}");
-        return ExitCode::from(2);
+    if let Err(code) =
+        inputs::check_outputs(&inputs, &[a.pcl.as_deref(), args.other_pcl.as_deref()], &[("--html", a.html.as_deref())])
+    {
+        return code;
     }
 
     // Load every file (in parallel), then analyse them all with one frame-time source

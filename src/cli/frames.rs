@@ -59,6 +59,13 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
         return ExitCode::from(2);
     }
     let input = if args.file.as_os_str() == "-" { Input::Stdin } else { Input::File(args.file.clone()) };
+    if let Err(code) = super::inputs::check_outputs(
+        std::slice::from_ref(&input),
+        &[],
+        &[("--output", args.output.as_deref())],
+    ) {
+        return code;
+    }
     let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let table = match framescope_core::pipeline::frames::table(&job.load(&input), &a.settings()) {
         Ok(t) => t,
@@ -69,8 +76,7 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
     };
     let written = match (format, &args.output) {
         (TableFormat::Parquet, Some(path)) => write_parquet(&table, path),
-        (_, Some(path)) => std::fs::File::create(path)
-            .and_then(|f| table.write_csv(std::io::BufWriter::new(f)))
+        (_, Some(path)) => framescope_core::output::write_file(path, |out| table.write_csv(out))
             .map_err(|e| format!("cannot write {}: {e}", path.display())),
         // A reader that stops early (`| head`) is no failure.
         (_, None) => match table.write_csv(std::io::stdout().lock()) {
@@ -92,9 +98,10 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
 /// Writes a table as a Parquet file at `path`.
 #[cfg(feature = "parquet")]
 pub(super) fn write_parquet(table: &Table, path: &Path) -> Result<(), String> {
-    let file = std::fs::File::create(path).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    framescope_parquet::write(table, std::io::BufWriter::new(file))
-        .map_err(|e| format!("cannot write {}: {e}", path.display()))
+    framescope_core::output::write_file(path, |out| {
+        framescope_parquet::write(table, out).map_err(std::io::Error::other)
+    })
+    .map_err(|e| format!("cannot write {}: {e}", path.display()))
 }
 
 /// Without the `parquet` feature: the message that says so.

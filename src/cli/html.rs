@@ -4,13 +4,11 @@
 //! capture per thread; the page is written once every run is in, whatever the gate
 //! says (its exit status is unchanged).
 
-use super::inputs::Input;
 use super::loading::{Loaded, Picked};
 use framescope_core::analysis::Settings;
 use framescope_core::html;
 pub(super) use framescope_core::html::PageRun;
 use framescope_core::report::{CompareReport, Report, RunEntry, sets::SetsReport};
-use std::io::Write;
 use std::path::Path;
 
 /// The page's view of one file's runs (`entries`, as [`Loaded::runs`] gave them): a
@@ -44,19 +42,6 @@ pub(super) fn pages(
         .collect()
 }
 
-/// Refuses an output that is one of the inputs (input files are never written to).
-pub(super) fn check_output(out: Option<&Path>, inputs: &[Input]) -> Result<(), String> {
-    let Some(out) = out else { return Ok(()) };
-    let same = |p: &Path| match (std::fs::canonicalize(p), std::fs::canonicalize(out)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => p == out,
-    };
-    if inputs.iter().any(|i| matches!(i, Input::File(p) if same(p))) {
-        return Err(format!("--html {} is one of the input files; give another file name", out.display()));
-    }
-    Ok(())
-}
-
 /// The page of a `report` document.
 pub(super) fn write_report(path: &Path, report: &Report, pages: Vec<Option<PageRun>>) -> bool {
     write(path, |out| html::write_report_page(report, pages, out))
@@ -77,12 +62,7 @@ fn write(
     path: &Path,
     page: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
 ) -> bool {
-    let written = std::fs::File::create(path).and_then(|file| {
-        let mut out = std::io::BufWriter::new(file);
-        page(&mut out)?;
-        out.flush()
-    });
-    match written {
+    match framescope_core::output::write_file(path, page) {
         Ok(()) => true,
         Err(e) => {
             say!("error: cannot write the HTML page {}: {e}", path.display());

@@ -5,6 +5,8 @@ pub use framescope_core::pipeline::inputs::{
     CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand, for_each_ordered,
 };
 use std::io::IsTerminal;
+use std::path::Path;
+use std::process::ExitCode;
 
 /// When to show a progress line on stderr.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -63,4 +65,25 @@ impl ProgressLine {
     pub fn finish(&self) {
         self.clear();
     }
+}
+
+/// Refuses, with exit 2 and the message on stderr, any output (`(option, path)`) that
+/// is one of the inputs — a capture given or found in a folder given, or a marker log
+/// (`logs`) — or that another output names too; checked before anything is read or
+/// opened for writing.
+pub fn check_outputs(
+    inputs: &[Input],
+    logs: &[Option<&Path>],
+    outputs: &[(&str, Option<&Path>)],
+) -> Result<(), ExitCode> {
+    let files = inputs.iter().filter_map(|i| match i {
+        Input::File(p) => Some(p.clone()),
+        Input::Stdin | Input::EmptyFolder(_) | Input::UnreadableFolder(..) => None,
+    });
+    let guard = framescope_core::output::Inputs::new(files.chain(logs.iter().flatten().map(|p| p.to_path_buf())));
+    let given: Vec<(&str, &Path)> = outputs.iter().filter_map(|(flag, p)| p.map(|p| (*flag, p))).collect();
+    guard.check_all(&given).map_err(|e| {
+        say!("error: {e}");
+        ExitCode::from(2)
+    })
 }

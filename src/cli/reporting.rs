@@ -132,7 +132,7 @@ fn write_collected(
 /// The output format and the inputs of `report`, or exit 2 with the message on
 /// stderr: `--json` against another format, `--format parquet` without `--output`
 /// (or `--output` without it), a folder that cannot be listed, `--pcl` with several
-/// files, an HTML page that would overwrite an input.
+/// files, an output that is an input.
 fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>), ExitCode> {
     let a = &args.analysis;
     let format = output_format(args)?;
@@ -153,10 +153,11 @@ fn checked_arguments(args: &ReportArgs) -> Result<(FormatArg, Vec<inputs::Input>
         say!("error: --pcl goes with exactly one FILE");
         return Err(ExitCode::from(2));
     }
-    if let Err(e) = html::check_output(a.html.as_deref(), &inputs) {
-        say!("error: {e}");
-        return Err(ExitCode::from(2));
-    }
+    inputs::check_outputs(
+        &inputs,
+        &[a.pcl.as_deref()],
+        &[("--html", a.html.as_deref()), ("--output", args.output.as_deref())],
+    )?;
     Ok((format, inputs))
 }
 

@@ -36,6 +36,7 @@ mod not_captures;
 mod nvidia_app_logs;
 mod odd_csv;
 mod other_formats;
+mod outputs_not_inputs;
 mod pcl_cli;
 mod presentmon_versions;
 mod real_traces;

@@ -9,6 +9,7 @@
 //! * [`html`] — the same documents as one self-contained HTML page;
 //! * [`pipeline`] — files to documents: inputs, trace selection, trims, the report,
 //!   compare and per-frame tables (shared by the command line and the Python package);
+//! * [`output`] — writing a file: never over an input, never half a file;
 //! * [`lod`] — the level-of-detail structures a timeline draws from;
 //! * [`presentation`] — what a front end needs to show the figures and that does not
 //!   draw: telemetry units and axes, latency-stage stacks, sets of runs by name.
@@ -18,6 +19,7 @@ pub mod html;
 pub mod ingest;
 pub mod lod;
 pub mod model;
+pub mod output;
 pub mod pipeline;
 pub mod presentation;
 pub mod report;

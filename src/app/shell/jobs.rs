@@ -95,11 +95,9 @@ impl Jobs {
         note: &'static str,
     ) {
         self.export = Some(self.spawner.task(move || {
-            let write = || -> std::io::Result<()> {
-                let mut out = std::io::BufWriter::new(std::fs::File::create(&path)?);
-                crate::app::export::write_frames_csv(&capture.traces[trace], range, &mut out)
-            };
-            write()
+            framescope_core::output::write_file(&path, |out| {
+                crate::app::export::write_frames_csv(&capture.traces[trace], range, out)
+            })
                 .map(|()| format!("{note}{}", path.display()))
                 .map_err(|e| format!("{}: {e}", path.display()))
         }));

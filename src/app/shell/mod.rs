@@ -107,7 +107,15 @@ impl App {
                 }
             }
             ShellCommand::SaveLive { name, path } => {
-                if !self.jobs.save_live(&name, path) {
+                let open = framescope_core::output::Inputs::new(
+                    self.session.runs().iter().filter_map(|r| r.path.clone()),
+                );
+                if open.check("save", &path).is_err() {
+                    self.scratch.errors.push(format!(
+                        "{}: that is an open capture; framescope never writes over its inputs",
+                        path.display()
+                    ));
+                } else if !self.jobs.save_live(&name, path) {
                     self.scratch.errors.push(format!("{name} is not a live capture"));
                 }
             }

@@ -109,14 +109,14 @@ struct Channels {
 
 /// Writes `bytes` to `to`, unless `to` is the followed file.
 fn save(bytes: &[u8], to: PathBuf, input: Option<&std::path::Path>) -> LiveNews {
-    let same = |a: &std::path::Path| std::fs::canonicalize(a).ok() == std::fs::canonicalize(&to).ok();
-    if input.is_some_and(same) {
+    let followed = framescope_core::output::Inputs::new(input.map(std::path::Path::to_path_buf));
+    if followed.check("save", &to).is_err() {
         return LiveNews::Failed(format!(
             "{}: that is the capture being followed: not written",
             to.display()
         ));
     }
-    match std::fs::write(&to, bytes) {
+    match framescope_core::output::write_bytes(&to, bytes) {
         Ok(()) => LiveNews::Saved(to),
         Err(e) => LiveNews::Failed(format!("{}: {e}", to.display())),
     }
