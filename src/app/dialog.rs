@@ -63,7 +63,9 @@ fn refuse_inputs(path: PathBuf, inputs: &[&Path]) -> Result<PathBuf, String> {
     let open = framescope_core::output::Inputs::new(inputs.iter().map(|p| p.to_path_buf()));
     match open.check("export", &path) {
         Ok(()) => Ok(path),
-        Err(_) => Err(format!("{} is an open capture; framescope never writes over its inputs", path.display())),
+        Err(_) => {
+            Err(format!("{} is an open capture; framescope never writes over its inputs", path.display()))
+        }
     }
 }
 

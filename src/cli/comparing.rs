@@ -54,9 +54,11 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let echo = echo_errors(table);
     let checks = args.checks.checks();
     let (inputs, baseline_count) = sides.inputs();
-    if let Err(code) =
-        inputs::check_outputs(&inputs, &[a.pcl.as_deref(), args.other_pcl.as_deref()], &[("--html", a.html.as_deref())])
-    {
+    if let Err(code) = inputs::check_outputs(
+        &inputs,
+        &[a.pcl.as_deref(), args.other_pcl.as_deref()],
+        &[("--html", a.html.as_deref())],
+    ) {
         return code;
     }
 

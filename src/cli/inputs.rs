@@ -80,7 +80,8 @@ pub fn check_outputs(
         Input::File(p) => Some(p.clone()),
         Input::Stdin | Input::EmptyFolder(_) | Input::UnreadableFolder(..) => None,
     });
-    let guard = framescope_core::output::Inputs::new(files.chain(logs.iter().flatten().map(|p| p.to_path_buf())));
+    let guard =
+        framescope_core::output::Inputs::new(files.chain(logs.iter().flatten().map(|p| p.to_path_buf())));
     let given: Vec<(&str, &Path)> = outputs.iter().filter_map(|(flag, p)| p.map(|p| (*flag, p))).collect();
     guard.check_all(&given).map_err(|e| {
         say!("error: {e}");

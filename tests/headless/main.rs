@@ -23,6 +23,7 @@ mod format_quirks;
 mod hostile_inputs;
 mod hostile_memory;
 mod hostile_sizes;
+mod html_hostile;
 mod html_report;
 mod issue18_captures;
 mod issue18_sessions;

@@ -5,6 +5,8 @@
 //! byte as it was. Outputs that are written go through a temporary file renamed into
 //! place.
 
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
 use crate::common::{TempDir, framescope, repo_file};
 use std::path::{Path, PathBuf};
 
@@ -99,7 +101,10 @@ fn every_output_against_every_input_is_refused() {
         ("compare --html BASELINE", vec!["compare", cap, other, "--html", hard]),
         ("compare --html --pcl LOG", vec!["compare", cap, other, "--pcl", log, "--html", log]),
         ("compare --html --other-pcl LOG", vec!["compare", other, cap, "--other-pcl", log, "--html", log]),
-        ("compare sets --html FOLDER/FILE", vec!["compare", cap, other, "--vs", folder, other, "--html", in_folder]),
+        (
+            "compare sets --html FOLDER/FILE",
+            vec!["compare", cap, other, "--vs", folder, other, "--html", in_folder],
+        ),
     ];
     for (case, args) in cases {
         let run = framescope(&args);

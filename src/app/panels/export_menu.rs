@@ -87,7 +87,8 @@ pub fn export_menu(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
 fn save_text(default_name: &str, inputs: &[&Path], fallback: &Path, text: &str) -> Result<String, String> {
     let target = dialog::save_to(default_name, inputs, fallback)?;
     let path = target.path;
-    framescope_core::output::write_bytes(&path, text.as_bytes()).map_err(|e| format!("{}: {e}", path.display()))?;
+    framescope_core::output::write_bytes(&path, text.as_bytes())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(format!("{}{}", if target.fallback { NO_DIALOG } else { "" }, path.display()))
 }
 

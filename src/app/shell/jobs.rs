@@ -98,8 +98,8 @@ impl Jobs {
             framescope_core::output::write_file(&path, |out| {
                 crate::app::export::write_frames_csv(&capture.traces[trace], range, out)
             })
-                .map(|()| format!("{note}{}", path.display()))
-                .map_err(|e| format!("{}: {e}", path.display()))
+            .map(|()| format!("{note}{}", path.display()))
+            .map_err(|e| format!("{}: {e}", path.display()))
         }));
     }
 

@@ -3,12 +3,11 @@
 //! two sets of runs (means, delta, Welch's 95 % interval drawn as a bar around 0,
 //! verdict), and what the regression gate found.
 
-use super::encode::escape;
+use super::markup::{Html, html, markup};
 use super::tables::name_cell_with;
 use crate::report::compare::{Comparison, Regression, Row, number};
 use crate::report::gate::NotComparable;
 use crate::report::sets::{SetComparison, SetRow, SetsJson};
-use std::fmt::Write as _;
 
 /// `+1.5` / `-2` / `0`, as the comparison table writes a change.
 fn signed(v: f64) -> String {
@@ -21,7 +20,7 @@ fn relative(r: Option<f64>) -> String {
 
 /// A compared figure's name, with the unit `compare` writes its value in when the
 /// name does not say it.
-fn compared_name(key: &str) -> String {
+fn compared_name(key: &str) -> Html {
     let unit = if key.ends_with("_fraction") {
         " (fraction)"
     } else if key == "run.duration_ms" {
@@ -33,8 +32,8 @@ fn compared_name(key: &str) -> String {
 }
 
 /// A cell of comparison row `key`, column `col`.
-fn cell(out: &mut String, key: &str, col: &str, class: &str, text: &str) {
-    let _ = write!(out, "<td data-cmp=\"{key}\" data-col=\"{col}\" class=\"{class}\">{}</td>", escape(text));
+fn cell(out: &mut Html, key: &str, col: &str, class: &str, text: &str) {
+    html!(out, "<td data-cmp=\"{}\" data-col=\"{}\" class=\"{}\">{}</td>", key, col, class, text);
 }
 
 /// The verdict of a two-run row, as `write_comparison_table` gives it.
@@ -45,14 +44,16 @@ fn verdict(row: &Row, band: f64) -> &'static str {
 /// The other run against the baseline: framescope's own figures (the peer tools' are
 /// in their own section), rows neither run has left out; telemetry means after them.
 /// `names` are the two runs' (baseline first), under the column heads.
-pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2]) {
+pub(super) fn comparison_table(out: &mut Html, c: &Comparison, names: [&str; 2]) {
     let head = |side: &str, colour: usize, name: &str| {
-        format!(
-            "<th scope=\"col\">{side}<br><span class=\"note\"><span class=\"swatch c{colour}\"></span>{}</span></th>",
-            escape(name)
+        markup!(
+            "<th scope=\"col\">{}<br><span class=\"note\"><span class=\"swatch c{}\"></span>{}</span></th>",
+            side,
+            colour,
+            name
         )
     };
-    let _ = write!(
+    html!(
         out,
         "<div class=\"scroll\"><table class=\"compare\"><thead><tr><th></th>{}{}<th scope=\"col\">delta</th>\
          <th scope=\"col\">relative</th><th scope=\"col\">verdict</th></tr></thead><tbody>",
@@ -71,17 +72,17 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2
             .entry
             .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
         let v = verdict(row, c.noise_band());
-        out.push_str("<tr>");
-        out.push_str(&compared_name(&key));
+        out.raw("<tr>");
+        out.push(&compared_name(&key));
         cell(out, &key, "baseline", "num", &side(row.baseline));
         cell(out, &key, "other", "num", &side(row.other));
         cell(out, &key, "delta", "num", &delta);
         cell(out, &key, "relative", "num", &rel);
         cell(out, &key, "verdict", &format!("verdict {}", v.replace(' ', "-")), v);
-        out.push_str("</tr>");
+        out.raw("</tr>");
     }
     if !c.telemetry().is_empty() {
-        out.push_str(
+        out.raw(
             "<tr class=\"group\"><th colspan=\"6\">Telemetry means (context, neither better nor worse)</th></tr>",
         );
     }
@@ -90,7 +91,7 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2
         let side = |s: Option<crate::analysis::telemetry::TelemetryStats>| {
             s.map_or_else(|| "—".to_owned(), |s| number(s.mean))
         };
-        let _ = write!(out, "<tr><th scope=\"row\">{}</th>", escape(&t.column));
+        html!(out, "<tr><th scope=\"row\">{}</th>", t.column);
         cell(out, &key, "baseline", "num", &side(t.baseline));
         cell(out, &key, "other", "num", &side(t.other));
         let (delta, rel) = t
@@ -99,42 +100,41 @@ pub(super) fn comparison_table(out: &mut String, c: &Comparison, names: [&str; 2
         cell(out, &key, "delta", "num", &delta);
         cell(out, &key, "relative", "num", &rel);
         cell(out, &key, "verdict", "verdict", if t.entry.is_some() { "" } else { "one run only" });
-        out.push_str("</tr>");
+        out.raw("</tr>");
     }
-    out.push_str("</tbody></table></div>");
+    out.raw("</tbody></table></div>");
     if hidden > 0 {
-        let _ = write!(out, "<p class=\"note\">{hidden} figures neither run has are not shown.</p>");
+        html!(out, "<p class=\"note\">{} figures neither run has are not shown.</p>", hidden);
     }
 }
 
 /// Each set's runs used, outliers left out, median average FPS and warnings.
-pub(super) fn sets_summary(out: &mut String, sets: &SetsJson) {
-    out.push_str("<ul class=\"sets\">");
+pub(super) fn sets_summary(out: &mut Html, sets: &SetsJson) {
+    out.raw("<ul class=\"sets\">");
     for (side, set) in [("baseline", &sets.baseline), ("other", &sets.other)] {
         let median = set.median_avg_fps.map_or_else(String::new, |m| format!(", median average {m:.2} FPS"));
-        let _ =
-            write!(out, "<li><strong>{side} set</strong>: {} of {} runs used{median}", set.runs, set.given);
+        html!(out, "<li><strong>{} set</strong>: {} of {} runs used{}", side, set.runs, set.given, median);
         if !set.outliers.is_empty() {
             let names: Vec<&str> = set.outliers.iter().map(|f| super::tables::short_name(f)).collect();
-            let _ = write!(
+            html!(
                 out,
                 "; left out as outliers (more than {} % from the median): {}",
                 number(sets.outlier_limit * 100.0),
-                escape(&names.join(", "))
+                names.join(", ")
             );
         }
         for w in &set.warnings {
-            let _ = write!(out, "<br><span class=\"warning\">warning: {}</span>", escape(&w.message));
+            html!(out, "<br><span class=\"warning\">warning: {}</span>", w.message);
         }
-        out.push_str("</li>");
+        out.raw("</li>");
     }
-    out.push_str("</ul>");
+    out.raw("</ul>");
 }
 
 /// Two sets compared: the means, the delta, its 95 % interval (numbers and a bar
 /// around 0) and the verdict (`better` / `worse` only when significant).
-pub(super) fn sets_table(out: &mut String, c: &SetComparison) {
-    out.push_str(
+pub(super) fn sets_table(out: &mut Html, c: &SetComparison) {
+    out.raw(
         "<div class=\"scroll\"><table class=\"compare\"><thead><tr><th></th>\
          <th scope=\"col\">baseline mean</th><th scope=\"col\">other mean</th><th scope=\"col\">delta</th>\
          <th scope=\"col\">relative</th><th scope=\"col\">95 % interval</th><th scope=\"col\"></th>\
@@ -148,21 +148,21 @@ pub(super) fn sets_table(out: &mut String, c: &SetComparison) {
         }
         set_row(out, row);
     }
-    out.push_str("</tbody></table></div>");
+    out.raw("</tbody></table></div>");
     if hidden > 0 {
-        let _ = write!(out, "<p class=\"note\">{hidden} figures neither set has are not shown.</p>");
+        html!(out, "<p class=\"note\">{} figures neither set has are not shown.</p>", hidden);
     }
-    out.push_str(
+    out.raw(
         "<p class=\"note\">noise: the interval includes 0, so the change is within the runs' spread.</p>",
     );
 }
 
-fn set_row(out: &mut String, row: &SetRow) {
+fn set_row(out: &mut Html, row: &SetRow) {
     let key = row.figure.qualified_name();
     let side =
         |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| number(s.mean));
-    out.push_str("<tr>");
-    out.push_str(&compared_name(&key));
+    out.raw("<tr>");
+    out.push(&compared_name(&key));
     cell(out, &key, "baseline", "num", &side(row.baseline));
     cell(out, &key, "other", "num", &side(row.other));
     if let Some(e) = row.entry {
@@ -170,37 +170,40 @@ fn set_row(out: &mut String, row: &SetRow) {
         cell(out, &key, "delta", "num", &signed(e.delta));
         cell(out, &key, "relative", "num", &relative(e.relative));
         cell(out, &key, "interval", "num", &format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1])));
-        out.push_str(&interval_bar(e.ci95, e.delta, v));
+        out.push(&interval_bar(e.ci95, e.delta, v));
         cell(out, &key, "verdict", &format!("verdict {v}"), v);
     } else {
         for col in ["delta", "relative", "interval"] {
             cell(out, &key, col, "num", "—");
         }
-        out.push_str("<td></td>");
+        out.raw("<td></td>");
         cell(out, &key, "verdict", "verdict not-comparable", "not comparable");
     }
-    out.push_str("</tr>");
+    out.raw("</tr>");
 }
 
 /// The interval as a bar on an axis through 0 (scaled so the farther end reaches the
 /// cell's edge), the delta as a tick.
-fn interval_bar(ci: [f64; 2], delta: f64, verdict: &str) -> String {
+fn interval_bar(ci: [f64; 2], delta: f64, verdict: &str) -> Html {
     let reach = ci[0].abs().max(ci[1].abs()).max(f64::MIN_POSITIVE);
     let x = |v: f64| 50.0 + 48.0 * v / reach;
-    format!(
+    let d = x(delta);
+    markup!(
         "<td class=\"bar\"><svg viewBox=\"0 0 100 12\" preserveAspectRatio=\"none\" aria-hidden=\"true\">\
          <line class=\"zero\" x1=\"50\" x2=\"50\" y1=\"0\" y2=\"12\"/>\
-         <rect class=\"ci {verdict}\" x=\"{:.2}\" width=\"{:.2}\" y=\"3\" height=\"6\"/>\
-         <line class=\"delta\" x1=\"{d:.2}\" x2=\"{d:.2}\" y1=\"1\" y2=\"11\"/></svg></td>",
+         <rect class=\"ci {}\" x=\"{:.2}\" width=\"{:.2}\" y=\"3\" height=\"6\"/>\
+         <line class=\"delta\" x1=\"{:.2}\" x2=\"{:.2}\" y1=\"1\" y2=\"11\"/></svg></td>",
+        verdict,
         x(ci[0]),
         (x(ci[1]) - x(ci[0])).max(0.5),
-        d = x(delta)
+        d,
+        d
     )
 }
 
 /// What the regression gate found, when it ran: a box that says whether it failed.
 pub(super) fn gate_box(
-    out: &mut String,
+    out: &mut Html,
     regressions: Option<&[Regression]>,
     not_comparable: Option<&[NotComparable]>,
     within_noise: Option<&[Regression]>,
@@ -208,7 +211,7 @@ pub(super) fn gate_box(
     let Some(regressions) = regressions else { return };
     let missing: Vec<&NotComparable> = not_comparable.unwrap_or_default().iter().collect();
     let fails = !regressions.is_empty() || missing.iter().any(|n| n.fails);
-    let _ = write!(
+    html!(
         out,
         "<div class=\"gate {}\" id=\"gate\"><strong>Regression gate: {}</strong><ul>",
         if fails { "failed" } else { "passed" },
@@ -220,14 +223,14 @@ pub(super) fn gate_box(
         format!("{}: {} → {} ({rel}); limit {}", r.figure, number(r.baseline), number(r.other), r.limit)
     };
     for r in regressions {
-        let _ = write!(out, "<li>got worse: {}</li>", escape(&describe(r)));
+        html!(out, "<li>got worse: {}</li>", describe(r));
     }
     for r in within_noise.unwrap_or_default() {
-        let _ = write!(out, "<li>worse beyond its limit but not significant: {}</li>", escape(&describe(r)));
+        html!(out, "<li>worse beyond its limit but not significant: {}</li>", describe(r));
     }
     for n in missing {
         let what = if n.fails { "missing, fails the gate" } else { "not comparable" };
-        let _ = write!(out, "<li>{}: {what} (missing in {})</li>", escape(&n.figure), escape(n.missing));
+        html!(out, "<li>{}: {} (missing in {})</li>", n.figure, what, n.missing);
     }
-    out.push_str("</ul></div>");
+    out.raw("</ul></div>");
 }

@@ -1,6 +1,6 @@
-//! Compact encodings for the page's embedded data and the escaping of text put into
-//! HTML: unsigned LEB128 varints (zigzag for signed values), base64, and HTML / script
-//! escaping. The page's script decodes them (`common.js`).
+//! Compact encodings for the page's embedded data: unsigned LEB128 varints (zigzag for
+//! signed values) and base64. The page's script decodes them (`common.js`). Text is
+//! escaped by [`super::markup`].
 
 /// Appends `v` as an unsigned LEB128 varint (7 bits a byte, low bits first).
 pub fn push_varint(out: &mut Vec<u8>, mut v: u64) {
@@ -43,31 +43,6 @@ pub fn base64(bytes: &[u8]) -> String {
     out
 }
 
-/// Text for an HTML element's content or a quoted attribute value.
-#[must_use]
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// JSON made safe inside `<script type="application/json">`: no `</` can close the
-/// element and no `<!--` can open a comment (`<` is written `\u003c`, which JSON reads
-/// back as `<`).
-#[must_use]
-pub fn script_json(json: &str) -> String {
-    json.replace('<', "\\u003c")
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,11 +73,5 @@ mod tests {
             assert_eq!(base64(text.as_bytes()), want);
         }
         assert_eq!(base64(&[0xfb, 0xff]), "+/8=");
-    }
-
-    #[test]
-    fn escaping() {
-        assert_eq!(escape("a<b & \"c\" 'd'>"), "a&lt;b &amp; &quot;c&quot; &#39;d&#39;&gt;");
-        assert_eq!(script_json(r#"{"f":"</script><!--"}"#), r#"{"f":"\u003c/script>\u003c!--"}"#);
     }
 }

@@ -18,6 +18,7 @@
 mod compared;
 pub mod defs;
 mod encode;
+mod markup;
 mod page;
 mod reduce;
 mod tables;
@@ -29,6 +30,7 @@ use crate::analysis::Settings;
 use crate::model::Trace;
 use crate::report::sets::{SetsReport, Side};
 use crate::report::{CompareReport, Report, Run, RunEntry, SettingsJson};
+use markup::Html;
 use std::io::Write;
 
 /// The most frames a run may have to keep its raw frames in the page (about 4 bytes a
@@ -83,7 +85,7 @@ pub fn write_report_page(
         [one] => tables::short_name(&one.file).to_owned(),
         _ => format!("{} runs", report.runs.len()),
     };
-    let mut top = String::new();
+    let mut top = Html::new();
     page::headline(&mut top, &entries);
     let doc = Doc { kind: "report", title, settings: &report.settings, entries, top, means: Vec::new() };
     page::write_page(&doc, pages, out)
@@ -105,17 +107,17 @@ pub fn write_compare_page(
         .collect();
     let names: Vec<&str> = doc.report.runs.iter().map(|e| tables::short_name(entry_file(e))).collect();
     let title = names.join(" vs ");
-    let mut top = String::new();
+    let mut top = Html::new();
     compared::gate_box(&mut top, doc.regressions.as_deref(), doc.not_comparable.as_deref(), None);
     page::section_warnings(&mut top, &doc.warnings);
     match &doc.comparison {
         Some(c) => {
-            top.push_str("<section id=\"comparison\"><h2>Comparison: other against baseline</h2>");
+            top.raw("<section id=\"comparison\"><h2>Comparison: other against baseline</h2>");
             let name = |i: usize| names.get(i).copied().unwrap_or_default();
             compared::comparison_table(&mut top, c, [name(0), name(1)]);
-            top.push_str("</section>");
+            top.raw("</section>");
         }
-        None => top.push_str("<p class=\"error\">No comparison: a file could not be reported.</p>"),
+        None => top.raw("<p class=\"error\">No comparison: a file could not be reported.</p>"),
     }
     let page =
         Doc { kind: "compare", title, settings: &doc.report.settings, entries, top, means: Vec::new() };
@@ -141,7 +143,7 @@ pub fn write_sets_page(
         .collect();
     let count = |side: Side| doc.runs.iter().filter(|r| r.set == side.name()).count();
     let title = format!("{} runs vs {} runs", count(Side::Baseline), count(Side::Other));
-    let mut top = String::new();
+    let mut top = Html::new();
     compared::gate_box(
         &mut top,
         doc.regressions.as_deref(),
@@ -151,7 +153,7 @@ pub fn write_sets_page(
     page::section_warnings(&mut top, &doc.warnings);
     match &doc.comparison {
         Some(c) => {
-            top.push_str(
+            top.raw(
                 "<section id=\"comparison\"><h2>Comparison: other set against baseline set</h2>\
                  <p class=\"note\">Set means; Welch's 95 % interval of the difference.</p>",
             );
@@ -159,9 +161,9 @@ pub fn write_sets_page(
                 compared::sets_summary(&mut top, sets);
             }
             compared::sets_table(&mut top, c);
-            top.push_str("</section>");
+            top.raw("</section>");
         }
-        None => top.push_str(
+        None => top.raw(
             "<p class=\"error\">No comparison: a file could not be reported, or a set has fewer than two runs.</p>",
         ),
     }
@@ -186,7 +188,7 @@ struct Doc<'a> {
     settings: &'a SettingsJson,
     entries: Vec<Entry<'a>>,
     /// The gate and comparison, above the timeline.
-    top: String,
+    top: Html,
     /// The sets' means, for the figures table.
     means: Vec<(&'static str, &'a crate::report::sets::SetJson)>,
 }

@@ -2,39 +2,41 @@
 //! peer tools' sections, the runs' headers, the shared histogram grid, the raw-frame
 //! budget and the script's data.
 
-use super::encode::{escape, script_json};
+use super::markup::{self, Html, html};
 use super::tables::{self, Column};
 use super::{CSS, Doc, Entry, JS, MAX_BINS, PAGE_RAW_BUDGET, PageRun, entry_file, runs_of};
 use crate::report::{RunEntry, SettingsJson};
 use serde_json::json;
-use std::fmt::Write as _;
 use std::io::Write;
 
-pub(super) fn section_warnings(out: &mut String, warnings: &[crate::model::Warning]) {
+pub(super) fn section_warnings(out: &mut Html, warnings: &[crate::model::Warning]) {
     for w in warnings {
-        let _ = write!(out, "<p class=\"warning\">warning: {}</p>", escape(&w.message));
+        html!(out, "<p class=\"warning\">warning: {}</p>", w.message);
     }
 }
 
 /// The big numbers of each run of a report page (at most four runs).
-pub(super) fn headline(out: &mut String, entries: &[Entry<'_>]) {
+pub(super) fn headline(out: &mut Html, entries: &[Entry<'_>]) {
     let runs = runs_of(entries);
     if runs.is_empty() || runs.len() > 4 {
         return;
     }
-    out.push_str("<section class=\"headline\">");
+    out.raw("<section class=\"headline\">");
     for (run, e) in runs.iter().zip(entries.iter().filter(|e| matches!(e.run, RunEntry::Run(_)))) {
         let Some(s) = run.summary else { continue };
-        let _ = write!(
+        html!(
             out,
             "<div class=\"tiles\"><h3><span class=\"swatch c{}\"></span>{}</h3>",
             e.colour,
-            escape(tables::short_name(&run.file))
+            tables::short_name(&run.file)
         );
         let mut tile = |label: &str, value: String, unit: &str| {
-            let _ = write!(
+            html!(
                 out,
-                "<div class=\"tile\"><span class=\"value\">{value}</span><span class=\"unit\">{unit}</span><span class=\"label\">{label}</span></div>"
+                "<div class=\"tile\"><span class=\"value\">{}</span><span class=\"unit\">{}</span><span class=\"label\">{}</span></div>",
+                value,
+                unit,
+                label
             );
         };
         tile("average", format!("{:.2}", s.avg_fps), "FPS");
@@ -46,9 +48,9 @@ pub(super) fn headline(out: &mut String, entries: &[Entry<'_>]) {
         if let Some(st) = &run.stutters {
             tile("stutters", st.count.to_string(), &format!("{:.2} % of time", st.time_fraction * 100.0));
         }
-        out.push_str("</div>");
+        out.raw("</div>");
     }
-    out.push_str("</section>");
+    out.raw("</section>");
 }
 
 /// The settings line, as the table's first line writes it.
@@ -68,19 +70,19 @@ pub(super) fn write_page(
     pages.resize_with(doc.entries.len(), || None);
     limit_raw_frames(&mut pages);
     let grid = shared_histograms(&mut pages);
-    let mut body = String::new();
-    let _ = write!(
+    let mut body = Html::new();
+    html!(
         body,
         "<header><h1>{}</h1><p class=\"settings\">{}</p></header><main>{}",
-        escape(&doc.title),
-        escape(&settings_line(doc.settings)),
+        doc.title,
+        settings_line(doc.settings),
         doc.top
     );
-    body.push_str(TIMELINE_AND_CHARTS);
+    body.raw(TIMELINE_AND_CHARTS);
     // One run: its figures beside its header and the peer tools' figures.
     let pair = doc.entries.len() == 1;
     if pair {
-        body.push_str("<div class=\"pair\"><div>");
+        body.raw("<div class=\"pair\"><div>");
     }
     let labels = labels(doc, &pages);
     figures_sections(&mut body, doc, &labels, pair);
@@ -91,38 +93,51 @@ pub(super) fn write_page(
         .zip(&labels)
         .map(|((e, p), l)| (e.run, p.as_ref(), e.colour, l.as_str()))
         .collect();
-    body.push_str(if pair { "</div><div>" } else { "" });
-    body.push_str("<section id=\"runs\"><h2>Runs</h2>");
+    body.raw(if pair { "</div><div>" } else { "" });
+    body.raw("<section id=\"runs\"><h2>Runs</h2>");
     tables::run_headers(&mut body, &headers);
-    body.push_str("</section>");
+    body.raw("</section>");
     if pair {
         peers_section(&mut body, doc, &labels, true);
-        body.push_str("</div></div>");
+        body.raw("</div></div>");
     }
-    body.push_str("</main>");
-    let _ = write!(
+    body.raw("</main>");
+    html!(
         body,
         "<footer>Made by framescope {} — every figure is defined in docs/figures.md; hover a figure's name for its definition.</footer>",
         env!("CARGO_PKG_VERSION")
     );
-    let data = page_data(doc, &pages, &labels, grid);
-    write!(
-        out,
+    let mut page = Html::new();
+    html!(
+        page,
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <meta http-equiv=\"Content-Security-Policy\" content=\"{}\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-         <meta name=\"color-scheme\" content=\"light dark\"><title>framescope — {}</title>\
-         <style>{CSS}</style></head><body data-kind=\"{}\">{body}\
-         <script type=\"application/json\" id=\"fs-data\">",
-        escape(&doc.title),
-        doc.kind
-    )?;
-    out.write_all(script_json(&data).as_bytes())?;
-    out.write_all(b"</script><script>")?;
-    for part in JS {
-        out.write_all(part.as_bytes())?;
-        out.write_all(b"\n")?;
-    }
-    out.write_all(b"</script></body></html>\n")
+         <meta name=\"color-scheme\" content=\"light dark\"><title>framescope — {}</title>",
+        policy(),
+        doc.title
+    );
+    page.raw("<style>");
+    page.raw(CSS);
+    html!(page, "</style></head><body data-kind=\"{}\">{}", doc.kind, body);
+    page.raw("<script type=\"application/json\" id=\"fs-data\">");
+    page.json(&page_data(doc, &pages, &labels, grid));
+    page.raw("</script><script>");
+    page.raw(SCRIPT.as_str());
+    page.raw("</script></body></html>\n");
+    out.write_all(page.as_str().as_bytes())
+}
+
+/// The page's script: its parts, one after another, each ended by a line end.
+static SCRIPT: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| JS.iter().flat_map(|part| [*part, "\n"]).collect());
+
+/// The Content-Security-Policy of every page: only its own script and style run.
+static POLICY: std::sync::LazyLock<String> =
+    std::sync::LazyLock::new(|| markup::content_security_policy(&[SCRIPT.as_str()], &[CSS]));
+
+fn policy() -> &'static str {
+    POLICY.as_str()
 }
 
 /// The timeline and chart canvases the script draws into.
@@ -144,28 +159,28 @@ const TIMELINE_AND_CHARTS: &str = "<section id=\"timeline\"><h2>Timeline</h2>\
 
 /// The figures table (runs and set means) and, unless `pair` puts them elsewhere,
 /// the peer tools' figures.
-fn figures_sections(body: &mut String, doc: &Doc<'_>, names: &[String], pair: bool) {
+fn figures_sections(body: &mut Html, doc: &Doc<'_>, names: &[String], pair: bool) {
     let columns = columns(doc);
-    body.push_str("<section id=\"figures\"><h2>Figures</h2>");
+    body.raw("<section id=\"figures\"><h2>Figures</h2>");
     if !tables::figures_table(body, &columns, names, false) {
-        body.push_str("<p class=\"note\">No figures: no run has usable frame times.</p>");
+        body.raw("<p class=\"note\">No figures: no run has usable frame times.</p>");
     }
-    body.push_str("</section>");
+    body.raw("</section>");
     if !pair {
         peers_section(body, doc, names, false);
     }
 }
 
 /// The peer tools' figures, in a collapsible section.
-fn peers_section(body: &mut String, doc: &Doc<'_>, names: &[String], open: bool) {
+fn peers_section(body: &mut Html, doc: &Doc<'_>, names: &[String], open: bool) {
     let columns = columns(doc);
-    body.push_str(if open { "<details id=\"peers\" open>" } else { "<details id=\"peers\">" });
-    body.push_str("<summary>As other tools report it (CapFrameX, FrameView, PresentMon, MangoHud)</summary>\
+    body.raw(if open { "<details id=\"peers\" open>" } else { "<details id=\"peers\">" });
+    body.raw("<summary>As other tools report it (CapFrameX, FrameView, PresentMon, MangoHud)</summary>\
         <p class=\"note\">Each tool's own definitions on the same frames (docs/figures.md §10); compare like with like.</p>");
     if !tables::figures_table(body, &columns, names, true) {
-        body.push_str("<p class=\"note\">None: these tools define their figures on frames.</p>");
+        body.raw("<p class=\"note\">None: these tools define their figures on frames.</p>");
     }
-    body.push_str("</details>");
+    body.raw("</details>");
 }
 
 /// Each run's label: its name without folders, and its trace when another run of the

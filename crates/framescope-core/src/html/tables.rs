@@ -4,12 +4,11 @@
 //! compared figures (`report::compare::FIGURES`) with their definitions on hover.
 
 use super::defs::{Style, def};
-use super::encode::escape;
+use super::markup::{Html, html, markup};
 use super::reduce::PageRun;
 use crate::report::compare::{FIGURES, Figure, Section};
 use crate::report::sets::SetJson;
 use crate::report::{Run, RunEntry};
-use std::fmt::Write as _;
 
 /// A column of the figures table: a run, or a set's means.
 pub(super) enum Column<'a> {
@@ -31,23 +30,29 @@ impl Column<'_> {
     }
 
     /// The cell's attributes naming what it shows, for scripts and tests.
-    fn attributes(&self) -> String {
+    fn attributes(&self) -> Html {
         match self {
-            Self::Run { index, .. } => format!("data-run=\"{index}\""),
-            Self::Mean { side, .. } => format!("data-mean=\"{side}\""),
+            Self::Run { index, .. } => markup!("data-run=\"{}\"", index),
+            Self::Mean { side, .. } => markup!("data-mean=\"{}\"", side),
         }
     }
 
-    fn heading(&self, names: &[String]) -> String {
+    fn heading(&self, names: &[String]) -> Html {
         match self {
             Self::Run { index, colour, outlier, .. } => {
                 let name = names.get(*index).map_or("", String::as_str);
-                let note = if *outlier { " <span class=\"note\">(outlier, left out)</span>" } else { "" };
-                format!("<span class=\"swatch c{colour}\"></span>{}{note}", escape(name))
+                let mut out = markup!("<span class=\"swatch c{}\"></span>{}", colour, name);
+                if *outlier {
+                    out.raw(" <span class=\"note\">(outlier, left out)</span>");
+                }
+                out
             }
-            Self::Mean { side, set, colour } => format!(
-                "<span class=\"swatch c{colour}\"></span>{side} set mean <span class=\"note\">({} of {} runs)</span>",
-                set.runs, set.given
+            Self::Mean { side, set, colour } => markup!(
+                "<span class=\"swatch c{}\"></span>{} set mean <span class=\"note\">({} of {} runs)</span>",
+                colour,
+                side,
+                set.runs,
+                set.given
             ),
         }
     }
@@ -59,25 +64,21 @@ pub(super) fn short_name(path: &str) -> &str {
 }
 
 /// A figure's name cell, with its definition on hover.
-pub(super) fn name_cell(qualified: &str) -> String {
+pub(super) fn name_cell(qualified: &str) -> Html {
     name_cell_with(qualified, "")
 }
 
 /// [`name_cell`] with `unit` after the name (the comparison tables write durations in
 /// ms and shares as fractions, as `compare` does).
-pub(super) fn name_cell_with(qualified: &str, unit: &str) -> String {
+pub(super) fn name_cell_with(qualified: &str, unit: &str) -> Html {
     let (name, _, text) = def(qualified);
     let name = if name.is_empty() { qualified } else { name };
-    format!(
-        "<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{unit}</th>",
-        escape(text),
-        escape(name)
-    )
+    markup!("<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{}</th>", text, name, unit)
 }
 
 /// The figures of `sections` (framescope's own, or the peer tools'), one row per
 /// figure some column has, one column per run or set mean.
-pub(super) fn figures_table(out: &mut String, columns: &[Column<'_>], names: &[String], peers: bool) -> bool {
+pub(super) fn figures_table(out: &mut Html, columns: &[Column<'_>], names: &[String], peers: bool) -> bool {
     let rows: Vec<&'static Figure> = FIGURES
         .iter()
         .filter(|f| f.section.is_convention() == peers)
@@ -86,16 +87,16 @@ pub(super) fn figures_table(out: &mut String, columns: &[Column<'_>], names: &[S
     if rows.is_empty() {
         return false;
     }
-    out.push_str("<div class=\"scroll\"><table class=\"figures\"><thead><tr><th></th>");
+    out.raw("<div class=\"scroll\"><table class=\"figures\"><thead><tr><th></th>");
     for c in columns {
-        let _ = write!(out, "<th scope=\"col\">{}</th>", c.heading(names));
+        html!(out, "<th scope=\"col\">{}</th>", c.heading(names));
     }
-    out.push_str("</tr></thead><tbody>");
+    out.raw("</tr></thead><tbody>");
     let mut section: Option<Section> = None;
     for figure in rows {
         if section != Some(figure.section) {
             section = Some(figure.section);
-            let _ = write!(
+            html!(
                 out,
                 "<tr class=\"group\"><th colspan=\"{}\">{}</th></tr>",
                 columns.len() + 1,
@@ -104,15 +105,15 @@ pub(super) fn figures_table(out: &mut String, columns: &[Column<'_>], names: &[S
         }
         let qualified = figure.qualified_name();
         let (_, style, _) = def(&qualified);
-        out.push_str("<tr>");
-        out.push_str(&name_cell(&qualified));
+        out.raw("<tr>");
+        out.push(&name_cell(&qualified));
         for c in columns {
             let text = c.value(figure).map_or_else(|| "—".to_owned(), |v| cell_text(figure, style, v, c));
-            let _ = write!(out, "<td data-key=\"{qualified}\" {}>{text}</td>", c.attributes());
+            html!(out, "<td data-key=\"{}\" {}>{}</td>", qualified, c.attributes(), text);
         }
-        out.push_str("</tr>");
+        out.raw("</tr>");
     }
-    out.push_str("</tbody></table></div>");
+    out.raw("</tbody></table></div>");
     true
 }
 
@@ -142,36 +143,40 @@ pub(super) fn section_title(section: Section) -> &'static str {
 
 /// One header per run: file, format, trace, frames, source, system facts, warnings;
 /// a failed file's error.
-pub(super) fn run_headers(out: &mut String, entries: &[(&RunEntry, Option<&PageRun>, usize, &str)]) {
-    out.push_str("<div class=\"runs\">");
+pub(super) fn run_headers(out: &mut Html, entries: &[(&RunEntry, Option<&PageRun>, usize, &str)]) {
+    out.raw("<div class=\"runs\">");
     for (i, (entry, page, colour, label)) in entries.iter().enumerate() {
         match entry {
             RunEntry::Run(run) => run_header(out, i, run, (*page, label), *colour),
             RunEntry::Failed(f) => {
-                let _ = write!(
+                html!(
                     out,
-                    "<article class=\"run failed\" data-run=\"{i}\"><h3>{}</h3><p class=\"error\">{}</p></article>",
-                    escape(&f.file),
-                    escape(&f.error.message)
+                    "<article class=\"run failed\" data-run=\"{}\"><h3>{}</h3><p class=\"error\">{}</p></article>",
+                    i,
+                    f.file,
+                    f.error.message
                 );
             }
             RunEntry::Etl(e) => {
-                let _ = write!(
+                html!(
                     out,
-                    "<article class=\"run failed\" data-run=\"{i}\"><h3>{}</h3><p>an ETW trace, not a run</p></article>",
-                    escape(&e.file)
+                    "<article class=\"run failed\" data-run=\"{}\"><h3>{}</h3><p>an ETW trace, not a run</p></article>",
+                    i,
+                    e.file
                 );
             }
         }
     }
-    out.push_str("</div>");
+    out.raw("</div>");
 }
 
-fn run_header(out: &mut String, i: usize, run: &Run, (page, label): (Option<&PageRun>, &str), colour: usize) {
-    let _ = write!(
+fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageRun>, &str), colour: usize) {
+    html!(
         out,
-        "<article class=\"run\" data-run=\"{i}\"><h3><span class=\"swatch c{colour}\"></span>{}</h3>",
-        escape(label)
+        "<article class=\"run\" data-run=\"{}\"><h3><span class=\"swatch c{}\"></span>{}</h3>",
+        i,
+        colour,
+        label
     );
     let mut facts = vec![format!("{} {}", run.format, run.format_version), run.application.clone()];
     facts.extend(run.process_id.map(|p| format!("PID {p}")));
@@ -180,49 +185,49 @@ fn run_header(out: &mut String, i: usize, run: &Run, (page, label): (Option<&Pag
     if !run.present_modes.is_empty() {
         facts.push(run.present_modes.join(", "));
     }
-    let _ = write!(out, "<p class=\"path\">{}</p><p>{}</p>", escape(&run.file), escape(&facts.join(" · ")));
+    html!(out, "<p class=\"path\">{}</p><p>{}</p>", run.file, facts.join(" · "));
     let frames = match run.samples {
         Some(n) => format!("≈{} frames (estimated from {n} samples)", run.frames),
         None => format!("{} frames", run.frames),
     };
     let dropped = run.dropped_frames.map_or_else(|| "dropped unknown".to_owned(), |d| format!("{d} dropped"));
     let duration = run.duration_ms.map_or_else(|| "—".to_owned(), |d| Style::Seconds.format(d));
-    let _ = write!(out, "<p>{frames} · {dropped} · {duration} · frame time: {}</p>", escape(run.frame_time));
+    html!(out, "<p>{} · {} · {} · frame time: {}</p>", frames, dropped, duration, run.frame_time);
     if run.sampled {
-        out.push_str(
+        out.raw(
             "<p class=\"note\">Sampled log: figures from samples; pacing, stutters, oscillation and \
              frame health need per-frame data, and there are no frame-time charts.</p>",
         );
     }
     if let Some(p) = page.filter(|p| !p.system.is_empty()) {
-        out.push_str("<details open><summary>System</summary><table class=\"facts\">");
+        out.raw("<details open><summary>System</summary><table class=\"facts\">");
         for (k, v) in &p.system {
-            let _ = write!(out, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", escape(k), escape(v));
+            html!(out, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", k, v);
         }
-        out.push_str("</table></details>");
+        out.raw("</table></details>");
     }
     if !run.other_traces.is_empty() {
-        let _ = write!(
+        html!(
             out,
             "<p class=\"note\">The file also holds {} other trace(s); see them with --trace all.</p>",
             run.other_traces.len()
         );
     }
     warnings(out, &run.warnings);
-    out.push_str("</article>");
+    out.raw("</article>");
 }
 
-fn warnings(out: &mut String, warnings: &[crate::model::Warning]) {
+fn warnings(out: &mut Html, warnings: &[crate::model::Warning]) {
     if warnings.is_empty() {
         return;
     }
-    let _ = write!(out, "<details class=\"warnings\"><summary>Warnings ({})</summary><ul>", warnings.len());
+    html!(out, "<details class=\"warnings\"><summary>Warnings ({})</summary><ul>", warnings.len());
     for w in warnings.iter().take(50) {
         let line = w.line.map_or_else(String::new, |l| format!("line {l}: "));
-        let _ = write!(out, "<li>{}{}</li>", line, escape(&w.message));
+        html!(out, "<li>{}{}</li>", line, w.message);
     }
     if warnings.len() > 50 {
-        let _ = write!(out, "<li>… {} more (see --json)</li>", warnings.len() - 50);
+        html!(out, "<li>… {} more (see --json)</li>", warnings.len() - 50);
     }
-    out.push_str("</ul></details>");
+    out.raw("</ul></details>");
 }

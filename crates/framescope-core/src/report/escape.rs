@@ -6,6 +6,11 @@
 //! `\u001b`; [`Terminal`] writes DEL and C1 as `\u007f` / `\u009b` too, which decode to
 //! the same string).
 //!
+//! Characters that change how text around them reads without showing themselves are
+//! escaped the same way ([`invisible`]): the bidirectional controls (U+202E turns
+//! `gpj.exe` into what reads as `exe.jpg`), zero-width characters and the line and
+//! paragraph separators.
+//!
 //! Each output passes one place: the readable table and compare output go through
 //! [`Terminal`] (every control but the table's own line ends and tabs) and write a
 //! file's text with [`text`] (line ends too); CSV cells through [`lines`]; the CLI's
@@ -40,62 +45,104 @@ fn escape_if(s: &str, escaped: impl Fn(char) -> bool) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// A file's text on one line: every control character escaped but the tab.
+/// True for a character that is not drawn but changes the text around it: bidi
+/// embeddings, overrides, isolates and marks (U+061C, U+200E–U+200F, U+202A–U+202E,
+/// U+2066–U+2069), zero-width characters (U+200B–U+200D, U+2060–U+2064, U+FEFF, U+180E)
+/// and the line and paragraph separators (U+2028, U+2029).
+#[must_use]
+pub fn invisible(c: char) -> bool {
+    matches!(
+        c,
+        '\u{061C}'
+            | '\u{180E}'
+            | '\u{200B}'..='\u{200F}'
+            | '\u{2028}'..='\u{202E}'
+            | '\u{2060}'..='\u{2064}'
+            | '\u{2066}'..='\u{2069}'
+            | '\u{FEFF}'
+    )
+}
+
+/// A file's text on one line: every control character escaped but the tab, and every
+/// [`invisible`] one.
 #[must_use]
 pub fn text(s: &str) -> Cow<'_, str> {
-    escape_if(s, |c| c.is_control() && c != '\t')
+    escape_if(s, |c| (c.is_control() && c != '\t') || invisible(c))
 }
 
 /// Text that may span lines (a CSV cell, a message of several lines): every control
-/// character escaped but the newline and the tab.
+/// character escaped but the newline and the tab, and every [`invisible`] one.
 #[must_use]
 pub fn lines(s: &str) -> Cow<'_, str> {
-    escape_if(s, |c| c.is_control() && c != '\t' && c != '\n')
+    escape_if(s, |c| (c.is_control() && c != '\t' && c != '\n') || invisible(c))
 }
 
-/// A writer for the terminal: in text, every control character but `\n` and `\t` is
-/// written escaped; in JSON (`json`), DEL and C1 controls are written as `\u00XX`
-/// (serde_json escapes the others itself, and these decode to the same characters).
+/// A writer for the terminal: in text, every control character but `\n` and `\t`, and
+/// every [`invisible`] one, is written escaped; in JSON (`json`), DEL, C1 controls and
+/// the invisible characters are written as `\uXXXX` (serde_json escapes the other
+/// controls itself, and these decode to the same characters). A character split between
+/// two writes is judged whole; bytes that are not UTF-8 pass as they came.
 pub struct Terminal<W: Write> {
     inner: W,
     json: bool,
-    /// A 0xC2 byte (the first of a C1 control, or of another character) not yet written.
-    lead: bool,
+    /// The first bytes of a character whose last ones have not come yet.
+    pending: Vec<u8>,
 }
 
 impl<W: Write> Terminal<W> {
     /// Wraps `inner`; `json` when the output is JSON.
     pub fn new(inner: W, json: bool) -> Self {
-        Self { inner, json, lead: false }
+        Self { inner, json, pending: Vec::new() }
     }
 
-    fn escape(&self, code: u8, out: &mut Vec<u8>) {
-        let mut s = String::new();
-        if self.json {
-            let _ = write!(s, "\\u{code:04x}");
-        } else {
-            push_escaped(&mut s, char::from(code));
+    /// Appends the text `valid`, escaping what must be.
+    fn push_text(&self, valid: &str, out: &mut Vec<u8>) {
+        for c in valid.chars() {
+            let escaped = match c {
+                '\n' | '\t' => false,
+                c => c.is_control() || invisible(c),
+            };
+            if !escaped {
+                let mut utf8 = [0; 4];
+                out.extend_from_slice(c.encode_utf8(&mut utf8).as_bytes());
+                continue;
+            }
+            let mut s = String::new();
+            if self.json {
+                let _ = write!(s, "\\u{:04x}", u32::from(c));
+            } else {
+                push_escaped(&mut s, c);
+            }
+            out.extend_from_slice(s.as_bytes());
         }
-        out.extend_from_slice(s.as_bytes());
     }
 }
 
 impl<W: Write> Write for Terminal<W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let mut out = Vec::with_capacity(buf.len() + 16);
-        for &b in buf {
-            if std::mem::take(&mut self.lead) {
-                if (0x80..0xA0).contains(&b) {
-                    self.escape(b, &mut out);
-                    continue;
+        let mut bytes = std::mem::take(&mut self.pending);
+        bytes.extend_from_slice(buf);
+        let mut out = Vec::with_capacity(bytes.len() + 16);
+        let mut rest = bytes.as_slice();
+        while !rest.is_empty() {
+            match std::str::from_utf8(rest) {
+                Ok(valid) => {
+                    self.push_text(valid, &mut out);
+                    rest = &[];
                 }
-                out.push(0xC2);
-            }
-            match b {
-                0xC2 => self.lead = true,
-                b'\n' | b'\t' => out.push(b),
-                0..0x20 | 0x7F => self.escape(b, &mut out),
-                _ => out.push(b),
+                Err(e) => {
+                    let (valid, after) = rest.split_at(e.valid_up_to());
+                    self.push_text(std::str::from_utf8(valid).unwrap_or_default(), &mut out);
+                    if let Some(n) = e.error_len() {
+                        // Not UTF-8: passed as it came.
+                        out.extend_from_slice(&after[..n]);
+                        rest = &after[n..];
+                    } else {
+                        // A character cut at the end: kept for the next write.
+                        self.pending = after.to_vec();
+                        rest = &[];
+                    }
+                }
             }
         }
         self.inner.write_all(&out)?;
@@ -109,9 +156,9 @@ impl<W: Write> Write for Terminal<W> {
 
 impl<W: Write> Drop for Terminal<W> {
     fn drop(&mut self) {
-        // A lone 0xC2 at the very end: not text, written as it came.
-        if self.lead {
-            let _ = self.inner.write_all(&[0xC2]);
+        // A cut character at the very end: not text, written as it came.
+        if !self.pending.is_empty() {
+            let _ = self.inner.write_all(&self.pending);
             let _ = self.inner.flush();
         }
     }
@@ -137,6 +184,13 @@ mod tests {
         assert_eq!(text("game\u{1b}[2J\r\nok\t\u{9b}1m\u{7f}"), "game\\x1b[2J\\x0d\\x0aok\t\\u{9b}1m\\x7f");
         assert_eq!(lines("a\nb\u{7}"), "a\nb\\x07");
         assert!(matches!(text("µs ≥ 1"), Cow::Borrowed(_)), "other characters pass");
+        // Bidi controls, zero-width characters and separators are shown, not obeyed.
+        assert_eq!(
+            text("game\u{202e}gpj.exe\u{200b}\u{2066}x\u{2069}\u{feff}\u{2028}"),
+            "game\\u{202e}gpj.exe\\u{200b}\\u{2066}x\\u{2069}\\u{feff}\\u{2028}"
+        );
+        assert_eq!(lines("a\u{200f}\nb"), "a\\u{200f}\nb");
+        assert!(matches!(text("Ünïcödé 日本 עברית"), Cow::Borrowed(_)), "right-to-left letters pass");
     }
 
     #[test]
@@ -146,5 +200,18 @@ mod tests {
         assert_eq!(through(false, pieces), "a\\x1b]0;title\\x07\n\\u{9b}2J é \u{a0}\\x0d\n");
         assert_eq!(through(true, pieces), "a\\u001b]0;title\\u0007\n\\u009b2J é \u{a0}\\u000d\n");
         assert_eq!(through(true, &[b"\"x\x7f\"\n"]), "\"x\\u007f\"\n");
+        // U+202E (E2 80 AE) split over three writes; a byte that is not UTF-8 passes.
+        let pieces: &[&[u8]] = &[b"a\xE2", b"\x80", b"\xAEb \xFF \xE2\x80\x8B\n"];
+        let raw = |json: bool| {
+            let mut buf = Vec::new();
+            let mut t = Terminal::new(&mut buf, json);
+            for p in pieces {
+                t.write_all(p).unwrap_or_default();
+            }
+            drop(t);
+            buf
+        };
+        assert_eq!(raw(false), b"a\\u{202e}b \xFF \\u{200b}\n");
+        assert_eq!(raw(true), b"a\\u202eb \xFF \\u200b\n");
     }
 }
