@@ -110,6 +110,18 @@ mod tests {
         let same = dir.join(".").join("capture.csv");
         let refused = refuse_inputs(same, &[input.as_path()]);
         assert!(refused.is_err_and(|e| e.contains("never writes over its inputs")));
+        // A hard link and a symbolic link to it are the same file (device and inode).
+        let hard = dir.join("hard.csv");
+        let _ = std::fs::remove_file(&hard);
+        std::fs::hard_link(&input, &hard).unwrap();
+        assert!(refuse_inputs(hard, &[input.as_path()]).is_err());
+        #[cfg(unix)]
+        {
+            let link = dir.join("link.png");
+            let _ = std::fs::remove_file(&link);
+            std::os::unix::fs::symlink(&input, &link).unwrap();
+            assert!(refuse_inputs(link, &[input.as_path()]).is_err());
+        }
         let fresh = dir.join("report.json");
         assert_eq!(refuse_inputs(fresh.clone(), &[input.as_path()]), Ok(fresh));
         assert_eq!(std::fs::read(&input).unwrap(), b"x");

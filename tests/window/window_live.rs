@@ -163,8 +163,8 @@ fn a_capture_written_in_chunks_into_a_watched_folder_is_one_run_that_grows() {
 
 /// Where no file dialog can appear: File › Path, typed, then Follow opens the capture
 /// being written as a live run (its rows so far: the first 300); it grows to the whole
-/// file once written; Save live run here (a second path typed) writes the bytes read,
-/// which are the file's.
+/// file once written; Save live run here refuses a hard link to the followed file, and
+/// (a second path typed) writes the bytes read, which are the file's.
 #[test]
 fn a_typed_path_follows_a_capture_and_saves_it() {
     let path = shared(CAPTURE);
@@ -206,6 +206,14 @@ fn a_typed_path_follows_a_capture_and_saves_it() {
     assert_eq!(code, 0);
     let figures = figures_at(&mut h, whole["runs"][0]["frames"].as_u64().unwrap());
     same_figures(&figures, &whole["runs"][0]);
+    // Saving over the followed capture by another name (a hard link) is refused.
+    let twin = dir.0.join("twin.csv");
+    std::fs::hard_link(&live, &twin).unwrap();
+    type_path(&mut h, &twin.to_string_lossy(), "Save live run here");
+    h.run_steps(2);
+    let errors = app(&h).errors();
+    assert!(errors.iter().any(|e| e.contains("never writes over its inputs")), "{errors:?}");
+    assert_eq!(std::fs::read(&live).unwrap(), bytes, "the followed capture is unchanged");
     let saved = dir.0.join("saved.csv.part");
     type_path(&mut h, &saved.to_string_lossy(), "Save live run here");
     let start = Instant::now();
