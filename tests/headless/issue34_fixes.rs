@@ -63,3 +63,97 @@ fn a_backwards_timestamp_is_skipped_warned_with_its_line_and_never_the_time_base
     ]);
     assert!(table.stdout.contains("line 5: timestamp goes back"), "{}", table.stdout);
 }
+
+/// The header of the real OCAT capture (`ocat/OCAT-MetroExodus…csv`).
+const OCAT_HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,\
+AllowsTearing,PresentMode,WasBatched,DwmNotified,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,\
+MsInPresentAPI,MsUntilRenderComplete,MsUntilDisplayed,Motherboard,OS,Processor,System RAM,Base Driver Version,\
+Driver Package,GPU #,GPU,GPU Core Clock (MHz),GPU Memory Clock (MHz),GPU Memory (MB),Comment";
+
+/// An OCAT capture of 10 frames whose `MsBetweenPresents` are all 0 while
+/// `MsBetweenDisplayChange` holds 10, 10, 10, 10, 20, 10, 10, 10, 10, 10 ms (the system
+/// columns on the first row only, as OCAT writes them).
+fn ocat_without_present_intervals(dir: &TempDir) -> std::path::PathBuf {
+    let display = [10, 10, 10, 10, 20, 10, 10, 10, 10, 10];
+    let mut text = format!("{OCAT_HEADER}\n");
+    let mut t = 0.0;
+    for (i, d) in display.iter().enumerate() {
+        t += f64::from(*d) / 1000.0;
+        let system = if i == 0 { ",mb,\"Windows 10\",cpu,16 GB,1.0,1.0,0,gpu,1500,7000,8192," } else { "" };
+        writeln!(
+            text,
+            "Game.exe,100,0x0000000000001000,DXGI,1,0,0,Hardware: Independent Flip,0,0,0,{t:.6},0.000,{d}.000,\
+             0.100,1.000,2.000{system}"
+        )
+        .unwrap();
+    }
+    dir.file("OCAT-Game.exe-2024-01-01T000000.csv", text.as_bytes())
+}
+
+/// Under `--frame-time auto` (the default) an OCAT capture without present intervals
+/// is analysed on its display intervals, and the run says so (`frame_time` "display",
+/// a warning); before, it printed "frames 0 … no figures" and exited 0. By hand
+/// (`metrics.md` §2): n = 10, T = 110 ms, avg 1000 · 10 / 110; p50 10 ms; p99 at
+/// h = 9 · 0.99 = 8.91: 10 + 0.91 · 10 = 19.1 ms; 1 % low k = 1: 1000 / 20 = 50;
+/// min 50, max 100; frame 4 (20 ms over a median of 10) is the one stutter.
+#[test]
+fn ocat_without_present_intervals_falls_back_to_display_under_auto() {
+    let dir = TempDir::new("issue34_ocat_auto");
+    let file = ocat_without_present_intervals(&dir);
+    let (code, doc) = report_json([&file]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "ocat");
+    assert_eq!(run["frame_time"], "display");
+    assert_eq!(doc["settings"]["frame_time"], "auto");
+    assert_eq!(run["frames"], 10);
+    assert_eq!(run["dropped_frames"], 0);
+    assert!(close(run["duration_ms"].as_f64().unwrap(), 110.0));
+    let s = &run["summary"];
+    let f = |k: &str| s[k].as_f64().unwrap();
+    assert!(close(f("avg_fps"), 10_000.0 / 110.0), "{s}");
+    assert!(close(f("p50_ms"), 10.0), "{s}");
+    assert!((f("p99_ms") - 19.1).abs() < 1e-9, "{s}");
+    assert!(close(f("low_1pct_fps"), 50.0) && close(f("low_0_1pct_fps"), 50.0), "{s}");
+    assert!(close(f("min_fps"), 50.0) && close(f("max_fps"), 100.0), "{s}");
+    assert_eq!(run["stutters"]["frames"], serde_json::json!([4]));
+    let said = run["warnings"].as_array().unwrap().iter().any(|w| {
+        let m = w["message"].as_str().unwrap();
+        m.contains("no frame has a present interval") && m.contains("falls back to display")
+    });
+    assert!(said, "{}", run["warnings"]);
+    // The table says so too.
+    let table = common::framescope(["report".as_ref(), file.as_os_str()]);
+    assert_eq!(table.code, 0, "{}", table.stderr);
+    assert!(
+        table.stdout.contains("frames 10 ") && table.stdout.contains("frame time: display"),
+        "{}",
+        table.stdout
+    );
+    assert!(table.stdout.contains("falls back to display"), "{}", table.stdout);
+}
+
+/// `--frame-time presents` on that capture: no frame has a present interval, so the
+/// file holds no frames under it — exit 1 (`cli-report.md`), a failed run whose message
+/// names the display series that has them, in JSON and as a table.
+#[test]
+fn ocat_without_present_intervals_fails_under_presents() {
+    let dir = TempDir::new("issue34_ocat_presents");
+    let file = ocat_without_present_intervals(&dir);
+    let (code, doc) = report_json([file.as_os_str(), "--frame-time".as_ref(), "presents".as_ref()]);
+    assert_eq!(code, 1, "{doc}");
+    let msg = doc["runs"][0]["error"]["message"].as_str().unwrap();
+    assert!(msg.contains("no frames under --frame-time presents"), "{msg}");
+    assert!(msg.contains("display series holds 10 frames"), "{msg}");
+    let table = common::framescope([
+        "report".as_ref(),
+        "--frame-time".as_ref(),
+        "presents".as_ref(),
+        file.as_os_str(),
+    ]);
+    assert_eq!(table.code, 1);
+    assert!(table.stderr.contains("no frames under --frame-time presents"), "{}", table.stderr);
+    // `display` reads the 10 frames.
+    let (code, doc) = report_json([file.as_os_str(), "--frame-time".as_ref(), "display".as_ref()]);
+    assert_eq!((code, &doc["runs"][0]["frames"]), (0, &serde_json::json!(10)));
+}
