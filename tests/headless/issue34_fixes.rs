@@ -157,3 +157,51 @@ fn ocat_without_present_intervals_fails_under_presents() {
     let (code, doc) = report_json([file.as_os_str(), "--frame-time".as_ref(), "display".as_ref()]);
     assert_eq!((code, &doc["runs"][0]["frames"]), (0, &serde_json::json!(10)));
 }
+
+/// A PresentMon 1.x capture of `n` frames of `ms` each.
+fn pm1_capture(n: usize, ms: f64) -> String {
+    let mut text = format!("{}\n", common::PM1_HEADER);
+    for i in 0..n {
+        let t = (i + 1) as f64 * ms / 1000.0;
+        writeln!(
+            text,
+            "game.exe,1,0x1,DXGI,0,0,0,Hardware: Legacy Flip,0,{t:.6},{ms:.3},{ms:.3},0.1,0.1,0.1"
+        )
+        .unwrap();
+    }
+    text
+}
+
+/// `report --follow FILE --stop-after-idle 3`: a capture is written at once, the file is
+/// truncated 2 s later and a new capture written 2 s after that (4 s after the last
+/// growth, 2 s after the truncation). The truncation restarts the idle clock, so the
+/// new capture is read and reported; before, the follow ended 3 s after the first
+/// capture's growth on the empty file ("nothing was read", exit 1).
+#[test]
+fn a_truncation_restarts_the_idle_clock_of_a_follow() {
+    let dir = TempDir::new("issue34_follow_truncate");
+    let live = dir.0.join("live.csv");
+    let (first, second) = (pm1_capture(50, 10.0), pm1_capture(30, 20.0));
+    let child = std::process::Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .args(["report", "--follow", "--stop-after-idle", "3", "--json"])
+        .arg(&live)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    std::fs::write(&live, &first).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    std::fs::OpenOptions::new().write(true).truncate(true).open(&live).unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(2000));
+    let mut f = std::fs::OpenOptions::new().append(true).open(&live).unwrap();
+    std::io::Write::write_all(&mut f, second.as_bytes()).unwrap();
+    drop(f);
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("was truncated: read again from its start"), "{stderr}");
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(doc["runs"][0]["frames"], 30, "{stderr}");
+    assert!(close(doc["runs"][0]["summary"]["avg_fps"].as_f64().unwrap(), 50.0));
+}
