@@ -191,9 +191,9 @@ fn a_truncation_restarts_the_idle_clock_of_a_follow() {
         .unwrap();
     std::thread::sleep(std::time::Duration::from_millis(300));
     std::fs::write(&live, &first).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    std::thread::sleep(std::time::Duration::from_secs(2));
     std::fs::OpenOptions::new().write(true).truncate(true).open(&live).unwrap();
-    std::thread::sleep(std::time::Duration::from_millis(2000));
+    std::thread::sleep(std::time::Duration::from_secs(2));
     let mut f = std::fs::OpenOptions::new().append(true).open(&live).unwrap();
     std::io::Write::write_all(&mut f, second.as_bytes()).unwrap();
     drop(f);
