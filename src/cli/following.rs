@@ -158,7 +158,7 @@ pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
         }
         Event::Update(live) => {
             let now = Instant::now();
-            if live.grew {
+            if live.grew || live.read {
                 lines.last_growth = now;
             }
             lines.extend_running(live);

@@ -205,3 +205,98 @@ fn a_truncation_restarts_the_idle_clock_of_a_follow() {
     assert_eq!(doc["runs"][0]["frames"], 30, "{stderr}");
     assert!(close(doc["runs"][0]["summary"]["avg_fps"].as_f64().unwrap(), 50.0));
 }
+
+/// The peak resident memory of a running process, in KiB (Linux: `VmHWM`).
+#[cfg(target_os = "linux")]
+fn peak_kib(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap();
+    line.split_whitespace().nth(1).unwrap().parse().unwrap()
+}
+
+/// `report --follow -` fed a PresentMon 1.x header, 10 rows and then a 192 MiB row that
+/// never ends (issue 34): each byte is looked at once and the row is cut as it comes, so
+/// the process never holds it (peak memory well under its size; before, the pending
+/// line was kept whole and rescanned on every read: quadratic time, 2× its size in
+/// memory). The report is the batch reader's for the same bytes: 10 frames and the row
+/// skipped as too long at its line (12).
+#[cfg(target_os = "linux")]
+#[test]
+fn follow_stdin_with_a_huge_unterminated_line_is_linear_and_bounded() {
+    use std::io::Write as _;
+    let dir = TempDir::new("issue34_follow_long_line");
+    let mut head = pm1_capture(10, 10.0).into_bytes();
+    let block = b"bbbbbbb,".repeat(1 << 17); // 1 MiB
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .args(["report", "--follow", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let started = std::time::Instant::now();
+    stdin.write_all(&head).unwrap();
+    for _ in 0..192 {
+        stdin.write_all(&block).unwrap();
+    }
+    stdin.flush().unwrap();
+    // The reader has taken all but what the pipe and its channel hold.
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let peak = peak_kib(pid);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    let elapsed = started.elapsed();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(peak < 96 * 1024, "peak memory {peak} KiB for a 192 MiB line");
+    eprintln!("192 MiB line: {elapsed:?}, peak {peak} KiB");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let run = &doc["runs"][0];
+    assert_eq!(run["frames"], 10);
+    // The batch reader on the same bytes says the same.
+    for _ in 0..192 {
+        head.extend_from_slice(&block);
+    }
+    let file = dir.file("long.csv", &head);
+    drop(head);
+    let (code, batch) = report_json([&file]);
+    assert_eq!(code, 0);
+    assert_eq!(run["warnings"], batch["runs"][0]["warnings"]);
+    let too_long = run["warnings"].as_array().unwrap().iter().any(|w| {
+        w["line"] == 12 && w["message"].as_str().unwrap().starts_with("row is too long to be a frame")
+    });
+    assert!(too_long, "{}", run["warnings"]);
+}
+
+/// `report --follow -` fed 64 MiB without a line end and no header: refused with the
+/// batch reader's message for such a file (exit 1), in bounded memory.
+#[cfg(target_os = "linux")]
+#[test]
+fn follow_stdin_of_one_huge_line_gets_the_batch_readers_message() {
+    use std::io::Write as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .args(["report", "--follow", "-", "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let pid = child.id();
+    let mut stdin = child.stdin.take().unwrap();
+    let block = vec![b'a'; 1 << 20];
+    for _ in 0..64 {
+        stdin.write_all(&block).unwrap();
+    }
+    stdin.flush().unwrap();
+    std::thread::sleep(std::time::Duration::from_millis(500));
+    let peak = peak_kib(pid);
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(peak < 48 * 1024, "peak memory {peak} KiB for a 64 MiB line");
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let msg = doc["runs"][0]["error"]["message"].as_str().unwrap();
+    assert_eq!(msg, "<stdin>:1: not a CSV frame log (line is longer than 256 KiB)");
+}
