@@ -2,8 +2,9 @@
 //! being written, followed as it grows (`ingest::live`). A line of running figures goes
 //! to stderr every second (stdout keeps the final document, so `--json` stays one
 //! JSON document); the follow ends on Ctrl-C (SIGINT), at the end of standard input,
-//! or once the file has not grown for `--stop-after-idle` seconds; then the final
-//! report (table or JSON) is printed, as `report` prints it for the bytes read.
+//! or once the file has not grown for `--stop-after-idle` seconds (a truncated or
+//! replaced file restarts that clock); then the final report (table or JSON) is
+//! printed, as `report` prints it for the bytes read.
 
 use super::args::{FormatArg, ReportArgs};
 use super::inputs::STDIN_NAME;
@@ -150,11 +151,14 @@ pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
             say!("note: {note}");
             lines.running = Running::default();
             lines.exact = None;
+            // A truncated or replaced file is a new capture starting: the idle clock
+            // starts over, so one written a moment later is read (issue 34).
+            lines.last_growth = Instant::now();
             Flow::Continue
         }
         Event::Update(live) => {
             let now = Instant::now();
-            if live.grew {
+            if live.grew || live.read {
                 lines.last_growth = now;
             }
             lines.extend_running(live);

@@ -29,6 +29,7 @@ mod issue18_captures;
 mod issue18_sessions;
 mod issue20_cli;
 mod issue20_units;
+mod issue34_fixes;
 mod limiter_cli;
 mod live_cli;
 mod mangled_captures;

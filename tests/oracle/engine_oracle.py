@@ -450,8 +450,9 @@ def read_generic(table, layout, mapping):
             starts = running_starts(ft)
             axis = "running sum of frame times"
     else:
-        # A timestamp column: frame i's time is t_i - t_(i-1); the first row starts the
-        # clock. A row without a timestamp is skipped and does not move the clock.
+        # A timestamp column (formats.md section 11): frame i's time is t_i - t_k, k the
+        # last row kept before it; the first row starts the clock. A skipped row (no
+        # timestamp, one that goes back, a 0 interval) never becomes the time base.
         t0 = prev = None
         for line_no, cells in table.rows:
             t = number(cell_at(cells, idx), sep)
@@ -461,12 +462,15 @@ def read_generic(table, layout, mapping):
             if prev is None:
                 t0 = prev = t
                 continue
+            if t < prev:
+                skipped.append((line_no, "timestamp goes back"))
+                continue
             v = (t - prev) * factor
             if keep(v, line_no, skipped):
                 ft.append(v)
                 rows.append(line_no)
                 starts.append((prev - t0) * factor)
-            prev = t
+                prev = t
         axis = "%s column" % table.header[idx]
     return {
         "ft": ft, "rows": rows, "skipped": skipped, "actions": [],
@@ -703,6 +707,10 @@ def self_test():
     r = analyse_text("Frame, Time (ms)\n1, 0.0\n2, 10.0\n3, 25.0\n")
     check(r["layout"] == "fraps" and r["ft"] == [10.0, 15.0] and r["starts"] == [0.0, 10.0],
           "fraps running clock")
+    r = analyse_text("Frame, Time (ms)\n1, 0.0\n2, 10.0\n3, 0\n4, 20.0\n5, 15.0\n6, 30.0\n")
+    check(r["ft"] == [10.0, 10.0, 10.0] and r["starts"] == [0.0, 10.0, 20.0]
+          and r["skipped"] == [(4, "timestamp goes back"), (6, "timestamp goes back")],
+          "a 0 cell or a backwards timestamp is skipped and never the time base")
     r = analyse_text("t;x\n1,5;0\n1,516;0\n1,532;0\n", ("timestamp", "t", "s"))
     check(len(r["ft"]) == 2 and close(r["ft"][0], 16.0), "timestamp in s with decimal comma")
     r = analyse_text("a,b\n1,16000\n2,\n", ("frame-time", "B", "us"))

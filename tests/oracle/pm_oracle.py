@@ -750,12 +750,15 @@ def display_series(frames):
 
 def resolve_source(frames, source):
     """`auto` is `display` for a trace with at least one generated frame and at least one
-    frame with a display interval > 0, else `presents`; other sources stay as asked."""
+    frame with a display interval > 0, else `presents`; other sources stay as asked.
+    A trace with no present frame time > 0 but a display interval falls back to
+    `display` under `auto` (issue 34: an OCAT capture whose MsBetweenPresents are all 0)."""
     if source != "auto":
         return source
     has_generated = any(f.kind == "generated" for f in frames)
+    has_presents = any(f.ft is not None for f in frames)
     has_display = any(not f.dropped and f.disp is not None and f.disp > 0 for f in frames)
-    return "display" if has_generated and has_display else "presents"
+    return "display" if (has_generated or not has_presents) and has_display else "presents"
 
 
 def latency(frames, columns, display_rule):
@@ -1229,6 +1232,15 @@ def _self_test_section1(check):
           [is_generated(c) for c in ["Intel XeSS-FG", "AMD_AFMF", "application", "NA", "", " "]],
           [True, True, False, False, False, False])
 
+    # auto: no present interval on any row (OCAT writing MsBetweenPresents 0) but display
+    # intervals -> display (issue 34).
+    text = _csv("Application,ProcessID,SwapChainAddress,Dropped,MsBetweenPresents,MsBetweenDisplayChange",
+                ["g.exe,1,0x1,0,0,10", "g.exe,1,0x1,0,0,20", "g.exe,1,0x1,0,0,10"])
+    zero = _doc(text, "auto")["traces"][0]
+    check("auto: no present interval but display intervals -> display",
+          (zero["frame_time"], zero["frames"], zero["duration_ms"]), ("display", 3, 40.0))
+    check("presents: no present interval -> no frames",
+          _doc(text, "presents")["traces"][0]["frames"], 0)
     # auto: generated frames but no display interval -> presents.
     text = _csv("Application,ProcessID,SwapChainAddress,FrameType,FrameTime,CPUBusy,CPUWait,"
                 "DisplayLatency,DisplayedTime",

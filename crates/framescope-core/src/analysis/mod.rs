@@ -66,7 +66,10 @@ impl FrameTimeSource {
     }
 
     /// The source analysis uses for `trace`: `Auto` becomes `Display` when the trace
-    /// has generated frames and display data, else `Presents` (`metrics.md` §1). A
+    /// has generated frames and display data, else `Presents` (`metrics.md` §1) —
+    /// unless no frame has a present interval while some has a display interval (an
+    /// OCAT capture whose `MsBetweenPresents` are all 0): then `Display`, the only
+    /// series with frames (issue 34; the run's warnings say so). A
     /// sampled log (§10) has only its samples' rates: always `Presents`.
     #[must_use]
     pub fn resolve(self, trace: &Trace) -> Self {
@@ -79,12 +82,16 @@ impl FrameTimeSource {
     }
 
     /// The one source for a comparison (`metrics.md` §9): `Auto` becomes `Display`
-    /// when any run has generated frames and every run has display data.
+    /// when any run has generated frames (or no present interval at all, as
+    /// [`FrameTimeSource::resolve`] falls back) and every run has display data.
     #[must_use]
     pub fn resolve_for<'a>(self, traces: impl IntoIterator<Item = &'a Trace> + Clone) -> Self {
         match self {
             Self::Auto => {
-                let any_generated = traces.clone().into_iter().any(has_generated_frames);
+                let any_generated = traces
+                    .clone()
+                    .into_iter()
+                    .any(|t| has_generated_frames(t) || (!t.is_sampled() && !has_present_data(t)));
                 let all_display = traces.into_iter().all(has_display_data);
                 if any_generated && all_display { Self::Display } else { Self::Presents }
             }
@@ -106,8 +113,14 @@ pub fn has_display_data(trace: &Trace) -> bool {
     f.display_ms.iter().zip(&f.dropped).any(|(&d, &dropped)| !dropped && d > 0.0)
 }
 
+/// True when some frame of the trace has a present interval (a presents series frame).
+#[must_use]
+pub fn has_present_data(trace: &Trace) -> bool {
+    trace.frames.frame_time_ms.iter().any(|&v| v > 0.0)
+}
+
 fn wants_display(trace: &Trace) -> bool {
-    has_generated_frames(trace) && has_display_data(trace)
+    (has_generated_frames(trace) || !has_present_data(trace)) && has_display_data(trace)
 }
 
 /// What the user chose; every figure depends on some of these.
@@ -429,5 +442,44 @@ impl Prepared {
                 })
                 .collect()
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Frames, TraceMeta};
+
+    fn trace(frame_time_ms: Vec<f64>, display_ms: Vec<f64>) -> Trace {
+        let n = frame_time_ms.len();
+        Trace {
+            meta: TraceMeta {
+                application: "g".into(),
+                process_id: None,
+                swap_chain: None,
+                runtime: None,
+                present_modes: vec![],
+            },
+            frames: Frames { frame_time_ms, display_ms, dropped: vec![false; n], ..Frames::default() },
+            warnings: vec![],
+        }
+    }
+
+    /// A capture whose present intervals are all 0 but whose display intervals hold
+    /// frames (issue 34): `auto` falls back to display; `presents` stays
+    /// presents (an empty series). With one present interval, `auto` is `presents`.
+    #[test]
+    fn auto_falls_back_to_display_when_no_frame_has_a_present_interval() {
+        let zero = trace(vec![0.0; 3], vec![10.0, 20.0, 10.0]);
+        assert_eq!(FrameTimeSource::Auto.resolve(&zero), FrameTimeSource::Display);
+        assert_eq!(Series::of(&zero, FrameTimeSource::Auto).frame_time_ms, [10.0, 20.0, 10.0]);
+        assert_eq!(FrameTimeSource::Presents.resolve(&zero), FrameTimeSource::Presents);
+        assert!(Series::of(&zero, FrameTimeSource::Presents).is_empty());
+        let one = trace(vec![0.0, 16.0, 0.0], vec![10.0, 20.0, 10.0]);
+        assert_eq!(FrameTimeSource::Auto.resolve(&one), FrameTimeSource::Presents);
+        // A comparison falls back the same way when every run has display data.
+        assert_eq!(FrameTimeSource::Auto.resolve_for([&zero, &one]), FrameTimeSource::Display);
+        let neither = trace(vec![0.0; 2], vec![0.0; 2]);
+        assert_eq!(FrameTimeSource::Auto.resolve(&neither), FrameTimeSource::Presents);
     }
 }

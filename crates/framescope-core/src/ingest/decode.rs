@@ -44,6 +44,11 @@ fn sniff(head: &[u8]) -> Encoding {
     }
 }
 
+/// True when a file that starts with `head` is read as it is (neither gzip nor UTF-16).
+pub(super) fn is_plain(head: &[u8]) -> bool {
+    sniff(head) == Encoding::Plain
+}
+
 /// `Some(big_endian)` when `bytes` read as UTF-16 of mostly ASCII characters: a NUL in
 /// at least 70 % of the units' high bytes (odd positions in UTF-16LE, even in BE) and
 /// in at most 10 % of their low bytes. Binary data (PNG, zeros) does not look like that.

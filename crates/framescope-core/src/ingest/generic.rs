@@ -5,8 +5,9 @@
 //! `;`-separated files with decimal commas are read too.
 //!
 //! A timestamp column gives one frame fewer than it has rows: frame `i`'s time is
-//! `t_i − t_(i−1)`, the first row starts the clock, a row without a timestamp is
-//! skipped and does not move the clock. Every other column with numbers is telemetry,
+//! `t_i − t_k`, `k` the last row kept before it; the first row starts the clock. A row
+//! skipped (no timestamp, one that goes back, a 0 or implausible interval) does not
+//! move the clock. Every other column with numbers is telemetry,
 //! except frame-number columns.
 
 use super::builder::SkipReason;
@@ -267,8 +268,13 @@ impl RowFormat for GenericRows {
                     self.clock = Some((t, t));
                     return Ok(());
                 };
-                self.clock = Some((t0, t));
+                // Only a kept row moves the clock: a skipped one (a 0 cell in a running
+                // clock, a timestamp that goes back) never becomes the time base.
+                if t < prev {
+                    return Err(SkipReason::BackwardsTimestamp);
+                }
                 let ft = super::table::check_frame_time((t - prev) * self.scale)?;
+                self.clock = Some((t0, t));
                 acc.push(rec, ft, (prev - t0) * self.scale, line);
                 Ok(())
             }
@@ -397,4 +403,40 @@ pub fn list_columns(header: &[String]) -> String {
         names.push(format!("… ({} in all)", header.len()));
     }
     names.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::{ColumnMapping, LoadOptions, MappedRole, TimeUnit, load_bytes};
+    use std::path::Path;
+
+    /// FRAPS' running clock with a `0` cell (line 4) and a timestamp that goes back
+    /// (line 6): both rows are skipped with a warning at their line and neither becomes
+    /// the time base, so every frame is 10 ms (issue 34).
+    #[test]
+    fn a_skipped_timestamp_never_becomes_the_time_base() {
+        let text = "Frame, Time (ms)\n1, 0.0\n2, 10.0\n3, 0\n4, 20.0\n5, 15.0\n6, 30.0\n";
+        let cap = load_bytes(Path::new("g frametimes.csv"), text.as_bytes(), LoadOptions::default()).unwrap();
+        let t = &cap.traces[0];
+        assert_eq!(t.frames.frame_time_ms, [10.0, 10.0, 10.0]);
+        assert_eq!(t.frames.start_ms, [0.0, 10.0, 20.0]);
+        let lines: Vec<(Option<u64>, &str)> =
+            t.warnings.iter().chain(&cap.warnings).map(|w| (w.line, w.message.as_str())).collect();
+        assert_eq!(
+            lines,
+            [
+                (Some(4), "timestamp goes back (before the last kept row's); row skipped"),
+                (Some(6), "timestamp goes back (before the last kept row's); row skipped"),
+            ]
+        );
+        // A mapped timestamp column in seconds: the same rule, and a repeated timestamp
+        // (a 0 interval) is skipped without moving the clock either.
+        let mapping = ColumnMapping::new(MappedRole::Timestamp, "t", TimeUnit::Seconds);
+        let opts = LoadOptions { mapping: Some(mapping), ..LoadOptions::default() };
+        let text = "t,x\n1.0,1\n1.02,2\n1.02,3\n1.01,4\n1.04,5\n";
+        let cap = load_bytes(Path::new("log.csv"), text.as_bytes(), opts).unwrap();
+        let ft: Vec<f64> =
+            cap.traces[0].frames.frame_time_ms.iter().map(|v| (v * 1e6).round() / 1e6).collect();
+        assert_eq!(ft, [20.0, 20.0]);
+    }
 }

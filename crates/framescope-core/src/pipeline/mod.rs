@@ -16,7 +16,7 @@ mod selector;
 pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
 pub use selector::TraceSelector;
 
-use crate::analysis::{Settings, Trim, TrimError};
+use crate::analysis::{FrameTimeSource, Series, Settings, Trim, TrimError};
 use crate::ingest::{self, LoadOptions};
 use crate::model::markers::MarkerLog;
 use crate::model::{Capture, Trace, Warning};
@@ -141,7 +141,10 @@ impl Loaded {
     }
 
     /// The file's runs (a failed entry for a failed file or a trace trimmed to nothing),
-    /// and the error messages for stderr.
+    /// and the error messages for stderr. When no reported trace has a frame under the
+    /// frame-time source (an OCAT capture whose present intervals are all 0, read with
+    /// `--frame-time presents`), the file holds no frames: each of its runs is a failed
+    /// entry that says which series has them (`metrics.md` §1, `cli-report.md`: exit 1).
     #[must_use]
     pub fn runs(&self, settings: &Settings, markers: Option<&MarkerLog>) -> (Vec<RunEntry>, Vec<String>) {
         let (name, capture, picked, other_traces) = match self {
@@ -149,7 +152,8 @@ impl Loaded {
             Self::Capture { name, capture, picked, other_traces } => (name, capture, picked, other_traces),
         };
         let mut errors = Vec::new();
-        let runs = picked
+        let mut empty = Vec::new();
+        let mut runs: Vec<RunEntry> = picked
             .iter()
             .map(|p| {
                 let trace = match p {
@@ -163,9 +167,26 @@ impl Loaded {
                 let mut run =
                     report::run_trace(name, &capture.info, &capture.warnings, trace, settings, markers);
                 run.other_traces.clone_from(other_traces);
+                if run.frames == 0 && !run.sampled {
+                    empty.push(no_frames_under_source(name, trace, run.frame_time));
+                } else {
+                    empty.push(String::new());
+                }
                 RunEntry::Run(Box::new(run))
             })
             .collect();
+        let analysed = runs.iter().filter(|r| matches!(r, RunEntry::Run(_))).count();
+        if analysed > 0 && empty.iter().all(|m| !m.is_empty()) {
+            let mut messages = empty.into_iter();
+            for entry in &mut runs {
+                if matches!(entry, RunEntry::Run(_))
+                    && let Some(msg) = messages.next()
+                {
+                    errors.push(msg.clone());
+                    *entry = RunEntry::Failed(FailedRun::new(name, msg));
+                }
+            }
+        }
         (runs, errors)
     }
 
@@ -186,6 +207,26 @@ impl Loaded {
             Self::Failed(..) => None,
         }
     }
+}
+
+/// Why a trace has no frame under `source` (`presents` or `display`), and which other
+/// series has them: the message of a file that holds no frames under it.
+fn no_frames_under_source(name: &str, trace: &Trace, source: &str) -> String {
+    let (what, other) = match source {
+        "display" => ("a display interval above 0 (or every frame was dropped)", FrameTimeSource::Presents),
+        _ => ("a present interval above 0", FrameTimeSource::Display),
+    };
+    let others = Series::of(trace, other).len();
+    let hint = if others > 0 {
+        format!(
+            "; its {} series holds {others} frames: --frame-time {} (or auto) reads them",
+            other.name(),
+            other.name()
+        )
+    } else {
+        String::new()
+    };
+    format!("{name}: no frames under --frame-time {source}: no frame of {} has {what}{hint}", trace.label())
 }
 
 /// The `framescope report` document of `inputs` (as `report --json` prints it): every

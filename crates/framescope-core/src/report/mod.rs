@@ -281,6 +281,16 @@ pub fn run_prepared(
             prepared.source.name()
         )));
     }
+    if prepared.source == crate::analysis::FrameTimeSource::Display
+        && !series.is_empty()
+        && !crate::analysis::has_present_data(trace)
+        && !crate::analysis::has_generated_frames(trace)
+    {
+        warnings.push(Warning::file(
+            "no frame has a present interval (frame time 0 or missing on every row): the frame times are \
+             the display intervals (--frame-time auto falls back to display; presents has no frames)",
+        ));
+    }
     if let Some(share) = prepared.alternation {
         let display = crate::analysis::has_display_data(trace);
         warnings.push(Warning::file(crate::analysis::framegen::alternation_warning(share, display)));

@@ -29,6 +29,8 @@ pub enum SkipReason {
     UnknownTrace,
     /// The file names more traces than framescope keeps.
     TooManyTraces,
+    /// A timestamp column's value is before the last kept row's (`formats.md` §11).
+    BackwardsTimestamp,
 }
 
 impl SkipReason {
@@ -45,6 +47,7 @@ impl SkipReason {
             Self::BadProcessId => 8,
             Self::UnknownTrace => 9,
             Self::TooManyTraces => 10,
+            Self::BackwardsTimestamp => 11,
         }
     }
 
@@ -66,6 +69,9 @@ impl SkipReason {
                 "malformed row of a process/swap chain with no good row before it; skipped".into()
             }
             Self::TooManyTraces => format!("the file names more than {MAX_TRACES} traces; row skipped"),
+            Self::BackwardsTimestamp => {
+                "timestamp goes back (before the last kept row's); row skipped".into()
+            }
         }
     }
 
@@ -95,6 +101,9 @@ impl SkipReason {
             ),
             Self::TooManyTraces => {
                 format!("{count} rows name a trace beyond the first {MAX_TRACES} of the file; skipped")
+            }
+            Self::BackwardsTimestamp => {
+                format!("{count} rows have a timestamp that goes back (before the last kept row's); skipped")
             }
         }
     }

@@ -10,11 +10,19 @@
 //! again whole when it has grown ([`Live::incremental`] is false): its owner should
 //! take captures at a throttled rate. A source that starts over (truncated, replaced,
 //! rewritten) gives an [`Event::Restarted`] and is read again from its start.
+//!
+//! Each byte is looked at once for line ends, so a line that never ends costs no more
+//! than its bytes; one that grows past [`MAX_PENDING`] bytes is cut there (its content
+//! replaced, the rest dropped up to its end), so it holds no more memory than that and
+//! is reported as the batch reader reports it: a row too long to be a frame (skipped at
+//! its line), or, before the header, a line too long for a CSV frame log.
 
+mod lines;
 mod source;
 #[cfg(test)]
 mod tests;
 
+pub use lines::MAX_PENDING;
 pub use source::{FileSource, MAX_CHUNK, Poll, Source, StreamSource};
 
 use super::csv_capture::live::{LiveRows, head};
@@ -53,8 +61,11 @@ pub struct Live<'a> {
     /// the source is idle or ended).
     bytes: &'a [u8],
     rows: Option<&'a LiveRows<'a>>,
-    /// New bytes were read by this update.
+    /// New whole lines were read by this update (bytes to take a capture of).
     pub grew: bool,
+    /// The source handed over bytes for this update, whole lines or not: it is not
+    /// idle (a line that takes many reads to arrive makes no whole line meanwhile).
+    pub read: bool,
     /// The time this update took to read its new lines.
     pub cost: Duration,
     /// The source ended: this is the last update.
@@ -69,7 +80,8 @@ impl Live<'_> {
         self.rows.is_some()
     }
 
-    /// The bytes read so far (what "save as capture" writes).
+    /// The bytes read so far (what "save as capture" writes), with every over-long
+    /// line cut to [`MAX_PENDING`] bytes of filler.
     #[must_use]
     pub fn bytes(&self) -> &[u8] {
         self.bytes
@@ -127,9 +139,33 @@ pub fn follow(
     }
 }
 
-/// The length of the whole lines of `bytes` (all of it once `all`).
-fn whole(bytes: &[u8], all: bool) -> usize {
-    if all { bytes.len() } else { memchr::memrchr(b'\n', bytes).map_or(0, |i| i + 1) }
+/// One reading of the source: its bytes and where they stand.
+struct Reading<'a> {
+    source: &'a mut dyn Source,
+    bytes: &'a mut Vec<u8>,
+    ended: bool,
+    /// The last poll found nothing new.
+    idle: bool,
+    ends: lines::LineEnds,
+}
+
+impl Reading<'_> {
+    /// Polls the source for more bytes: `Some` when it started over.
+    fn poll(&mut self) -> std::io::Result<Option<Outcome>> {
+        match self.source.poll(self.bytes)? {
+            Poll::Reset(note) => return Ok(Some(Outcome::Restart(note))),
+            Poll::End => (self.ended, self.idle) = (true, true),
+            Poll::Idle => self.idle = true,
+            Poll::Data => self.idle = false,
+        }
+        self.ends.update(self.bytes);
+        Ok(None)
+    }
+
+    /// The length of the whole lines read (all of it once ended, or `or_idle` and idle).
+    fn whole(&self, or_idle: bool) -> usize {
+        self.ends.whole(self.bytes, self.ended || (or_idle && self.idle))
+    }
 }
 
 /// Reads the source from its start until it starts over or the owner stops.
@@ -140,85 +176,102 @@ fn read_once(
     bytes: &mut Vec<u8>,
     on: &mut dyn FnMut(Event<'_>) -> Flow,
 ) -> std::io::Result<Outcome> {
-    let mut ended = false;
-    let mut idle = false;
+    let mut r = Reading { source, bytes, ended: false, idle: false, ends: lines::LineEnds::default() };
     let mut seen = 0;
+    // The whole lines the top was last looked for in (it is looked for again only when
+    // they grew).
+    let mut looked = None;
     // Until the top of a PresentMon-family CSV is in, the capture is read whole.
     let found = loop {
-        match source.poll(bytes)? {
-            Poll::Reset(note) => return Ok(Outcome::Restart(note)),
-            Poll::End => ended = true,
-            Poll::Idle => idle = true,
-            Poll::Data => idle = false,
+        if let Some(restart) = r.poll()? {
+            return Ok(restart);
         }
-        let lines = whole(bytes, ended);
-        match head(path, &bytes[..lines]) {
-            Some(Ok(h)) => break Some(h),
-            Some(Err(_)) => break None,
-            None if lines > MAX_HEAD_BYTES => break None,
-            None => {}
+        let lines = r.whole(false);
+        if looked != Some(lines) {
+            looked = Some(lines);
+            match head(path, &r.bytes[..lines]) {
+                Some(Ok(h)) => break Some(h),
+                Some(Err(_)) => break None,
+                None if lines > MAX_HEAD_BYTES => break None,
+                None => {}
+            }
         }
-        let n = whole(bytes, ended || idle);
-        let live =
-            Live { path, opts, bytes: &bytes[..n], rows: None, grew: n > seen, cost: Duration::ZERO, ended };
-        seen = n;
-        if on(Event::Update(&live)) == Flow::Stop || ended {
-            return Ok(Outcome::Done);
+        if let Some(done) = update_whole(&r, path, opts, &mut seen, on) {
+            return Ok(done);
         }
     };
     match found {
-        Some(h) => {
-            let layout = h.layout.clone();
-            let mut rows = LiveRows::new(path, &h, &layout);
-            let mut parsed = h.len;
-            loop {
-                let t = Instant::now();
-                let lines = whole(bytes, ended);
-                let grew = lines > parsed;
-                if grew {
-                    rows.feed(&bytes[parsed..lines]);
-                    parsed = lines;
-                }
-                let live = Live {
-                    path,
-                    opts,
-                    bytes: &bytes[..lines],
-                    rows: Some(&rows),
-                    grew,
-                    cost: t.elapsed(),
-                    ended,
-                };
-                if on(Event::Update(&live)) == Flow::Stop || ended {
-                    return Ok(Outcome::Done);
-                }
-                match source.poll(bytes)? {
-                    Poll::Reset(note) => return Ok(Outcome::Restart(note)),
-                    Poll::End => ended = true,
-                    Poll::Idle | Poll::Data => {}
-                }
-            }
-        }
+        Some(h) => read_rows(&mut r, path, opts, &h, on),
         None => loop {
-            let n = whole(bytes, ended || idle);
-            let live = Live {
-                path,
-                opts,
-                bytes: &bytes[..n],
-                rows: None,
-                grew: n > seen,
-                cost: Duration::ZERO,
-                ended,
-            };
-            seen = n;
-            if on(Event::Update(&live)) == Flow::Stop || ended {
-                return Ok(Outcome::Done);
+            if let Some(done) = update_whole(&r, path, opts, &mut seen, on) {
+                return Ok(done);
             }
-            match source.poll(bytes)? {
-                Poll::Reset(note) => return Ok(Outcome::Restart(note)),
-                Poll::End => ended = true,
-                Poll::Idle => idle = true,
-                Poll::Data => idle = false,
+            if let Some(restart) = r.poll()? {
+                return Ok(restart);
             }
         },
+    }
+}
+
+/// One update of a capture read whole (`seen`: the bytes of the last); `Some` when the
+/// reading is done.
+fn update_whole(
+    r: &Reading<'_>,
+    path: &Path,
+    opts: &LoadOptions,
+    seen: &mut usize,
+    on: &mut dyn FnMut(Event<'_>) -> Flow,
+) -> Option<Outcome> {
+    let n = r.whole(true);
+    let live = Live {
+        path,
+        opts,
+        bytes: &r.bytes[..n],
+        rows: None,
+        grew: n > *seen,
+        read: !r.idle,
+        cost: Duration::ZERO,
+        ended: r.ended,
+    };
+    *seen = n;
+    (on(Event::Update(&live)) == Flow::Stop || r.ended).then_some(Outcome::Done)
+}
+
+/// Reads the rows of a PresentMon-family CSV whose top is `h`, a few whole lines an
+/// update.
+fn read_rows(
+    r: &mut Reading<'_>,
+    path: &Path,
+    opts: &LoadOptions,
+    h: &super::csv_capture::live::Head,
+    on: &mut dyn FnMut(Event<'_>) -> Flow,
+) -> std::io::Result<Outcome> {
+    let layout = h.layout.clone();
+    let mut rows = LiveRows::new(path, h, &layout);
+    let mut parsed = h.len;
+    loop {
+        let t = Instant::now();
+        let lines = r.whole(false);
+        let grew = lines > parsed;
+        if grew {
+            rows.feed(&r.bytes[parsed..lines]);
+            parsed = lines;
+        }
+        let live = Live {
+            path,
+            opts,
+            bytes: &r.bytes[..lines],
+            rows: Some(&rows),
+            grew,
+            read: !r.idle,
+            cost: t.elapsed(),
+            ended: r.ended,
+        };
+        if on(Event::Update(&live)) == Flow::Stop || r.ended {
+            return Ok(Outcome::Done);
+        }
+        if let Some(restart) = r.poll()? {
+            return Ok(restart);
+        }
     }
 }

@@ -106,3 +106,111 @@ fn other_formats_are_read_whole() {
     assert!(seen.iter().all(|s| !s.0));
     assert_eq!(seen.last().unwrap().3, 2);
 }
+
+/// Owned bytes handed over `chunk` at a time, then the end.
+struct Chunks {
+    data: Vec<u8>,
+    pos: usize,
+    chunk: usize,
+}
+
+impl Source for Chunks {
+    fn poll(&mut self, into: &mut Vec<u8>) -> std::io::Result<Poll> {
+        if self.pos >= self.data.len() {
+            return Ok(Poll::End);
+        }
+        let end = (self.pos + self.chunk).min(self.data.len());
+        into.extend_from_slice(&self.data[self.pos..end]);
+        self.pos = end;
+        Ok(Poll::Data)
+    }
+}
+
+/// Follows `data` handed over in 64 KiB pieces: the most bytes an update held, and the
+/// last capture (or its error's message).
+fn follow_chunks(data: Vec<u8>) -> (usize, Result<crate::model::Capture, String>) {
+    let mut source = Chunks { data, pos: 0, chunk: 64 << 10 };
+    let (mut most, mut last) = (0, None);
+    follow(&mut source, Path::new("g.csv"), &LoadOptions::default(), &mut |e| {
+        if let Event::Update(l) = e {
+            most = most.max(l.bytes().len());
+            if l.ended {
+                last = Some(l.capture().map_err(|e| e.to_string()));
+            }
+        }
+        Flow::Continue
+    })
+    .unwrap();
+    (most, last.unwrap())
+}
+
+/// Every warning of a capture: (line, message).
+fn warnings_of(c: &crate::model::Capture) -> Vec<(Option<u64>, String)> {
+    let all = c.warnings.iter().chain(c.traces.iter().flat_map(|t| &t.warnings));
+    let mut out: Vec<_> = all.map(|w| (w.line, w.message.clone())).collect();
+    out.sort();
+    out
+}
+
+/// A row of 6 MiB (fields of two letters) arriving in 64 KiB pieces, then two more rows
+/// (issue 34): it is cut to [`super::MAX_PENDING`] bytes as it comes (the update never
+/// holds more), and the capture is the batch reader's — four frames, the row skipped as
+/// too long at its line (4).
+#[test]
+fn a_row_that_goes_on_and_on_is_cut_and_skipped_as_the_batch_reader_skips_it() {
+    let mut data = CSV.as_bytes()[..87].to_vec();
+    data.extend(b"zz,".repeat(2 << 20));
+    data.extend_from_slice(b"\ng.exe,1,0x1,30\ng.exe,1,0x1,40\n");
+    let whole = load_bytes(Path::new("g.csv"), &data, LoadOptions::default()).unwrap();
+    let (most, live) = follow_chunks(data);
+    let live = live.unwrap();
+    assert!(most <= 87 + super::MAX_PENDING + (64 << 10), "{most}");
+    assert_eq!(live.traces[0].frames.frame_time_ms, [10.0, 20.0, 30.0, 40.0]);
+    assert_eq!(live.traces[0].frames.frame_time_ms, whole.traces[0].frames.frame_time_ms);
+    let warnings = warnings_of(&live);
+    assert_eq!(warnings, warnings_of(&whole));
+    assert!(warnings.iter().any(|(l, m)| *l == Some(4) && m.contains("row is too long")), "{warnings:?}");
+}
+
+/// The same row without an end (the input ends inside it) is skipped alike.
+#[test]
+fn a_row_that_never_ends_is_skipped_as_the_batch_reader_skips_it() {
+    let mut data = CSV.as_bytes()[..87].to_vec();
+    data.extend(b"zz,".repeat(2 << 20));
+    let whole = load_bytes(Path::new("g.csv"), &data, LoadOptions::default()).unwrap();
+    let (most, live) = follow_chunks(data);
+    let live = live.unwrap();
+    assert!(most <= 87 + super::MAX_PENDING + (64 << 10), "{most}");
+    assert_eq!(live.traces[0].frames.frame_time_ms, [10.0, 20.0]);
+    assert_eq!(warnings_of(&live), warnings_of(&whole));
+}
+
+/// A first line of 6 MiB that never ends: refused with the batch reader's message (a
+/// line too long before a header), in bounded memory.
+#[test]
+fn a_first_line_that_never_ends_is_refused_as_the_batch_reader_refuses_it() {
+    let data = b"a".repeat(6 << 20);
+    let whole = load_bytes(Path::new("g.csv"), &data, LoadOptions::default()).unwrap_err().to_string();
+    let (most, live) = follow_chunks(data);
+    assert!(most <= super::MAX_PENDING + (64 << 10), "{most}");
+    assert_eq!(live.unwrap_err(), whole);
+    assert!(whole.contains("line is longer than 256 KiB"), "{whole}");
+}
+
+/// A CapFrameX JSON document on one line longer than [`super::MAX_PENDING`] is no CSV:
+/// never cut, read whole.
+#[test]
+fn a_long_json_line_is_not_cut() {
+    let n = 300_000;
+    let times: Vec<String> = (0..n).map(|i| format!("{:.2}", f64::from(i) * 0.01)).collect();
+    let json = format!(
+        r#"{{"Info":{{"ProcessName":"g.exe"}},"Runs":[{{"CaptureData":{{"MsBetweenPresents":[{}],"TimeInSeconds":[{}]}}}}]}}"#,
+        vec!["10.0"; n as usize].join(","),
+        times.join(",")
+    );
+    assert!(json.len() > super::MAX_PENDING);
+    let len = json.len();
+    let (most, live) = follow_chunks(json.into_bytes());
+    assert_eq!(most, len);
+    assert_eq!(live.unwrap().traces[0].frames.frame_time_ms.len(), n as usize);
+}
