@@ -3,6 +3,7 @@
 use eframe::egui::{self, accesskit::Role};
 use egui_kittest::Harness;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
+use framescope::app::session::RunId;
 use framescope::app::{App, Persisted};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -112,10 +113,15 @@ pub fn primary_button(h: &mut Window, pos: egui::Pos2, pressed: bool) {
     });
 }
 
+/// The id of the run at place `place` among the open runs (in the order they opened).
+pub fn run_id(h: &Window, place: usize) -> RunId {
+    *app(h).run_ids().get(place).expect("a run at that place")
+}
+
 /// The middle of a frame (`start_ms`, `frame_time_ms` on run `run`'s own time axis)
 /// in the frame row of timeline number `timeline` (top first; compared runs stack one
 /// timeline each, baseline first).
-pub fn frame_pos(h: &Window, timeline: usize, run: usize, start_ms: f64, frame_time_ms: f64) -> egui::Pos2 {
+pub fn frame_pos(h: &Window, timeline: usize, run: RunId, start_ms: f64, frame_time_ms: f64) -> egui::Pos2 {
     let rect =
         h.query_all_by_role_and_label(Role::Canvas, "Timeline").nth(timeline).expect("that timeline").rect();
     let left = rect.left() + framescope::app::timeline::LABEL_WIDTH;

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, settle, window};
+use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, run_id, settle, window};
 use eframe::egui::{self, Event, Key, Modifiers, PointerButton, Pos2, accesskit::Role};
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::{SAMPLE_NAME, timeline::LABEL_WIDTH};
@@ -273,7 +273,7 @@ fn a_selected_frame_shows_its_columns_and_verdicts() {
     let stutter = run["stutters"]["frames"][0].as_u64().expect("the sample has stutters") as usize;
     // Click it on the timeline.
     let t = default_trace(&common::repo_file(SAMPLE));
-    let pos = frame_pos(&h, 0, 0, t.frames.start_ms[stutter], t.frames.frame_time_ms[stutter]);
+    let pos = frame_pos(&h, 0, run_id(&h, 0), t.frames.start_ms[stutter], t.frames.frame_time_ms[stutter]);
     click_at(&mut h, pos);
     settle(&mut h);
     let grid_value = |name: &str| {
@@ -304,8 +304,8 @@ fn a_selection_on_a_trace_that_starts_late_gets_its_figures() {
     let starts = &capture.traces[ff].frames.start_ms;
     assert!(starts[0] > 100.0, "firefox starts late: {}", starts[0]);
     let (a, b) = (starts[10], starts[200]);
-    let app_mut = h.state_mut().as_mut().unwrap();
-    app_mut.show_trace(0, ff);
+    let run = run_id(&h, 0);
+    h.state_mut().as_mut().unwrap().show_trace(run, ff);
     settle(&mut h);
     h.state_mut().as_mut().unwrap().apply(framescope::app::timeline::Command::Select(Some((a, b))));
     settle(&mut h);

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, settle, window};
+use common::ui::{Window, app, run_id, settle, window};
 use eframe::egui::{Pos2, accesskit::Role};
 use egui_kittest::kittest::Queryable as _;
 use framescope::app::timeline::LABEL_WIDTH;
@@ -68,18 +68,18 @@ fn open_and_read(h: &mut Window, mut capture: Capture) -> (usize, f64, f64) {
     // and allocate a new one now: the allocator hands out the list it freed last, the
     // closed run's, as it would for any capture of the same shape.
     let trace = capture.traces.pop().expect("one trace");
-    let app_mut = h.state_mut().as_mut().unwrap();
-    if !app_mut.run_names().is_empty() {
-        app_mut.close_run(0);
+    if let Some(&first) = app(h).run_ids().first() {
+        h.state_mut().as_mut().unwrap().close_run(first);
     }
     capture.traces = vec![trace];
     h.state_mut().as_mut().unwrap().open_capture("cache.csv", capture);
     settle(h);
     let rect = h.get_by_label("Timeline").rect();
     let left = rect.left() + LABEL_WIDTH;
-    let ms_per_px = app(h).view_of(0).ms_per_px(rect.right() - left);
+    let run = run_id(h, 0);
+    let ms_per_px = app(h).view_of(run).ms_per_px(rect.right() - left);
     // A column in the first quarter of the run (the first 2000 frames), on the frame row.
-    let x = app(h).view_of(0).x_of(2000.0, left, rect.right() - left).round() + 0.5;
+    let x = app(h).view_of(run).x_of(2000.0, left, rect.right() - left).round() + 0.5;
     let (n, typical) = column_at(h, Pos2::new(x, rect.top() + 60.0));
     (n, typical, ms_per_px)
 }
@@ -106,7 +106,8 @@ fn alternate(h: &mut Window, rounds: usize) {
 #[test]
 fn a_closed_run_never_lends_its_columns_to_the_next() {
     let mut h = window(&[]);
-    h.state_mut().as_mut().unwrap().close_run(0);
+    let first = run_id(&h, 0);
+    h.state_mut().as_mut().unwrap().close_run(first);
     h.run_steps(2);
     alternate(&mut h, 3);
 }
@@ -116,8 +117,9 @@ fn a_closed_run_never_lends_its_columns_to_the_next() {
 #[test]
 fn a_closed_run_never_lends_its_columns_to_the_next_even_without_figures() {
     let mut h = window(&[]);
+    let first = run_id(&h, 0);
     let app_mut = h.state_mut().as_mut().unwrap();
-    app_mut.close_run(0);
+    app_mut.close_run(first);
     app_mut.set_trim_all(20.0, 0.0);
     h.run_steps(2);
     alternate(&mut h, 5);

@@ -7,7 +7,9 @@
 
 use crate::common;
 
-use common::ui::{Window, app, click_at, compared, default_trace, frame_pos, labelled, settle, window};
+use common::ui::{
+    Window, app, click_at, compared, default_trace, frame_pos, labelled, run_id, settle, window,
+};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
 use framescope::app::{FIGURE_NAMES, Unit};
@@ -197,7 +199,7 @@ fn a_frame_clicked_while_comparing_shows_its_details() {
     let mut h = compared(&files);
     // Click frame 7 of B, on B's timeline (the second: the baseline's is first).
     let b = default_trace(&files[1]);
-    let pos = frame_pos(&h, 1, 1, b.frames.start_ms[7], b.frames.frame_time_ms[7]);
+    let pos = frame_pos(&h, 1, run_id(&h, 1), b.frames.start_ms[7], b.frames.frame_time_ms[7]);
     click_at(&mut h, pos);
     settle(&mut h);
     let labels: Vec<String> = h

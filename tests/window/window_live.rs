@@ -45,7 +45,7 @@ fn step_for(h: &mut Window, d: Duration, seen: &mut Vec<usize>) {
     let until = Instant::now() + d;
     while Instant::now() < until {
         h.run_steps(1);
-        if let Some(n) = app(h).run_frame_count(1)
+        if let Some(n) = app(h).run_ids().get(1).and_then(|&id| app(h).run_frame_count(id))
             && seen.last() != Some(&n)
         {
             seen.push(n);
@@ -59,7 +59,7 @@ fn figures_at(h: &mut Window, frames: u64) -> Value {
     let start = Instant::now();
     loop {
         h.run_steps(1);
-        if let Some(run) = app(h).run_figures(1)
+        if let Some(run) = app(h).run_ids().get(1).and_then(|&id| app(h).run_figures(id))
             && run.frames as u64 == frames
         {
             // Through text, as the CLI's figures are read (serde_json reads some decimals

@@ -6,7 +6,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, default_trace, settle, window};
+use common::ui::{Window, app, default_trace, run_id, settle, window};
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable as _;
 use std::fmt::Write as _;
@@ -45,7 +45,7 @@ fn capture_with(name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathBuf {
 /// The selected frame of run 0.
 fn selected(h: &Window) -> Option<usize> {
     app(h).selected_frame().map(|(r, f)| {
-        assert_eq!(r, 0);
+        assert_eq!(r, run_id(h, 0));
         f
     })
 }

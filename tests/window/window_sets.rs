@@ -11,7 +11,7 @@ use crate::common;
 
 use common::TempDir;
 use common::runs::{HEADER, run_at, set};
-use common::ui::{Window, app, labelled, settle, tick_compare, window};
+use common::ui::{Window, app, labelled, run_id, settle, tick_compare, window};
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::Queryable as _;
@@ -211,7 +211,8 @@ fn runs_are_grouped_into_sets_by_file_name() {
     assert!(h.query_by_label("Sets of runs: base ×2, new ×2, other ×1").is_some());
     open_sets(&mut h);
     // A set's name given for a run (what typing it in the run's field does) moves it.
-    h.state_mut().as_mut().unwrap().set_run_set(4, "new");
+    let other = run_id(&h, 4);
+    h.state_mut().as_mut().unwrap().set_run_set(other, "new");
     assert_eq!(app(&h).run_sets()[4], "new");
     h.get_by_label("One set per run").click();
     h.run_steps(1);

@@ -7,7 +7,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, settle, window};
+use common::ui::{Window, app, click_at, default_trace, frame_pos, labelled, run_id, settle, window};
 use eframe::egui::{Event, FontId, Key, Modifiers, PointerButton, Pos2, accesskit::Role};
 use egui_kittest::kittest::Queryable as _;
 use framescope::app::timeline::LABEL_WIDTH;
@@ -116,7 +116,7 @@ fn hovering_a_telemetry_row_shows_its_value_and_scale() {
 
     // Over the row, on frames 50 and 123: the temperature of that frame.
     for i in [50, 123] {
-        let at = frame_pos(&h, 0, 0, trace.frames.start_ms[i], trace.frames.frame_time_ms[i]);
+        let at = frame_pos(&h, 0, run_id(&h, 0), trace.frames.start_ms[i], trace.frames.frame_time_ms[i]);
         let over = Pos2::new(at.x, rect.top() + y + 20.0);
         let shown = hover_for(&mut h, over, "GPUTemperature: ").expect("the hover value");
         assert_eq!(shown, format!("GPUTemperature: {} °C", temps[i]), "frame {i}");
@@ -138,7 +138,7 @@ fn switching_the_source_redraws_the_frame_row() {
         .find(|&i| f.display_ms[i].is_finite() && (f.display_ms[i] - f.frame_time_ms[i]).abs() > 1.0)
         .expect("a frame shown longer or shorter than it took");
     let value_at = |h: &mut Window| {
-        let pos = frame_pos(h, 0, 0, f.start_ms[i], f.frame_time_ms[i]);
+        let pos = frame_pos(h, 0, run_id(h, 0), f.start_ms[i], f.frame_time_ms[i]);
         let first = hover_until(h, pos, |v| v.ends_with(" FPS)") && v.contains(" interval: "));
         away(h);
         first.expect("the frame row's value under the pointer")
@@ -261,7 +261,7 @@ fn clicking_and_selecting_leave_the_timeline_where_it_is() {
     // Click a frame: its details fill the left panel.
     let t = default_trace(&common::repo_file(SAMPLE));
     let i = t.len() / 2;
-    let pos = frame_pos(&h, 0, 0, t.frames.start_ms[i], t.frames.frame_time_ms[i]);
+    let pos = frame_pos(&h, 0, run_id(&h, 0), t.frames.start_ms[i], t.frames.frame_time_ms[i]);
     click_at(&mut h, pos);
     settle(&mut h);
     assert!(label_starting(&h, "Frame of ").is_some(), "the frame's details are shown");

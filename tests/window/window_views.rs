@@ -4,7 +4,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, default_trace, settle, window};
+use common::ui::{Window, app, default_trace, run_id, settle, window};
 use eframe::egui::{Event, Modifiers, PointerButton, Pos2, accesskit::Role};
 use egui_kittest::kittest::Queryable as _;
 use std::fmt::Write as _;
@@ -125,7 +125,8 @@ fn a_comparison_shows_as_a_sortable_bar_chart_and_as_an_overlay() {
     let mut h = window(&files);
     // Run b (the slower: average 96.3 vs 104.7 FPS, 0.1 % low 16.0 vs 64.0) is the
     // baseline, listed first.
-    h.state_mut().as_mut().unwrap().set_compare(true, 1);
+    let b = run_id(&h, 1);
+    h.state_mut().as_mut().unwrap().set_compare(true, Some(b));
     settle(&mut h);
     assert_eq!(app(&h).persisted().compare_view, CompareView::Timelines);
     assert_eq!(h.query_all_by_label("Timeline").count(), 2);

@@ -32,8 +32,8 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
         compared_charts_ui(ui, m, target);
         return;
     }
-    let i = m.session.selected();
-    let Some(run) = m.session.runs().get(i) else { return };
+    let Some(run) = m.session.selected_run() else { return };
+    let id = run.id;
     let Some(a) = run.analyzed() else { return };
     if a.charts.is_empty() && run.shown_trace().is_sampled() {
         sampled_charts_note(ui, false);
@@ -42,8 +42,8 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     // A time selection's charts, over the whole capture's drawn faintly.
     let selection = m
         .session
-        .selection_of(i)
-        .and_then(|range| run.selection_charts(&m.run_settings(i), m.run_trim(i), range))
+        .selection_of(id)
+        .and_then(|range| run.selection_charts(&m.run_settings(id), m.run_trim(id), range))
         .filter(|c| !c.is_empty());
     // Animation error against frame time (metrics.md §13), under the other charts.
     let scatter = run.tracks().and_then(|t| t.animation.as_ref()).map(|t| t.scatter.as_slice());
@@ -65,18 +65,17 @@ pub fn charts_ui(ui: &mut egui::Ui, m: &Model<'_>) {
 /// Every compared run's charts overlaid; the sampled logs among them (no single frames)
 /// are named as left out, and when only they are compared the panel says why.
 fn compared_charts_ui(ui: &mut egui::Ui, m: &Model<'_>, target: f64) {
-    let shown = m.session.shown();
-    let labels: Vec<String> = shown.iter().map(|&i| m.session.runs()[i].label.clone()).collect();
+    let shown = m.session.shown_runs();
+    let labels: Vec<String> = shown.iter().map(|r| r.label.clone()).collect();
     let names = legend_names(&labels);
     let mut sampled = Vec::new();
     let mut runs: Vec<(String, egui::Color32, &ChartData)> = Vec::new();
-    for ((slot, &i), name) in shown.iter().enumerate().zip(names) {
-        let run = &m.session.runs()[i];
+    for ((slot, run), name) in shown.into_iter().enumerate().zip(names) {
         let Some(a) = run.analyzed() else { continue };
         if a.charts.is_empty() && run.shown_trace().is_sampled() {
             sampled.push(name);
         } else {
-            runs.push((name, m.run_colour(slot, i), a.charts.as_ref()));
+            runs.push((name, m.run_colour(slot, run.id), a.charts.as_ref()));
         }
     }
     if runs.is_empty() && !sampled.is_empty() {
@@ -107,7 +106,7 @@ fn sampled_charts_note(ui: &mut egui::Ui, several: bool) {
 /// The timelines (or a loading preview): the commands they give, and where they were
 /// drawn (for the PNG export), when they were.
 pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<egui::Rect>) {
-    let shown = m.session.shown();
+    let shown = m.session.shown_runs();
     if shown.is_empty() {
         if let Some(p) = m.jobs.pending.first() {
             loading_preview_ui(ui, &p.name, &p.progress);
@@ -117,7 +116,7 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
         return (Vec::new(), None);
     }
     let comparing = m.session.comparing();
-    let generated = shown.iter().any(|&i| m.session.runs()[i].tracks().is_some_and(|t| t.generated));
+    let generated = shown.iter().any(|r| r.tracks().is_some_and(|t| t.generated));
     // An exported PNG starts with its header and the legend; the stutter list and the
     // view switch stay out of it.
     let header = m.scratch.png_header;
@@ -181,23 +180,22 @@ const STRETCH: (f32, f32) = (timeline::MIN_HEIGHT_SCALE, 2.5);
 /// share that height (stretched or squeezed within [`STRETCH`]), compared runs keep theirs.
 fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>, egui::Rect) {
     let s = m.session;
-    let shown = s.shown();
+    let shown = s.shown_runs();
     let comparing = s.comparing();
     // Compared runs share the frame rows' scales unless the user fits each.
     let shared = (comparing && s.shared_scale()).then(|| {
-        shown.iter().fold(timeline::Scales::default(), |acc, &i| {
-            let r = &s.runs()[i];
+        shown.iter().fold(timeline::Scales::default(), |acc, r| {
             r.tracks().map_or(acc, |t| acc.max(timeline::Scales::of(t, r.analyzed())))
         })
     });
     let top = ui.cursor().min;
     let mut commands = Vec::new();
-    for (slot, &i) in shown.iter().enumerate() {
-        let run = &s.runs()[i];
+    for (slot, run) in shown.into_iter().enumerate() {
+        let id = run.id;
         if comparing {
             let role = if slot == 0 { "baseline" } else { "compared" };
             let set = if s.sets_mode() { format!(" (set {})", run.set) } else { String::new() };
-            ui.colored_label(m.run_colour(slot, i), format!("{} — {role}{set}", run.label));
+            ui.colored_label(m.run_colour(slot, id), format!("{} — {role}{set}", run.label));
         }
         let Some(tracks) = run.tracks() else {
             ui.spinner();
@@ -206,14 +204,14 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
         // The series the figures shown are computed on; before the first figures, what
         // the settings will resolve to.
         let source = run.analyzed().map_or_else(
-            || match m.run_settings(i).frame_time {
+            || match m.run_settings(id).frame_time {
                 FrameTimeSource::Auto => tracks.auto_source,
                 chosen => chosen,
             },
             |a| a.prepared.source,
         );
-        let telemetry_rows = m.telemetry_rows(i);
-        let row_heights = m.row_heights(i);
+        let telemetry_rows = m.telemetry_rows(id);
+        let row_heights = m.row_heights(id);
         let input = timeline::Input {
             run: run.id,
             trace_index: run.trace(),
@@ -223,14 +221,14 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
             analyzed: run.analyzed(),
             source,
             target_fps: m.persisted.target_fps,
-            view: s.view_of(i),
-            selection: s.selection_of(i),
-            selected_frame: s.selected_frame().filter(|(r, _)| *r == i).map(|(_, f)| f),
-            cursor_ms: s.cursor_of(i),
+            view: s.view_of(id),
+            selection: s.selection_of(id),
+            selected_frame: s.selected_frame().filter(|(r, _)| *r == id).map(|(_, f)| f),
+            cursor_ms: s.cursor_of(id),
             compact: comparing,
             telemetry_rows: &telemetry_rows,
             scales: shared,
-            trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(i)),
+            trim: timeline::TrimEdges::of(run.shown_trace(), m.run_trim(id)),
             height_scale: 1.0,
             row_heights: &row_heights,
         };
@@ -238,8 +236,8 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
             height_scale: if comparing { 1.0 } else { timeline::fill_scale(&input, room - 8.0, STRETCH) },
             ..input
         };
-        let out = ui.push_id(("timeline", i), |ui| timeline::timeline_ui(ui, &input)).inner;
-        commands.extend(out.into_iter().map(|command| AppCommand::Timeline { run: run.id, command }));
+        let out = ui.push_id(("timeline", id), |ui| timeline::timeline_ui(ui, &input)).inner;
+        commands.extend(out.into_iter().map(|command| AppCommand::Timeline { run: id, command }));
     }
     (commands, egui::Rect::from_min_max(top, ui.min_rect().max))
 }
@@ -249,8 +247,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
 /// around it) and selects its frame.
 fn events_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    for i in m.session.shown() {
-        let run = &m.session.runs()[i];
+    for run in m.session.shown_runs() {
         let events = &run.shown_trace().frames.events;
         if events.is_empty() {
             continue;
@@ -264,9 +261,7 @@ fn events_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             for e in events.iter().take(LISTED_EVENTS) {
                 let hint = format!("frame {} at {:.3} s", e.frame, e.time_ms / 1000.0);
                 if ui.small_button(&e.label).on_hover_text(hint).clicked() {
-                    let span = m.session.aligned_view().span_ms;
-                    let span = if span > 0.0 && span < 2000.0 { span } else { 2000.0 };
-                    let view = TimeView { start_ms: e.time_ms - span / 2.0, span_ms: span };
+                    let view = TimeView::around(e.time_ms, m.session.aligned_view().span_ms);
                     out.push(AppCommand::Timeline { run: run.id, command: Command::View(view) });
                     out.push(AppCommand::Timeline { run: run.id, command: Command::SelectFrame(Some(e.frame)) });
                 }

@@ -93,15 +93,14 @@ pub fn bars_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
 /// The shown runs with figures, listed order.
 fn entries(m: &Model<'_>) -> Vec<Entry> {
     m.session
-        .shown()
-        .iter()
+        .shown_runs()
+        .into_iter()
         .enumerate()
-        .filter_map(|(slot, &i)| {
-            let run = &m.session.runs()[i];
+        .filter_map(|(slot, run)| {
             let s = run.analyzed()?.run.summary.as_ref()?;
             Some(Entry {
                 name: format!("{}: {}", slot + 1, crate::app::session::short_name(&run.label)),
-                colour: m.run_colour(slot, i),
+                colour: m.run_colour(slot, run.id),
                 values: BARS.map(|(_, f)| f(s)),
             })
         })
@@ -155,7 +154,7 @@ fn bars_key(ui: &mut egui::Ui) {
 /// ms scale; values above it are drawn at the top with a mark.
 pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     let s = m.session;
-    let shown = s.shown();
+    let shown = s.shown_runs();
     let height = (ui.available_height() - 60.0).clamp(160.0, 420.0);
     let (whole, response) = ui.allocate_exact_size(vec2(ui.available_width(), height), Sense::hover());
     response.widget_info(|| {
@@ -168,7 +167,7 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     p.rect_filled(rect, 0.0, theme::ROW_BACKGROUND[0]);
     let scale = shown
         .iter()
-        .filter_map(|&i| s.runs()[i].tracks().map(|t| t.scale_ms))
+        .filter_map(|r| r.tracks().map(|t| t.scale_ms))
         .fold(1.0, f64::max)
         .max(1500.0 / m.persisted.target_fps.max(1.0));
     let scale = crate::app::timeline::round_up(scale);
@@ -187,11 +186,10 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
         );
     }
     let mut scratch = Vec::new();
-    for (slot, &i) in shown.iter().enumerate() {
-        let run = &s.runs()[i];
+    for (slot, run) in shown.iter().enumerate() {
         let Some(tracks) = run.tracks() else { continue };
         let f = &run.shown_trace().frames;
-        let view = s.view_of(i);
+        let view = s.view_of(run.id);
         let mut points = Vec::new();
         let mut marks = Vec::new();
         let columns = rect.width().max(1.0) as usize;
@@ -213,19 +211,19 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
                 }
             }
         }
-        let colour = m.run_colour(slot, i);
+        let colour = m.run_colour(slot, run.id);
         p.add(egui::Shape::line(points, Stroke::new(1.2, colour)));
         for x in marks {
             p.line_segment([pos2(x, rect.top()), pos2(x, rect.top() + 5.0)], Stroke::new(2.0, colour));
         }
     }
-    let labels: Vec<String> = shown.iter().map(|&i| s.runs()[i].label.clone()).collect();
+    let labels: Vec<String> = shown.iter().map(|r| r.label.clone()).collect();
     let names = legend_names(&labels);
     ui.horizontal_wrapped(|ui| {
-        for ((slot, &i), name) in shown.iter().enumerate().zip(&names) {
+        for ((slot, run), name) in shown.iter().enumerate().zip(&names) {
             // One line per entry (never parted from its mark): wraps go between entries.
             ui.add(
-                egui::Label::new(egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, i)))
+                egui::Label::new(egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, run.id)))
                     .extend(),
             );
         }

@@ -33,13 +33,12 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         )
         .wrap(),
     );
-    let shown = m.session.shown();
+    let shown = m.session.shown_runs();
     let runs: Vec<Option<&framescope_core::report::Run>> = shown
         .iter()
-        .map(|&i| {
-            let run = &m.session.runs()[i];
-            let (settings, trim) = (m.run_settings(i), m.run_trim(i));
-            match m.session.selection_of(i) {
+        .map(|run| {
+            let (settings, trim) = (m.run_settings(run.id), m.run_trim(run.id));
+            match m.session.selection_of(run.id) {
                 Some(range) => run.selection_run(&settings, trim, range),
                 // Deltas only between figures of the same settings.
                 None => run.current(&settings, trim).map(|a| &a.run),
@@ -51,10 +50,11 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         return out;
     };
     source_line_ui(ui, m, &runs, baseline);
-    let baseline_label = &m.session.runs()[shown[0]].label;
-    for (slot, &i) in shown.iter().enumerate().skip(1) {
+    let baseline_label = &shown[0].label;
+    for (slot, run) in shown.iter().enumerate().skip(1) {
+        let i = run.id;
         let colour = m.run_colour(slot, i);
-        ui.colored_label(colour, format!("{} vs {baseline_label} (baseline)", m.session.runs()[i].label));
+        ui.colored_label(colour, format!("{} vs {baseline_label} (baseline)", run.label));
         let Some(Some(other)) = runs.get(slot) else {
             ui.spinner();
             continue;
@@ -101,8 +101,7 @@ fn source_line_ui(
     baseline: &framescope_core::report::Run,
 ) {
     let generated = runs.iter().flatten().any(|r| r.frame_types.is_some());
-    let all = m.session.runs();
-    let recorded = m.session.shown().iter().all(|&i| records_frame_types(all[i].shown_trace()));
+    let recorded = m.session.shown_runs().iter().all(|r| records_frame_types(r.shown_trace()));
     let mut sources: Vec<&str> = runs.iter().flatten().map(|r| r.frame_time).collect();
     sources.dedup();
     let source = if sources.len() == 1 {

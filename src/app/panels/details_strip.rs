@@ -5,6 +5,7 @@
 
 use super::Model;
 use super::stutters::clock;
+use crate::app::session::OpenRun;
 use crate::app::work::navigation::spiked;
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;
@@ -15,7 +16,7 @@ use framescope_core::analysis::FrameTimeSource;
 pub fn details_strip_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     let frame = frame_line(m).unwrap_or_else(|| "none — click a frame on the timeline".to_owned());
     line(ui, "Selected frame", &frame);
-    let selection = m.session.shown().into_iter().find_map(|i| selection_line(m, i));
+    let selection = m.session.shown_runs().into_iter().find_map(|run| selection_line(m, run));
     let selection =
         selection.unwrap_or_else(|| "none — drag on the ruler (or Shift + drag) to select".to_owned());
     line(ui, "Selected range", &selection);
@@ -29,13 +30,12 @@ fn line(ui: &mut egui::Ui, name: &str, text: &str) {
     });
 }
 
-/// Run `i`'s time selection and its key figures, when there is one.
-fn selection_line(m: &Model<'_>, i: usize) -> Option<String> {
+/// Run `run`'s time selection and its key figures, when there is one.
+fn selection_line(m: &Model<'_>, run: &OpenRun) -> Option<String> {
     let s = m.session;
-    let range = s.selection_of(i)?;
-    let run = &s.runs()[i];
+    let range = s.selection_of(run.id)?;
     let (a, b) = (range.0.min(range.1), range.0.max(range.1));
-    let figures = run.selection_run(&m.run_settings(i), m.run_trim(i), range).map_or_else(
+    let figures = run.selection_run(&m.run_settings(run.id), m.run_trim(run.id), range).map_or_else(
         || "computing…".to_owned(),
         |r| match &r.summary {
             Some(x) => format!(
@@ -56,7 +56,7 @@ fn selection_line(m: &Model<'_>, i: usize) -> Option<String> {
 /// The selected frame in one line.
 fn frame_line(m: &Model<'_>) -> Option<String> {
     let (r, i) = m.session.selected_frame()?;
-    let run = m.session.runs().get(r)?;
+    let run = m.session.run(r)?;
     let f = &run.shown_trace().frames;
     if i >= f.frame_time_ms.len() {
         return None;

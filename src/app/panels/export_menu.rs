@@ -14,15 +14,14 @@ const NO_DIALOG: &str = "(no file dialog on this desktop) ";
 
 /// The Export menu's items.
 pub fn export_menu(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
-    let i = m.session.selected();
-    let Some(run) = m.session.runs().get(i) else {
+    let Some(run) = m.session.selected_run() else {
         ui.label("open a capture first");
         return Vec::new();
     };
     let mut out = Vec::new();
-    let (settings, trim) = (m.run_settings(i), m.run_trim(i));
+    let (settings, trim) = (m.run_settings(run.id), m.run_trim(run.id));
     let trace = run.shown_trace();
-    let own = m.session.selection_of(i);
+    let own = m.session.selection_of(run.id);
     let selection = own.and_then(|r| run.selection_run(&settings, trim, r));
     // Export the figures with the settings they were computed with.
     let (report, report_settings, trim) = match (selection, run.analyzed()) {

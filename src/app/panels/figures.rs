@@ -272,12 +272,11 @@ pub fn figures_panel_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
 /// and its selection's.
 fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     let mut out = Vec::new();
-    let i = m.session.selected();
-    let (settings, trim) = (m.run_settings(i), m.run_trim(i));
-    let Some(run) = m.session.runs().get(i) else {
+    let Some(run) = m.session.selected_run() else {
         ui.label("Open a capture: Open…, drop files on the window, or name them on the command line.");
         return out;
     };
+    let (settings, trim) = (m.run_settings(run.id), m.run_trim(run.id));
     ui.heading(&run.shown_trace().meta.application);
     ui.label(format!("{} ({})", run.capture.info.format, run.capture.info.format_version));
     super::system::system_box_ui(ui, &run.capture.info, "figures");
@@ -328,7 +327,7 @@ fn run_figures_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             ui.spinner();
         }
     }
-    if let Some(range) = m.session.selection_of(i) {
+    if let Some(range) = m.session.selection_of(run.id) {
         ui.separator();
         ui.heading("Selection");
         let (a, b) = (range.0.min(range.1) / 1000.0, range.0.max(range.1) / 1000.0);

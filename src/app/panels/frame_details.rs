@@ -10,7 +10,7 @@ use framescope_core::model::Trace;
 /// The selected frame's heading and details, when a frame is selected.
 pub fn selected_frame_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     if let Some((r, i)) = m.session.selected_frame()
-        && let Some(run) = m.session.runs().get(r)
+        && let Some(run) = m.session.run(r)
     {
         ui.separator();
         ui.heading(format!("Frame of {}", run.label));

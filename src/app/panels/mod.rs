@@ -34,7 +34,7 @@ pub use peers::peers_panel_ui;
 pub use settings_bar::settings_bar_ui;
 pub use toolbar::toolbar_ui;
 
-use super::session::{AppCommand, Session};
+use super::session::{AppCommand, RunId, Session};
 use super::settings::Persisted;
 use super::shell::{Jobs, UiScratch};
 use super::theme;
@@ -56,35 +56,35 @@ pub struct Model<'a> {
 }
 
 impl Model<'_> {
-    /// The settings run `i` is analysed with.
+    /// The settings run `id` is analysed with.
     #[must_use]
-    pub fn run_settings(&self, i: usize) -> Settings {
-        self.session.run_settings(i, self.persisted)
+    pub fn run_settings(&self, id: RunId) -> Settings {
+        self.session.run_settings(id, self.persisted)
     }
 
-    /// The telemetry rows run `i`'s timeline shows (indices into its tracks').
+    /// The telemetry rows run `id`'s timeline shows (indices into its tracks').
     #[must_use]
-    pub fn telemetry_rows(&self, i: usize) -> Vec<usize> {
-        self.session.telemetry_rows(i, self.persisted)
+    pub fn telemetry_rows(&self, id: RunId) -> Vec<usize> {
+        self.session.telemetry_rows(id, self.persisted)
     }
 
-    /// The rows of run `i` the user resized, with their heights.
+    /// The rows of run `id` the user resized, with their heights.
     #[must_use]
-    pub fn row_heights(&self, i: usize) -> Vec<(crate::app::row_choice::RowKey, f32)> {
-        self.session.row_heights(i, self.persisted)
+    pub fn row_heights(&self, id: RunId) -> Vec<(crate::app::row_choice::RowKey, f32)> {
+        self.session.row_heights(id, self.persisted)
     }
 
-    /// The trim run `i` is analysed with.
+    /// The trim run `id` is analysed with.
     #[must_use]
-    pub fn run_trim(&self, i: usize) -> Trim {
-        self.session.run_trim(i, self.persisted)
+    pub fn run_trim(&self, id: RunId) -> Trim {
+        self.session.run_trim(id, self.persisted)
     }
 
-    /// The colour of compared run `i` at place `slot`: its set's in a comparison of
-    /// sets, else its own.
+    /// The colour of compared run `id` at place `slot` (among the shown runs): its
+    /// set's in a comparison of sets, else its own.
     #[must_use]
-    pub fn run_colour(&self, slot: usize, i: usize) -> egui::Color32 {
-        set_colour(self.session.colour_index(slot, i))
+    pub fn run_colour(&self, slot: usize, id: RunId) -> egui::Color32 {
+        set_colour(self.session.colour_index(slot, id))
     }
 
     /// The figures' frame-time source in words, for a run (or the comparison) whose

@@ -9,14 +9,13 @@ use eframe::egui::{self, RichText};
 /// The header: a title line with the runs' names, and a line of settings.
 pub fn png_header_ui(ui: &mut egui::Ui, m: &Model<'_>) {
     let s = m.session;
-    let shown = s.shown();
-    let names: Vec<&str> = shown.iter().map(|&i| s.runs()[i].label.as_str()).collect();
+    let shown = s.shown_runs();
+    let names: Vec<&str> = shown.iter().map(|r| r.label.as_str()).collect();
     ui.label(RichText::new(format!("framescope — {}", names.join(" vs "))).strong().size(15.0));
-    let Some(&first) = shown.first() else { return };
-    let run = &s.runs()[first];
+    let Some(run) = shown.first() else { return };
     let p = m.persisted;
     let source = run.analyzed().map_or("—", |a| a.run.frame_time);
-    let trim = m.run_trim(first);
+    let trim = m.run_trim(run.id);
     let trim = if trim.is_none() {
         "no trim".to_owned()
     } else {

@@ -10,8 +10,7 @@ use eframe::egui;
 
 /// The Rows submenu's contents.
 pub fn rows_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
-    let i = m.session.selected();
-    let Some(run) = m.session.runs().get(i) else {
+    let Some(run) = m.session.selected_run() else {
         ui.label("No capture open");
         return;
     };
@@ -24,7 +23,7 @@ pub fn rows_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
         ui.label("This trace has no telemetry column with varying values");
         return;
     }
-    let shown = m.telemetry_rows(i);
+    let shown = m.telemetry_rows(run.id);
     let mut edit = |track: usize, action: RowAction| {
         out.push(AppCommand::Timeline { run: run.id, command: Command::Row { track, action } });
     };

@@ -39,15 +39,15 @@ pub fn runs_list_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     if !runs_header_ui(ui, s.runs().len(), s.comparing() && s.sets_mode()) {
         return out;
     }
-    let shown = s.shown();
-    for (i, run) in s.runs().iter().enumerate() {
+    let (shown, selected, baseline) = (s.shown(), s.selected(), s.baseline());
+    for run in s.runs() {
         ui.horizontal(|ui| {
             if ui.small_button("x").on_hover_text("Close this capture").clicked() {
                 out.push(AppCommand::Close(run.id));
             }
             // A long name is cut to the panel (the whole path shows on hover).
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
-            let radio = ui.radio(s.selected() == i, run.label.as_str());
+            let radio = ui.radio(selected == Some(run.id), run.label.as_str());
             if radio.on_hover_text(format!("Show this run's figures\n{}", run.name)).clicked() {
                 out.push(AppCommand::SelectRun(run.id));
             }
@@ -62,13 +62,13 @@ pub fn runs_list_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
                 }
             });
             if s.comparing() {
-                compared_ui(ui, run, s.baseline() == i, &mut out);
+                compared_ui(ui, run, baseline == Some(run.id), &mut out);
             }
-            if shown.contains(&i) {
+            if shown.contains(&run.id) {
                 out.extend(refresh_ui(ui, run));
             }
             out.extend(run_trim_ui(ui, run, m.persisted.trim_for_all()));
-            trace_ui(ui, run, i, &mut out);
+            trace_ui(ui, run, &mut out);
             warnings_ui(ui, run);
         });
     }
@@ -121,7 +121,7 @@ fn compared_ui(ui: &mut egui::Ui, run: &OpenRun, baseline: bool, out: &mut Vec<A
 }
 
 /// The trace picker, when the capture recorded several.
-fn trace_ui(ui: &mut egui::Ui, run: &OpenRun, i: usize, out: &mut Vec<AppCommand>) {
+fn trace_ui(ui: &mut egui::Ui, run: &OpenRun, out: &mut Vec<AppCommand>) {
     let traces = &run.capture.traces;
     if traces.len() < 2 {
         return;
@@ -135,7 +135,7 @@ fn trace_ui(ui: &mut egui::Ui, run: &OpenRun, i: usize, out: &mut Vec<AppCommand
     ui.horizontal(|ui| {
         let name =
             ui.label("Trace").on_hover_text("The process and swap chain shown: a capture can record several");
-        egui::ComboBox::from_id_salt(("trace", i))
+        egui::ComboBox::from_id_salt(("trace", run.id))
             .selected_text(label(&traces[trace]))
             .width(ui.available_width().min(260.0))
             .truncate()

@@ -6,9 +6,8 @@
 
 use super::sets_table::{outlier_help, sets_table_ui};
 use super::{Model, set_colour};
-use crate::app::session::{AppCommand, RunId, SetsCache};
+use crate::app::session::{AppCommand, RunGroups, RunId, SetsCache};
 use eframe::egui::{self, RichText};
-use framescope_core::presentation::grouping::{Groups, fresh_set_name};
 
 /// The grouping of the open runs into sets: one frame per set, its runs listed under
 /// it (drag a run onto another set, or onto "new set"; or type a set's name for a
@@ -66,7 +65,7 @@ pub fn sets_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             ui.label(RichText::new("drop a run here for a new set").small().weak());
         });
         if let Some(id) = dropped {
-            out.push(AppCommand::MoveToSet(*id, fresh_set_name(&groups)));
+            out.push(AppCommand::MoveToSet(*id, m.session.fresh_set_name()));
         }
     });
     out
@@ -78,7 +77,7 @@ fn set_group_ui(
     m: &Model<'_>,
     k: usize,
     name: &str,
-    members: &[usize],
+    members: &[RunId],
 ) -> Vec<AppCommand> {
     let mut out = Vec::new();
     let frame = egui::Frame::group(ui.style()).inner_margin(4.0);
@@ -95,8 +94,7 @@ fn set_group_ui(
                 out.push(AppCommand::PinSet((!pinned).then(|| name.to_owned())));
             }
         });
-        for &i in members {
-            let run = &m.session.runs()[i];
+        for run in members.iter().filter_map(|&id| m.session.run(id)) {
             ui.horizontal(|ui| {
                 let id = ui.make_persistent_id(("set_member", run.id));
                 ui.dnd_drag_source(id, run.id, |ui| {
@@ -144,9 +142,7 @@ pub fn sets_comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     // The sets' machines first, folded: in view without scrolling (issue 20).
     let firsts: Vec<(&str, &framescope_core::model::FileInfo)> = groups
         .iter()
-        .filter_map(|(name, members)| {
-            Some((name.as_str(), &m.session.runs().get(*members.first()?)?.capture.info))
-        })
+        .filter_map(|(name, members)| Some((name.as_str(), &m.session.run(*members.first()?)?.capture.info)))
         .collect();
     super::system::system_sets_ui(ui, &firsts);
     for (k, (name, members)) in groups.iter().enumerate() {
@@ -165,17 +161,17 @@ pub fn sets_comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
 }
 
 /// A compared set's heading and runs: average FPS, outliers left out or put back.
-fn set_runs_ui(ui: &mut egui::Ui, m: &Model<'_>, k: usize, name: &str, members: &[usize]) -> Vec<AppCommand> {
+fn set_runs_ui(ui: &mut egui::Ui, m: &Model<'_>, k: usize, name: &str, members: &[RunId]) -> Vec<AppCommand> {
     let mut out = Vec::new();
     let limit = m.persisted.outlier_limit;
     let figures = m.session.set_figures(members, m.persisted);
-    let (set, flagged) = crate::app::session::set_of(m.session.runs(), members, &figures, limit);
+    let (set, flagged) = m.session.set_of(members, &figures, limit);
     let role = if k == 0 { "baseline set" } else { "set" };
     let median = set.median_avg_fps.map_or_else(String::new, |v| format!(", median avg {v:.2} FPS"));
     let heading = format!("{name} — {role}: {} of {} runs used{median}", set.kept().count(), members.len());
     ui.colored_label(set_colour(k), RichText::new(heading).strong());
-    for (j, &i) in members.iter().enumerate() {
-        let run = &m.session.runs()[i];
+    for (j, &id) in members.iter().enumerate() {
+        let Some(run) = m.session.run(id) else { continue };
         let avg = figures[j].summary.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps));
         ui.horizontal_wrapped(|ui| {
             ui.label(RichText::new(format!("  {}: avg {avg} FPS", run.label)).small());
@@ -205,7 +201,7 @@ fn set_runs_ui(ui: &mut egui::Ui, m: &Model<'_>, k: usize, name: &str, members: 
 }
 
 /// Each compared set against the baseline's set.
-fn comparisons_ui(ui: &mut egui::Ui, cache: &SetsCache, groups: &Groups) {
+fn comparisons_ui(ui: &mut egui::Ui, cache: &SetsCache, groups: &RunGroups) {
     for (k, (name, _)) in groups.iter().enumerate().skip(1) {
         let Some(c) = cache.comparison(k) else { continue };
         ui.separator();

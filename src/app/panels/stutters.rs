@@ -4,8 +4,7 @@
 //! the keys `]` / `[` (or `N` / `Shift+N`) for the next / previous stutter.
 
 use super::Model;
-use crate::app::session::AppCommand;
-use crate::app::timeline::Command;
+use crate::app::session::{AppCommand, TimeView, TimelineCommand as Command};
 use crate::app::work::navigation::{self, Spot};
 use eframe::egui::{self, Key};
 
@@ -23,19 +22,18 @@ pub fn stutters_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     if s.comparing() {
         return Vec::new();
     }
-    let i = s.selected();
-    let Some(run) = s.runs().get(i) else { return Vec::new() };
+    let Some(run) = s.selected_run() else { return Vec::new() };
     let Some(a) = run.analyzed() else { return Vec::new() };
     let marks = &a.marks;
     if marks.worst.is_empty() && marks.stutter_spots.is_empty() {
         return Vec::new();
     }
     let trace = run.shown_trace();
-    let selected = s.selected_frame().filter(|(r, _)| *r == i).map(|(_, f)| f as u32);
+    let selected = s.selected_frame().filter(|(r, _)| *r == run.id).map(|(_, f)| f as u32);
     let span = s.aligned_view().span_ms;
     let go = |frame: u32| -> Vec<AppCommand> {
         let Some(&start) = trace.frames.start_ms.get(frame as usize) else { return Vec::new() };
-        let view = navigation::view_around(start, span);
+        let view = TimeView::around(start, span);
         [Command::View(view), Command::SelectFrame(Some(frame as usize))]
             .into_iter()
             .map(|command| AppCommand::Timeline { run: run.id, command })

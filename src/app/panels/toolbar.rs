@@ -83,12 +83,12 @@ pub fn toolbar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
 
 /// Each load in progress: a bar with its name, and Cancel.
 fn loads_ui(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
-    for (k, p) in m.jobs.pending.iter().enumerate() {
+    for p in &m.jobs.pending {
         ui.separator();
         let bar = egui::ProgressBar::new(p.progress.fraction()).desired_width(180.0);
         ui.add(bar.text(format!("loading {}", session::short_name(&p.name)))).on_hover_text(&p.name);
         if ui.button("Cancel").on_hover_text("Stop loading this file").clicked() {
-            out.push(ShellCommand::CancelLoad(k).into());
+            out.push(ShellCommand::CancelLoad(p.id).into());
         }
     }
 }

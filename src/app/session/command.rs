@@ -2,9 +2,8 @@
 //! [`AppCommand`] per change, applied in one place. Runs are named by their
 //! [`RunId`], never by their place in the list (which changes when a run closes).
 
-use super::RunId;
-use crate::app::timeline;
-use crate::app::work::LoadSource;
+use super::{RunId, TimelineCommand};
+use crate::app::work::{LoadId, LoadSource};
 use framescope_core::analysis::{FrameTimeSource, Trim};
 use framescope_core::ingest::ColumnMapping;
 use framescope_core::ingest::pcl::MarkerLog;
@@ -14,6 +13,9 @@ use std::path::PathBuf;
 
 /// A capture that finished loading, about to become a run.
 pub struct Loaded {
+    /// The load that read it (`None`: a live capture's first rows, or a capture given
+    /// already loaded): names its run before it opened.
+    pub load: Option<LoadId>,
     /// The path as given, or the built-in capture's name.
     pub name: String,
     /// The file, when it came from disk (remembered among the recent files, its own
@@ -74,7 +76,7 @@ pub enum AppCommand {
         /// The run whose timeline gave it.
         run: RunId,
         /// What it asks.
-        command: timeline::Command,
+        command: TimelineCommand,
     },
     /// The pointer is over no timeline: no linked cursor.
     CursorLeft,
@@ -85,12 +87,17 @@ pub enum AppCommand {
         /// The baseline; `None`: the current one.
         baseline: Option<RunId>,
     },
-    /// Once every load has finished, compare with the run at place `baseline` as the
-    /// baseline; with `only_new`, the runs open now leave the comparison (the sample
+    /// Once every load has finished, compare, with the run load `baseline` opens as
+    /// the baseline; with `only_new`, the runs open now leave the comparison (the sample
     /// pair opened beside other captures is compared alone).
+    ///
+    /// The baseline is named by its load, not by a [`RunId`]: it is usually still
+    /// loading when this is asked (a run gets its id when it opens), and a place in the
+    /// list would be a guess (a load before it may fail, a live run may open between).
     CompareWhenLoaded {
-        /// The baseline's place once loaded.
-        baseline: usize,
+        /// The load whose run is the baseline; `None`, or a load that failed: the first
+        /// open run.
+        baseline: Option<LoadId>,
         /// Leave the runs open now out of the comparison.
         only_new: bool,
     },
@@ -170,8 +177,8 @@ pub enum ShellCommand {
     },
     /// Read a PCL marker log and attach it to a run.
     AttachMarkers(RunId, PathBuf),
-    /// Stop loading the pending load at this place.
-    CancelLoad(usize),
+    /// Stop this load, if it is still in flight.
+    CancelLoad(LoadId),
     /// Watch a folder for new captures.
     WatchFolder(PathBuf),
     /// Stop watching.

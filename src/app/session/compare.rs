@@ -2,20 +2,19 @@
 //! frame-time source of every compared run (`metrics.md` §9), and the time axis the
 //! compared runs share (fitting the view to them).
 
-use super::{RunId, Session};
+use super::{OpenRun, RunId, Session, TimeView};
 use crate::app::settings::Persisted;
-use crate::app::timeline::TimeView;
 use framescope_core::analysis::FrameTimeSource;
 use framescope_core::model::Trace;
 
 impl Session {
-    /// Compares the open runs side by side (those marked compared), the run at place
-    /// `baseline` first; ticking Compare with fewer than two compared runs compares
-    /// them all.
-    pub(super) fn set_compare(&mut self, on: bool, baseline: usize) {
-        let baseline = baseline.min(self.runs.len().saturating_sub(1));
-        self.baseline = self.runs.get(baseline).map(|r| r.id);
-        if let Some(r) = self.runs.get_mut(baseline) {
+    /// Compares the open runs side by side (those marked compared), run `baseline`
+    /// first (`None`, or a run not open: the current baseline); ticking Compare with
+    /// fewer than two compared runs compares them all.
+    pub(super) fn set_compare(&mut self, on: bool, baseline: Option<RunId>) {
+        let baseline = self.open_id(baseline).or_else(|| self.baseline());
+        self.baseline = baseline;
+        if let Some(r) = self.runs.iter_mut().find(|r| Some(r.id) == baseline) {
             r.compared = true;
         }
         if on && self.runs.iter().filter(|r| r.compared).count() < 2 {
@@ -29,7 +28,7 @@ impl Session {
 
     /// The compared traces: (run, trace) of every shown run, baseline first.
     fn compared_traces(&self) -> Vec<(RunId, usize)> {
-        self.shown().into_iter().map(|i| (self.runs[i].id, self.runs[i].trace())).collect()
+        self.shown_runs().into_iter().map(|r| (r.id, r.trace())).collect()
     }
 
     /// The one frame-time source of the comparison (`None` when not comparing): the
@@ -64,15 +63,14 @@ impl Session {
 
     /// `auto` resolved over the shown runs' traces.
     fn resolve_compared(&self) -> FrameTimeSource {
-        let traces: Vec<&Trace> = self.shown().into_iter().map(|i| self.runs[i].shown_trace()).collect();
+        let traces: Vec<&Trace> = self.shown_runs().into_iter().map(OpenRun::shown_trace).collect();
         FrameTimeSource::Auto.resolve_for(traces.iter().copied())
     }
 
     /// Shows every shown run whole, on the aligned axis.
     pub(super) fn fit_view(&mut self) {
         let mut range: Option<(f64, f64)> = None;
-        for i in self.shown() {
-            let r = &self.runs[i];
+        for r in self.shown_runs() {
             let f = &r.shown_trace().frames;
             let s = r.shift_ms();
             let first = f.start_ms.first().copied().unwrap_or(0.0) - s;
@@ -98,13 +96,12 @@ impl Session {
     /// set: that set and the newest run's set are compared, the others leave the
     /// comparison. Without a pinned set the newest run is simply shown.
     pub(super) fn compare_newest(&mut self) {
-        let Some(newest) = self.runs.len().checked_sub(1) else { return };
+        let Some(newest_set) = self.runs.last().map(|r| r.set.clone()) else { return };
         let Some(pinned) = self.pinned_set.clone() else { return };
-        let Some(first) = self.runs.iter().position(|r| r.set == pinned) else { return };
-        let newest_set = self.runs[newest].set.clone();
+        let Some(first) = self.runs.iter().find(|r| r.set == pinned).map(|r| r.id) else { return };
         for r in &mut self.runs {
             r.compared = r.set == pinned || r.set == newest_set;
         }
-        self.set_compare(true, first);
+        self.set_compare(true, Some(first));
     }
 }

@@ -23,11 +23,11 @@ impl Session {
         let shown = self.shown();
         for i in 0..self.runs.len() {
             let Some((a, b)) = self.runs[i].take_grew_from() else { continue };
-            if !(shown.contains(&i) && self.follow_live) {
+            if !(shown.contains(&self.runs[i].id) && self.follow_live) {
                 continue;
             }
             let Some((first, end)) = self.runs[i].own_span() else { continue };
-            let shift = self.shift(i);
+            let shift = self.runs[i].shift_ms();
             let (v0, v1) = (self.view.start_ms + shift, self.view.start_ms + self.view.span_ms + shift);
             let whole_before = v0 <= a + 1e-9 && v1 >= b - 1e-9;
             if whole_before || self.view.span_ms >= end - first {
@@ -85,7 +85,13 @@ mod tests {
     #[test]
     fn a_growing_run_stays_one_run_and_its_figures_follow() {
         let (mut s, mut p) = (Session::new(Spawner::inline()), Persisted::default());
-        let loaded = Loaded { name: "live.csv".into(), path: None, capture: capture(100), from_watch: true };
+        let loaded = Loaded {
+            load: None,
+            name: "live.csv".into(),
+            path: None,
+            capture: capture(100),
+            from_watch: true,
+        };
         s.apply(AppCommand::Opened(Box::new(loaded)), &mut p);
         s.sync_work(&p);
         let id = s.runs()[0].id;
@@ -103,7 +109,7 @@ mod tests {
         let v = s.aligned_view();
         assert!(v.start_ms <= 0.0 && v.start_ms + v.span_ms >= 2500.0, "{v:?}");
         // Zoomed in to 500 ms at the start: the next growth moves the view to the end.
-        s.view = crate::app::timeline::TimeView { start_ms: 0.0, span_ms: 500.0 };
+        s.view = super::super::TimeView { start_ms: 0.0, span_ms: 500.0 };
         grow(&mut s, &mut p, 300);
         let v = s.aligned_view();
         assert!((v.start_ms - 2500.0).abs() < 1e-9 && (v.span_ms - 500.0).abs() < 1e-9, "{v:?}");

@@ -13,6 +13,12 @@
 //! Settings the user keeps between runs are not the session's: they stay in
 //! [`Persisted`], which `apply` is given (a command that changes one, such as the
 //! target, writes it there and says so in its [`Effects`]).
+//!
+//! Runs are named by their [`RunId`] in everything the session takes or gives, never
+//! by their place in [`Session::runs`] (which changes when an earlier run closes);
+//! places stay inside the session, where it keeps the runs in a list. The view state
+//! it keeps ([`TimeView`]) and what a timeline asks of it ([`TimelineCommand`]) are its
+//! own types (`view.rs`), which the timeline widget draws.
 
 mod apply;
 mod command;
@@ -23,14 +29,15 @@ mod run;
 mod sets;
 #[cfg(test)]
 mod tests;
+mod view;
 
 pub use command::{AppCommand, Effects, Loaded, ShellCommand};
 pub use run::{OpenRun, RunId, short_name};
-pub use sets::{SetsCache, set_of};
+pub use sets::{RunGroups, SetsCache};
+pub use view::{TimeView, TimelineCommand};
 
 use super::settings::Persisted;
-use super::timeline::TimeView;
-use super::work::Spawner;
+use super::work::{LoadId, Spawner};
 use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
 use framescope_core::report::compare::Section;
 
@@ -57,9 +64,8 @@ pub struct Session {
     cursor_ms: Option<f64>,
     /// Compare the open runs side by side.
     compare: bool,
-    /// Turn comparing on, with the run at this place as baseline, once every load has
-    /// finished (`--compare`, the sample pair).
-    compare_when_loaded: Option<usize>,
+    /// Turn comparing on once every load has finished (`--compare`, the sample pair).
+    compare_when_loaded: Option<WhenLoaded>,
     /// The baseline run of the comparison; `None`: the first run.
     baseline: Option<RunId>,
     /// Compared runs share the frame rows' vertical scales.
@@ -77,6 +83,16 @@ pub struct Session {
     follow_live: bool,
     /// Starts the background work.
     spawner: Spawner,
+}
+
+/// A comparison asked for once every load has finished
+/// ([`AppCommand::CompareWhenLoaded`]).
+#[derive(Debug, Clone, Copy)]
+struct WhenLoaded {
+    /// The load whose run is the baseline; `None`: the first open run.
+    baseline: Option<LoadId>,
+    /// That load's run, once it opened.
+    opened: Option<RunId>,
 }
 
 impl Session {
@@ -111,9 +127,9 @@ impl Session {
         &self.runs
     }
 
-    /// The place of run `id` among the open runs.
-    #[must_use]
-    pub fn index_of(&self, id: RunId) -> Option<usize> {
+    /// The place of run `id` among the open runs (private: the session's API names
+    /// runs by id).
+    fn index_of(&self, id: RunId) -> Option<usize> {
         self.runs.iter().position(|r| r.id == id)
     }
 
@@ -123,22 +139,33 @@ impl Session {
         self.runs.iter().find(|r| r.id == id)
     }
 
-    /// The place of the run whose figures are shown (0 with no run open).
+    /// The first open run's id.
+    fn first(&self) -> Option<RunId> {
+        self.runs.first().map(|r| r.id)
+    }
+
+    /// `id` when that run is open.
+    fn open_id(&self, id: Option<RunId>) -> Option<RunId> {
+        id.filter(|&id| self.run(id).is_some())
+    }
+
+    /// The run whose figures are shown; `None` with no run open.
     #[must_use]
-    pub fn selected(&self) -> usize {
-        self.selected.and_then(|id| self.index_of(id)).unwrap_or(0)
+    pub fn selected(&self) -> Option<RunId> {
+        self.open_id(self.selected).or_else(|| self.first())
     }
 
     /// The run whose figures are shown.
     #[must_use]
     pub fn selected_run(&self) -> Option<&OpenRun> {
-        self.runs.get(self.selected())
+        self.selected().and_then(|id| self.run(id))
     }
 
-    /// The place of the comparison's baseline run (0, the first run, unless chosen).
+    /// The comparison's baseline run (the first run unless chosen); `None` with no run
+    /// open.
     #[must_use]
-    pub fn baseline(&self) -> usize {
-        self.baseline.and_then(|id| self.index_of(id)).unwrap_or(0)
+    pub fn baseline(&self) -> Option<RunId> {
+        self.open_id(self.baseline).or_else(|| self.first())
     }
 
     /// The Compare toggle as the user set it (comparing needs two compared runs too:
@@ -154,26 +181,28 @@ impl Session {
         self.compare && self.runs.iter().filter(|r| r.compared).count() > 1
     }
 
-    /// The runs shown (places): every compared run when comparing, baseline first,
-    /// else the selected one.
+    /// The runs shown: every compared run when comparing, baseline first (then in the
+    /// order they opened), else the selected one; none with no run open.
     #[must_use]
-    pub fn shown(&self) -> Vec<usize> {
-        if self.comparing() {
-            let baseline = self.baseline();
-            let mut order = vec![baseline];
-            order.extend((0..self.runs.len()).filter(|&i| i != baseline && self.runs[i].compared));
-            order
-        } else if self.selected() < self.runs.len() {
-            vec![self.selected()]
-        } else {
-            Vec::new()
+    pub fn shown(&self) -> Vec<RunId> {
+        match self.baseline().filter(|_| self.comparing()) {
+            Some(baseline) => std::iter::once(baseline)
+                .chain(self.runs.iter().filter(|r| r.id != baseline && r.compared).map(|r| r.id))
+                .collect(),
+            None => self.selected().into_iter().collect(),
         }
     }
 
-    /// The offset (ms) between run `i`'s own time and the aligned axis.
+    /// The shown runs ([`Session::shown`]), as runs.
     #[must_use]
-    pub fn shift(&self, i: usize) -> f64 {
-        self.runs.get(i).map_or(0.0, OpenRun::shift_ms)
+    pub fn shown_runs(&self) -> Vec<&OpenRun> {
+        self.shown().into_iter().filter_map(|id| self.run(id)).collect()
+    }
+
+    /// The offset (ms) between run `id`'s own time and the aligned axis.
+    #[must_use]
+    pub fn shift(&self, id: RunId) -> f64 {
+        self.run(id).map_or(0.0, OpenRun::shift_ms)
     }
 
     /// The visible time range, on the aligned axis.
@@ -182,11 +211,11 @@ impl Session {
         self.view
     }
 
-    /// The visible time range on run `i`'s own time axis (compared runs share one
+    /// The visible time range on run `id`'s own time axis (compared runs share one
     /// aligned axis, each moved by its own shift).
     #[must_use]
-    pub fn view_of(&self, i: usize) -> TimeView {
-        TimeView { start_ms: self.view.start_ms + self.shift(i), span_ms: self.view.span_ms }
+    pub fn view_of(&self, id: RunId) -> TimeView {
+        TimeView { start_ms: self.view.start_ms + self.shift(id), span_ms: self.view.span_ms }
     }
 
     /// True when there is a time selection.
@@ -195,23 +224,23 @@ impl Session {
         self.selection.is_some()
     }
 
-    /// The selected time range on run `i`'s own time axis, if any.
+    /// The selected time range on run `id`'s own time axis, if any.
     #[must_use]
-    pub fn selection_of(&self, i: usize) -> Option<(f64, f64)> {
-        let s = self.shift(i);
+    pub fn selection_of(&self, id: RunId) -> Option<(f64, f64)> {
+        let s = self.shift(id);
         self.selection.map(|(a, b)| (a + s, b + s))
     }
 
-    /// The selected frame: the run's place and the frame.
+    /// The selected frame: its run and the frame's index in that run's shown trace.
     #[must_use]
-    pub fn selected_frame(&self) -> Option<(usize, usize)> {
-        self.selected_frame.and_then(|(id, f)| Some((self.index_of(id)?, f)))
+    pub fn selected_frame(&self) -> Option<(RunId, usize)> {
+        self.selected_frame.filter(|(id, _)| self.run(*id).is_some())
     }
 
-    /// The linked cursor on run `i`'s own time axis.
+    /// The linked cursor on run `id`'s own time axis.
     #[must_use]
-    pub fn cursor_of(&self, i: usize) -> Option<f64> {
-        self.cursor_ms.map(|t| t + self.shift(i))
+    pub fn cursor_of(&self, id: RunId) -> Option<f64> {
+        self.cursor_ms.map(|t| t + self.shift(id))
     }
 
     /// True when compared runs share the frame rows' vertical scales.
@@ -232,23 +261,23 @@ impl Session {
         self.pinned_set.as_deref()
     }
 
-    /// The settings run `i` is analysed with: the user's, with the frame-time source
+    /// The settings run `id` is analysed with: the user's, with the frame-time source
     /// of the comparison while comparing (one for every compared run, `metrics.md` §9)
     /// and the run's own refresh rate.
     #[must_use]
-    pub fn run_settings(&self, i: usize, persisted: &Persisted) -> Settings {
+    pub fn run_settings(&self, id: RunId, persisted: &Persisted) -> Settings {
         let mut s = persisted.settings();
         if let Some(source) = self.comparison_source(persisted) {
             s.frame_time = source;
         }
-        s.refresh_hz = self.runs.get(i).and_then(|r| r.refresh_hz);
+        s.refresh_hz = self.run(id).and_then(|r| r.refresh_hz);
         s
     }
 
-    /// The trim run `i` is analysed with: its own, else the one for all runs.
+    /// The trim run `id` is analysed with: its own, else the one for all runs.
     #[must_use]
-    pub fn run_trim(&self, i: usize, persisted: &Persisted) -> Trim {
-        self.runs.get(i).and_then(|r| r.trim).unwrap_or_else(|| persisted.trim_for_all())
+    pub fn run_trim(&self, id: RunId, persisted: &Persisted) -> Trim {
+        self.run(id).and_then(|r| r.trim).unwrap_or_else(|| persisted.trim_for_all())
     }
 
     /// The refresh rates of the shown runs (set by the user, else detected), rounded to
@@ -256,10 +285,9 @@ impl Session {
     #[must_use]
     pub fn display_rates(&self) -> Vec<f64> {
         let mut rates: Vec<f64> = self
-            .shown()
+            .shown_runs()
             .into_iter()
-            .filter_map(|i| {
-                let r = &self.runs[i];
+            .filter_map(|r| {
                 r.refresh_hz.or_else(|| r.analyzed().and_then(|a| a.run.vsync).map(|v| v.refresh_hz))
             })
             .map(|hz| (hz * 100.0).round() / 100.0)
@@ -273,11 +301,11 @@ impl Session {
     /// True when nothing the shown runs need is computing or stale.
     #[must_use]
     pub fn is_idle(&self, persisted: &Persisted) -> bool {
-        let shown_current = self.shown().into_iter().all(|i| {
-            self.runs[i].up_to_date(
-                &self.run_settings(i, persisted),
-                self.run_trim(i, persisted),
-                self.selection_of(i),
+        let shown_current = self.shown_runs().into_iter().all(|r| {
+            r.up_to_date(
+                &self.run_settings(r.id, persisted),
+                self.run_trim(r.id, persisted),
+                self.selection_of(r.id),
             )
         });
         shown_current && self.runs.iter().all(|r| !r.busy())
@@ -287,11 +315,12 @@ impl Session {
     #[must_use]
     pub fn idle_report(&self, persisted: &Persisted) -> String {
         let runs: Vec<String> = self
-            .shown()
+            .shown_runs()
             .into_iter()
-            .map(|i| {
-                let (settings, trim) = (self.run_settings(i, persisted), self.run_trim(i, persisted));
-                format!("run {i}: {}", self.runs[i].state_report(&settings, trim, self.selection_of(i)))
+            .map(|r| {
+                let (settings, trim) = (self.run_settings(r.id, persisted), self.run_trim(r.id, persisted));
+                let state = r.state_report(&settings, trim, self.selection_of(r.id));
+                format!("run {} ({}): {state}", r.id.0, r.label)
             })
             .collect();
         runs.join("; ")
@@ -304,10 +333,12 @@ impl Session {
     pub fn sync_work(&mut self, persisted: &Persisted) -> Vec<String> {
         let mut failures = self.collect_work();
         self.refresh_compare_source();
-        for i in self.shown() {
+        for id in self.shown() {
             let (settings, trim, local) =
-                (self.run_settings(i, persisted), self.run_trim(i, persisted), self.selection_of(i));
-            self.runs[i].update(&settings, trim, local, &self.spawner);
+                (self.run_settings(id, persisted), self.run_trim(id, persisted), self.selection_of(id));
+            if let Some(i) = self.index_of(id) {
+                self.runs[i].update(&settings, trim, local, &self.spawner);
+            }
         }
         // Work that finished at once (an inline spawner) is taken in now too.
         failures.extend(self.collect_work());

@@ -6,8 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
-use crate::app::timeline;
-use crate::app::work::Spawner;
+use crate::app::work::{LoadId, Spawner};
 use framescope_core::ingest::{LoadOptions, load_bytes};
 use framescope_core::model::Capture;
 use std::fmt::Write as _;
@@ -42,8 +41,22 @@ fn session() -> (Session, Persisted) {
 /// Opens a run named `name` (from the file `path`, when given) of frames of 10 ms.
 fn open(s: &mut Session, p: &mut Persisted, name: &str, path: Option<&str>) -> RunId {
     let loaded = Loaded {
+        load: None,
         name: name.to_owned(),
         path: path.map(std::path::PathBuf::from),
+        capture: capture(&[10.0; 100]),
+        from_watch: false,
+    };
+    s.apply(AppCommand::Opened(Box::new(loaded)), p);
+    s.runs().last().unwrap().id
+}
+
+/// Opens a run as load `load` read it (a load the window's jobs started).
+fn open_load(s: &mut Session, p: &mut Persisted, name: &str, load: LoadId) -> RunId {
+    let loaded = Loaded {
+        load: Some(load),
+        name: name.to_owned(),
+        path: None,
         capture: capture(&[10.0; 100]),
         from_watch: false,
     };
@@ -66,7 +79,7 @@ fn runs_get_ids_that_are_never_reused() {
     assert_eq!(s.selected_run().map(|r| r.id), Some(c));
     s.apply(AppCommand::Close(b), &mut p);
     assert_eq!(ids(&s), [0, 2]);
-    assert_eq!(s.index_of(c), Some(1));
+    assert_eq!(s.runs()[1].id, c);
     assert_eq!(s.run(a).map(|r| r.label.as_str()), Some("a.csv"));
     // A new run never takes the closed run's id.
     let d = open(&mut s, &mut p, "d.csv", None);
@@ -83,19 +96,20 @@ fn closing_the_shown_run_shows_its_successor_and_drops_its_frame() {
     let b = open(&mut s, &mut p, "b.csv", None);
     let c = open(&mut s, &mut p, "c.csv", None);
     s.apply(AppCommand::SelectRun(b), &mut p);
-    s.apply(AppCommand::Timeline { run: b, command: timeline::Command::SelectFrame(Some(7)) }, &mut p);
-    assert_eq!(s.selected_frame(), Some((1, 7)));
+    s.apply(AppCommand::Timeline { run: b, command: TimelineCommand::SelectFrame(Some(7)) }, &mut p);
+    assert_eq!(s.selected_frame(), Some((b, 7)));
     s.apply(AppCommand::Close(b), &mut p);
     // c is now at b's place, and shown; b's frame is gone.
     assert_eq!(s.selected_run().map(|r| r.id), Some(c));
     assert_eq!(s.selected_frame(), None);
-    // A frame of another run stays selected when a run before it closes, at its new place.
-    s.apply(AppCommand::Timeline { run: c, command: timeline::Command::SelectFrame(Some(3)) }, &mut p);
+    // A frame of another run stays selected when a run before it closes.
+    s.apply(AppCommand::Timeline { run: c, command: TimelineCommand::SelectFrame(Some(3)) }, &mut p);
     s.apply(AppCommand::Close(a), &mut p);
-    assert_eq!(s.selected_frame(), Some((0, 3)));
+    assert_eq!(s.selected_frame(), Some((c, 3)));
     // Closing the last run leaves nothing shown.
     s.apply(AppCommand::Close(c), &mut p);
     assert!(s.runs().is_empty() && s.shown().is_empty() && s.selected_run().is_none());
+    assert_eq!((s.selected(), s.baseline()), (None, None));
 }
 
 #[test]
@@ -106,16 +120,16 @@ fn closing_runs_while_comparing_keeps_the_baseline() {
     let c = open(&mut s, &mut p, "c.csv", None);
     s.apply(AppCommand::Compare { on: true, baseline: Some(c) }, &mut p);
     assert!(s.comparing());
-    assert_eq!(s.shown(), [2, 0, 1], "baseline first");
+    assert_eq!(s.shown(), [c, a, b], "baseline first");
     s.apply(AppCommand::Close(a), &mut p);
-    assert_eq!(s.runs()[s.baseline()].id, c);
-    assert_eq!(s.shown(), [1, 0]);
+    assert_eq!(s.baseline(), Some(c));
+    assert_eq!(s.shown(), [c, b]);
     // The baseline closed: the run now at its place (here the last) takes over; with
     // one run left nothing is compared.
     s.apply(AppCommand::Close(c), &mut p);
-    assert_eq!(s.runs()[s.baseline()].id, b);
+    assert_eq!(s.baseline(), Some(b));
     assert!(!s.comparing());
-    assert_eq!(s.shown(), [0]);
+    assert_eq!(s.shown(), [b]);
 }
 
 #[test]
@@ -125,39 +139,98 @@ fn compare_on_and_off_and_the_compared_runs() {
     let b = open(&mut s, &mut p, "b.csv", None);
     let c = open(&mut s, &mut p, "c.csv", None);
     s.apply(AppCommand::Compare { on: true, baseline: None }, &mut p);
-    assert_eq!(s.shown(), [0, 1, 2], "the first run is the baseline until one is chosen");
+    assert_eq!(s.shown(), [a, b, c], "the first run is the baseline until one is chosen");
     s.apply(AppCommand::Compared(b, false), &mut p);
-    assert_eq!(s.shown(), [0, 2]);
+    assert_eq!(s.shown(), [a, c]);
     s.apply(AppCommand::Baseline(c), &mut p);
-    assert_eq!(s.shown(), [2, 0]);
+    assert_eq!(s.shown(), [c, a]);
     // Leaving only the baseline compared stops the comparison; ticking Compare again
     // compares them all.
     s.apply(AppCommand::Compared(a, false), &mut p);
     assert!(!s.comparing());
     s.apply(AppCommand::Compare { on: true, baseline: None }, &mut p);
-    assert_eq!(s.shown(), [2, 0, 1]);
+    assert_eq!(s.shown(), [c, a, b]);
     s.apply(AppCommand::Compare { on: false, baseline: None }, &mut p);
     assert!(!s.comparing());
-    assert_eq!(s.shown(), [s.selected()]);
+    assert_eq!(s.shown(), [c], "the selected run: the newest opened");
+    assert_eq!(s.selected(), Some(c));
 }
 
 #[test]
 fn compare_when_loaded_waits_for_every_load_and_leaves_older_runs_out() {
     let (mut s, mut p) = session();
     open(&mut s, &mut p, "open before.csv", None);
-    // The sample pair beside an open capture: the pair will be runs 1 and 2.
-    s.apply(AppCommand::CompareWhenLoaded { baseline: 1, only_new: true }, &mut p);
-    let a = open(&mut s, &mut p, "pair a.csv", None);
-    open(&mut s, &mut p, "pair b.csv", None);
+    // The sample pair beside an open capture, its first load the baseline: the pair's
+    // runs open in either order, a live run between them.
+    s.apply(AppCommand::CompareWhenLoaded { baseline: Some(LoadId(7)), only_new: true }, &mut p);
+    let b = open_load(&mut s, &mut p, "pair b.csv", LoadId(8));
+    let live = open(&mut s, &mut p, "live.csv", None);
+    s.apply(AppCommand::Compared(live, false), &mut p);
+    let a = open_load(&mut s, &mut p, "pair a.csv", LoadId(7));
     assert!(!s.comparing(), "not before every load finished");
     s.apply(AppCommand::LoadsFinished, &mut p);
     assert!(s.comparing());
-    assert_eq!(s.runs()[s.baseline()].id, a);
-    assert_eq!(s.shown(), [1, 2], "the capture open before stays out");
+    assert_eq!(s.baseline(), Some(a));
+    assert_eq!(s.shown(), [a, b], "the capture open before stays out");
     // Asked once: later loads finishing change nothing.
     s.apply(AppCommand::Compare { on: false, baseline: None }, &mut p);
     s.apply(AppCommand::LoadsFinished, &mut p);
     assert!(!s.comparing());
+}
+
+/// `--compare`: no load named, the first run is the baseline; a named load that
+/// failed (its run never opened) leaves the first run the baseline too.
+#[test]
+fn compare_when_loaded_without_its_baseline_load_takes_the_first_run() {
+    let (mut s, mut p) = session();
+    s.apply(AppCommand::CompareWhenLoaded { baseline: None, only_new: false }, &mut p);
+    let a = open_load(&mut s, &mut p, "a.csv", LoadId(0));
+    let b = open_load(&mut s, &mut p, "b.csv", LoadId(1));
+    s.apply(AppCommand::LoadsFinished, &mut p);
+    assert_eq!((s.baseline(), s.shown()), (Some(a), vec![a, b]));
+    s.apply(AppCommand::Compare { on: false, baseline: None }, &mut p);
+    s.apply(AppCommand::CompareWhenLoaded { baseline: Some(LoadId(5)), only_new: false }, &mut p);
+    let c = open_load(&mut s, &mut p, "c.csv", LoadId(6));
+    s.apply(AppCommand::LoadsFinished, &mut p);
+    assert_eq!((s.baseline(), s.shown()), (Some(a), vec![a, b, c]));
+}
+
+/// No run open: nothing is selected, shown or the baseline. Ids name runs whatever
+/// their place: after an earlier run closes, every later run moves up a place, and
+/// its id still names it (its settings, trim, selection, frame and rows follow it).
+#[test]
+fn ids_stay_with_their_runs_when_places_shift() {
+    let (mut s, mut p) = session();
+    assert_eq!((s.selected(), s.baseline()), (None, None));
+    assert!(s.shown().is_empty() && s.selected_run().is_none() && s.selected_frame().is_none());
+    let a = open(&mut s, &mut p, "a.csv", None);
+    let b = open(&mut s, &mut p, "b.csv", None);
+    let c = open(&mut s, &mut p, "c.csv", None);
+    s.sync_work(&p);
+    let own = Trim { start_s: 0.1, end_s: 0.2 };
+    s.apply(AppCommand::RunTrim(c, Some(own)), &mut p);
+    s.apply(AppCommand::Offset(c, 50.0), &mut p);
+    s.apply(AppCommand::Timeline { run: c, command: TimelineCommand::SelectFrame(Some(4)) }, &mut p);
+    s.apply(AppCommand::Timeline { run: c, command: TimelineCommand::Select(Some((100.0, 200.0))) }, &mut p);
+    let (shift, selection) = (s.shift(c), s.selection_of(c));
+    assert_eq!(s.selected(), Some(c));
+    s.apply(AppCommand::Close(a), &mut p);
+    // c moved from place 2 to place 1; its id still names it.
+    assert_eq!(s.runs()[1].id, c);
+    assert_eq!(s.run(c).map(|r| r.label.as_str()), Some("c.csv"));
+    assert_eq!(s.selected(), Some(c));
+    assert_eq!(s.selected_frame(), Some((c, 4)));
+    assert_eq!(s.run_trim(c, &p), own);
+    assert_eq!(s.run_trim(b, &p), Trim::default());
+    assert_eq!((s.shift(c), s.selection_of(c)), (shift, selection));
+    assert_eq!(s.shown(), [c]);
+    s.sync_work(&p);
+    assert!(s.is_idle(&p));
+    // A command naming the closed run changes nothing; one naming c still reaches it.
+    s.apply(AppCommand::Rename(a, "gone".into()), &mut p);
+    s.apply(AppCommand::Rename(c, "renamed".into()), &mut p);
+    assert_eq!(s.runs().iter().map(|r| r.label.as_str()).collect::<Vec<_>>(), ["b.csv", "renamed"]);
+    assert_eq!(s.telemetry_rows(a, &p), Vec::<usize>::new());
 }
 
 /// Frames of 10 ms: average FPS 1000 / 10 = 100; at a 60 FPS target none is slow.
@@ -189,22 +262,22 @@ fn figures_follow_the_settings() {
 fn trims_for_all_runs_and_a_run_s_own() {
     let (mut s, mut p) = session();
     let a = open(&mut s, &mut p, "/captures/a.csv", Some("/captures/a.csv"));
-    open(&mut s, &mut p, "b.csv", None);
+    let b = open(&mut s, &mut p, "b.csv", None);
     // `/captures/a.csv` is absolute on Unix; on Windows it is made so on its drive.
     let saved = std::path::absolute("/captures/a.csv").unwrap();
     assert_eq!(p.recent, std::slice::from_ref(&saved));
     let effects = s.apply(AppCommand::TrimAll { start_s: 0.2, end_s: -1.0 }, &mut p);
     assert!(effects.settings_changed);
-    assert_eq!(s.run_trim(1, &p), Trim { start_s: 0.2, end_s: 0.0 }, "negative seconds are 0");
+    assert_eq!(s.run_trim(b, &p), Trim { start_s: 0.2, end_s: 0.0 }, "negative seconds are 0");
     let own = Trim { start_s: 0.1, end_s: 0.3 };
     s.apply(AppCommand::RunTrim(a, Some(own)), &mut p);
-    assert_eq!(s.run_trim(0, &p), own);
+    assert_eq!(s.run_trim(a, &p), own);
     assert_eq!(p.run_trim(&saved), Some((0.1, 0.3)), "saved by its path");
     // Opened again, the capture gets its own trim back.
     let again = open(&mut s, &mut p, "/captures/a.csv", Some("/captures/a.csv"));
     assert_eq!(s.run(again).and_then(|r| r.trim), Some(own));
     s.apply(AppCommand::RunTrim(a, None), &mut p);
-    assert_eq!(s.run_trim(0, &p), Trim { start_s: 0.2, end_s: 0.0 });
+    assert_eq!(s.run_trim(a, &p), Trim { start_s: 0.2, end_s: 0.0 });
     assert_eq!(p.run_trim(&saved), None);
 }
 
@@ -217,7 +290,7 @@ fn a_dragged_trim_edge_moves_the_run_s_trim_or_the_one_for_all() {
     let a = open(&mut s, &mut p, "a.csv", None);
     let first = s.runs()[0].shown_trace().frames.start_ms[0];
     let drag =
-        |start, at_ms| AppCommand::Timeline { run: a, command: timeline::Command::Trim { start, at_ms } };
+        |start, at_ms| AppCommand::Timeline { run: a, command: TimelineCommand::Trim { start, at_ms } };
     assert!(s.apply(drag(true, first + 250.4), &mut p).settings_changed);
     assert!((p.trim_start_s - 0.25).abs() < 1e-12);
     s.apply(AppCommand::RunTrim(a, Some(Trim { start_s: 0.0, end_s: 0.0 })), &mut p);
@@ -232,12 +305,12 @@ fn a_dragged_trim_edge_moves_the_run_s_trim_or_the_one_for_all() {
 #[test]
 fn a_trim_that_leaves_nothing_is_an_error_not_a_wait() {
     let (mut s, mut p) = session();
-    open(&mut s, &mut p, "a.csv", None);
+    let a = open(&mut s, &mut p, "a.csv", None);
     s.apply(AppCommand::TrimAll { start_s: 5.0, end_s: 0.0 }, &mut p);
     let errors = s.sync_work(&p);
     assert_eq!(errors.len(), 1);
     assert!(errors[0].contains("nothing is left after trimming"), "{errors:?}");
-    let (settings, trim) = (s.run_settings(0, &p), s.run_trim(0, &p));
+    let (settings, trim) = (s.run_settings(a, &p), s.run_trim(a, &p));
     assert!(s.runs()[0].failed(&settings, trim));
     assert!(s.is_idle(&p));
     // Not tried again every frame.
@@ -254,40 +327,41 @@ fn selections_frames_and_views_are_per_run_time() {
     let timeline = |run, command| AppCommand::Timeline { run, command };
     // b starts 100 ms later on the shared axis: 300–500 ms of b's own time is 400–600
     // ms of a's.
-    s.apply(timeline(b, timeline::Command::Select(Some((300.0, 500.0)))), &mut p);
-    let (sa, sb) = (s.selection_of(0).unwrap(), s.selection_of(1).unwrap());
+    s.apply(timeline(b, TimelineCommand::Select(Some((300.0, 500.0)))), &mut p);
+    let (sa, sb) = (s.selection_of(a).unwrap(), s.selection_of(b).unwrap());
     assert!((sb.0 - 300.0).abs() < 1e-9 && (sb.1 - 500.0).abs() < 1e-9, "{sb:?}");
     assert!((sa.0 - 400.0).abs() < 1e-9 && (sa.1 - 600.0).abs() < 1e-9, "{sa:?}");
     // Zoom to it: 200 ms and 1 % on each side, 298–502 ms on b's own axis.
-    s.apply(timeline(a, timeline::Command::ZoomToSelection), &mut p);
-    let v = s.view_of(1);
+    s.apply(timeline(a, TimelineCommand::ZoomToSelection), &mut p);
+    let v = s.view_of(b);
     assert!((v.start_ms - 298.0).abs() < 1e-9 && (v.span_ms - 204.0).abs() < 1e-9, "{v:?}");
     // A drag released where it started selects nothing.
-    s.apply(timeline(a, timeline::Command::Select(Some((42.0, 42.0)))), &mut p);
+    s.apply(timeline(a, TimelineCommand::Select(Some((42.0, 42.0)))), &mut p);
     assert!(!s.has_selection());
-    s.apply(timeline(b, timeline::Command::SelectFrame(Some(5))), &mut p);
-    assert_eq!(s.selected_frame(), Some((1, 5)));
-    s.apply(timeline(a, timeline::Command::Cursor(250.0)), &mut p);
-    assert!((s.cursor_of(0).unwrap() - 250.0).abs() < 1e-9);
+    s.apply(timeline(b, TimelineCommand::SelectFrame(Some(5))), &mut p);
+    assert_eq!(s.selected_frame(), Some((b, 5)));
+    s.apply(timeline(a, TimelineCommand::Cursor(250.0)), &mut p);
+    assert!((s.cursor_of(a).unwrap() - 250.0).abs() < 1e-9);
     s.apply(AppCommand::CursorLeft, &mut p);
-    assert_eq!(s.cursor_of(0), None);
+    assert_eq!(s.cursor_of(a), None);
     // Show the whole trace again: a from its first frame to b's end, 1100 ms and 1 %
     // on each side.
-    s.apply(timeline(a, timeline::Command::ResetView), &mut p);
-    assert!((s.view_of(0).span_ms - 1122.0).abs() < 1e-9, "{:?}", s.view_of(0));
+    s.apply(timeline(a, TimelineCommand::ResetView), &mut p);
+    assert!((s.view_of(a).span_ms - 1122.0).abs() < 1e-9, "{:?}", s.view_of(a));
 }
 
 #[test]
 fn showing_another_trace_clears_the_selection_and_frame() {
     let (mut s, mut p) = session();
-    let loaded = Loaded { name: "two.csv".into(), path: None, capture: two_traces(), from_watch: false };
+    let loaded =
+        Loaded { load: None, name: "two.csv".into(), path: None, capture: two_traces(), from_watch: false };
     s.apply(AppCommand::Opened(Box::new(loaded)), &mut p);
     let run = s.runs()[0].id;
     let first = s.runs()[0].trace();
     let other = 1 - first;
     let before = s.runs()[0].shown_trace().meta.application.clone();
-    s.apply(AppCommand::Timeline { run, command: timeline::Command::Select(Some((0.0, 30.0))) }, &mut p);
-    s.apply(AppCommand::Timeline { run, command: timeline::Command::SelectFrame(Some(2)) }, &mut p);
+    s.apply(AppCommand::Timeline { run, command: TimelineCommand::Select(Some((0.0, 30.0))) }, &mut p);
+    s.apply(AppCommand::Timeline { run, command: TimelineCommand::SelectFrame(Some(2)) }, &mut p);
     let generation = s.runs()[0].generation();
     s.apply(AppCommand::ShowTrace { run, trace: other }, &mut p);
     let r = &s.runs()[0];
@@ -312,7 +386,11 @@ fn sets_by_file_name_and_moved_runs() {
     assert_eq!(s.runs().iter().map(|r| r.set.as_str()).collect::<Vec<_>>(), ["a", "a", "b", "b"]);
     s.apply(AppCommand::Compare { on: true, baseline: None }, &mut p);
     assert!(s.sets_mode());
-    assert_eq!(s.colour_index(3, 3), 1, "a run of the second set takes its set's colour");
+    assert_eq!(s.colour_index(3, ids[3]), 1, "a run of the second set takes its set's colour");
+    assert_eq!(
+        s.compared_groups(),
+        [("a".to_owned(), ids[..2].to_vec()), ("b".to_owned(), ids[2..].to_vec())]
+    );
     s.apply(AppCommand::OneSetPerRun, &mut p);
     assert!(!s.sets_mode());
     s.apply(AppCommand::GroupByFileName, &mut p);
@@ -333,19 +411,24 @@ fn sets_by_file_name_and_moved_runs() {
 #[test]
 fn a_capture_from_the_watched_folder_is_compared_with_the_pinned_set() {
     let (mut s, mut p) = session();
-    for name in ["a_run1.csv", "a_run2.csv", "c_run1.csv"] {
-        open(&mut s, &mut p, name, None);
-    }
+    let ids: Vec<RunId> =
+        ["a_run1.csv", "a_run2.csv", "c_run1.csv"].iter().map(|n| open(&mut s, &mut p, n, None)).collect();
     let arrive = |s: &mut Session, p: &mut Persisted, name: &str| {
-        let loaded =
-            Loaded { name: name.into(), path: None, capture: capture(&[12.0; 50]), from_watch: true };
+        let loaded = Loaded {
+            load: None,
+            name: name.into(),
+            path: None,
+            capture: capture(&[12.0; 50]),
+            from_watch: true,
+        };
         s.apply(AppCommand::Opened(Box::new(loaded)), p);
+        s.runs().last().unwrap().id
     };
-    arrive(&mut s, &mut p, "b_run1.csv");
+    let b1 = arrive(&mut s, &mut p, "b_run1.csv");
     assert!(!s.comparing(), "nothing pinned");
-    assert_eq!(s.shown(), [3]);
+    assert_eq!(s.shown(), [b1]);
     s.apply(AppCommand::PinSet(Some("a".into())), &mut p);
-    arrive(&mut s, &mut p, "b_run2.csv");
+    let b2 = arrive(&mut s, &mut p, "b_run2.csv");
     assert!(s.comparing());
-    assert_eq!(s.shown(), [0, 1, 3, 4], "set a (the baseline's) and set b; c left out");
+    assert_eq!(s.shown(), [ids[0], ids[1], b1, b2], "set a (the baseline's) and set b; c left out");
 }

@@ -1,12 +1,11 @@
 //! What code outside the window calls on [`App`] — the launcher, the benchmarks and
 //! the window tests (`tests/window*.rs`): each a thin wrapper that reads the state or
-//! applies the command a user's action would give. Runs are named by their place in
-//! the list here (what a test sees), and become [`RunId`]s at once.
+//! applies the command a user's action would give. Runs are named by their [`RunId`],
+//! as in the session ([`App::run_ids`] gives them in the order the runs opened).
 
 use super::App;
-use crate::app::session::{AppCommand, Loaded, RunId, ShellCommand};
+use crate::app::session::{AppCommand, Loaded, RunId, ShellCommand, TimeView, TimelineCommand as Command};
 use crate::app::settings::Persisted;
-use crate::app::timeline::{Command, TimeView};
 use crate::app::work::LoadSource;
 use crate::app::work::live::LiveInput;
 use eframe::egui;
@@ -16,9 +15,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 impl App {
-    /// The id of the run at place `i`.
-    fn id_at(&self, i: usize) -> Option<RunId> {
-        self.session.runs().get(i).map(|r| r.id)
+    /// The open runs' ids, in the order the runs opened.
+    #[must_use]
+    pub fn run_ids(&self) -> Vec<RunId> {
+        self.session.runs().iter().map(|r| r.id).collect()
     }
 
     /// Opens `files`, or the bundled sample when there are none.
@@ -66,14 +66,14 @@ impl App {
 
     /// Opens a capture that is already loaded (benchmarks, tests, embedding).
     pub fn open_capture(&mut self, name: &str, capture: framescope_core::model::Capture) {
-        let loaded = Loaded { name: name.to_owned(), path: None, capture, from_watch: false };
+        let loaded = Loaded { load: None, name: name.to_owned(), path: None, capture, from_watch: false };
         self.run_command(AppCommand::Opened(Box::new(loaded)));
     }
 
     /// Compares the runs once every load has finished, the first as baseline
     /// (`--compare`).
     pub fn compare_when_loaded(&mut self) {
-        self.run_command(AppCommand::CompareWhenLoaded { baseline: 0, only_new: false });
+        self.run_command(AppCommand::CompareWhenLoaded { baseline: None, only_new: false });
     }
 
     /// True when nothing is loading or computing (tests wait for this).
@@ -92,21 +92,17 @@ impl App {
     #[must_use]
     pub fn baseline_name(&self) -> Option<&str> {
         let s = &self.session;
-        s.comparing().then(|| s.runs().get(s.baseline()).map(|r| r.name.as_str())).flatten()
+        s.baseline().filter(|_| s.comparing()).and_then(|id| s.run(id)).map(|r| r.name.as_str())
     }
 
     /// Shows trace `trace` of run `run` (what the trace picker does).
-    pub fn show_trace(&mut self, run: usize, trace: usize) {
-        if let Some(run) = self.id_at(run) {
-            self.run_command(AppCommand::ShowTrace { run, trace });
-        }
+    pub fn show_trace(&mut self, run: RunId, trace: usize) {
+        self.run_command(AppCommand::ShowTrace { run, trace });
     }
 
-    /// Closes run `i` (what its close button does).
-    pub fn close_run(&mut self, i: usize) {
-        if let Some(id) = self.id_at(i) {
-            self.run_command(AppCommand::Close(id));
-        }
+    /// Closes run `id` (what its close button does).
+    pub fn close_run(&mut self, id: RunId) {
+        self.run_command(AppCommand::Close(id));
     }
 
     /// Reads a PCL Stats marker log on a worker thread and attaches it to the shown
@@ -142,28 +138,29 @@ impl App {
         self.run_command(ShellCommand::ShowPeersPanel(true).into());
     }
 
-    /// The visible time range, on the shown trace's own time axis.
+    /// The visible time range, on the shown trace's own time axis (the aligned axis
+    /// with no run open).
     #[must_use]
     pub fn view(&self) -> TimeView {
-        self.session.view_of(self.session.selected())
+        self.session.selected().map_or_else(|| self.session.aligned_view(), |id| self.session.view_of(id))
     }
 
     /// The visible time range on run `run`'s own time axis (compared runs share one
     /// aligned axis, each moved by its own shift).
     #[must_use]
-    pub fn view_of(&self, run: usize) -> TimeView {
+    pub fn view_of(&self, run: RunId) -> TimeView {
         self.session.view_of(run)
     }
 
     /// The selected time range on the shown trace's own time axis, if any.
     #[must_use]
     pub fn selection(&self) -> Option<(f64, f64)> {
-        self.session.selection_of(self.session.selected())
+        self.session.selected().and_then(|id| self.session.selection_of(id))
     }
 
-    /// The selected frame: the run's place and the frame's index in its trace.
+    /// The selected frame: its run and the frame's index in that run's shown trace.
     #[must_use]
-    pub fn selected_frame(&self) -> Option<(usize, usize)> {
+    pub fn selected_frame(&self) -> Option<(RunId, usize)> {
         self.session.selected_frame()
     }
 
@@ -171,11 +168,11 @@ impl App {
     /// shown run's time selection, once its charts are computed.
     #[must_use]
     pub fn selection_chart_percentile(&self, p: f64) -> Option<f64> {
-        let i = self.session.selected();
-        let run = self.session.runs().get(i)?;
-        let range = self.session.selection_of(i)?;
-        let settings = self.session.run_settings(i, &self.persisted);
-        run.selection_charts(&settings, self.session.run_trim(i, &self.persisted), range)?.percentile_at(p)
+        let run = self.session.selected_run()?;
+        let range = self.session.selection_of(run.id)?;
+        let settings = self.session.run_settings(run.id, &self.persisted);
+        run.selection_charts(&settings, self.session.run_trim(run.id, &self.persisted), range)?
+            .percentile_at(p)
     }
 
     /// Saves the timeline as a PNG at `path` (as Export › Timeline PNG does once the
@@ -184,9 +181,9 @@ impl App {
         self.run_command(ShellCommand::TimelinePng(path).into());
     }
 
-    /// Compares the open runs side by side (those marked compared), `baseline` first.
-    pub fn set_compare(&mut self, on: bool, baseline: usize) {
-        let baseline = self.id_at(baseline.min(self.session.runs().len().saturating_sub(1)));
+    /// Compares the open runs side by side (those marked compared), run `baseline`
+    /// first (`None`: the current baseline).
+    pub fn set_compare(&mut self, on: bool, baseline: Option<RunId>) {
         self.run_command(AppCommand::Compare { on, baseline });
     }
 
@@ -214,11 +211,9 @@ impl App {
         self.session.runs().iter().map(|r| r.set.clone()).collect()
     }
 
-    /// Puts run `i` in the set called `name`.
-    pub fn set_run_set(&mut self, i: usize, name: &str) {
-        if let Some(id) = self.id_at(i) {
-            self.run_command(AppCommand::MoveToSet(id, name.to_owned()));
-        }
+    /// Puts run `id` in the set called `name`.
+    pub fn set_run_set(&mut self, id: RunId, name: &str) {
+        self.run_command(AppCommand::MoveToSet(id, name.to_owned()));
     }
 
     /// Groups every open run by its file name's prefix.
@@ -244,10 +239,10 @@ impl App {
         &self.persisted
     }
 
-    /// The trim run `i` is analysed with: its own, else the one for all runs.
+    /// The trim run `id` is analysed with: its own, else the one for all runs.
     #[must_use]
-    pub fn run_trim(&self, i: usize) -> Trim {
-        self.session.run_trim(i, &self.persisted)
+    pub fn run_trim(&self, id: RunId) -> Trim {
+        self.session.run_trim(id, &self.persisted)
     }
 
     /// Sets the trim of every run without its own (seconds at the start and end).
@@ -255,12 +250,10 @@ impl App {
         self.run_command(AppCommand::TrimAll { start_s, end_s });
     }
 
-    /// Gives run `i` a trim of its own (`None`: the trim for all runs again), saved
+    /// Gives run `id` a trim of its own (`None`: the trim for all runs again), saved
     /// with the capture's path.
-    pub fn set_run_trim(&mut self, i: usize, trim: Option<Trim>) {
-        if let Some(id) = self.id_at(i) {
-            self.run_command(AppCommand::RunTrim(id, trim));
-        }
+    pub fn set_run_trim(&mut self, id: RunId, trim: Option<Trim>) {
+        self.run_command(AppCommand::RunTrim(id, trim));
     }
 
     /// Applies a timeline command given on the shown trace's own time axis.
@@ -272,21 +265,21 @@ impl App {
         }
     }
 
-    /// The figures shown for the run at place `i` (for the capture it holds now: a
-    /// growing run's older figures are not returned), if computed.
+    /// The figures shown for run `id` (for the capture it holds now: a growing run's
+    /// older figures are not returned), if computed.
     #[must_use]
-    pub fn run_figures(&self, i: usize) -> Option<&framescope_core::report::Run> {
-        let run = self.session.runs().get(i)?;
+    pub fn run_figures(&self, id: RunId) -> Option<&framescope_core::report::Run> {
+        let run = self.session.run(id)?;
         let (settings, trim) =
-            (self.session.run_settings(i, &self.persisted), self.session.run_trim(i, &self.persisted));
+            (self.session.run_settings(id, &self.persisted), self.session.run_trim(id, &self.persisted));
         run.up_to_date(&settings, trim, None).then(|| run.analyzed().map(|a| &a.run)).flatten()
     }
 
-    /// The frames of the shown trace of the run at place `i` (as loaded so far, for a
-    /// live capture).
+    /// The frames of the shown trace of run `id` (as loaded so far, for a live
+    /// capture).
     #[must_use]
-    pub fn run_frame_count(&self, i: usize) -> Option<usize> {
-        self.session.runs().get(i).map(|r| r.shown_trace().frames.frame_time_ms.len())
+    pub fn run_frame_count(&self, id: RunId) -> Option<usize> {
+        self.session.run(id).map(|r| r.shown_trace().frames.frame_time_ms.len())
     }
 
     /// Starts watching `dir` (and remembers it): captures written into it from now on

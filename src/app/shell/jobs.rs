@@ -8,7 +8,7 @@ use crate::app::session::{Loaded, RunId};
 use crate::app::settings::Persisted;
 use crate::app::watch::{self, Watch};
 use crate::app::work::live::{Follower, LiveInput, LiveNews};
-use crate::app::work::{LoadSource, Pending, Spawner, Task};
+use crate::app::work::{LoadId, LoadSource, Pending, Spawner, Task};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind, LoadOptions};
 use framescope_core::model::Capture;
@@ -35,6 +35,8 @@ pub struct Jobs {
     spawner: Spawner,
     /// Loads in flight, in the order asked for.
     pub pending: Vec<Pending>,
+    /// The id the next load gets.
+    next_load: u64,
     /// A PCL marker log being read.
     marker: Option<MarkerJob>,
     /// `--pcl`: a marker log for the first capture, read once it is open.
@@ -58,6 +60,7 @@ impl Jobs {
         Self {
             spawner,
             pending: Vec::new(),
+            next_load: 0,
             marker: None,
             pending_markers: None,
             export: None,
@@ -69,11 +72,27 @@ impl Jobs {
     }
 
     /// Starts loading `source` (with the column mapping the user chose, if any; a CSV
-    /// whose header has a remembered mapping is read with it).
-    pub fn open(&mut self, source: LoadSource, mapping: Option<ColumnMapping>, persisted: &Persisted) {
+    /// whose header has a remembered mapping is read with it). Returns the load's id:
+    /// its run's [`Loaded::load`].
+    pub fn open(
+        &mut self,
+        source: LoadSource,
+        mapping: Option<ColumnMapping>,
+        persisted: &Persisted,
+    ) -> LoadId {
         let remembered =
             persisted.column_mappings.iter().map(|m| (m.header.clone(), m.mapping.clone())).collect();
-        self.pending.push(Pending::start(&self.spawner, source, mapping, remembered));
+        let id = LoadId(self.next_load);
+        self.next_load += 1;
+        self.pending.push(Pending::start(id, &self.spawner, source, mapping, remembered));
+        id
+    }
+
+    /// Stops load `id`, if it is still in flight.
+    pub fn cancel_load(&self, id: LoadId) {
+        if let Some(p) = self.pending.iter().find(|p| p.id == id) {
+            p.progress.cancel();
+        }
     }
 
     /// Starts reading a PCL marker log for run `run`.
@@ -153,6 +172,7 @@ impl Jobs {
         }
         match result {
             Ok(capture) => LoadOutcome::Loaded(Loaded {
+                load: Some(p.id),
                 name: p.name,
                 path: p.path,
                 capture,
@@ -242,6 +262,7 @@ impl Jobs {
                     LiveNews::Capture(capture) if !job.opened => {
                         job.opened = true;
                         LiveOutcome::Opened(Loaded {
+                            load: None,
                             name: follower.name.clone(),
                             path: follower.path.clone(),
                             capture: *capture,

@@ -77,7 +77,9 @@ impl App {
     /// The shell's commands: loads and jobs, what is shown, messages.
     fn shell_command(&mut self, command: ShellCommand) {
         match command {
-            ShellCommand::Open(source) => self.jobs.open(source, None, &self.persisted),
+            ShellCommand::Open(source) => {
+                self.jobs.open(source, None, &self.persisted);
+            }
             ShellCommand::OpenSamplePair => self.open_sample_pair_now(),
             ShellCommand::OpenMapped { path, header, mapping } => {
                 self.jobs.mapping_step = None;
@@ -90,11 +92,7 @@ impl App {
                     self.jobs.attach_markers(run, path);
                 }
             }
-            ShellCommand::CancelLoad(k) => {
-                if let Some(p) = self.jobs.pending.get(k) {
-                    p.progress.cancel();
-                }
-            }
+            ShellCommand::CancelLoad(id) => self.jobs.cancel_load(id),
             ShellCommand::WatchFolder(dir) => {
                 if let Err(e) = self.watch_folder(&dir) {
                     self.scratch.errors.push(e);
@@ -153,11 +151,12 @@ impl App {
     /// Opens the synthetic A/B pair and compares them once both are loaded — the two of
     /// them only: captures already open stay open but leave the comparison.
     fn open_sample_pair_now(&mut self) {
-        let baseline = self.session.runs().len() + self.jobs.pending.len();
-        self.run_command(AppCommand::CompareWhenLoaded { baseline, only_new: true });
-        for (name, bytes) in super::PAIR {
-            self.jobs.open(LoadSource::Embedded(name, bytes), None, &self.persisted);
-        }
+        let loads: Vec<_> = super::PAIR
+            .iter()
+            .map(|&(name, bytes)| self.jobs.open(LoadSource::Embedded(name, bytes), None, &self.persisted))
+            .collect();
+        // Its first run is the baseline: named by its load (the run has no id yet).
+        self.run_command(AppCommand::CompareWhenLoaded { baseline: loads.first().copied(), only_new: true });
     }
 
     /// Moves finished jobs into the session (or the error list) and keeps every run's

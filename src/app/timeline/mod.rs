@@ -16,8 +16,9 @@
 //! and `input.rs` answer the pointer and the keys, `overlays.rs` and `events.rs` draw
 //! over the rows.
 //!
-//! The timeline only reads; user actions come back as [`Command`]s that the app
-//! applies in one place.
+//! The timeline only reads; user actions come back as [`Command`]s (the session's
+//! [`TimelineCommand`](crate::app::session::TimelineCommand)) that the app applies in
+//! one place.
 
 mod animation_row;
 mod cache;
@@ -41,10 +42,12 @@ mod rows_menu;
 mod stutter_row;
 mod telemetry_row;
 mod text;
-pub mod view;
 
 use super::theme;
 use super::work::{Analyzed, Tracks};
+/// What the timeline asks for, and the visible time range: the session's types (it
+/// keeps the view and applies the commands); the timeline only draws them.
+pub use crate::app::session::{TimeView, TimelineCommand as Command};
 pub use cache::RunId;
 use eframe::egui::{self, FontId, Painter, Rect, Sense, Stroke, pos2, vec2};
 use framescope_core::analysis::FrameTimeSource;
@@ -53,7 +56,6 @@ use framescope_core::model::Trace;
 pub use input::HELP;
 use row::{HoverAt, RowContext, RowPainter, Rows};
 pub use text::{fps_text, round_up};
-pub use view::TimeView;
 
 /// Width of the label column on the left (row names, and the vertical axes' values
 /// against its right edge).
@@ -64,49 +66,6 @@ const RULER_HEIGHT: f32 = 22.0;
 /// The least a row's own height is squeezed to share a short panel (a telemetry row
 /// keeps its name and top value; a user's row height is kept as it is).
 pub const MIN_HEIGHT_SCALE: f32 = 0.5;
-
-/// What the user asked for.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Command {
-    /// Show this time range.
-    View(TimeView),
-    /// Select a time range (ms), or clear the selection.
-    Select(Option<(f64, f64)>),
-    /// Select a frame, or clear.
-    SelectFrame(Option<usize>),
-    /// Zoom to the selection.
-    ZoomToSelection,
-    /// Show the whole trace.
-    ResetView,
-    /// Show or hide the keyboard help.
-    ToggleHelp,
-    /// The pointer is over the timeline at this time (ms), for the linked cursor.
-    Cursor(f64),
-    /// Show, hide or move a telemetry row (its index in the tracks' telemetry): from
-    /// the right-click menu on a row.
-    Row {
-        /// The telemetry track.
-        track: usize,
-        /// What to do.
-        action: crate::app::row_choice::RowAction,
-    },
-    /// A row's bottom edge was dragged to give it this height (points), or
-    /// double-clicked to give it back the shared height (`None`).
-    RowHeight {
-        /// The row.
-        row: crate::app::row_choice::RowKey,
-        /// Its height.
-        height: Option<f32>,
-    },
-    /// A trim edge was dragged to this time (ms): the start trim's edge when `start`,
-    /// else the end trim's.
-    Trim {
-        /// Which edge.
-        start: bool,
-        /// Where it is now.
-        at_ms: f64,
-    },
-}
 
 /// The trim on the timeline (`metrics.md` §1): the trace's span and the part kept, on
 /// its own time axis (ms); outside the kept part is shaded, and its edges can be

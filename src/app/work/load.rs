@@ -16,8 +16,17 @@ pub enum LoadSource {
     Embedded(&'static str, &'static [u8]),
 }
 
+/// A load asked for, named before its capture is read: what names the run it will
+/// open until that run has a [`RunId`](crate::app::session::RunId) (the baseline of a
+/// comparison asked for with the loads, `--compare` or the sample pair). Given by the
+/// window's jobs, never reused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct LoadId(pub u64);
+
 /// A load in flight.
 pub struct Pending {
+    /// This load.
+    pub id: LoadId,
     /// What is being loaded, as shown.
     pub name: String,
     /// The file, when it is one.
@@ -28,12 +37,13 @@ pub struct Pending {
 }
 
 impl Pending {
-    /// Starts loading `source` with `spawner`. `mapping` is the column mapping the
+    /// Starts load `id` of `source` with `spawner`. `mapping` is the column mapping the
     /// user chose for it (a CSV of no known format); `remembered` the mappings chosen
     /// before, per header: a CSV of no known format whose header has one is read again
     /// with it (`formats.md` §11).
     #[must_use]
     pub fn start(
+        id: LoadId,
         spawner: &Spawner,
         source: LoadSource,
         mapping: Option<ColumnMapping>,
@@ -63,7 +73,7 @@ impl Pending {
             }
             loaded
         });
-        Self { name, path, progress, task }
+        Self { id, name, path, progress, task }
     }
 
     /// The result once the worker is done.

@@ -13,7 +13,7 @@ pub mod selection;
 pub mod tracks;
 
 pub use analyze::{Analyzed, Marks, ReportSource, analyze};
-pub use load::{LoadSource, Pending};
+pub use load::{LoadId, LoadSource, Pending};
 pub use tracks::{TelemetryTrack, Tracks};
 
 use std::sync::Arc;

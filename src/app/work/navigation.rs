@@ -1,8 +1,7 @@
 //! Where the stutter list and its keys go (egui-free): the stutters with their
 //! durations, the slowest frames of the analysed series, the actions that spiked on a
-//! frame, the next or previous stutter from a frame, and the view that shows a frame.
+//! frame, the next or previous stutter from a frame.
 
-use crate::app::timeline::TimeView;
 use framescope_core::analysis::Series;
 
 /// How many of the slowest frames the list shows.
@@ -98,14 +97,6 @@ pub fn step(stutters: &[u32], from: Option<u32>, forward: bool) -> Option<u32> {
     }
 }
 
-/// The view that shows a frame starting at `start_ms`: centred on it, keeping the
-/// zoom when the view shows less than 2 s, else 2 s around it.
-#[must_use]
-pub fn view_around(start_ms: f64, span_ms: f64) -> TimeView {
-    let span = if span_ms > 0.0 && span_ms < 2000.0 { span_ms } else { 2000.0 };
-    TimeView { start_ms: start_ms - span / 2.0, span_ms: span }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,7 +150,5 @@ mod tests {
         assert_eq!(spiked(&spikes, 8), ["MsGPUActive", "MsCPUBusy"]);
         assert_eq!(spiked(&spikes, 3), ["MsGPUActive"]);
         assert!(spiked(&spikes, 4).is_empty());
-        assert_eq!(view_around(5000.0, 500.0), TimeView { start_ms: 4750.0, span_ms: 500.0 });
-        assert_eq!(view_around(5000.0, 60_000.0), TimeView { start_ms: 4000.0, span_ms: 2000.0 });
     }
 }
