@@ -196,7 +196,7 @@ fn the_session_and_its_work_never_name_egui() {
     for dir in ["session", "work"] {
         rust_files(&app.join(dir), &mut files);
     }
-    files.extend(["settings.rs", "charts/data.rs"].map(|f| app.join(f)));
+    files.push(app.join("settings.rs"));
     assert!(files.len() >= 10, "only {} files", files.len());
     let mut offenders = Vec::new();
     for file in &files {
@@ -210,6 +210,65 @@ fn the_session_and_its_work_never_name_egui() {
         }
     }
     assert!(offenders.is_empty(), "the session names the GUI:\n{}", offenders.join("\n"));
+}
+
+/// The modules a path names right after each `app::` or `super::` in `code`: the next
+/// segment, or each item's first segment of a `{…}` group.
+fn modules_after_app_or_super(code: &str) -> Vec<String> {
+    let ident = |s: &str| -> String { s.chars().take_while(|c| c.is_alphanumeric() || *c == '_').collect() };
+    let mut out = Vec::new();
+    for prefix in ["app::", "super::"] {
+        let mut rest = code;
+        while let Some(at) = rest.find(prefix) {
+            let after = &rest[at + prefix.len()..];
+            if let Some(group) = after.strip_prefix('{') {
+                let group = &group[..group.find('}').unwrap_or(group.len())];
+                out.extend(group.split(',').map(|item| ident(item.trim())));
+            } else {
+                out.push(ident(after));
+            }
+            rest = after;
+        }
+    }
+    out
+}
+
+/// The session sits below the drawing: it never names the timeline, the charts, the
+/// panels or the shell (through `crate::app::…` or `super::…`), nor egui; the
+/// timeline imports its view types (`TimeView`, `TimelineCommand`) from the session,
+/// never the other way round.
+#[test]
+fn the_session_imports_nothing_from_the_drawing_modules() {
+    let mut files = Vec::new();
+    rust_files(&root().join("src/app/session"), &mut files);
+    assert!(files.len() >= 10, "only {} files under src/app/session", files.len());
+    let drawing = ["timeline", "charts", "panels", "shell", "theme", "dialog", "icon", "eframe", "egui"];
+    let mut offenders = Vec::new();
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        assert!(!text.is_empty(), "{} was not read", file.display());
+        for (line, code) in production_lines(&text) {
+            let code = code.split("//").next().unwrap_or("");
+            let named = modules_after_app_or_super(code);
+            if named.iter().any(|m| drawing.contains(&m.as_str())) || code.contains("egui") {
+                offenders.push(format!("{}:{line}: {}", file.display(), code.trim()));
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "the session names a drawing module:\n{}", offenders.join("\n"));
+    // The timeline takes its view types from the session and has none of its own.
+    let timeline = std::fs::read_to_string(root().join("src/app/timeline/mod.rs")).unwrap_or_default();
+    assert!(
+        timeline.contains("crate::app::session::{TimeView, TimelineCommand"),
+        "the timeline's view types"
+    );
+    assert!(!root().join("src/app/timeline/view.rs").exists(), "a view module in the timeline");
+}
+
+#[test]
+fn modules_are_read_after_app_and_super_and_in_groups() {
+    let code = "use crate::app::{timeline::Command, work}; use super::super::charts; x::app::panels::y()";
+    assert_eq!(modules_after_app_or_super(code), ["timeline", "work", "panels", "super", "charts"]);
 }
 
 /// Only the window's shell implements `App`: panels are free functions that read the

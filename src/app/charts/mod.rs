@@ -8,14 +8,14 @@
 //! items per run each frame, however long the series is; the overlay re-bins every run
 //! onto a common grid with two binary searches per bin in the sorted frame times.
 //!
-//! [`data`] prepares; [`plots`] draws each of the three plots; this module stacks them.
+//! `work::chart_data` prepares (egui-free, built by the background work); [`plots`]
+//! draws each of the three plots; this module stacks them.
 
 mod animation;
-mod data;
 mod pacing_range;
 mod plots;
 
-pub use data::ChartData;
+pub use crate::app::work::ChartData;
 
 use super::theme::FRAME_COLOR;
 use eframe::egui;
@@ -151,40 +151,10 @@ fn plot_height_of(ui: &egui::Ui, plots: f32) -> f32 {
     ((avail - (4.0 + extra) * title - (7.0 + extra) * small) / plots).max(MIN_PLOT_HEIGHT)
 }
 
-/// Series and helpers the tests of this module and its children share.
-#[cfg(test)]
-mod fixtures {
-    use super::ChartData;
-    use framescope_core::analysis::SlowTimeCurve;
-
-    /// A 60 FPS-ish run: 15.5–20.45 ms with an 80 ms hitch every 997 frames.
-    pub(super) fn series(n: usize) -> Vec<f64> {
-        (0..n).map(|i| if i % 997 == 500 { 80.0 } else { 15.5 + ((i * 7919) % 100) as f64 * 0.05 }).collect()
-    }
-
-    pub(super) fn prepared(ft: &[f64]) -> ChartData {
-        ChartData::new(ft, SlowTimeCurve::new(ft).as_ref())
-    }
-
-    pub(super) fn close(a: f64, b: f64) -> bool {
-        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
-    }
-
-    /// Three runs over different ranges: a 60 FPS-ish one, a faster one, a slower one
-    /// with long hitches.
-    pub(super) fn three_runs() -> [Vec<f64>; 3] {
-        let fast: Vec<f64> = (0..7_000).map(|i| 6.0 + f64::from((i * 31) % 50) * 0.04).collect();
-        let slow: Vec<f64> = (0..3_000)
-            .map(|i| if i % 1000 == 7 { 250.0 } else { 28.0 + f64::from((i * 13) % 70) * 0.1 })
-            .collect();
-        [series(10_000), fast, slow]
-    }
-}
-
 #[cfg(test)]
 mod tests {
-    use super::fixtures::{prepared, series, three_runs};
     use super::*;
+    use crate::app::work::chart_data::fixtures::{prepared, series, three_runs};
     use eframe::egui::Color32;
 
     /// Two passes (the first is egui's sizing pass), in a panel and in a scroll area;
@@ -336,8 +306,8 @@ mod tests {
 
 #[cfg(test)]
 mod tail_tests {
-    use super::fixtures::{prepared, series};
     use super::*;
+    use crate::app::work::chart_data::fixtures::{prepared, series};
 
     #[test]
     fn the_tail_is_cut_above_the_body() {

@@ -4,8 +4,8 @@
 //! edge. By default the axis ends at twice the fastest run's median frame rate (past
 //! it S is nearly 100 %), at least 1.25 × the target; a check box shows the whole range.
 
-use super::data::MAX_FPS;
 use super::plots::Run;
+use crate::app::work::chart_data::MAX_FPS;
 
 /// The x axis end of the whole range: where S(F) is 100 % for every run, a little past
 /// the target, at most [`MAX_FPS`].
@@ -33,8 +33,8 @@ pub(super) fn clipped_max(runs: &[Run<'_>], target: Option<f64>) -> Option<f64> 
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::prepared;
     use super::*;
+    use crate::app::work::chart_data::fixtures::prepared;
     use eframe::egui::Color32;
 
     fn run(data: &super::super::ChartData) -> Run<'_> {

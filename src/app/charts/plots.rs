@@ -3,7 +3,7 @@
 //! prepared [`ChartData`]. The parent module stacks them.
 
 use super::super::theme::{EXCESS_COLOR, FRAME_COLOR, GUIDE_COLOR, OVERFLOW_COLOR, SLOW_COLOR, TARGET_COLOR};
-use super::data::{BinGrid, ChartData, Histogram, Point};
+use crate::app::work::chart_data::{BinGrid, ChartData, Histogram, Point};
 use eframe::egui;
 use egui::{Align2, Color32};
 use egui_plot::{
@@ -436,8 +436,8 @@ fn histogram_label(hists: &[(String, Histogram)], look: Look, x: f64) -> Option<
 
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{close, prepared, series};
     use super::*;
+    use crate::app::work::chart_data::fixtures::{close, prepared, series};
 
     #[test]
     fn hover_reads_the_curves_at_the_cursor() {

@@ -2,7 +2,7 @@
 //! tracks for the chosen trace, figures for the current settings, figures for the
 //! time selection. Results that no longer match what is shown are dropped.
 
-use crate::app::work::{self, Analyzed, ReportSource, Spawner, Task as Job, Tracks};
+use crate::app::work::{self, Analyzed, ChartData, ReportSource, Spawner, Task as Job, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::model::Capture;
@@ -78,7 +78,7 @@ pub struct OpenRun {
 type AnalysisKey = (usize, Settings, u32, Trim);
 
 /// A selection's figures and charts.
-type SelectionResult = (Run, Arc<crate::app::charts::ChartData>);
+type SelectionResult = (Run, Arc<ChartData>);
 
 /// Trace, settings, time range and trim a selection's figures were computed for.
 type SelectionKey = (usize, Settings, (f64, f64), Trim);
@@ -194,12 +194,7 @@ impl OpenRun {
 
     /// Charts of the time selection, when computed for the current selection.
     #[must_use]
-    pub fn selection_charts(
-        &self,
-        settings: &Settings,
-        trim: Trim,
-        range: (f64, f64),
-    ) -> Option<&crate::app::charts::ChartData> {
+    pub fn selection_charts(&self, settings: &Settings, trim: Trim, range: (f64, f64)) -> Option<&ChartData> {
         let key = (self.trace, *settings, range, trim);
         self.selection.as_ref().filter(|(k, _)| *k == key).map(|(_, (_, c))| c.as_ref())
     }
@@ -401,7 +396,7 @@ fn selection_run(
         run.vsync = framescope_core::analysis::Vsync::of(whole, settings.refresh_hz);
     }
     let charts = if whole.is_sampled() {
-        crate::app::charts::ChartData::new(&[], None)
+        ChartData::new(&[], None)
     } else {
         work::selection::charts_of(&part, &settings)
     };

@@ -3,8 +3,8 @@
 //! trace's frame indices), the charts, the PC-latency stack of an attached marker log
 //! and the budget shares of the frame-duration rows.
 
+use super::ChartData;
 use super::tracks::RowShares;
-use crate::app::charts::ChartData;
 use framescope_core::analysis::{PclLatency, Prepared, Settings, Trim};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::lod::Budget;

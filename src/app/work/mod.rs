@@ -1,10 +1,11 @@
 //! The window's background work, egui-free: loading captures ([`load`]), the
 //! level-of-detail tracks of a trace ([`tracks`]) and its figures for the current
-//! settings ([`mod@analyze`]). Work runs as a [`Task`] started by a [`Spawner`]: on its own
+//! settings ([`mod@analyze`]) with their charts' data ([`chart_data`]). Work runs as a [`Task`] started by a [`Spawner`]: on its own
 //! thread in the window (with a repaint when it is done), or at once on the caller's
 //! thread in the session's unit tests, which then need neither threads nor waiting.
 
 pub mod analyze;
+pub mod chart_data;
 pub mod limiter_track;
 pub mod live;
 pub mod load;
@@ -13,6 +14,7 @@ pub mod selection;
 pub mod tracks;
 
 pub use analyze::{Analyzed, Marks, ReportSource, analyze};
+pub use chart_data::ChartData;
 pub use load::{LoadId, LoadSource, Pending};
 pub use tracks::{TelemetryTrack, Tracks};
 

@@ -2,7 +2,7 @@
 //! figures: the analysed series (the whole trimmed run's frame-time source) of the
 //! kept frames that start inside the range, as the selection's figures count them.
 
-use crate::app::charts::ChartData;
+use super::ChartData;
 use framescope_core::analysis::{Series, Settings, SlowTimeCurve, Trim};
 use framescope_core::model::Trace;
 use std::ops::Range;

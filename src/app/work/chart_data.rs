@@ -1,8 +1,8 @@
 //! Chart data: everything the distribution charts show, prepared once per analysed
 //! series off the UI thread — the percentile curve, the slow-time and excess-time
 //! curves on a grid of target rates, and frame-time histograms on "nice" bin grids.
-//! Pure and egui-free (the window's background work builds it); the drawing in the
-//! parent module only reads it.
+//! Pure and egui-free (the window's background work builds it, and the session keeps
+//! it with a run's figures); the charts module only draws it.
 
 use framescope_core::analysis::{SlowTimeCurve, percentile};
 use framescope_core::presentation::grids::{fps_grid, percentile_grid};
@@ -26,7 +26,7 @@ impl Point {
 }
 
 /// Highest target rate on the pacing chart, as in the headline scan.
-pub(super) const MAX_FPS: f64 = 1000.0;
+pub(crate) const MAX_FPS: f64 = 1000.0;
 /// Most regular histogram bins; the automatic width keeps 60–120 of them.
 const MAX_BINS: f64 = 120.0;
 
@@ -34,15 +34,15 @@ const MAX_BINS: f64 = 120.0;
 #[derive(Debug, Clone)]
 pub struct ChartData {
     /// `(percentile in %, frame time in ms)`, percentile ascending, ending at 100 %.
-    pub(super) percentile_ms: Vec<Point>,
+    pub(crate) percentile_ms: Vec<Point>,
     /// `(F, 100 · S(F))` on [`fps_grid`](framescope_core::presentation::grids::fps_grid).
-    pub(super) slow_pct: Vec<Point>,
+    pub(crate) slow_pct: Vec<Point>,
     /// `(F, 100 · E(F))` on [`fps_grid`](framescope_core::presentation::grids::fps_grid).
-    pub(super) excess_pct: Vec<Point>,
+    pub(crate) excess_pct: Vec<Point>,
     /// Right end of the pacing chart before the user's target widens it.
-    pub(super) fps_view_max: f64,
-    /// The run's own bins, drawn by [`charts_ui`](super::charts_ui).
-    pub(super) histogram: Histogram,
+    pub(crate) fps_view_max: f64,
+    /// The run's own bins, drawn by the charts module's `charts_ui`.
+    pub(crate) histogram: Histogram,
     /// The frame times, ascending, for re-binning onto a grid shared with other runs.
     sorted_ms: SortedMs,
 }
@@ -59,7 +59,7 @@ impl std::fmt::Debug for SortedMs {
 
 /// Equal bins of `bin_ms` from `start_ms`: bin `i` holds `[start + i·w, start + (i+1)·w)`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(super) struct BinGrid {
+pub(crate) struct BinGrid {
     start_ms: f64,
     bin_ms: f64,
     bins: usize,
@@ -67,15 +67,15 @@ pub(super) struct BinGrid {
 
 /// Frame counts in equal bins from `start_ms`, plus the frames past the last bin.
 #[derive(Debug, Clone, Default)]
-pub(super) struct Histogram {
+pub(crate) struct Histogram {
     /// Left edge of the first bin.
-    pub(super) start_ms: f64,
+    pub(crate) start_ms: f64,
     /// Width of every bin.
-    pub(super) bin_ms: f64,
+    pub(crate) bin_ms: f64,
     /// Frames per bin.
-    pub(super) counts: Vec<u64>,
+    pub(crate) counts: Vec<u64>,
     /// Frames at or past the end of the last bin.
-    pub(super) overflow: u64,
+    pub(crate) overflow: u64,
 }
 
 impl ChartData {
@@ -152,12 +152,12 @@ impl ChartData {
 
     /// S(F) and E(F) in % at target rate `fps`, interpolated on the chart's grid.
     #[must_use]
-    pub(super) fn pacing_at(&self, fps: f64) -> Option<(f64, f64)> {
+    pub(crate) fn pacing_at(&self, fps: f64) -> Option<(f64, f64)> {
         Some((interpolate(&self.slow_pct, fps)?, interpolate(&self.excess_pct, fps)?))
     }
 
     /// This run's frames counted on `grid`: O(bins · log frames).
-    pub(super) fn rebin(&self, grid: BinGrid) -> Histogram {
+    pub(crate) fn rebin(&self, grid: BinGrid) -> Histogram {
         Histogram::on_grid(&self.sorted_ms.0, grid)
     }
 }
@@ -197,7 +197,7 @@ impl BinGrid {
 
     /// One grid for several runs: from the fastest frame of any run to the highest
     /// 99.9th percentile of any; `None` when no run has frames.
-    pub(super) fn shared<'a>(runs: impl IntoIterator<Item = &'a ChartData>) -> Option<Self> {
+    pub(crate) fn shared<'a>(runs: impl IntoIterator<Item = &'a ChartData>) -> Option<Self> {
         let (min, top) = runs
             .into_iter()
             .filter_map(ChartData::bin_span)
@@ -237,7 +237,7 @@ impl Histogram {
 
     /// The bin holding `ms`: its edges and count; `None` outside the bins.
     #[must_use]
-    pub(super) fn bin_at(&self, ms: f64) -> Option<(f64, f64, u64)> {
+    pub(crate) fn bin_at(&self, ms: f64) -> Option<(f64, f64, u64)> {
         if self.bin_ms.is_nan() || self.bin_ms <= 0.0 || ms < self.start_ms {
             return None;
         }
@@ -248,13 +248,13 @@ impl Histogram {
     }
 
     /// Upper edge of the last regular bin: the overflow bin holds frames at or past it.
-    pub(super) fn end_ms(&self) -> f64 {
+    pub(crate) fn end_ms(&self) -> f64 {
         self.start_ms + self.counts.len() as f64 * self.bin_ms
     }
 
     /// Outline of the bins from the first to the last non-empty one, down to 0 at both
     /// ends: `(e₀, 0)`, then `(left, n)` at odd and `(right, n)` at even indices.
-    pub(super) fn step_points(&self) -> Vec<Point> {
+    pub(crate) fn step_points(&self) -> Vec<Point> {
         let first = self.counts.iter().position(|&c| c > 0);
         let last = self.counts.iter().rposition(|&c| c > 0);
         let (Some(first), Some(last)) = (first, last) else { return Vec::new() };
@@ -270,9 +270,39 @@ impl Histogram {
     }
 }
 
+/// Series and helpers the tests of chart data and of the charts share.
+#[cfg(test)]
+pub(crate) mod fixtures {
+    use super::ChartData;
+    use framescope_core::analysis::SlowTimeCurve;
+
+    /// A 60 FPS-ish run: 15.5–20.45 ms with an 80 ms hitch every 997 frames.
+    pub(crate) fn series(n: usize) -> Vec<f64> {
+        (0..n).map(|i| if i % 997 == 500 { 80.0 } else { 15.5 + ((i * 7919) % 100) as f64 * 0.05 }).collect()
+    }
+
+    pub(crate) fn prepared(ft: &[f64]) -> ChartData {
+        ChartData::new(ft, SlowTimeCurve::new(ft).as_ref())
+    }
+
+    pub(crate) fn close(a: f64, b: f64) -> bool {
+        (a - b).abs() <= 1e-9 * b.abs().max(1.0)
+    }
+
+    /// Three runs over different ranges: a 60 FPS-ish one, a faster one, a slower one
+    /// with long hitches.
+    pub(crate) fn three_runs() -> [Vec<f64>; 3] {
+        let fast: Vec<f64> = (0..7_000).map(|i| 6.0 + f64::from((i * 31) % 50) * 0.04).collect();
+        let slow: Vec<f64> = (0..3_000)
+            .map(|i| if i % 1000 == 7 { 250.0 } else { 28.0 + f64::from((i * 13) % 70) * 0.1 })
+            .collect();
+        [series(10_000), fast, slow]
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::super::fixtures::{close, prepared, series, three_runs};
+    use super::fixtures::{close, prepared, series, three_runs};
     use super::*;
 
     #[test]
