@@ -5,11 +5,49 @@
 //!
 //! The rest of the reader sees UTF-8 text (the UTF-16 byte-order mark dropped, invalid
 //! UTF-16 as U+FFFD); line numbers are those of the text.
+//!
+//! The gzip budget: a file is charged its text — the bytes decompressed, each line
+//! counted as at least [`LINE_CHARGE`] bytes (what a dense plain capture is charged per
+//! frame) — and that text may be at most [`GZIP_RATIO`] × the archive's size, or
+//! [`GZIP_FLOOR`] whichever is more. Real captures compress 5–15 × (a 20 × one reads);
+//! past the budget the read fails with [`OverBudget`], which the loader turns into a
+//! message naming the file (decompressed by hand, a capture is charged its own size).
+//! So a gzip input stays within 100 MiB + 2 × its text, which is at most 32 × the
+//! archive; it is never held decompressed (the text is read a buffer at a time).
 
 use std::io::{BufRead, BufReader, Read};
 
 /// A reader of text, whatever wrapped it.
 pub(super) type Text<'a> = Box<dyn BufRead + Send + 'a>;
+
+/// Times its size a gzip file's text may be (the text charged as [`LINE_CHARGE`]
+/// bytes a line at least).
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const GZIP_RATIO: u64 = 32;
+/// The text any gzip file may expand to, however small.
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const GZIP_FLOOR: u64 = 16 << 20;
+/// The least a line of decompressed text is charged: a dense capture is charged per
+/// frame (`ARCHITECTURE.md`, "Bounded memory"), since a frame costs more than a short row.
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const LINE_CHARGE: u64 = 48;
+
+/// The error a gzip input past its budget fails with (inside an [`std::io::Error`]).
+#[derive(Debug)]
+pub struct OverBudget(pub String);
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// The message of an [`OverBudget`] error, when `e` is one.
+pub(super) fn over_budget(e: &std::io::Error) -> Option<&str> {
+    e.get_ref()?.downcast_ref::<OverBudget>().map(|o| o.0.as_str())
+}
 
 /// Bytes looked at to recognise UTF-16 without a byte-order mark.
 const SNIFF_BYTES: usize = 4096;
@@ -67,8 +105,11 @@ fn ascii_utf16(bytes: &[u8]) -> Option<bool> {
 }
 
 /// The text of `reader`: gunzipped when it is gzip, transcoded to UTF-8 when it is
-/// UTF-16 (inside gzip too).
-pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Text<'a>> {
+/// UTF-16 (inside gzip too). `size` is the file's size when known (else 0: the bytes
+/// read so far count), for the gzip budget.
+pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R, size: u64) -> std::io::Result<Text<'a>> {
+    #[cfg(not(feature = "gzip"))]
+    let _ = size;
     let (encoding, reader) = sniffed(Box::new(reader))?;
     match encoding {
         #[cfg(not(feature = "gzip"))]
@@ -78,7 +119,9 @@ pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Tex
         )),
         #[cfg(feature = "gzip")]
         Encoding::Gzip => {
-            let gunzip = Gunzip(flate2::bufread::MultiGzDecoder::new(reader));
+            let archive = Consumed { inner: reader, bytes: 0 };
+            let gunzip =
+                Gunzip { decoder: flate2::bufread::MultiGzDecoder::new(archive), size, text: 0, lines: 0 };
             // What the archive holds may be UTF-16 (never gzip again: one layer is undone).
             match sniffed(Box::new(BufReader::with_capacity(1 << 16, gunzip)))? {
                 (Encoding::Utf16 { big_endian, bom }, inner) => utf16(inner, big_endian, bom),
@@ -104,19 +147,74 @@ fn sniffed(mut reader: Text<'_>) -> std::io::Result<(Encoding, Text<'_>)> {
     Ok((encoding, Box::new(BufReader::with_capacity(1 << 16, replayed))))
 }
 
-/// A gzip decoder whose errors say the file is a damaged archive.
+/// A reader that counts the bytes consumed from it (the archive's, for the budget).
 #[cfg(feature = "gzip")]
-struct Gunzip<R>(flate2::bufread::MultiGzDecoder<R>);
+struct Consumed<R> {
+    inner: R,
+    bytes: u64,
+}
+
+#[cfg(feature = "gzip")]
+impl<R: BufRead> Read for Consumed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(feature = "gzip")]
+impl<R: BufRead> BufRead for Consumed<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.bytes += n as u64;
+        self.inner.consume(n);
+    }
+}
+
+/// A gzip decoder within the budget (module doc), whose errors say the file is a
+/// damaged archive.
+#[cfg(feature = "gzip")]
+struct Gunzip<R> {
+    decoder: flate2::bufread::MultiGzDecoder<Consumed<R>>,
+    /// The archive's size when known, else 0.
+    size: u64,
+    /// Text bytes and lines decompressed so far.
+    text: u64,
+    lines: u64,
+}
 
 #[cfg(feature = "gzip")]
 impl<R: BufRead> Read for Gunzip<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.0.read(buf).map_err(|e| {
+        let n = self.decoder.read(buf).map_err(|e| {
             std::io::Error::new(
                 e.kind(),
                 format!("the file is gzip-compressed and the archive is damaged ({e})"),
             )
-        })
+        })?;
+        self.text += n as u64;
+        self.lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        let archive = self.size.max(self.decoder.get_ref().bytes);
+        let budget = archive.saturating_mul(GZIP_RATIO).max(GZIP_FLOOR);
+        if self.text.max(self.lines.saturating_mul(LINE_CHARGE)) > budget {
+            let mib = |b: u64| b as f64 / f64::from(1 << 20);
+            let message = format!(
+                "the file is gzip-compressed and expands to more than {GZIP_RATIO} × its {:.1} MiB ({:.1} MiB of \
+                 text in {} lines so far, a line counted as at least {LINE_CHARGE} bytes; any file may expand to \
+                 {} MiB): real captures compress 5–15 ×, so it is refused as damaged or built to exhaust memory; \
+                 decompress a real capture and open its text",
+                mib(archive),
+                mib(self.text),
+                self.lines,
+                GZIP_FLOOR >> 20
+            );
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, OverBudget(message)));
+        }
+        Ok(n)
     }
 }
 
@@ -238,7 +336,7 @@ mod tests {
     /// between reads; the sniff sees the first buffer only).
     fn read_with(cap: usize, bytes: &[u8]) -> String {
         let mut s = String::new();
-        let mut r = text(BufReader::with_capacity(cap, bytes)).expect("sniff");
+        let mut r = text(BufReader::with_capacity(cap, bytes), 0).expect("sniff");
         r.read_to_string(&mut s).expect("valid UTF-8");
         s
     }
