@@ -1,7 +1,11 @@
 //! Damaged PCL .etl files: truncations, flipped bits and corrupted size fields (buffer
 //! sizes, filled lengths, record sizes, extended-item sizes) of hand-built traces, a
 //! few thousand from a fixed seed. Every one is read or refused with a message naming
-//! the file — never a panic, never a hang — and peak memory stays bounded.
+//! the file — never a panic, never a hang — and peak memory stays bounded. With
+//! `etl_fuzz/budget.rs` (compressed bombs: .etl and gzip) and `etl_fuzz/fuzz.rs` (a
+//! mutation fuzz of .etl, gzip and CapFrameX JSON input that asserts each input's peak
+//! memory and time). The tests run one at a time ([`serial`]): each reads this
+//! process's peak memory, reset before the work it measures.
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
