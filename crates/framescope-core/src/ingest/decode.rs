@@ -368,6 +368,51 @@ mod tests {
         assert_eq!(read_text(&bytes), "ab,cd,ef,gh\n\u{FFFD}\u{FFFD}a\u{FFFD}");
     }
 
+    /// gzip of `member` repeated `times` (concatenated members, as `gzip -c a b` writes).
+    #[cfg(feature = "gzip")]
+    fn members(member: &[u8], times: usize) -> Vec<u8> {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(member).expect("compress");
+        gz.finish().expect("compress").repeat(times)
+    }
+
+    /// Reads `bytes` through [`text`] (the file's size given or not): its length, or
+    /// the budget's message.
+    #[cfg(feature = "gzip")]
+    fn gunzipped(bytes: &[u8], size: u64) -> Result<usize, String> {
+        let mut out = Vec::new();
+        let read =
+            text(BufReader::with_capacity(1 << 16, bytes), size).and_then(|mut r| r.read_to_end(&mut out));
+        read.map_err(|e| over_budget(&e).map_or_else(|| format!("not the budget: {e}"), str::to_owned))
+    }
+
+    #[test]
+    #[cfg(feature = "gzip")]
+    fn gzip_text_stays_within_its_budget() {
+        // 10 MiB of 100-byte lines, a few KB of archive: within the 16 MiB any file may
+        // expand to.
+        let line = format!("{}\n", "7".repeat(99));
+        let fine = members(line.repeat(1 << 14).as_bytes(), 6);
+        assert_eq!(gunzipped(&fine, fine.len() as u64), Ok(6 * 100 << 14));
+        // 4-byte lines are charged 48 bytes each: 2 MiB of them (524 288 lines, 24 MiB
+        // charged) pass the budget, whether the size is known or not (a pipe).
+        let dense = members("1,2\n".repeat(1 << 18).as_bytes(), 2);
+        for size in [dense.len() as u64, 0] {
+            let e = gunzipped(&dense, size).expect_err("over the budget");
+            assert!(e.starts_with("the file is gzip-compressed and expands to more than 32 × its"), "{e}");
+            assert!(e.contains("a line counted as at least 48 bytes"), "{e}");
+        }
+        // Past 16 MiB, a file may expand 32 × its size: 19 MiB of text (in about 0.2 MiB
+        // of archive) read as a file of 1 MiB, not as the archive it is.
+        let big = members(line.repeat(1 << 15).as_bytes(), 6);
+        let text_len = 6 * 100 << 15;
+        assert!(text_len > 16 << 20 && big.len() * 32 < 16 << 20, "{}", big.len());
+        assert_eq!(gunzipped(&big, 1 << 20), Ok(text_len));
+        let e = gunzipped(&big, big.len() as u64);
+        assert!(e.as_ref().is_err_and(|e| e.contains("any file may expand to 16 MiB")), "{e:?}");
+    }
+
     #[test]
     #[cfg(feature = "gzip")]
     fn gzip_is_undone_and_binary_is_left_alone() {
