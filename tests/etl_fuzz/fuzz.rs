@@ -259,42 +259,39 @@ fn mutate_json(original: &[u8], rng: &mut XorShift) -> (Vec<u8>, String) {
     }
 }
 
-/// `json` with every array of values repeated hundreds of times (400 frames become
-/// 100 000 and more, tens of MB of text), one value a line or all on one line, written
-/// in gzip to `path` as it is made (the test holds no big text: this process's peak is
-/// the reader's). Returns the file's size.
+/// `json` with every array of values repeated a thousand times or more (400 frames
+/// become 400 000 and more: tens of MB of text in a few hundred KB), one value a line or
+/// all on one line, written to `path` as gzip members (a run of 50 repeats compressed
+/// once, its member repeated), so the test holds no big text and this process's peak
+/// is the reader's. Returns the file's size.
 fn grown_json_gz(json: &[u8], rng: &mut XorShift, path: &Path) -> (usize, String) {
     use std::io::Write as _;
-    let copies = 150 + rng.below(450);
+    const RUN: usize = 50;
+    let reps = 20 + rng.below(80);
     let one_line = rng.below(2) == 0;
+    let sep = if one_line { "," } else { ",\n" };
     let text = String::from_utf8_lossy(json);
-    let file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut gz = flate2::write::GzEncoder::new(file, flate2::Compression::fast());
+    let mut file = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
     // The arrays of values, not `Runs` (whose `[` ends its line too).
     let runs = text.find("\"Runs\": [\n").map_or(0, |i| i + 11);
-    gz.write_all(&json[..runs]).unwrap();
+    let mut head = text[..runs].to_owned();
     let mut rest: &str = &text[runs..];
     while let Some(open) = rest.find("[\n") {
         let Some(close) = rest[open..].find("\n]").map(|c| open + c) else { break };
-        let values = &rest[open + 2..close];
-        let values = if one_line { values.replace('\n', "") } else { values.to_owned() };
-        gz.write_all(&rest.as_bytes()[..open + 2]).unwrap();
-        for k in 0..copies {
-            gz.write_all(if k == 0 {
-                b""
-            } else if one_line {
-                b","
-            } else {
-                b",\n"
-            })
-            .unwrap();
-            gz.write_all(values.as_bytes()).unwrap();
-        }
+        let values = rest[open + 2..close].to_owned();
+        let values = if one_line { values.replace('\n', "") } else { values };
+        head.push_str(&rest[..open + 2]);
+        head.push_str(&values);
+        file.write_all(&gzip(head.as_bytes())).unwrap();
+        head.clear();
+        let run = gzip(format!("{sep}{values}").repeat(RUN).as_bytes());
+        (0..reps).for_each(|_| file.write_all(&run).unwrap());
         rest = &rest[close..];
     }
-    gz.write_all(rest.as_bytes()).unwrap();
-    let size = gz.finish().unwrap().into_inner().unwrap().metadata().unwrap().len() as usize;
-    (size, format!("arrays × {copies}{}", if one_line { ", on one line" } else { "" }))
+    head.push_str(rest);
+    file.write_all(&gzip(head.as_bytes())).unwrap();
+    let size = file.into_inner().unwrap().metadata().unwrap().len() as usize;
+    (size, format!("arrays × {}{}", 1 + reps * RUN, if one_line { ", on one line" } else { "" }))
 }
 
 #[test]

@@ -104,8 +104,9 @@ pub fn load_reader<'a, R: Read + Send + 'a>(
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     let counting = Counting { inner: reader, progress };
     let size = progress.total_bytes.load(Ordering::Relaxed);
-    let text = decode::text(BufReader::with_capacity(1 << 16, counting), size).map_err(io_err)?;
-    let mut capture = load_text(path, text, opts, progress).map_err(|e| match &e.kind {
+    let charge = decode::Charge::default();
+    let text = decode::text(BufReader::with_capacity(1 << 16, counting), size, &charge).map_err(io_err)?;
+    let mut capture = load_text(path, text, opts, progress, &charge).map_err(|e| match &e.kind {
         // A gzip input past its budget: refused for what it is, not as a read failure.
         LoadErrorKind::Io(io) => match decode::over_budget(io) {
             Some(message) => LoadError::new(path, None, LoadErrorKind::NotACapture(message.to_owned())),
@@ -125,11 +126,13 @@ pub fn load_reader<'a, R: Read + Send + 'a>(
 }
 
 /// Loads a capture from its text: CapFrameX JSON, the sampled logs, else a CSV.
+/// `charge` is told when the text is JSON (a gzip input's budget charges it more).
 fn load_text(
     path: &Path,
     mut reader: decode::Text<'_>,
     opts: LoadOptions,
     progress: &Progress,
+    charge: &decode::Charge,
 ) -> Result<Capture, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces;
@@ -152,12 +155,14 @@ fn load_text(
         reader.consume(3);
     }
     if json {
+        charge.json();
         return capframex_json::load(path, reader);
     }
     if white {
         // Nothing but white space in the first buffer: look past it for a JSON `{`.
         let lines = skip_white_space(&mut reader).map_err(io_err)?;
         if reader.fill_buf().map_err(io_err)?.first() == Some(&b'{') {
+            charge.json();
             return capframex_json::load(path, reader);
         }
         // Not JSON: the CSV readers see the blank lines again, so lines keep their numbers.
