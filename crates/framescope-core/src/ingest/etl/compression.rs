@@ -77,9 +77,11 @@ impl Input<'_> {
 pub fn decompress_lz77(compressed: &[u8], limit: usize, out: &mut Vec<u8>) -> Result<(), DecodeError> {
     let mut input = Input { bytes: compressed, pos: 0 };
     out.clear();
-    // The whole limit at once: the pages are touched only as they are written, and the
-    // output never moves (growing by doubling would hold the old and the new copy).
-    out.reserve_exact(limit);
+    // Room for a typical expansion, not the whole limit: a buffer may state 64 MiB and
+    // hold a few bytes, and 600 000 of them would map and unmap 64 MiB each. A large
+    // output grows by reallocation (remapped pages, not copies, past the heap's mmap
+    // threshold).
+    out.reserve(limit.min(compressed.len().saturating_mul(8)));
     let (mut flags, mut flag_count) = (0u32, 0u32);
     // Where the shared length nibble is kept (§2.4.4: two matches share one byte).
     let mut half_byte: Option<usize> = None;
