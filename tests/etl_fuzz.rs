@@ -1,11 +1,27 @@
 //! Damaged PCL .etl files: truncations, flipped bits and corrupted size fields (buffer
 //! sizes, filled lengths, record sizes, extended-item sizes) of hand-built traces, a
 //! few thousand from a fixed seed. Every one is read or refused with a message naming
-//! the file — never a panic, never a hang — and peak memory stays bounded.
+//! the file — never a panic, never a hang — and peak memory stays bounded. With
+//! `etl_fuzz/budget.rs` (compressed bombs: .etl and gzip) and `etl_fuzz/fuzz.rs` (a
+//! mutation fuzz of .etl, gzip and CapFrameX JSON input that asserts each input's peak
+//! memory and time). The tests run one at a time ([`serial`]): each reads this
+//! process's peak memory, reset before the work it measures.
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
+#[path = "etl_fuzz/budget.rs"]
+mod budget;
 mod common;
+#[path = "etl_fuzz/fuzz.rs"]
+mod fuzz;
+#[path = "etl_fuzz/measure.rs"]
+mod measure;
+
+/// The tests of this program run one at a time: each reads the process's peak memory.
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    SERIAL.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
 
 use common::TempDir;
 use common::etl_writer::{self, Event, Flush, Kind, Session};
@@ -95,16 +111,11 @@ fn mutate(original: &[u8], fields: &[usize], rng: &mut XorShift) -> (Vec<u8>, St
     (b, what)
 }
 
-/// Peak resident memory of this process (Linux), in bytes.
-fn peak_rss() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    line.split_whitespace().nth(1)?.parse::<u64>().ok().map(|kb| kb * 1024)
-}
-
 #[test]
 fn mangled_pcl_etl_files_never_panic_or_hang() {
     const PER_FILE: u64 = 1500;
+    let _serial = serial();
+    measure::reset_peak();
     let dir = TempDir::new("etl_fuzz");
     let path = dir.0.join("mangled.etl");
     let (mut tried, mut read, mut refused) = (0, 0, 0);
@@ -148,7 +159,7 @@ fn mangled_pcl_etl_files_never_panic_or_hang() {
     assert!(read > tried / 4, "most damaged files keep readable markers: {read} of {tried}");
     assert!(refused > 0, "some damage must be refused");
     // 100 MiB + 2 × the file size is the bound; the test process itself stays far below.
-    if let Some(peak) = peak_rss() {
+    if let Some(peak) = measure::peak_rss() {
         assert!(peak < 100 << 20, "peak memory {} MiB", peak >> 20);
     }
 }
@@ -156,6 +167,7 @@ fn mangled_pcl_etl_files_never_panic_or_hang() {
 /// A damaged file says where: the byte offset of the buffer or record.
 #[test]
 fn damage_is_reported_with_its_byte_offset() {
+    let _serial = serial();
     let dir = TempDir::new("etl_offsets");
     let mut bytes = originals().remove(0);
     // The second data buffer's first record claims 0xFFFF bytes (its buffer is 8 KiB).

@@ -256,3 +256,45 @@ pub fn write(s: &Session, events: &[Event]) -> Vec<u8> {
     }
     out
 }
+
+/// Plain LZ77 that repeats `unit` (at most 8 KiB) until `len` bytes (at least
+/// `unit.len() + 25`): `unit` as literals, then one match reaching back `unit.len()`
+/// bytes with a 32-bit length ([MS-XCA] §2.4.4) — a few bytes more than `unit`, for
+/// any `len`.
+pub fn repeat_lz77(unit: &[u8], len: usize) -> Vec<u8> {
+    assert!((1..=8192).contains(&unit.len()) && len >= unit.len() + 25, "unit {} len {len}", unit.len());
+    let mut matched = ((unit.len() as u16 - 1) << 3 | 7).to_le_bytes().to_vec();
+    matched.extend_from_slice(&[0x0F, 0xFF, 0, 0]);
+    matched.extend_from_slice(&(u32::try_from(len - unit.len() - 3).expect("a 32-bit length")).to_le_bytes());
+    // Items in groups of 32, each group after its flag word (bit 31 first; 1 = match).
+    let items: Vec<&[u8]> = unit.chunks(1).chain([&matched[..]]).collect();
+    let mut out = Vec::new();
+    for group in items.chunks(32) {
+        let mut flags = 0u32;
+        for (i, item) in group.iter().enumerate() {
+            if item.len() > 1 {
+                flags |= 1 << (31 - i);
+            }
+        }
+        // The bits after the last item say "match": the stream ends there.
+        flags |= (1u32 << (32 - group.len())).wrapping_sub(1) * u32::from(group.len() < 32);
+        out.extend_from_slice(&flags.to_le_bytes());
+        for item in group {
+            out.extend_from_slice(item);
+        }
+    }
+    out
+}
+
+/// The header buffer of a session (the log-file header alone).
+pub fn header_buffer(s: &Session) -> Vec<u8> {
+    buffer(s, &logfile_record(s, 1, 0), 0, 0, 4)
+}
+
+/// A compressed buffer holding `packed` (Plain LZ77) whose header states `filled`
+/// bytes of header and records once decompressed.
+pub fn packed_buffer(packed: &[u8], filled: u32, seq: u64, cpu: u16) -> Vec<u8> {
+    let mut b = buffer_header(72 + packed.len() as u32, filled, seq, cpu, 0x40, 0);
+    b.extend_from_slice(packed);
+    b
+}

@@ -77,6 +77,10 @@ const PRESENT_MODES: [&str; 10] = [
 /// Loads a CapFrameX JSON capture.
 pub fn load<R: Read>(path: &Path, reader: R) -> Result<Capture, LoadError> {
     let doc: Document = serde_json::from_reader(reader).map_err(|e| {
+        if e.is_io() {
+            // A read failure (a damaged or over-budget archive), not the document's fault.
+            return LoadError::new(path, None, LoadErrorKind::Io(e.into()));
+        }
         let line = (e.line() > 0).then_some(e.line() as u64);
         let msg = format!(
             "not a CapFrameX capture JSON ({e}); expected {{\"Info\": …, \"Runs\": [{{\"CaptureData\": …}}]}}"

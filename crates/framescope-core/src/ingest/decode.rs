@@ -5,11 +5,73 @@
 //!
 //! The rest of the reader sees UTF-8 text (the UTF-16 byte-order mark dropped, invalid
 //! UTF-16 as U+FFFD); line numbers are those of the text.
+//!
+//! The gzip budget: a file is charged its text as the text costs to keep — the bytes
+//! decompressed, each line counted as at least [`LINE_CHARGE`] bytes (what a dense
+//! plain capture is charged per frame) and JSON as [`JSON_CHARGE`] × its bytes (its
+//! arrays of numbers cost about that) — and that charge may be at most [`GZIP_RATIO`] ×
+//! the archive's size, or [`GZIP_FLOOR`], whichever is more. Real captures compress
+//! 5–15 × (a capture compressed 20 × reads); past the budget the read fails with
+//! [`OverBudget`], which the loader turns into a message naming the file (decompressed
+//! by hand, a capture is charged its own size). The text is never held decompressed
+//! (it is read a buffer at a time), so a gzip input costs about what its text would,
+//! and that is at most 32 × the archive.
 
 use std::io::{BufRead, BufReader, Read};
 
 /// A reader of text, whatever wrapped it.
 pub(super) type Text<'a> = Box<dyn BufRead + Send + 'a>;
+
+/// Times its size a gzip file's text may be (the text charged as [`LINE_CHARGE`]
+/// bytes a line at least).
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const GZIP_RATIO: u64 = 32;
+/// The text any gzip file may expand to, however small.
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const GZIP_FLOOR: u64 = 16 << 20;
+/// The least a line of decompressed text is charged: a dense capture is charged per
+/// frame (`ARCHITECTURE.md`, "Bounded memory"), since a frame costs more than a short row.
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const LINE_CHARGE: u64 = 48;
+
+/// How many times its bytes a JSON document's text is charged: a CapFrameX JSON keeps
+/// about 3 bytes a byte of text (a 48 MB document of 6 M numbers peaks at 147 MB).
+#[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+pub const JSON_CHARGE: u64 = 3;
+
+/// What the text read is charged for a byte, shared with the reader of the text: the
+/// loader says so when the text is JSON ([`Charge::json`]).
+#[derive(Debug, Clone, Default)]
+pub(super) struct Charge(std::sync::Arc<std::sync::atomic::AtomicBool>);
+
+impl Charge {
+    /// The text is a JSON document: its bytes are charged [`JSON_CHARGE`] × from now on.
+    pub(super) fn json(&self) {
+        self.0.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+
+    #[cfg_attr(not(feature = "gzip"), allow(dead_code))]
+    fn per_byte(&self) -> u64 {
+        if self.0.load(std::sync::atomic::Ordering::Relaxed) { JSON_CHARGE } else { 1 }
+    }
+}
+
+/// The error a gzip input past its budget fails with (inside an [`std::io::Error`]).
+#[derive(Debug)]
+pub struct OverBudget(pub String);
+
+impl std::fmt::Display for OverBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for OverBudget {}
+
+/// The message of an [`OverBudget`] error, when `e` is one.
+pub(super) fn over_budget(e: &std::io::Error) -> Option<&str> {
+    e.get_ref()?.downcast_ref::<OverBudget>().map(|o| o.0.as_str())
+}
 
 /// Bytes looked at to recognise UTF-16 without a byte-order mark.
 const SNIFF_BYTES: usize = 4096;
@@ -72,8 +134,15 @@ fn ascii_utf16(bytes: &[u8]) -> Option<bool> {
 }
 
 /// The text of `reader`: gunzipped when it is gzip, transcoded to UTF-8 when it is
-/// UTF-16 (inside gzip too).
-pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Text<'a>> {
+/// UTF-16 (inside gzip too). `size` is the file's size when known (else 0: the bytes
+/// read so far count), for the gzip budget; `charge` what a byte of text costs.
+pub(super) fn text<'a, R: BufRead + Send + 'a>(
+    reader: R,
+    size: u64,
+    charge: &Charge,
+) -> std::io::Result<Text<'a>> {
+    #[cfg(not(feature = "gzip"))]
+    let _ = (size, charge);
     let (encoding, reader) = sniffed(Box::new(reader))?;
     match encoding {
         #[cfg(not(feature = "gzip"))]
@@ -83,7 +152,9 @@ pub(super) fn text<'a, R: BufRead + Send + 'a>(reader: R) -> std::io::Result<Tex
         )),
         #[cfg(feature = "gzip")]
         Encoding::Gzip => {
-            let gunzip = Gunzip(flate2::bufread::MultiGzDecoder::new(reader));
+            let archive = Consumed { inner: reader, bytes: 0 };
+            let decoder = flate2::bufread::MultiGzDecoder::new(archive);
+            let gunzip = Gunzip { decoder, size, charge: charge.clone(), text: 0, charged: 0, lines: 0 };
             // What the archive holds may be UTF-16 (never gzip again: one layer is undone).
             match sniffed(Box::new(BufReader::with_capacity(1 << 16, gunzip)))? {
                 (Encoding::Utf16 { big_endian, bom }, inner) => utf16(inner, big_endian, bom),
@@ -109,19 +180,78 @@ fn sniffed(mut reader: Text<'_>) -> std::io::Result<(Encoding, Text<'_>)> {
     Ok((encoding, Box::new(BufReader::with_capacity(1 << 16, replayed))))
 }
 
-/// A gzip decoder whose errors say the file is a damaged archive.
+/// A reader that counts the bytes consumed from it (the archive's, for the budget).
 #[cfg(feature = "gzip")]
-struct Gunzip<R>(flate2::bufread::MultiGzDecoder<R>);
+struct Consumed<R> {
+    inner: R,
+    bytes: u64,
+}
+
+#[cfg(feature = "gzip")]
+impl<R: BufRead> Read for Consumed<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+#[cfg(feature = "gzip")]
+impl<R: BufRead> BufRead for Consumed<R> {
+    fn fill_buf(&mut self) -> std::io::Result<&[u8]> {
+        self.inner.fill_buf()
+    }
+
+    fn consume(&mut self, n: usize) {
+        self.bytes += n as u64;
+        self.inner.consume(n);
+    }
+}
+
+/// A gzip decoder within the budget (module doc), whose errors say the file is a
+/// damaged archive.
+#[cfg(feature = "gzip")]
+struct Gunzip<R> {
+    decoder: flate2::bufread::MultiGzDecoder<Consumed<R>>,
+    /// The archive's size when known, else 0.
+    size: u64,
+    charge: Charge,
+    /// Text bytes decompressed so far, what they are charged, and their lines.
+    text: u64,
+    charged: u64,
+    lines: u64,
+}
 
 #[cfg(feature = "gzip")]
 impl<R: BufRead> Read for Gunzip<R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.0.read(buf).map_err(|e| {
+        let n = self.decoder.read(buf).map_err(|e| {
             std::io::Error::new(
                 e.kind(),
                 format!("the file is gzip-compressed and the archive is damaged ({e})"),
             )
-        })
+        })?;
+        self.text += n as u64;
+        self.charged += n as u64 * self.charge.per_byte();
+        self.lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
+        let archive = self.size.max(self.decoder.get_ref().bytes);
+        let budget = archive.saturating_mul(GZIP_RATIO).max(GZIP_FLOOR);
+        let charged = self.charged.max(self.lines.saturating_mul(LINE_CHARGE));
+        if charged > budget {
+            let mib = |b: u64| b as f64 / f64::from(1 << 20);
+            let message = format!(
+                "the file is gzip-compressed and expands to more than {GZIP_RATIO} × its {:.1} MiB ({:.1} MiB of \
+                 text so far, charged as {:.1} MiB: a line as at least {LINE_CHARGE} bytes, JSON as {JSON_CHARGE} × \
+                 its bytes; any file may expand to {} MiB): real captures compress 5–15 ×, so it is refused as \
+                 damaged or built to exhaust memory; decompress a real capture and open its text",
+                mib(archive),
+                mib(self.text),
+                mib(charged),
+                GZIP_FLOOR >> 20
+            );
+            return Err(std::io::Error::new(std::io::ErrorKind::InvalidData, OverBudget(message)));
+        }
+        Ok(n)
     }
 }
 
@@ -243,7 +373,7 @@ mod tests {
     /// between reads; the sniff sees the first buffer only).
     fn read_with(cap: usize, bytes: &[u8]) -> String {
         let mut s = String::new();
-        let mut r = text(BufReader::with_capacity(cap, bytes)).expect("sniff");
+        let mut r = text(BufReader::with_capacity(cap, bytes), 0, &Charge::default()).expect("sniff");
         r.read_to_string(&mut s).expect("valid UTF-8");
         s
     }
@@ -273,6 +403,61 @@ mod tests {
         let mut bytes = utf16_bytes("ab,cd,ef,gh\n", false, true);
         bytes.extend_from_slice(&[0x00, 0xDC, 0x3D, 0xD8, b'a', 0, b'z']);
         assert_eq!(read_text(&bytes), "ab,cd,ef,gh\n\u{FFFD}\u{FFFD}a\u{FFFD}");
+    }
+
+    /// gzip of `member` repeated `times` (concatenated members, as `gzip -c a b` writes).
+    #[cfg(feature = "gzip")]
+    fn members(member: &[u8], times: usize) -> Vec<u8> {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        gz.write_all(member).expect("compress");
+        gz.finish().expect("compress").repeat(times)
+    }
+
+    /// Reads `bytes` through [`text`] (the file's size given or not): its length, or
+    /// the budget's message.
+    #[cfg(feature = "gzip")]
+    fn gunzipped(bytes: &[u8], size: u64) -> Result<usize, String> {
+        let mut out = Vec::new();
+        let charge = Charge::default();
+        let read = text(BufReader::with_capacity(1 << 16, bytes), size, &charge)
+            .and_then(|mut r| r.read_to_end(&mut out));
+        read.map_err(|e| over_budget(&e).map_or_else(|| format!("not the budget: {e}"), str::to_owned))
+    }
+
+    #[test]
+    #[cfg(feature = "gzip")]
+    fn gzip_text_stays_within_its_budget() {
+        // 10 MiB of 100-byte lines, a few KB of archive: within the 16 MiB any file may
+        // expand to.
+        let line = format!("{}\n", "7".repeat(99));
+        let fine = members(line.repeat(1 << 14).as_bytes(), 6);
+        assert_eq!(gunzipped(&fine, fine.len() as u64), Ok((6 * 100) << 14));
+        // 4-byte lines are charged 48 bytes each: 2 MiB of them (524 288 lines, 24 MiB
+        // charged) pass the budget, whether the size is known or not (a pipe).
+        let dense = members("1,2\n".repeat(1 << 18).as_bytes(), 2);
+        for size in [dense.len() as u64, 0] {
+            let e = gunzipped(&dense, size).expect_err("over the budget");
+            assert!(e.starts_with("the file is gzip-compressed and expands to more than 32 × its"), "{e}");
+            assert!(e.contains("MiB: a line as at least 48 bytes"), "{e}");
+        }
+        // Past 16 MiB, a file may expand 32 × its size: 19 MiB of text (in about 0.2 MiB
+        // of archive) read as a file of 1 MiB, not as the archive it is.
+        let big = members(line.repeat(1 << 15).as_bytes(), 6);
+        let text_len = (6 * 100) << 15;
+        assert!(text_len > 16 << 20 && big.len() * 32 < 16 << 20, "{}", big.len());
+        assert_eq!(gunzipped(&big, 1 << 20), Ok(text_len));
+        let e = gunzipped(&big, big.len() as u64);
+        assert!(e.as_ref().is_err_and(|e| e.contains("any file may expand to 16 MiB")), "{e:?}");
+        // JSON is charged 3 × its bytes: 6 MiB of it (18 MiB charged) does not read.
+        let json = members(format!("[{}0]", "1.25,".repeat(1 << 18)).as_bytes(), 5);
+        let charge = Charge::default();
+        charge.json();
+        let mut out = Vec::new();
+        let read = text(BufReader::new(&json[..]), json.len() as u64, &charge)
+            .and_then(|mut r| r.read_to_end(&mut out));
+        assert!(read.as_ref().is_err_and(|e| over_budget(e).is_some()), "{read:?}");
+        assert_eq!(gunzipped(&json, json.len() as u64), Ok(5 * ((1 << 18) * 5 + 3)), "not JSON: 6 MiB reads");
     }
 
     #[test]

@@ -92,7 +92,9 @@ pub fn load_file(path: &Path, opts: LoadOptions, progress: &Progress) -> Result<
 }
 
 /// Loads a capture from any reader (an embedded sample, a test's bytes); `path` names
-/// it in messages. gzip and UTF-16 are undone while reading (`decode`).
+/// it in messages. gzip and UTF-16 are undone while reading (`decode`); a gzip input's
+/// text may be at most 32 × its size (`progress`'s total bytes when set, else the bytes
+/// read so far), or 16 MiB (`decode`'s budget).
 pub fn load_reader<'a, R: Read + Send + 'a>(
     path: &Path,
     reader: R,
@@ -101,8 +103,17 @@ pub fn load_reader<'a, R: Read + Send + 'a>(
 ) -> Result<Capture, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     let counting = Counting { inner: reader, progress };
-    let text = decode::text(BufReader::with_capacity(1 << 16, counting)).map_err(io_err)?;
-    let mut capture = load_text(path, text, opts, progress)?;
+    let size = progress.total_bytes.load(Ordering::Relaxed);
+    let charge = decode::Charge::default();
+    let text = decode::text(BufReader::with_capacity(1 << 16, counting), size, &charge).map_err(io_err)?;
+    let mut capture = load_text(path, text, opts, progress, &charge).map_err(|e| match &e.kind {
+        // A gzip input past its budget: refused for what it is, not as a read failure.
+        LoadErrorKind::Io(io) => match decode::over_budget(io) {
+            Some(message) => LoadError::new(path, None, LoadErrorKind::NotACapture(message.to_owned())),
+            None => e,
+        },
+        _ => e,
+    })?;
     // Whatever the format, the timeline gets finite start times in time order.
     capture.traces.iter_mut().for_each(crate::model::Trace::ensure_time_order);
     // Every loader ends here: in a debug build a broken model invariant is a loader bug.
@@ -115,11 +126,13 @@ pub fn load_reader<'a, R: Read + Send + 'a>(
 }
 
 /// Loads a capture from its text: CapFrameX JSON, the sampled logs, else a CSV.
+/// `charge` is told when the text is JSON (a gzip input's budget charges it more).
 fn load_text(
     path: &Path,
     mut reader: decode::Text<'_>,
     opts: LoadOptions,
     progress: &Progress,
+    charge: &decode::Charge,
 ) -> Result<Capture, LoadError> {
     let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
     // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces;
@@ -142,12 +155,14 @@ fn load_text(
         reader.consume(3);
     }
     if json {
+        charge.json();
         return capframex_json::load(path, reader);
     }
     if white {
         // Nothing but white space in the first buffer: look past it for a JSON `{`.
         let lines = skip_white_space(&mut reader).map_err(io_err)?;
         if reader.fill_buf().map_err(io_err)?.first() == Some(&b'{') {
+            charge.json();
             return capframex_json::load(path, reader);
         }
         // Not JSON: the CSV readers see the blank lines again, so lines keep their numbers.

@@ -139,15 +139,34 @@ fn event_texts(rec: &csv::ByteRecord, events_index: Option<usize>) -> Vec<String
         .unwrap_or_default()
 }
 
-/// What the end of the file leaves to say: events after the last frame, lines after
-/// the footer, a 5.x capture without its footer.
-fn end_warnings(pending: &[String], after_footer: u64, no_footer: bool) -> Vec<Warning> {
+/// Events a capture keeps (a real one has a few hundred bookmarks); further ones are
+/// counted in a warning. An event cell of `a;a;a…` would otherwise cost ~20 × its text.
+const MAX_EVENTS: usize = 1 << 16;
+/// Events of skipped rows kept for the next frame; further ones are counted.
+const MAX_PENDING: usize = 1024;
+/// Events after the last frame named in the warning that says they are not shown.
+const LISTED_PENDING: usize = 5;
+
+/// What the end of the file leaves to say: events after the last frame, events left
+/// out, lines after the footer, a 5.x capture without its footer.
+fn end_warnings(rows: &UnrealRows<'_>, no_footer: bool) -> Vec<Warning> {
+    let (pending, after_footer) = (&rows.pending, rows.after_footer);
     let mut warnings = Vec::new();
     if !pending.is_empty() {
+        let listed: Vec<&str> = pending.iter().take(LISTED_PENDING).map(String::as_str).collect();
+        let more = pending.len() - listed.len();
         warnings.push(Warning::file(format!(
-            "{} event(s) on rows after the last frame are not shown: {}",
+            "{} event(s) on rows after the last frame are not shown: {}{}",
             pending.len(),
-            pending.join("; ")
+            listed.join("; "),
+            if more > 0 { format!("; and {more} more") } else { String::new() }
+        )));
+    }
+    if rows.events_left_out > 0 {
+        warnings.push(Warning::file(format!(
+            "{} events were left out: a capture keeps at most {MAX_EVENTS}, and {MAX_PENDING} of skipped rows at a \
+             time",
+            rows.events_left_out
         )));
     }
     if after_footer > 0 {
@@ -176,8 +195,10 @@ struct UnrealRows<'a> {
     width: usize,
     /// Frames whose row is longer than the first header: (frame, fields, line).
     long_rows: Vec<(usize, usize, u64)>,
-    /// Events of skipped rows, for the next kept frame.
+    /// Events of skipped rows, for the next kept frame (at most [`MAX_PENDING`]).
     pending: Vec<String>,
+    /// Events not kept: past [`MAX_EVENTS`], or past [`MAX_PENDING`] waiting.
+    events_left_out: u64,
     /// The repeat of the header at the end (modern layout).
     footer_header: Option<Vec<String>>,
     /// The footer's metadata line.
@@ -210,7 +231,11 @@ impl RowFormat for UnrealRows<'_> {
             Ok(ft) => {
                 let frame = acc.frame_time_ms.len();
                 for label in self.pending.drain(..).chain(texts) {
-                    acc.events.push(Event { frame, time_ms: 0.0, label });
+                    if acc.events.len() < MAX_EVENTS {
+                        acc.events.push(Event { frame, time_ms: 0.0, label });
+                    } else {
+                        self.events_left_out += 1;
+                    }
                 }
                 if rec.len() > self.width {
                     // A stat that appeared mid-capture: a column named by the footer.
@@ -227,7 +252,13 @@ impl RowFormat for UnrealRows<'_> {
                 Ok(())
             }
             Err(reason) => {
-                self.pending.extend(texts);
+                for label in texts {
+                    if self.pending.len() < MAX_PENDING {
+                        self.pending.push(label);
+                    } else {
+                        self.events_left_out += 1;
+                    }
+                }
                 Err(reason)
             }
         }
@@ -275,18 +306,19 @@ pub(super) fn load<R: Read>(
         width: head.header.len(),
         long_rows: Vec::new(),
         pending: Vec::new(),
+        events_left_out: 0,
         footer_header: None,
         meta: None,
         after_footer: 0,
     };
     read_frames(path, head, reader, &mut acc, progress, &mut state)?;
-    let UnrealRows { long_rows, pending, footer_header, meta, after_footer, .. } = state;
+    warnings.extend(end_warnings(&state, layout == UnrealLayout::Modern && state.meta.is_none()));
+    let UnrealRows { long_rows, footer_header, meta, .. } = state;
     let mut names = head.header.clone();
     if let Some(footer) = footer_header.filter(|f| f.len() > names.len()) {
         names = footer;
     }
     apply_final_header(&mut acc, &names, &long_rows);
-    warnings.extend(end_warnings(&pending, after_footer, layout == UnrealLayout::Modern && meta.is_none()));
     if acc.frame_time_ms.is_empty() {
         return Err(no_frames(path, &acc, "no row has a FrameTime above 0".into()));
     }
@@ -294,4 +326,46 @@ pub(super) fn load<R: Read>(
     let trace = acc.finish(meta_for(path));
     let info = file_info(path, &meta.unwrap_or_default(), layout);
     Ok(Capture { info, traces: vec![trace], warnings: Vec::new() })
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ingest::{LoadOptions, load_bytes};
+    use std::fmt::Write as _;
+    use std::path::Path;
+
+    /// Events are capped: 70 000 on frames keep 65 536, 2000 on skipped rows before a
+    /// frame keep 1024, and 3000 after the last frame are named five at a time; the
+    /// rest are counted in a warning.
+    #[test]
+    fn events_are_kept_up_to_a_cap_and_the_rest_counted() {
+        let mut text = String::from("EVENTS,FrameTime,GameThreadTime\n");
+        text.push_str(&"e;".repeat(70_000));
+        text.push_str(",16.6,5\n");
+        for _ in 0..2000 {
+            text.push_str("s,,5\n");
+        }
+        text.push_str(",16.7,5\n");
+        for k in 0..3000 {
+            let _ = writeln!(text, "after{k},,5");
+        }
+        let c = load_bytes(Path::new("u.csv"), text.as_bytes(), LoadOptions::default())
+            .unwrap_or_else(|e| panic!("{e}"));
+        let t = &c.traces[0];
+        assert_eq!(t.frames.events.len(), super::MAX_EVENTS);
+        let messages: Vec<&str> = t.warnings.iter().map(|w| w.message.as_str()).collect();
+        let after = messages.iter().find(|m| m.contains("after the last frame")).copied().unwrap_or_default();
+        assert!(
+            after.starts_with("1024 event(s) on rows after the last frame are not shown: after0; after1;"),
+            "{after}"
+        );
+        assert!(after.ends_with("after4; and 1019 more"), "{after}");
+        // 70 000 − 65 536 on the first frame, 2000 − 1024 skipped ones waiting, the
+        // 1024 that waited (no room on the second frame), 3000 − 1024 after the end.
+        let left_out = 70_000 - super::MAX_EVENTS + 976 + 1024 + 1976;
+        assert!(
+            messages.iter().any(|m| m.starts_with(&format!("{left_out} events were left out"))),
+            "{messages:?}"
+        );
+    }
 }

@@ -70,18 +70,25 @@ impl Input<'_> {
     }
 }
 
-/// Decodes a Plain LZ77 stream into at most `limit` bytes. The stream ends where its
-/// input ends (at a flag word boundary, or where a match would start).
-pub fn decompress_lz77(compressed: &[u8], limit: usize) -> Result<Vec<u8>, DecodeError> {
+/// Decodes a Plain LZ77 stream into `out` (cleared first), at most `limit` bytes. The
+/// stream ends where its input ends (at a flag word boundary, or where a match would
+/// start). On an error `out` holds what was decoded before it, so the caller can
+/// charge the work done to its budget.
+pub fn decompress_lz77(compressed: &[u8], limit: usize, out: &mut Vec<u8>) -> Result<(), DecodeError> {
     let mut input = Input { bytes: compressed, pos: 0 };
-    let mut out: Vec<u8> = Vec::with_capacity(limit.min(compressed.len().saturating_mul(8)));
+    out.clear();
+    // Room for a typical expansion, not the whole limit: a buffer may state 64 MiB and
+    // hold a few bytes, and 600 000 of them would map and unmap 64 MiB each. A large
+    // output grows by reallocation (remapped pages, not copies, past the heap's mmap
+    // threshold).
+    out.reserve(limit.min(compressed.len().saturating_mul(8)));
     let (mut flags, mut flag_count) = (0u32, 0u32);
     // Where the shared length nibble is kept (§2.4.4: two matches share one byte).
     let mut half_byte: Option<usize> = None;
     loop {
         if flag_count == 0 {
             if input.done() {
-                return Ok(out);
+                return Ok(());
             }
             flags = input.u32()?;
             flag_count = 32;
@@ -89,7 +96,7 @@ pub fn decompress_lz77(compressed: &[u8], limit: usize) -> Result<Vec<u8>, Decod
         flag_count -= 1;
         if flags & (1 << flag_count) == 0 {
             if input.done() {
-                return Ok(out);
+                return Ok(());
             }
             if out.len() >= limit {
                 return Err(DecodeError::TooLong);
@@ -98,7 +105,7 @@ pub fn decompress_lz77(compressed: &[u8], limit: usize) -> Result<Vec<u8>, Decod
             continue;
         }
         if input.done() {
-            return Ok(out);
+            return Ok(());
         }
         let at = input.pos;
         let (offset, length) = match_of(&mut input, &mut half_byte)?;
@@ -108,11 +115,14 @@ pub fn decompress_lz77(compressed: &[u8], limit: usize) -> Result<Vec<u8>, Decod
         if length > limit - out.len() {
             return Err(DecodeError::TooLong);
         }
+        // An overlapping match (offset < length) repeats the `offset` bytes before it:
+        // copied in runs that double, each a whole number of repeats (all but the last).
         let start = out.len() - offset;
-        for i in 0..length {
-            // Overlapping copies repeat the bytes just written, byte by byte.
-            let b = out[start + i];
-            out.push(b);
+        let mut copied = 0;
+        while copied < length {
+            let n = (length - copied).min(offset + copied);
+            out.extend_from_within(start..start + n);
+            copied += n;
         }
     }
 }
@@ -151,13 +161,47 @@ fn match_of(input: &mut Input<'_>, half_byte: &mut Option<usize>) -> Result<(usi
 mod tests {
     use super::*;
 
+    fn decode(compressed: &[u8], limit: usize) -> Result<Vec<u8>, DecodeError> {
+        let mut out = Vec::new();
+        decompress_lz77(compressed, limit, &mut out).map(|()| out)
+    }
+
+    /// Matches copied in runs give what a byte-by-byte copy gives: every offset from 1
+    /// to 9 against every length from 3 to 40, after a 9-byte start.
+    #[test]
+    fn overlapping_matches_repeat_the_bytes_before_them() {
+        for offset in 1..=9u16 {
+            for length in 3..=40usize {
+                // Flags: 9 literals, then a match, then the end. Length 3..=9 fits the
+                // word (length - 3), 10..=24 the nibble, 25..=40 the byte after it.
+                let mut s = (0xFFFF_FFFFu32 >> 9).to_le_bytes().to_vec();
+                s.extend_from_slice(b"123456789");
+                let l = length - 3;
+                let word = ((offset - 1) << 3) | (l.min(7) as u16);
+                s.extend_from_slice(&word.to_le_bytes());
+                if l >= 7 {
+                    s.push((l - 7).min(15) as u8);
+                    if l >= 22 {
+                        s.push((l - 22) as u8);
+                    }
+                }
+                let mut expected = b"123456789".to_vec();
+                let start = expected.len() - usize::from(offset);
+                for i in 0..length {
+                    expected.push(expected[start + i]);
+                }
+                assert_eq!(decode(&s, 100), Ok(expected), "offset {offset}, length {length}");
+            }
+        }
+    }
+
     #[test]
     fn literals_and_matches() {
         // MS-XCA §2.3 example: "abcdefghijklmnopqrstuvwxyz" is all literals (26 flag bits
         // 0, then the rest 1 to mark the end).
         let mut stream = vec![0x3f, 0x00, 0x00, 0x00];
         stream.extend_from_slice(b"abcdefghijklmnopqrstuvwxyz");
-        assert_eq!(decompress_lz77(&stream, 100).as_deref(), Ok(&b"abcdefghijklmnopqrstuvwxyz"[..]));
+        assert_eq!(decode(&stream, 100).as_deref(), Ok(&b"abcdefghijklmnopqrstuvwxyz"[..]));
         // "abc" then a match of offset 3, length 100: flags 0b000 1 then 1s to end.
         // Length 100: 100 - 3 = 97 → 7 in the word, nibble 15, byte 97 - 7 - 15 = 75.
         let word: u16 = (2 << 3) | 7;
@@ -165,21 +209,25 @@ mod tests {
         s.extend_from_slice(b"abc");
         s.extend_from_slice(&word.to_le_bytes());
         s.extend_from_slice(&[0x0f, 75]);
-        let out = decompress_lz77(&s, 1000).unwrap_or_default();
+        let out = decode(&s, 1000).unwrap_or_default();
         assert_eq!(out.len(), 103);
         assert!(out.chunks(3).all(|c| c == &b"abc"[..c.len()]));
         // The same stream with a limit below its length is refused, not cut.
-        assert_eq!(decompress_lz77(&s, 50), Err(DecodeError::TooLong));
+        assert_eq!(decode(&s, 50), Err(DecodeError::TooLong));
+        // What was decoded before the error is left in the output (charged to the budget).
+        let mut out = Vec::new();
+        assert_eq!(decompress_lz77(&s, 50, &mut out), Err(DecodeError::TooLong));
+        assert_eq!(out, b"abc");
     }
 
     #[test]
     fn damaged_streams_are_errors() {
         // A match before any output.
-        assert_eq!(decompress_lz77(&[0, 0, 0, 0x80, 0x08, 0x00], 10), Err(DecodeError::BadOffset { at: 4 }));
+        assert_eq!(decode(&[0, 0, 0, 0x80, 0x08, 0x00], 10), Err(DecodeError::BadOffset { at: 4 }));
         // A flag word cut short.
-        assert_eq!(decompress_lz77(&[0, 0], 10), Err(DecodeError::Truncated { at: 2 }));
+        assert_eq!(decode(&[0, 0], 10), Err(DecodeError::Truncated { at: 2 }));
         // A 32-bit length field cut short.
         let s = [0, 0, 0, 0x40, b'a', 0x07, 0x00, 0x0f, 0xff, 0x00, 0x00, 0x01];
-        assert!(matches!(decompress_lz77(&s, 10), Err(DecodeError::Truncated { .. })));
+        assert!(matches!(decode(&s, 10), Err(DecodeError::Truncated { .. })));
     }
 }

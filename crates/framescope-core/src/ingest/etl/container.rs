@@ -4,8 +4,16 @@
 //! the first buffer. Buffers are read one at a time (at most [`MAX_BUFFER_BYTES`]),
 //! so memory stays near one buffer whatever the file's size. Compressed buffers
 //! (`BufferFlag` 0x40) hold Plain LZ77 data after their header (`compression.rs`).
+//!
+//! The budget: all compressed buffers of a file together expand to at most
+//! [`expansion_budget`] bytes — 32 × the file's size, at least 16 MiB. Real traces
+//! expand a few times (ETW compresses each buffer on its own); a file past the budget
+//! is refused, naming the buffer where it ran out. Every byte decoded counts, a buffer
+//! that then fails to decode too, so the budget bounds the time (bytes decoded, records
+//! walked) as well as what the readers keep from the records. Problems are counted,
+//! the first five kept ([`Problems`]).
 
-use super::compression::decompress_lz77;
+use super::compression::{DecodeError, decompress_lz77};
 use super::records::{Record, RecordKind};
 use std::io::Read;
 
@@ -79,26 +87,88 @@ pub struct Problem {
     pub message: String,
 }
 
+/// Problems met: every one counted, the first [`Problems::KEPT`] kept (a file of
+/// 600 000 broken buffers keeps five messages, not 600 000), and the one that ended
+/// the reading always kept.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Problems {
+    kept: Vec<Problem>,
+    total: u64,
+    last: Option<Problem>,
+}
+
+impl Problems {
+    /// Problems kept in full; the rest are counted.
+    pub const KEPT: usize = 5;
+
+    /// Counts a problem; its message is made only when it is kept.
+    pub fn push(&mut self, offset: u64, message: impl FnOnce() -> String) {
+        self.total += 1;
+        if self.kept.len() < Self::KEPT {
+            self.kept.push(Problem { offset, message: message() });
+        }
+    }
+
+    /// The kept problems in file order, then the one that ended the reading.
+    pub fn iter(&self) -> impl Iterator<Item = &Problem> {
+        self.kept.iter().chain(&self.last)
+    }
+
+    /// Every problem met, kept or only counted.
+    #[must_use]
+    pub fn total(&self) -> u64 {
+        self.total + u64::from(self.last.is_some())
+    }
+}
+
+/// Bytes of compressed buffers a file may expand to: 32 × its size, and at least
+/// 16 MiB (any one buffer ETW writes). Real traces expand a few times; a file past
+/// this is refused ([`BufferReader::over_budget`]). The budget bounds the work
+/// (bytes decoded, records walked) and what the readers keep from those records.
+#[must_use]
+pub fn expansion_budget(file_len: u64) -> u64 {
+    file_len.saturating_mul(EXPANSION_RATIO).max(EXPANSION_FLOOR)
+}
+
+/// How many times its size a file's compressed buffers may expand to.
+pub const EXPANSION_RATIO: u64 = 32;
+/// What any file may expand to, however small.
+pub const EXPANSION_FLOOR: u64 = 16 << 20;
+
 /// Reads the buffers of a file in order. A buffer that cannot be decoded is skipped
 /// with a [`Problem`]; one whose size cannot be trusted ends the reading (the rest of
-/// the file cannot be found), also with a problem.
+/// the file cannot be found), also with a problem. Compressed buffers expand within
+/// the file's [`expansion_budget`]; past it the reading ends ([`Self::over_budget`]).
 pub struct BufferReader<R> {
     reader: R,
     offset: u64,
     file_len: u64,
     ended: bool,
+    /// Bytes compressed buffers expanded to so far (decoded or not).
+    expanded: u64,
     /// Problems met so far.
-    pub problems: Vec<Problem>,
+    pub problems: Problems,
+    /// Set when the compressed buffers expand past the file's budget: the file is not
+    /// to be read (the offset is the buffer's where the budget ran out).
+    pub over_budget: Option<Problem>,
 }
 
 impl<R: Read> BufferReader<R> {
     /// Reads buffers from `reader`, a file of `file_len` bytes.
     pub fn new(reader: R, file_len: u64) -> Self {
-        Self { reader, offset: 0, file_len, ended: false, problems: Vec::new() }
+        Self {
+            reader,
+            offset: 0,
+            file_len,
+            ended: false,
+            expanded: 0,
+            problems: Problems::default(),
+            over_budget: None,
+        }
     }
 
     fn stop(&mut self, offset: u64, message: String) -> Option<Buffer> {
-        self.problems.push(Problem { offset, message });
+        self.problems.last = Some(Problem { offset, message });
         self.ended = true;
         None
     }
@@ -133,13 +203,11 @@ impl<R: Read> BufferReader<R> {
             }
             let truncated = (body.len() as u64) < body_len;
             if truncated {
-                self.problems.push(Problem {
-                    offset: at,
-                    message: format!(
-                        "the file ends inside a buffer of {size} bytes ({} bytes are there); its complete records are read",
-                        body.len() + BUFFER_HEADER_LEN
-                    ),
-                });
+                let there = body.len() + BUFFER_HEADER_LEN;
+                let message = format!(
+                    "the file ends inside a buffer of {size} bytes ({there} bytes are there); its complete records are read"
+                );
+                self.problems.last = Some(Problem { offset: at, message });
                 self.ended = true;
             }
             match self.body(header, body, truncated) {
@@ -156,30 +224,43 @@ impl<R: Read> BufferReader<R> {
         let filled = (header.filled as usize).saturating_sub(BUFFER_HEADER_LEN);
         if header.compressed() {
             if header.filled > MAX_BUFFER_BYTES {
-                self.problems.push(Problem {
-                    offset: at,
-                    message: format!("a compressed buffer states {} filled bytes; skipped", header.filled),
+                self.problems.push(at, || {
+                    format!("a compressed buffer states {} filled bytes; skipped", header.filled)
                 });
                 return None;
             }
-            return match decompress_lz77(&body, filled) {
-                Ok(data) => Some(data),
+            let budget = expansion_budget(self.file_len);
+            let left = usize::try_from(budget.saturating_sub(self.expanded)).unwrap_or(usize::MAX);
+            let mut data = Vec::new();
+            let decoded = decompress_lz77(&body, filled.min(left), &mut data);
+            self.expanded += data.len() as u64;
+            return match decoded {
+                Ok(()) => Some(data),
+                Err(DecodeError::TooLong) if filled > left => {
+                    let message = format!(
+                        "the compressed buffers expand to more than {} MiB ({EXPANSION_RATIO} × the file's {} bytes, at \
+                         least {} MiB), far more than a real trace's; the file is refused as damaged or built to \
+                         exhaust memory",
+                        budget >> 20,
+                        self.file_len,
+                        EXPANSION_FLOOR >> 20
+                    );
+                    self.over_budget = Some(Problem { offset: at, message });
+                    self.ended = true;
+                    None
+                }
                 Err(e) => {
-                    self.problems.push(Problem {
-                        offset: at,
-                        message: format!("a compressed buffer cannot be decoded: {e}; skipped"),
-                    });
+                    self.problems.push(at, || format!("a compressed buffer cannot be decoded: {e}; skipped"));
                     None
                 }
             };
         }
         if filled > body.len() && !truncated {
-            self.problems.push(Problem {
-                offset: at,
-                message: format!(
+            self.problems.push(at, || {
+                format!(
                     "a buffer states {} filled bytes but is {} bytes long; read up to its end",
                     header.filled, header.size
-                ),
+                )
             });
         }
         body.truncate(filled);
@@ -339,9 +420,10 @@ mod tests {
         let b = r.next_buffer().map(|b| (b.header.file_offset, b.data.len()));
         assert_eq!((a, b), (Some((0, 28)), Some((128, 24))));
         assert!(r.next_buffer().is_none());
-        let offsets: Vec<u64> = r.problems.iter().map(|p| p.offset).collect();
-        assert_eq!(offsets, [128, 224], "{:?}", r.problems);
-        assert!(r.problems[1].message.contains("impossible size of 40"));
+        let problems: Vec<&Problem> = r.problems.iter().collect();
+        let offsets: Vec<u64> = problems.iter().map(|p| p.offset).collect();
+        assert_eq!(offsets, [128, 224], "{problems:?}");
+        assert!(problems[1].message.contains("impossible size of 40"));
     }
 
     #[test]
@@ -350,7 +432,8 @@ mod tests {
         let mut r = BufferReader::new(&file[..500], 500);
         assert_eq!(r.next_buffer().map(|b| b.data.len()), Some(500 - BUFFER_HEADER_LEN));
         assert!(r.next_buffer().is_none());
-        assert!(r.problems[0].message.starts_with("the file ends inside a buffer of 4096 bytes"));
+        let first = r.problems.iter().next().map(|p| p.message.clone()).unwrap_or_default();
+        assert!(first.starts_with("the file ends inside a buffer of 4096 bytes"), "{first}");
     }
 
     #[test]
@@ -361,5 +444,57 @@ mod tests {
         head[79] = 3; // a system record of another group is not the log-file header
         assert!(!looks_like_etl(&head));
         assert!(!looks_like_etl(b"timestamp_ns,event,marker_id,frame_id\n1,PCLStatsEvent,0,1\n"));
+    }
+
+    /// A compressed buffer of `packed` stating `filled` bytes.
+    fn packed(packed: &[u8], filled: u32) -> Vec<u8> {
+        let mut b = buffer(BUFFER_HEADER_LEN as u32 + packed.len() as u32, filled);
+        b[0x34] = 0x40;
+        b[BUFFER_HEADER_LEN..].copy_from_slice(packed);
+        b
+    }
+
+    /// "a" then a match of offset 1 and `len` − 1 bytes (32-bit length field).
+    fn run_of_a(len: u32) -> Vec<u8> {
+        let mut s = vec![0xFF, 0xFF, 0xFF, 0x7F, b'a', 0x07, 0x00, 0x0F, 0xFF, 0x00, 0x00];
+        s.extend_from_slice(&(len - 1 - 3).to_le_bytes());
+        s
+    }
+
+    #[test]
+    fn compressed_buffers_expand_within_the_files_budget() {
+        // Each buffer expands to 6 MiB: two fit the 16 MiB a small file may expand to,
+        // the third does not and ends the reading.
+        let mut file = Vec::new();
+        for _ in 0..4 {
+            file.extend(packed(&run_of_a(6 << 20), 72 + (6 << 20)));
+        }
+        let mut r = BufferReader::new(&file[..], file.len() as u64);
+        assert_eq!(r.next_buffer().map(|b| b.data.len()), Some(6 << 20));
+        assert_eq!(r.next_buffer().map(|b| b.data.len()), Some(6 << 20));
+        assert!(r.next_buffer().is_none());
+        let over = r.over_budget.clone().unwrap_or_else(|| panic!("over budget"));
+        assert_eq!(over.offset, 2 * file.len() as u64 / 4);
+        assert!(over.message.contains("expand to more than 16 MiB"), "{}", over.message);
+        assert!(r.next_buffer().is_none());
+        assert_eq!(expansion_budget(1 << 20), 32 << 20);
+    }
+
+    #[test]
+    fn problems_are_counted_and_the_first_kept() {
+        // 100 buffers that fail to decode (a match before any output), then one whose
+        // size ends the reading.
+        let mut file = Vec::new();
+        for _ in 0..100 {
+            file.extend(packed(&[0, 0, 0, 0x80, 0x08, 0x00], 200));
+        }
+        file.extend(buffer(40, 40));
+        let mut r = BufferReader::new(&file[..], file.len() as u64);
+        assert!(r.next_buffer().is_none());
+        assert_eq!(r.problems.total(), 101);
+        let kept: Vec<&Problem> = r.problems.iter().collect();
+        assert_eq!(kept.len(), Problems::KEPT + 1);
+        assert!(kept[0].message.contains("cannot be decoded"), "{kept:?}");
+        assert!(kept[Problems::KEPT].message.contains("impossible size of 40"), "{kept:?}");
     }
 }

@@ -6,8 +6,11 @@
 //! but not decoded (that needs their manifests: capture presents with PresentMon).
 //!
 //! Bad files give a [`LoadError`] naming the file and the byte offset when nothing can
-//! be read, else the readable part with warnings (byte offsets again). Memory stays
-//! near one buffer (at most 64 MiB) plus what the caller keeps.
+//! be read, else the readable part with warnings (byte offsets again; every problem
+//! counted, the first five listed). Memory stays near one buffer (at most 64 MiB) plus
+//! what the caller keeps. Compressed buffers expand to at most 32 × the file's size (at
+//! least 16 MiB, [`container::expansion_budget`]): a file past that is refused, which
+//! bounds the time spent and what is kept from the records.
 
 mod compression;
 pub mod container;
@@ -23,7 +26,7 @@ pub use summary::{EtlSummary, PclEvents, ProviderSummary, summarize};
 
 use super::error::{LoadError, LoadErrorKind};
 use crate::model::Warning;
-use container::{BUFFER_HEADER_LEN, BufferReader};
+use container::{BUFFER_HEADER_LEN, BufferReader, Problem, Problems};
 use records::Records;
 use std::io::BufReader;
 use std::path::Path;
@@ -51,10 +54,15 @@ pub fn read(path: &Path, mut visit: impl FnMut(&BufferHeader, &Record<'_>)) -> R
     let len = file.metadata().map_err(|e| err(LoadErrorKind::Io(e)))?.len();
     let mut reader = BufferReader::new(BufReader::with_capacity(1 << 16, file), len);
     let not_etl = |msg: String| err(LoadErrorKind::NotACapture(msg));
+    let over_budget = |p: &Problem| not_etl(format!("byte {}: {}", p.offset, p.message));
     let Some(first) = reader.next_buffer() else {
+        if let Some(p) = &reader.over_budget {
+            return Err(over_budget(p));
+        }
         let why = reader
             .problems
-            .first()
+            .iter()
+            .next()
             .map_or_else(|| "the file is empty".to_owned(), |p| format!("byte {}: {}", p.offset, p.message));
         return Err(not_etl(format!("not an ETW trace (.etl): {why}")));
     };
@@ -67,7 +75,7 @@ pub fn read(path: &Path, mut visit: impl FnMut(&BufferHeader, &Record<'_>)) -> R
         not_etl(format!("byte {BUFFER_HEADER_LEN}: the log-file header gives no clock rate (PerfFreq 0); the times cannot be read"))
     })?;
     let mut out = EtlFile { header, clock, buffers: 0, compressed_buffers: 0, warnings: Vec::new() };
-    let mut bad_records = Vec::new();
+    let mut bad_records = Capped::default();
     let mut buffer = Some(first);
     while let Some(b) = buffer {
         out.buffers += 1;
@@ -75,14 +83,34 @@ pub fn read(path: &Path, mut visit: impl FnMut(&BufferHeader, &Record<'_>)) -> R
         for r in Records::new(&b.data) {
             match r {
                 Ok(r) => visit(&b.header, &r),
-                Err(e) => bad_records.push(record_problem(&b.header, e.offset, &e.message)),
+                Err(e) => bad_records.push(|| record_problem(&b.header, e.offset, &e.message)),
             }
         }
         buffer = reader.next_buffer();
     }
+    if let Some(p) = &reader.over_budget {
+        return Err(over_budget(p));
+    }
     let problems = reader.problems.iter().map(|p| format!("byte {}: {}", p.offset, p.message));
-    out.warnings = grouped(problems.chain(bad_records).collect());
+    let listed: Vec<String> = problems.chain(bad_records.kept).collect();
+    out.warnings = grouped(listed, reader.problems.total() + bad_records.total);
     Ok(out)
+}
+
+/// Messages counted, the first [`Problems::KEPT`] kept.
+#[derive(Default)]
+struct Capped {
+    kept: Vec<String>,
+    total: u64,
+}
+
+impl Capped {
+    fn push(&mut self, message: impl FnOnce() -> String) {
+        self.total += 1;
+        if self.kept.len() < Problems::KEPT {
+            self.kept.push(message());
+        }
+    }
 }
 
 fn record_problem(buffer: &BufferHeader, offset: usize, message: &str) -> String {
@@ -94,13 +122,14 @@ fn record_problem(buffer: &BufferHeader, offset: usize, message: &str) -> String
     format!("{at}: {message}; the rest of that buffer is skipped")
 }
 
-/// Problems as warnings: each one when few, else the first five and a count.
-fn grouped(messages: Vec<String>) -> Vec<Warning> {
+/// Problems as warnings: each one when few, else the first five and a count of the
+/// rest (`total` counts the problems only counted, not kept, too).
+fn grouped(messages: Vec<String>, total: u64) -> Vec<Warning> {
     const LIST: usize = 5;
-    let n = messages.len();
     let mut out: Vec<Warning> = messages.into_iter().take(LIST).map(Warning::file).collect();
-    if n > LIST {
-        out.push(Warning::file(format!("{} more problems of the same kinds", n - LIST)));
+    let more = total.saturating_sub(out.len() as u64);
+    if more > 0 {
+        out.push(Warning::file(format!("{more} more problems of the same kinds")));
     }
     out
 }

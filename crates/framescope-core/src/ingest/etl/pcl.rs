@@ -105,20 +105,38 @@ pub fn pcl_event(r: &Record<'_>) -> Option<Result<PclEvent, String>> {
     Some(Ok(PclEvent { ticks, process_id, kind }))
 }
 
+/// Different reasons for undecodable PCL events listed; events of other reasons are
+/// counted together (a damaged schema can name any field, so the reasons are many).
+const LISTED_REASONS: usize = 16;
+
 /// Reads the PCL events of a file, merged across buffers in time order (ties keep
-/// file order), with the problems met: undecodable PCL events are counted, the first
-/// kept as warnings.
+/// file order), with the problems met: undecodable PCL events are counted by reason,
+/// the first [`LISTED_REASONS`] reasons kept as warnings.
 pub fn markers_of(path: &Path) -> Result<(EtlFile, Vec<PclEvent>), LoadError> {
     let mut events = Vec::new();
     let mut bad: BTreeMap<String, u64> = BTreeMap::new();
+    let mut other_reasons = 0u64;
     let mut file = read(path, |_: &BufferHeader, r| match pcl_event(r) {
         Some(Ok(e)) => events.push(e),
-        Some(Err(msg)) => *bad.entry(msg).or_default() += 1,
+        Some(Err(msg)) => {
+            if let Some(n) = bad.get_mut(&msg) {
+                *n += 1;
+            } else if bad.len() < LISTED_REASONS {
+                bad.insert(msg, 1);
+            } else {
+                other_reasons += 1;
+            }
+        }
         None => {}
     })?;
     for (msg, n) in bad {
         let times = if n == 1 { String::new() } else { format!(" ({n} events)") };
         file.warnings.push(Warning::file(format!("{msg}{times}; skipped")));
+    }
+    if other_reasons > 0 {
+        file.warnings.push(Warning::file(format!(
+            "{other_reasons} more PCL Stats events cannot be decoded, for other reasons; skipped"
+        )));
     }
     events.sort_by_key(|e| e.ticks);
     Ok((file, events))

@@ -8,6 +8,7 @@ use super::records::{Guid, Record, RecordKind};
 use super::tracelogging::{EXT_PROVIDER_TRAITS, EXT_SCHEMA_TL, Schema, provider_name};
 use super::{BufferHeader, read};
 use crate::ingest::error::LoadError;
+use crate::model::Warning;
 pub use crate::model::etl::{EtlSummary, PclEvents, ProviderSummary};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -91,11 +92,32 @@ enum Key {
 /// Per provider: records per kind, TraceLogging event names, the name from its traits.
 type ProviderTally = (BTreeMap<RecordKind, u64>, BTreeMap<String, u64>, Option<String>);
 
+/// Providers listed; the records of any further ones are counted in the totals only
+/// (a damaged or hostile file can name a new GUID in every record).
+const MAX_PROVIDERS: usize = 1024;
+/// TraceLogging event names listed, over all providers; further ones are counted only.
+const MAX_EVENT_NAMES: usize = 4096;
+/// Characters of a provider or event name kept (the file may state 64 KiB).
+const MAX_NAME_CHARS: usize = 200;
+
+fn clipped(mut name: String) -> String {
+    if let Some((at, _)) = name.char_indices().nth(MAX_NAME_CHARS) {
+        name.truncate(at);
+        name.push('…');
+    }
+    name
+}
+
 #[derive(Default)]
 struct Tally {
     records: u64,
     kinds: BTreeMap<RecordKind, u64>,
     providers: BTreeMap<Key, ProviderTally>,
+    /// Records of providers past [`MAX_PROVIDERS`].
+    unlisted_provider_records: u64,
+    /// Event names kept, and events whose name was past [`MAX_EVENT_NAMES`].
+    event_names: usize,
+    unlisted_event_names: u64,
     first: Option<u64>,
     last: Option<u64>,
     pcl: PclEvents,
@@ -112,15 +134,26 @@ impl Tally {
             (None, None) => None,
         };
         if let Some(key) = key {
-            let (kinds, names, name) = self.providers.entry(key).or_default();
-            *kinds.entry(r.kind).or_default() += 1;
-            for (t, data) in &r.extended {
-                if *t == EXT_SCHEMA_TL {
-                    let event =
-                        Schema::parse(data).map_or_else(|_| "(unreadable schema)".to_owned(), |s| s.name);
-                    *names.entry(event).or_default() += 1;
-                } else if *t == EXT_PROVIDER_TRAITS && name.is_none() {
-                    *name = provider_name(data);
+            if self.providers.len() >= MAX_PROVIDERS && !self.providers.contains_key(&key) {
+                self.unlisted_provider_records += 1;
+            } else {
+                let (kinds, names, name) = self.providers.entry(key).or_default();
+                *kinds.entry(r.kind).or_default() += 1;
+                for (t, data) in &r.extended {
+                    if *t == EXT_SCHEMA_TL {
+                        let event = Schema::parse(data)
+                            .map_or_else(|_| "(unreadable schema)".to_owned(), |s| clipped(s.name));
+                        if let Some(n) = names.get_mut(&event) {
+                            *n += 1;
+                        } else if self.event_names < MAX_EVENT_NAMES {
+                            names.insert(event, 1);
+                            self.event_names += 1;
+                        } else {
+                            self.unlisted_event_names += 1;
+                        }
+                    } else if *t == EXT_PROVIDER_TRAITS && name.is_none() {
+                        *name = provider_name(data).map(clipped);
+                    }
                 }
             }
         }
@@ -183,6 +216,20 @@ pub fn summarize(path: &Path) -> Result<EtlSummary, LoadError> {
     let mut pcl = std::mem::take(&mut tally.pcl);
     pcl.processes = tally.pcl_pids.iter().copied().collect();
     let any_pcl = pcl.markers + pcl.inputs + pcl.init + pcl.shutdown + pcl.flags + pcl.undecodable > 0;
+    let mut warnings = file.warnings;
+    if tally.unlisted_provider_records > 0 {
+        warnings.push(Warning::file(format!(
+            "{} records of providers past the first {MAX_PROVIDERS} are counted but their providers not listed",
+            tally.unlisted_provider_records
+        )));
+    }
+    if tally.unlisted_event_names > 0 {
+        warnings.push(Warning::file(format!(
+            "{} TraceLogging events of names past the first {MAX_EVENT_NAMES} are counted but their names not \
+             listed",
+            tally.unlisted_event_names
+        )));
+    }
     Ok(EtlSummary {
         logger_name: h.logger_name.clone(),
         clock: file.clock.name(),
@@ -198,6 +245,6 @@ pub fn summarize(path: &Path) -> Result<EtlSummary, LoadError> {
         providers: tally.providers(),
         span_ms: tally.first.zip(tally.last).map(|(f, l)| file.clock.ms(l) - file.clock.ms(f)),
         pcl: any_pcl.then_some(pcl),
-        warnings: file.warnings,
+        warnings,
     })
 }
