@@ -75,8 +75,8 @@ pub fn trace_table(info: &FileInfo, trace: &Trace, settings: &Settings, run: usi
     t.push("time_ms", Cells::Float(column_or_nan(&f.start_ms, n)));
     t.push("frame_time_ms", Cells::Float(f.frame_time_ms.clone()));
     t.push("display_ms", Cells::Float(column_or_nan(&f.display_ms, n)));
-    let dropped_known = info.dropped_known && f.dropped.len() == n && !trace.is_sampled();
-    t.push("dropped", Cells::Bool((0..n).map(|i| dropped_known.then(|| f.dropped[i])).collect()));
+    let dropped_known = info.dropped_known && !trace.is_sampled();
+    t.push("dropped", Cells::Bool((0..n).map(|i| dropped_known.then(|| f.is_dropped(i))).collect()));
     push_frame_types(&mut t, &f.frame_type, n);
     let modes = &trace.meta.present_modes;
     let mode_keys =
