@@ -7,7 +7,7 @@
 
 use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema};
-use framescope_core::report::tabular::{Cells, Table};
+use framescope_core::report::tabular::{Cells, Table, TableChunks};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;
@@ -40,30 +40,47 @@ fn data_type(cells: &Cells) -> DataType {
     }
 }
 
-/// The table as one Arrow record batch, columns in order, every field nullable.
-pub fn record_batch(table: &Table) -> Result<RecordBatch, ArrowError> {
+/// Rows in a row group: what the writer holds encoded (compressed) before it writes
+/// them out, about 26 bytes a row for a FRAPS log's frames table. Smaller groups would
+/// hold less but make the file larger (a group's dictionaries start afresh: 64 Ki-row
+/// groups made a 10M-frame table 40 % larger); the chunks handed to the writer are
+/// smaller ([`TableChunks`]).
+pub const ROW_GROUP_ROWS: usize = 1 << 20;
+
+/// The Arrow schema of a table's columns, in order, every field nullable.
+fn schema(table: &Table) -> Arc<Schema> {
     let fields: Vec<Field> =
         table.columns.iter().map(|c| Field::new(&c.name, data_type(&c.cells), true)).collect();
-    let arrays: Vec<ArrayRef> = table.columns.iter().map(|c| array(&c.cells)).collect();
-    RecordBatch::try_new(Arc::new(Schema::new(fields)), arrays)
+    Arc::new(Schema::new(fields))
 }
 
-/// Writes the table as a Parquet file (one row group per million rows, Snappy).
-pub fn write(table: &Table, out: impl Write + Send) -> Result<(), ParquetError> {
-    let batch = record_batch(table)?;
+/// The table as one Arrow record batch, columns in order, every field nullable.
+pub fn record_batch(table: &Table) -> Result<RecordBatch, ArrowError> {
+    let arrays: Vec<ArrayRef> = table.columns.iter().map(|c| array(&c.cells)).collect();
+    RecordBatch::try_new(schema(table), arrays)
+}
+
+/// Writes the table as a Parquet file, a chunk at a time ([`TableChunks`]: a
+/// [`Table`], or the per-frame table of `framescope_core::pipeline::frames`), in row
+/// groups of [`ROW_GROUP_ROWS`] rows, Snappy-compressed.
+pub fn write(table: &impl TableChunks, out: impl Write + Send) -> Result<(), ParquetError> {
+    let schema = schema(&table.columns());
     let props = WriterProperties::builder()
         .set_compression(Compression::SNAPPY)
-        .set_max_row_group_row_count(Some(1 << 20))
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS))
         .set_created_by(format!("framescope {}", env!("CARGO_PKG_VERSION")))
         .build();
-    let mut writer = ArrowWriter::try_new(out, batch.schema(), Some(props))?;
-    writer.write(&batch)?;
+    let mut writer = ArrowWriter::try_new(out, schema.clone(), Some(props))?;
+    table.each_chunk(|chunk| {
+        let arrays: Vec<ArrayRef> = chunk.columns.iter().map(|c| array(&c.cells)).collect();
+        writer.write(&RecordBatch::try_new(schema.clone(), arrays)?)
+    })?;
     writer.close()?;
     Ok(())
 }
 
 /// The table as the bytes of a Parquet file.
-pub fn to_bytes(table: &Table) -> Result<Vec<u8>, ParquetError> {
+pub fn to_bytes(table: &impl TableChunks) -> Result<Vec<u8>, ParquetError> {
     let mut out = Vec::new();
     write(table, &mut out)?;
     Ok(out)

@@ -53,6 +53,19 @@ pub fn lines(s: &str) -> Cow<'_, str> {
     escape_if(s, |c| c.is_control() && c != '\t' && c != '\n')
 }
 
+/// A CSV text cell as a spreadsheet may safely open it (OWASP, "CSV injection"): text
+/// starting with `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a
+/// formula (`=cmd|' /C calc'!A0`), so it gets a leading `'`. Only text cells pass here
+/// (names, modes, messages): a number, negative ones included, is written as it is.
+#[must_use]
+pub fn formula(s: &str) -> Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// A writer for the terminal: in text, every control character but `\n` and `\t` is
 /// written escaped; in JSON (`json`), DEL and C1 controls are written as `\u00XX`
 /// (serde_json escapes the others itself, and these decode to the same characters).
