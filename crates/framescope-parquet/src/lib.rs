@@ -114,6 +114,36 @@ mod tests {
                 "{f: null, i: -3, b: null, s: null, l: \"x\"}"
             ]
         );
+        // Written a chunk at a time: the same rows.
+        struct Halves(Table);
+        impl TableChunks for Halves {
+            fn columns(&self) -> Table {
+                self.0.without_rows()
+            }
+            fn each_chunk<E>(&self, mut f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E> {
+                for r in 0..self.0.rows() {
+                    let mut one = Table::default();
+                    for c in &self.0.columns {
+                        let cells = match &c.cells {
+                            Cells::Float(v) => Cells::Float(vec![v[r]]),
+                            Cells::Int(v) => Cells::Int(vec![v[r]]),
+                            Cells::Bool(v) => Cells::Bool(vec![v[r]]),
+                            Cells::Text(v) => Cells::Text(vec![v[r].clone()]),
+                            Cells::Labels { values, keys } => {
+                                Cells::Labels { values: values.clone(), keys: vec![keys[r]] }
+                            }
+                        };
+                        one.push(&c.name, cells);
+                    }
+                    f(&one)?;
+                }
+                Ok(())
+            }
+        }
+        let chunked = to_bytes(&Halves(t.clone())).unwrap();
+        let reader = SerializedFileReader::new(bytes::Bytes::from(chunked)).unwrap();
+        let again: Vec<String> = reader.get_row_iter(None).unwrap().map(|r| r.unwrap().to_string()).collect();
+        assert_eq!(again, rows);
         let batch = record_batch(&t).unwrap();
         let types: Vec<String> = batch.schema().fields().iter().map(|f| f.data_type().to_string()).collect();
         assert_eq!(types, ["Float64", "Int64", "Boolean", "Utf8", "Utf8"]);

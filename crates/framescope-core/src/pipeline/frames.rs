@@ -285,6 +285,70 @@ mod tests {
     use crate::ingest::{LoadOptions, load_bytes};
     use std::fmt::Write;
 
+    /// Two traces of more than a chunk each (dropped frames, stutters, spikes, a trimmed
+    /// second run's positions): the table handed over in chunks, aligned to the columns
+    /// of both runs, is the one built whole, cell for cell and as CSV.
+    #[test]
+    fn chunks_make_the_table_built_whole() {
+        let mut csv = String::from(
+            "Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,\
+             Dropped,msGPUActive,Extra\n",
+        );
+        let rows = CHUNK_ROWS + 4321;
+        let mut t = 0.0;
+        for i in 0..rows {
+            let ft = if i % 997 == 0 { 40.0 } else { 8.0 + f64::from((i % 7) as u32) };
+            let gpu = if i % 1231 == 0 { 30.0 } else { 4.0 };
+            let dropped = u8::from(i % 13 == 0);
+            t += ft / 1000.0;
+            let _ = writeln!(csv, "a.exe,1,0x1,{t:.4},{ft},{ft},{dropped},{gpu},");
+            // The second trace has no display interval on odd rows: its display series
+            // leaves them out, and has a column of its own.
+            let display = if i % 2 == 0 { format!("{ft}") } else { String::new() };
+            let _ = writeln!(csv, "b.exe,2,0x2,{t:.4},{ft},{display},0,,{i}");
+        }
+        let capture =
+            load_bytes(std::path::Path::new("two.csv"), csv.as_bytes(), LoadOptions::default()).unwrap();
+        let job = super::super::Job {
+            selector: super::super::TraceSelector::All,
+            opts: LoadOptions::default(),
+            trim: crate::analysis::Trim::default(),
+        };
+        let settings =
+            Settings { frame_time: crate::analysis::FrameTimeSource::Display, ..Settings::default() };
+        let loaded = job.pick_capture("two.csv".into(), capture);
+        let Loaded::Capture { capture, .. } = &loaded else { panic!("loaded") };
+        let whole = Table::concat(
+            capture
+                .traces
+                .iter()
+                .enumerate()
+                .map(|(run, t)| trace_table(&capture.info, t, &settings, run))
+                .collect(),
+        );
+        assert_eq!(whole.rows(), 2 * rows);
+        assert!(whole.column("stutter").unwrap().len() == 2 * rows);
+        let chunked = table(&loaded, &settings).unwrap();
+        assert_eq!(chunked.rows(), whole.rows());
+        for (a, b) in chunked.columns.iter().zip(&whole.columns) {
+            assert_eq!(a.name, b.name);
+            for r in 0..whole.rows() {
+                assert_eq!(a.cells.text(r), b.cells.text(r), "{} row {r}", a.name);
+            }
+        }
+        assert_eq!(chunked.columns.len(), whole.columns.len());
+        let frames = FrameTable::new(&loaded, &settings).unwrap();
+        assert_eq!(frames.rows(), whole.rows());
+        let (mut streamed, mut built) = (Vec::new(), Vec::new());
+        frames.write_csv(&mut streamed).unwrap();
+        whole.write_csv(&mut built).unwrap();
+        assert!(streamed == built, "the CSV written a chunk at a time is the one written whole");
+        let text = |name: &str, row: usize| whole.column(name).unwrap().text(row);
+        assert!((0..whole.rows()).any(|r| text("stutter", r) == "true"));
+        assert!((0..whole.rows()).any(|r| text("spike.msGPUActive", r) == "true"));
+        assert_eq!(text("analysed", rows + 1), "false", "b's odd rows are not in its display series");
+    }
+
     /// 25 frames of 10 ms but frame 12 (30 ms, GPU 25 ms against 5): its rolling median
     /// is 10 ms, 30 − 10 = 20 > 4 ms and 200 % > 20 %: a stutter, and msGPUActive spikes
     /// (25 − 5 = 20 > 4, 400 %). Frame 5 is dropped: no display interval.

@@ -152,6 +152,18 @@ mod tests {
         assert!(matches!(text("µs ≥ 1"), Cow::Borrowed(_)), "other characters pass");
     }
 
+    /// OWASP's starts: `=`, `+`, `-`, `@`, tab and carriage return get a `'`; others,
+    /// and a `'` already there, pass.
+    #[test]
+    fn formula_cells_get_a_quote() {
+        for s in ["=cmd|' /C calc'!A0", "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(formula(s), format!("'{s}"), "{s:?}");
+        }
+        for s in ["game.exe", "", " =1", "'=1", "1-2", "Hardware: Independent Flip"] {
+            assert!(matches!(formula(s), Cow::Borrowed(_)), "{s:?}");
+        }
+    }
+
     #[test]
     fn the_terminal_writer_escapes_across_writes() {
         // ESC, a C1 CSI split between two writes, and 'é' (0xC3 0xA9) and '' (0xC2 0xA0).

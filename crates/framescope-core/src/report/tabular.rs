@@ -360,6 +360,53 @@ mod tests {
         assert_eq!(text, "time_ms,Time_ms (2),ok,type\r\n0.5,3,,\"a, b\"\r\n,,true,\r\n");
     }
 
+    /// Text cells and header names a spreadsheet would read as formulas get a `'`;
+    /// numbers, negative ones included, stay numbers.
+    #[test]
+    fn formula_text_is_quoted_and_numbers_are_not() {
+        let mut t = Table::default();
+        t.push("-2+3", Cells::Float(vec![-1.5, 2.0]));
+        t.push("i", Cells::Int(vec![Some(-3), None]));
+        t.push("app", Cells::Text(vec![Some("=cmd|' /C calc'!A0".into()), Some("game.exe".into())]));
+        t.push(
+            "mode",
+            Cells::Labels { values: vec!["@x".into(), "ok".into()], keys: vec![Some(1), Some(0)] },
+        );
+        let mut out = Vec::new();
+        t.write_csv(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "'-2+3,i,app,mode\r\n-1.5,-3,'=cmd|' /C calc'!A0,ok\r\n2,,game.exe,'@x\r\n");
+    }
+
+    /// A table written a chunk at a time is the same CSV as written whole; chunks with
+    /// other columns are aligned to the layout (missing or other-kind columns: nulls).
+    #[test]
+    fn chunks_write_the_same_csv_and_align_by_name() {
+        struct Two(Table, Table);
+        impl TableChunks for Two {
+            fn columns(&self) -> Table {
+                Table::concat(vec![self.0.without_rows(), self.1.without_rows()])
+            }
+            fn each_chunk<E>(&self, mut f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E> {
+                let layout = self.columns();
+                f(&self.0.clone().aligned(&layout))?;
+                f(&self.1.clone().aligned(&layout))
+            }
+        }
+        let mut a = Table::default();
+        a.push("x", Cells::Float(vec![1.0, 2.0]));
+        a.push("mode", Cells::Labels { values: vec!["m".into()], keys: vec![Some(0), None] });
+        let mut b = Table::default();
+        b.push("mode", Cells::Text(vec![Some("n".into())]));
+        b.push("x", Cells::Int(vec![Some(7)]));
+        b.push("y", Cells::Bool(vec![Some(true)]));
+        let two = Two(a.clone(), b.clone());
+        let (mut chunked, mut whole) = (Vec::new(), Vec::new());
+        write_csv(&two, &mut chunked).unwrap();
+        Table::concat(vec![a, b]).write_csv(&mut whole).unwrap();
+        assert_eq!(String::from_utf8(chunked).unwrap(), String::from_utf8(whole).unwrap());
+    }
+
     /// Two runs' tables, the second without `ok` and with a new label and column.
     #[test]
     fn concat_matches_columns_by_name() {
