@@ -93,6 +93,33 @@ mod tests {
     use super::*;
     use parquet::file::reader::{FileReader, SerializedFileReader};
 
+    /// A table handed over a row a chunk.
+    struct RowChunks(Table);
+    impl TableChunks for RowChunks {
+        fn columns(&self) -> Table {
+            self.0.without_rows()
+        }
+        fn each_chunk<E>(&self, mut f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E> {
+            for r in 0..self.0.rows() {
+                let mut one = Table::default();
+                for c in &self.0.columns {
+                    let cells = match &c.cells {
+                        Cells::Float(v) => Cells::Float(vec![v[r]]),
+                        Cells::Int(v) => Cells::Int(vec![v[r]]),
+                        Cells::Bool(v) => Cells::Bool(vec![v[r]]),
+                        Cells::Text(v) => Cells::Text(vec![v[r].clone()]),
+                        Cells::Labels { values, keys } => {
+                            Cells::Labels { values: values.clone(), keys: vec![keys[r]] }
+                        }
+                    };
+                    one.push(&c.name, cells);
+                }
+                f(&one)?;
+            }
+            Ok(())
+        }
+    }
+
     /// Two rows of every kind read back from the file's bytes with their types and
     /// nulls.
     #[test]
@@ -114,33 +141,8 @@ mod tests {
                 "{f: null, i: -3, b: null, s: null, l: \"x\"}"
             ]
         );
-        // Written a chunk at a time: the same rows.
-        struct Halves(Table);
-        impl TableChunks for Halves {
-            fn columns(&self) -> Table {
-                self.0.without_rows()
-            }
-            fn each_chunk<E>(&self, mut f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E> {
-                for r in 0..self.0.rows() {
-                    let mut one = Table::default();
-                    for c in &self.0.columns {
-                        let cells = match &c.cells {
-                            Cells::Float(v) => Cells::Float(vec![v[r]]),
-                            Cells::Int(v) => Cells::Int(vec![v[r]]),
-                            Cells::Bool(v) => Cells::Bool(vec![v[r]]),
-                            Cells::Text(v) => Cells::Text(vec![v[r].clone()]),
-                            Cells::Labels { values, keys } => {
-                                Cells::Labels { values: values.clone(), keys: vec![keys[r]] }
-                            }
-                        };
-                        one.push(&c.name, cells);
-                    }
-                    f(&one)?;
-                }
-                Ok(())
-            }
-        }
-        let chunked = to_bytes(&Halves(t.clone())).unwrap();
+        // Written a row a chunk: the same rows.
+        let chunked = to_bytes(&RowChunks(t.clone())).unwrap();
         let reader = SerializedFileReader::new(bytes::Bytes::from(chunked)).unwrap();
         let again: Vec<String> = reader.get_row_iter(None).unwrap().map(|r| r.unwrap().to_string()).collect();
         assert_eq!(again, rows);

@@ -143,35 +143,9 @@ impl<'a> RunRows<'a> {
 
     /// The table's rows for the frames `range` (within the trace).
     fn rows(&self, range: std::ops::Range<usize>) -> Table {
-        let (trace, f, figures) = (self.trace, &self.trace.frames, &self.figures);
-        let (a, len, n) = (range.start, range.len(), trace.len());
-        let series = &self.series;
-        // Series position of each frame of the range, ascending where present.
-        let mut position: Vec<Option<u32>> = vec![None; len];
-        if series.frame.is_empty() {
-            for (i, p) in range.clone().zip(&mut position) {
-                *p = (i < series.len()).then_some(i as u32);
-            }
-        } else {
-            let from = series.frame.partition_point(|&i| (i as usize) < a);
-            for (k, &i) in series.frame.iter().enumerate().skip(from) {
-                match position.get_mut((i as usize).wrapping_sub(a)) {
-                    Some(p) if i as usize >= a => *p = Some(k as u32),
-                    _ => break,
-                }
-            }
-        }
-        // The series positions the range covers, and marks over them.
-        let first_k = position.iter().flatten().next().map_or(0, |&k| k as usize);
-        let end_k = position.iter().rev().flatten().next().map_or(0, |&k| k as usize + 1);
-        let mark = |indices: &[usize]| {
-            let mut m = vec![false; end_k.saturating_sub(first_k)];
-            let from = indices.partition_point(|&k| k < first_k);
-            for &k in indices[from..].iter().take_while(|&&k| k < end_k) {
-                m[k - first_k] = true;
-            }
-            m
-        };
+        let (trace, f) = (self.trace, &self.trace.frames);
+        let (len, n) = (range.len(), trace.len());
+        let position = self.positions(&range);
         let at_series = |value: &dyn Fn(usize) -> f64| -> Vec<f64> {
             position.iter().map(|p| p.map_or(f64::NAN, |k| value(k as usize))).collect()
         };
@@ -196,39 +170,12 @@ impl<'a> RunRows<'a> {
         t.push("present_mode", Cells::Labels { values: modes.clone(), keys: mode_keys.collect() });
         t.push("analysed", Cells::Bool(position.iter().map(|p| Some(p.is_some())).collect()));
         t.push("series_index", Cells::Int(position.iter().map(|p| p.map(i64::from)).collect()));
-        t.push("analysed_frame_time_ms", Cells::Float(at_series(&|k| series.frame_time_ms[k])));
+        t.push("analysed_frame_time_ms", Cells::Float(at_series(&|k| self.series.frame_time_ms[k])));
         let median = &self.median;
         t.push("rolling_median_ms", Cells::Float(at_series(&|k| median.get(k).copied().unwrap_or(f64::NAN))));
-        // A flag of each frame in the series: null outside it and without the figure.
-        let flags = |marked: Option<&dyn Fn(usize) -> bool>| -> Cells {
-            Cells::Bool(position.iter().map(|p| p.and_then(|k| marked.map(|m| m(k as usize)))).collect())
-        };
-        let stutters = figures.stutters.as_ref().map(|s| mark(&s.frames));
-        let stutter_at = stutters.as_ref().map(|m| move |k: usize| m[k - first_k]);
-        t.push("stutter", flags(stutter_at.as_ref().map(|f| f as &dyn Fn(usize) -> bool)));
-        let osc_at =
-            figures.osc.as_ref().map(|o| move |k: usize| o.oscillating.get(k).copied().unwrap_or(false));
-        t.push("oscillating", flags(osc_at.as_ref().map(|f| f as &dyn Fn(usize) -> bool)));
-        let health = figures.health.as_ref();
-        let any = health.map(|h| {
-            let mut m = vec![false; end_k.saturating_sub(first_k)];
-            for list in h.spikes.values() {
-                mark(list).iter().zip(&mut m).for_each(|(s, a)| *a |= *s);
-            }
-            m
-        });
-        let any_at = any.as_ref().map(|m| move |k: usize| m[k - first_k]);
-        t.push("spike", flags(any_at.as_ref().map(|f| f as &dyn Fn(usize) -> bool)));
-        for action in health.map(|h| h.actions.as_slice()).unwrap_or_default() {
-            let spiked = health.and_then(|h| h.spikes.get(action)).map(|s| mark(s));
-            let spiked_at = spiked.as_ref().map(|m| move |k: usize| m[k - first_k]);
-            t.push(
-                &format!("spike.{action}"),
-                flags(spiked_at.as_ref().map(|f| f as &dyn Fn(usize) -> bool)),
-            );
-        }
+        self.push_flags(&mut t, &position);
         let weight = if trace.is_sampled() {
-            frames.clone().map(|i| f.sample_ms[i] / f.frame_time_ms[i]).collect()
+            frames.map(|i| f.sample_ms[i] / f.frame_time_ms[i]).collect()
         } else {
             vec![1.0; len]
         };
@@ -241,6 +188,66 @@ impl<'a> RunRows<'a> {
             t.push(&c.name, Cells::Float(values));
         }
         t
+    }
+
+    /// The series position of each frame of `range` (`None`: not in the series);
+    /// ascending where present.
+    fn positions(&self, range: &std::ops::Range<usize>) -> Vec<Option<u32>> {
+        let series = &self.series;
+        let mut position: Vec<Option<u32>> = vec![None; range.len()];
+        if series.frame.is_empty() {
+            for (i, p) in range.clone().zip(&mut position) {
+                *p = (i < series.len()).then_some(i as u32);
+            }
+        } else {
+            let a = range.start;
+            let from = series.frame.partition_point(|&i| (i as usize) < a);
+            for (k, &i) in series.frame.iter().enumerate().skip(from) {
+                match position.get_mut((i as usize).wrapping_sub(a)) {
+                    Some(p) if i as usize >= a => *p = Some(k as u32),
+                    _ => break,
+                }
+            }
+        }
+        position
+    }
+
+    /// `stutter`, `oscillating`, `spike` and `spike.<action>` of the frames at
+    /// `position`: null outside the series and where the figure is missing.
+    fn push_flags(&self, t: &mut Table, position: &[Option<u32>]) {
+        let figures = &self.figures;
+        // The series positions the rows cover; each flag is marked over them alone.
+        let first = position.iter().flatten().next().map_or(0, |&k| k as usize);
+        let end = position.iter().rev().flatten().next().map_or(0, |&k| k as usize + 1);
+        let covered = end.saturating_sub(first);
+        let mark = |indices: &[usize]| {
+            let mut m = vec![false; covered];
+            let from = indices.partition_point(|&k| k < first);
+            for &k in indices[from..].iter().take_while(|&&k| k < end) {
+                m[k - first] = true;
+            }
+            m
+        };
+        let flags = |marked: Option<&[bool]>| -> Cells {
+            let at = |k: u32| marked.map(|m| m.get(k as usize - first).copied().unwrap_or(false));
+            Cells::Bool(position.iter().map(|p| p.and_then(at)).collect())
+        };
+        t.push("stutter", flags(figures.stutters.as_ref().map(|s| mark(&s.frames)).as_deref()));
+        let oscillating = figures.osc.as_ref().map(|o| o.oscillating.get(first..end).unwrap_or_default());
+        t.push("oscillating", flags(oscillating));
+        let health = figures.health.as_ref();
+        let any = health.map(|h| {
+            let mut m = vec![false; covered];
+            for list in h.spikes.values() {
+                mark(list).iter().zip(&mut m).for_each(|(s, a)| *a |= *s);
+            }
+            m
+        });
+        t.push("spike", flags(any.as_deref()));
+        for action in health.map(|h| h.actions.as_slice()).unwrap_or_default() {
+            let spiked = health.and_then(|h| h.spikes.get(action)).map(|s| mark(s));
+            t.push(&format!("spike.{action}"), flags(spiked.as_deref()));
+        }
     }
 }
 

@@ -222,13 +222,13 @@ impl Table {
 
 /// True when `a` and `b` hold cells of one kind (text and labels alike).
 fn same_kind(a: &Cells, b: &Cells) -> bool {
-    match (a, b) {
+    matches!(
+        (a, b),
         (Cells::Float(_), Cells::Float(_))
-        | (Cells::Int(_), Cells::Int(_))
-        | (Cells::Bool(_), Cells::Bool(_))
-        | (Cells::Text(_) | Cells::Labels { .. }, Cells::Text(_) | Cells::Labels { .. }) => true,
-        _ => false,
-    }
+            | (Cells::Int(_), Cells::Int(_))
+            | (Cells::Bool(_), Cells::Bool(_))
+            | (Cells::Text(_) | Cells::Labels { .. }, Cells::Text(_) | Cells::Labels { .. })
+    )
 }
 
 /// A table handed over a chunk of rows at a time, so a long one never has to be built
