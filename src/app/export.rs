@@ -7,6 +7,7 @@ use eframe::egui;
 use framescope_core::analysis::Settings;
 use framescope_core::model::Trace;
 use framescope_core::report::compare::{FIGURES, Section};
+use framescope_core::report::escape::formula;
 use framescope_core::report::{Report, Run, RunEntry, SCHEMA, SettingsJson};
 use std::fmt::Write as _;
 use std::path::Path;
@@ -35,7 +36,8 @@ pub fn report_json(run: &Run, settings: &Settings, trim: framescope_core::analys
 /// (count and time fraction), `osc`, `latency` and `frame_types` (application and
 /// generated FPS). A section that cannot be computed
 /// keeps its rows with empty values, so the layout never changes; `null` values are
-/// empty cells.
+/// empty cells. A text value a spreadsheet would read as a formula (`=…`, `-…`) gets a
+/// leading `'` (`escape::formula`); numbers never do.
 #[must_use]
 pub fn report_csv(run: &Run, name: &str) -> String {
     let mut out = String::from("section,figure,value\r\n");
@@ -43,12 +45,14 @@ pub fn report_csv(run: &Run, name: &str) -> String {
         let value = value.unwrap_or_default();
         let _ = write!(out, "{},{},{}\r\n", quote(section), quote(figure), quote(&value));
     };
-    row("run", "name", Some(name.to_owned()));
-    row("run", "file", Some(run.file.clone()));
-    row("run", "format", Some(run.format.to_owned()));
-    row("run", "application", Some(run.application.clone()));
+    // Text from the capture: one a spreadsheet would read as a formula gets a `'`.
+    let text = |s: &str| Some(formula(s).into_owned());
+    row("run", "name", text(name));
+    row("run", "file", text(&run.file));
+    row("run", "format", text(run.format));
+    row("run", "application", text(&run.application));
     row("run", "process_id", run.process_id.map(|p| p.to_string()));
-    row("run", "swap_chain", run.swap_chain.clone());
+    row("run", "swap_chain", run.swap_chain.as_deref().and_then(text));
     // Every figure `framescope compare` knows, in its order: one list for both.
     for section in Section::ALL {
         if section == Section::Osc {
@@ -80,7 +84,7 @@ pub fn write_frames_csv(
     let mut line = String::from("index,start_ms,frame_time_ms,display_ms,dropped");
     for c in &f.columns {
         line.push(',');
-        line.push_str(&quote(&c.name));
+        line.push_str(&quote(&formula(&c.name)));
     }
     line.push_str("\r\n");
     out.write_all(line.as_bytes())?;

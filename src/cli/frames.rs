@@ -4,8 +4,9 @@
 
 use super::args::AnalysisArgs;
 use clap::{Args, ValueEnum};
+use framescope_core::pipeline::frames::FrameTable;
 use framescope_core::pipeline::{Input, Job};
-use framescope_core::report::tabular::Table;
+use framescope_core::report::tabular::TableChunks;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -67,7 +68,8 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
         return code;
     }
     let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
-    let table = match framescope_core::pipeline::frames::table(&job.load(&input), &a.settings()) {
+    let loaded = job.load(&input);
+    let table = match FrameTable::new(&loaded, &a.settings()) {
         Ok(t) => t,
         Err(e) => {
             say!("error: {e}");
@@ -95,9 +97,9 @@ pub(super) fn frames_command(args: &FramesArgs) -> ExitCode {
     }
 }
 
-/// Writes a table as a Parquet file at `path`.
+/// Writes a table as a Parquet file at `path` (a chunk of rows at a time).
 #[cfg(feature = "parquet")]
-pub(super) fn write_parquet(table: &Table, path: &Path) -> Result<(), String> {
+pub(super) fn write_parquet(table: &impl TableChunks, path: &Path) -> Result<(), String> {
     framescope_core::output::write_file(path, |out| {
         framescope_parquet::write(table, out).map_err(std::io::Error::other)
     })
@@ -106,7 +108,7 @@ pub(super) fn write_parquet(table: &Table, path: &Path) -> Result<(), String> {
 
 /// Without the `parquet` feature: the message that says so.
 #[cfg(not(feature = "parquet"))]
-pub(super) fn write_parquet(_: &Table, _: &Path) -> Result<(), String> {
+pub(super) fn write_parquet(_: &impl TableChunks, _: &Path) -> Result<(), String> {
     Err("this framescope was built without Parquet support (cargo feature `parquet`); use --format csv"
         .into())
 }

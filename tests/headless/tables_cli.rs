@@ -92,3 +92,58 @@ fn frames_table_counts_what_the_report_counts() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("bad.csv:1:"), "the error names the file and line: {}", run.stderr);
 }
+
+/// A capture of `app` whose present mode and one column name would be spreadsheet
+/// formulas, and whose telemetry column holds negative numbers.
+fn formula_capture(name: &str, app: &str) -> std::path::PathBuf {
+    let mut csv = String::from("Application,ProcessID,PresentMode,MsBetweenPresents,-2+3\n");
+    for i in 0..40 {
+        let _ = std::fmt::Write::write_fmt(
+            &mut csv,
+            format_args!(
+                "\"{}\",7,\"=HYPERLINK(\"\"x\"\")\",{},-1.5\n",
+                app.replace('"', "\"\""),
+                10 + i % 3
+            ),
+        );
+    }
+    temp_file(name, &csv)
+}
+
+/// Issue 34: text cells a spreadsheet would read as formulas (`=`, `+`, `-`, `@`, tab,
+/// carriage return first) get a leading `'` in every CSV the command line writes
+/// (`report --format csv`, `frames`); numbers, negative ones too, stay numbers.
+#[test]
+fn csv_text_cells_never_start_a_formula() {
+    let calc = formula_capture("calc.csv", "=cmd|' /C calc'!A0");
+    let sum = formula_capture("sum.csv", "-2+3");
+    let run = framescope([
+        "report".as_ref(),
+        "--format".as_ref(),
+        "csv".as_ref(),
+        calc.as_os_str(),
+        sum.as_os_str(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut reader = csv::Reader::from_reader(run.stdout.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(&rows[0][at("application")], "'=cmd|' /C calc'!A0");
+    assert_eq!(&rows[1][at("application")], "'-2+3");
+    assert_eq!(&rows[0][at("present_modes")], "'=HYPERLINK(\"x\")");
+    assert_eq!(&rows[0][at("frames")], "40", "numbers are written as numbers");
+    assert!(!run.stdout.contains(",'1") && !run.stdout.contains(",'-1"), "no number is prefixed");
+
+    let run = framescope(["frames".as_ref(), calc.as_os_str()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut reader = csv::Reader::from_reader(run.stdout.as_bytes());
+    let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
+    assert!(header.contains(&"'-2+3".to_owned()), "a column named like a formula: {header:?}");
+    let at = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 40);
+    assert_eq!(&rows[0][at("present_mode")], "'=HYPERLINK(\"x\")");
+    assert_eq!(&rows[0][at("'-2+3")], "-1.5", "a negative number stays a number");
+    assert_eq!(&rows[0][at("frame_time_ms")], "10");
+}

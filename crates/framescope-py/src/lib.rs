@@ -192,8 +192,15 @@ fn frames_parquet(py: Python<'_>, path: PathBuf, options: RawOptions) -> PyResul
         return Err(PyValueError::new_err(msg));
     }
     let input = if path.as_os_str() == "-" { Input::Stdin } else { Input::File(path) };
-    let table = py.detach(|| pipeline::frames::table(&o.job.load(&input), &o.settings));
-    parquet(py, table.map_err(FramescopeError::new_err))
+    // Written a chunk of rows at a time: the table is never built whole.
+    let bytes = py.detach(|| {
+        let loaded = o.job.load(&input);
+        let table =
+            pipeline::frames::FrameTable::new(&loaded, &o.settings).map_err(FramescopeError::new_err)?;
+        framescope_parquet::to_bytes(&table)
+            .map_err(|e| FramescopeError::new_err(format!("cannot write the table: {e}")))
+    })?;
+    Ok(PyBytes::new(py, &bytes))
 }
 
 /// The runs table of `paths` (a row per run, the `report --format csv` columns,

@@ -66,18 +66,18 @@ fn frame_line(m: &Model<'_>) -> Option<String> {
     let mut parts =
         vec![format!("{} (line {}) at {}", i, f.line.get(i).unwrap_or_default(), clock(f.start_ms[i]))];
     if analysed == Some(FrameTimeSource::Display) {
-        parts.push(format!("frame time {} (display, analysed)", ms(f.display_ms[i])));
+        parts.push(format!("frame time {} (display, analysed)", ms(f.display(i))));
         parts.push(format!("present interval {}", ms(f.frame_time_ms[i])));
     } else {
         parts.push(format!("frame time {} (presents, analysed)", ms(f.frame_time_ms[i])));
-        if f.display_ms[i].is_finite() {
-            parts.push(format!("display {}", ms(f.display_ms[i])));
+        if f.display(i).is_finite() {
+            parts.push(format!("display {}", ms(f.display(i))));
         }
     }
     if let Some((name, column, _)) = run.tracks().and_then(|t| t.gpu.as_ref()) {
         parts.push(format!("{name} {}", ms(f.columns[*column].values.at(i))));
     }
-    if f.dropped[i] {
+    if f.is_dropped(i) {
         parts.push("dropped".to_owned());
     }
     if let Some(marks) = run.analyzed().map(|a| &a.marks) {

@@ -65,7 +65,7 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
         }
         row("Start", format!("{:.3} ms", f.start_ms[i]));
         if display {
-            let d = f.display_ms[i];
+            let d = f.display(i);
             let v = if d.is_finite() {
                 format!("{d:.3} ms (display, analysed)")
             } else {
@@ -82,11 +82,8 @@ pub fn frame_details_ui(ui: &mut egui::Ui, trace: &Trace, marks: Option<&Marks>,
                 format!("{:.3} ms ({:.2} FPS average)", f.span_ms(i), 1000.0 / f.frame_time_ms[i]),
             );
         }
-        row(
-            "Display",
-            if f.display_ms[i].is_finite() { format!("{:.3} ms", f.display_ms[i]) } else { "—".into() },
-        );
-        row("Dropped", if f.dropped[i] { "yes" } else { "no" }.into());
+        row("Display", if f.display(i).is_finite() { format!("{:.3} ms", f.display(i)) } else { "—".into() });
+        row("Dropped", if f.is_dropped(i) { "yes" } else { "no" }.into());
         if let Some(m) = f.present_mode.get(i).and_then(|&m| trace.meta.present_modes.get(usize::from(m))) {
             row("Present mode", m.clone());
         }

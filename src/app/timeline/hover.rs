@@ -47,7 +47,7 @@ fn frame_ui(ui: &mut egui::Ui, ctx: &RowContext<'_>, i: usize) {
         ui.label(format!("generated frame ({})", t.name()));
     }
     let interval = |ms: f64| format!("{ms:.3} ms ({:.1} FPS)", 1000.0 / ms);
-    let d = f.display_ms[i];
+    let d = f.display(i);
     let (present, display) = (
         if ft > 0.0 { interval(ft) } else { "none".to_owned() },
         if d.is_finite() && d > 0.0 { interval(d) } else { "none".to_owned() },
@@ -61,7 +61,7 @@ fn frame_ui(ui: &mut egui::Ui, ctx: &RowContext<'_>, i: usize) {
             ui.label(format!("display {display}"));
         }
     }
-    if f.dropped[i] {
+    if f.is_dropped(i) {
         ui.label("dropped (never displayed)");
     }
     if let Some(a) = ctx.analyzed() {

@@ -108,7 +108,7 @@ impl Tracks {
             latency,
             telemetry,
             pc_latency,
-            dropped: (0..trace.len() as u32).filter(|&i| f.dropped[i as usize]).collect(),
+            dropped: (0..trace.len() as u32).filter(|&i| f.is_dropped(i as usize)).collect(),
             scale_ms,
             display_scale_ms,
             generated: framescope_core::analysis::has_generated_frames(trace),

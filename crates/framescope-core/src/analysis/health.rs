@@ -249,8 +249,9 @@ pub struct Health {
     pub actions: Vec<String>,
     /// For every action, the series positions where it spiked (ascending).
     pub spikes: BTreeMap<String, Vec<usize>>,
-    /// For each stutter (series position), the actions that spiked on it or the frame
-    /// before (not in the JSON report; the timeline shows it).
+    /// For each stutter (series position) that an action explains, the actions that
+    /// spiked on it or the frame before (not in the JSON report; the timeline shows it).
+    /// A stutter no action explains has no entry.
     #[serde(skip)]
     pub stutter_causes: Vec<(usize, Vec<String>)>,
 }
@@ -280,8 +281,9 @@ impl Health {
             .collect();
         let stutter_causes = stutters
             .iter()
+            .filter(|_| !actions.is_empty())
             .map(|&s| {
-                let causes = actions
+                let causes: Vec<String> = actions
                     .iter()
                     .filter(|a| {
                         let list = &spikes[&a.name];
@@ -291,6 +293,7 @@ impl Health {
                     .collect();
                 (s, causes)
             })
+            .filter(|(_, causes)| !causes.is_empty())
             .collect();
         Self { actions: actions.iter().map(|a| a.name.clone()).collect(), spikes, stutter_causes }
     }
@@ -484,7 +487,7 @@ mod tests {
         assert_eq!(h.spikes["MsGPUBusy"], vec![10]);
         assert_eq!(h.spikes["MsInPresentAPI"], vec![11]);
         assert_eq!(h.stutter_causes[0], (11, vec!["MsGPUBusy".to_owned(), "MsInPresentAPI".to_owned()]));
-        assert_eq!(h.stutter_causes[1], (20, vec![]));
+        assert_eq!(h.stutter_causes.len(), 1, "stutter 20 has no cause, no entry");
     }
 
     /// A column that is 0 almost everywhere (median 0) spikes wherever it exceeds the

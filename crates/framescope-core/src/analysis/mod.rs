@@ -30,7 +30,7 @@ pub use latency::Latency;
 pub use limiter::Limiter;
 pub use pacing::{Pacing, SlowTimeCurve};
 pub use pcl::PclLatency;
-pub use rolling::{Rolling, RollingStats};
+pub use rolling::{HighWindows, Rolling, RollingStats};
 pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
@@ -110,7 +110,7 @@ pub fn has_generated_frames(trace: &Trace) -> bool {
 #[must_use]
 pub fn has_display_data(trace: &Trace) -> bool {
     let f = &trace.frames;
-    f.display_ms.iter().zip(&f.dropped).any(|(&d, &dropped)| !dropped && d > 0.0)
+    f.display_ms.iter().enumerate().any(|(i, &d)| !f.is_dropped(i) && d > 0.0)
 }
 
 /// True when some frame of the trace has a present interval (a presents series frame).
@@ -297,8 +297,10 @@ impl Prepared {
 
     /// Prepares a trace for the figures at `settings` only (a report): the action
     /// columns keep just the frames that spike at its threshold and floor, not every
-    /// frame above its rolling median, which a long capture's report would hold for
-    /// nothing. [`Prepared::figures`] at `settings` equals that of [`Prepared::new`].
+    /// frame above its rolling median, and the rolling statistics just the windows
+    /// that oscillate at its floor (a bit each), not every high window with its IQR,
+    /// which a long capture's report would hold for nothing. [`Prepared::figures`] at
+    /// `settings` equals that of [`Prepared::new`].
     #[must_use]
     pub fn for_settings(trace: &Trace, settings: &Settings) -> Self {
         let rule = (settings.stutter_threshold, settings.stutter_floor_ms.max(0.0));
@@ -315,7 +317,7 @@ impl Prepared {
         // Two strands side by side (`strands`): the sorted series' figures, and the
         // columns' figures, which hold next to no working memory.
         let (sorted, columns) = rayon::join(
-            || strands::SortedFigures::of(&series.frame_time_ms),
+            || strands::SortedFigures::of(&series.frame_time_ms, spike_rule.map(|(_, floor)| floor)),
             || strands::ColumnFigures::of(trace, &series, spike_rule),
         );
         let strands::SortedFigures { summary, headline, mut conventions, rolling, curve } = sorted;

@@ -91,7 +91,7 @@ impl PclLatency {
         let until = trace.column(ColumnKind::UntilDisplayed);
         for (&frame_id, marks) in &by_frame {
             let trace_frame = join.as_ref().and_then(|j| j.get(&frame_id).copied());
-            let dropped = trace_frame.is_some_and(|i| trace.frames.dropped[i]);
+            let dropped = trace_frame.is_some_and(|i| trace.frames.is_dropped(i));
             // With a join column, a FrameID the capture lacks is unknown, not displayed.
             let displayed = !dropped && (join.is_none() || trace_frame.is_some());
             let end = if brackets_present { marks.present } else { marks.render_submit };

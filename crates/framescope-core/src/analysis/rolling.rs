@@ -115,38 +115,108 @@ fn slide(
 }
 
 /// The rolling statistics the figures read, kept compactly: each window's median; the
-/// windows whose `Q3 / Q1` exceeds the oscillation ratio (only they can oscillate, at
-/// any floor), with their IQR (`Q3 − Q1`); and the P90s of IQR and ratio (which no
-/// setting changes). Written in place, chunk by chunk in parallel.
+/// windows whose `Q3 / Q1` exceeds the oscillation ratio (only they can oscillate)
+/// with what the floor is compared with ([`HighWindows`]); and the P90s of IQR and
+/// ratio (which no setting changes). Written in place, chunk by chunk in parallel.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RollingStats {
     /// Median of each window.
     pub median: Vec<f64>,
-    /// The windows with `Q3 / Q1 > OSC_RATIO`, ascending.
-    pub high: Vec<u32>,
-    /// `Q3 − Q1` of each of those windows.
-    pub high_iqr: Vec<f64>,
+    /// The windows with `Q3 / Q1 > OSC_RATIO`.
+    pub high: HighWindows,
     /// P90 of the IQRs and of the ratios (`None` for an empty series).
     pub p90: Option<(f64, f64)>,
 }
 
+/// The windows that can oscillate (`Q3 / Q1 > OSC_RATIO`), as
+/// [`super::Oscillation::from_stats`] reads them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum HighWindows {
+    /// Every such window, ascending, with its IQR (`Q3 − Q1`): what a floor set later
+    /// needs (the window re-flags as the floor moves).
+    Every {
+        /// The windows, ascending.
+        at: Vec<u32>,
+        /// `Q3 − Q1` of each.
+        iqr: Vec<f64>,
+    },
+    /// Only the windows that oscillate at `floor` (their IQR above it too), one bit a
+    /// window (bit `i % 64` of word `i / 64`): what a report at one floor needs. A
+    /// noisy series has a high window at nearly every frame, 12 bytes each in `Every`.
+    AtFloor {
+        /// The floor (ms) they were flagged at.
+        floor: f64,
+        /// The oscillating windows.
+        bits: Vec<u64>,
+    },
+}
+
+impl Default for HighWindows {
+    fn default() -> Self {
+        Self::Every { at: Vec::new(), iqr: Vec::new() }
+    }
+}
+
+impl HighWindows {
+    /// Calls `f` with every window that oscillates at `floor_ms`, ascending. `AtFloor`
+    /// answers for the floor it was flagged at only.
+    pub fn oscillating(&self, floor_ms: f64, mut f: impl FnMut(usize)) {
+        match self {
+            Self::Every { at, iqr } => {
+                for (&k, &d) in at.iter().zip(iqr) {
+                    if d > floor_ms {
+                        f(k as usize);
+                    }
+                }
+            }
+            Self::AtFloor { bits, .. } => {
+                for (w, &word) in bits.iter().enumerate() {
+                    let mut rest = word;
+                    while rest != 0 {
+                        f(w * 64 + rest.trailing_zeros() as usize);
+                        rest &= rest - 1;
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// What one chunk of windows keeps of its high windows.
+enum HighPart {
+    Every(Vec<u32>, Vec<f64>),
+    AtFloor(Vec<u64>),
+}
+
 impl RollingStats {
-    /// The statistics of every window of `values` (all finite). No array of every
-    /// window's IQR and ratio is kept: a sample of windows (each sorted on its own)
-    /// gives a band around each P90, and the one pass over the windows writes the
-    /// medians in place, keeps the high windows and only the IQRs and ratios inside
-    /// the bands, from which the P90s are selected (see `band.rs`).
+    /// The statistics of every window of `values` (all finite), the high windows with
+    /// their IQRs ([`HighWindows::Every`]).
     #[must_use]
     pub fn of(values: &[f64]) -> Self {
+        Self::of_at(values, None)
+    }
+
+    /// [`RollingStats::of`]; with `floor`, only the windows that oscillate at that
+    /// floor are kept ([`HighWindows::AtFloor`], for figures at that floor only). No
+    /// array of every window's IQR and ratio is kept: a sample of windows (each sorted
+    /// on its own) gives a band around each P90, and the one pass over the windows
+    /// writes the medians in place, keeps the high windows and only the IQRs and
+    /// ratios inside the bands, from which the P90s are selected (see `band.rs`).
+    #[must_use]
+    pub fn of_at(values: &[f64], floor: Option<f64>) -> Self {
         let n = values.len();
         let (iqr_band, ratio_band) = sample_bands(values);
         let mut median = vec![0.0; n];
-        let parts: Vec<(Vec<u32>, Vec<f64>, Kept, Kept)> = median
+        let parts: Vec<(HighPart, Kept, Kept)> = median
             .par_chunks_mut(CHUNK)
             .enumerate()
             .map(|(c, m)| {
                 let first = c * CHUNK;
-                let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
+                let mut high = match floor {
+                    None => HighPart::Every(Vec::new(), Vec::new()),
+                    // CHUNK is a multiple of 64: a chunk's windows fill words of their own.
+                    Some(_) => HighPart::AtFloor(vec![0; m.len().div_ceil(64)]),
+                };
                 let (mut iqrs, mut ratios) = (Keeping::new(&iqr_band), Keeping::new(&ratio_band));
                 slide(
                     values.len(),
@@ -158,26 +228,54 @@ impl RollingStats {
                         m[i - first] = median;
                         let (d, r) = (q3 - q1, q3 / q1);
                         if r > super::stutter::OSC_RATIO {
-                            high.push(i as u32);
-                            high_iqr.push(d);
+                            match &mut high {
+                                HighPart::Every(at, iqr) => {
+                                    at.push(i as u32);
+                                    iqr.push(d);
+                                }
+                                HighPart::AtFloor(bits) => {
+                                    if floor.is_some_and(|f| d > f) {
+                                        let k = i - first;
+                                        bits[k / 64] |= 1 << (k % 64);
+                                    }
+                                }
+                            }
                         }
                         iqrs.add(d);
                         ratios.add(r);
                     },
                 );
-                (high, high_iqr, iqrs.finish(), ratios.finish())
+                (high, iqrs.finish(), ratios.finish())
             })
             .collect();
-        let (mut high, mut high_iqr) = (Vec::new(), Vec::new());
         let (mut iqrs, mut ratios) = (Kept::default(), Kept::default());
-        for (h, d, i, r) in parts {
-            high.extend(h);
-            high_iqr.extend(d);
-            iqrs.merge(i);
-            ratios.merge(r);
-        }
+        let high = match floor {
+            None => {
+                let (mut at, mut iqr) = (Vec::new(), Vec::new());
+                for (h, i, r) in parts {
+                    if let HighPart::Every(a, d) = h {
+                        at.extend(a);
+                        iqr.extend(d);
+                    }
+                    iqrs.merge(i);
+                    ratios.merge(r);
+                }
+                HighWindows::Every { at, iqr }
+            }
+            Some(floor) => {
+                let mut bits = Vec::with_capacity(n.div_ceil(64));
+                for (h, i, r) in parts {
+                    if let HighPart::AtFloor(b) = h {
+                        bits.extend(b);
+                    }
+                    iqrs.merge(i);
+                    ratios.merge(r);
+                }
+                HighWindows::AtFloor { floor, bits }
+            }
+        };
         let p90 = (n > 0).then(|| p90s(values, iqrs, ratios));
-        Self { median, high, high_iqr, p90 }
+        Self { median, high, p90 }
     }
 }
 
@@ -207,12 +305,18 @@ fn p90s(values: &[f64], iqrs: Kept, ratios: Kept) -> (f64, f64) {
     if let (Some(d), Some(r)) = (iqrs.p90(n), ratios.p90(n)) {
         return (d, r);
     }
-    let all = map_windows(values, |w| {
-        let (q1, q3) = (percentile(w, 0.25), percentile(w, 0.75));
-        (q3 - q1, q3 / q1)
-    });
-    let (d, r): (Vec<f64>, Vec<f64>) = all.into_iter().unzip();
-    (p90_of(d), p90_of(r))
+    // One list at a time, written in place: 8 bytes a frame at most.
+    let each = |f: fn(f64, f64) -> f64| {
+        let mut all = vec![0.0; n];
+        all.par_chunks_mut(CHUNK).enumerate().for_each(|(c, out)| {
+            let first = c * CHUNK;
+            windows(values, first, first + out.len(), |i, w| {
+                out[i - first] = f(percentile(w, 0.25), percentile(w, 0.75));
+            });
+        });
+        p90_of(all)
+    };
+    (each(|q1, q3| q3 - q1), each(|q1, q3| q3 / q1))
 }
 
 /// The bands around the P90s of the windows' IQR and ratio, from every
@@ -435,9 +539,19 @@ mod tests {
         let high: Vec<u32> =
             (0..values.len()).filter(|&i| full.q3[i] / full.q1[i] > 1.2).map(|i| i as u32).collect();
         assert!(!high.is_empty());
-        assert_eq!(compact.high, high);
         let high_iqr: Vec<f64> = high.iter().map(|&i| iqr[i as usize]).collect();
-        assert_eq!(compact.high_iqr, high_iqr);
+        assert_eq!(compact.high, HighWindows::Every { at: high.clone(), iqr: high_iqr.clone() });
+        // At one floor: the windows of those whose IQR exceeds it, as bits.
+        let floor = 5.0;
+        let at_floor = RollingStats::of_at(&values, Some(floor));
+        assert_eq!(at_floor.median, compact.median);
+        assert_eq!(at_floor.p90, compact.p90);
+        let mut flagged = Vec::new();
+        at_floor.high.oscillating(floor, |k| flagged.push(k as u32));
+        let want: Vec<u32> =
+            high.iter().zip(&high_iqr).filter(|(_, d)| **d > floor).map(|(k, _)| *k).collect();
+        assert!(!want.is_empty() && want.len() < high.len());
+        assert_eq!(flagged, want);
         let p90 = |v: Vec<f64>| {
             let mut s = v;
             s.sort_unstable_by(f64::total_cmp);

@@ -35,7 +35,9 @@ impl SortedFigures {
     /// never copied again). The rolling statistics, which need no sort, run beside
     /// these steps from the start (their working memory is the medians they keep,
     /// and the sort works in place).
-    pub(super) fn of(ft: &[f64]) -> Self {
+    /// With `floor`, the rolling statistics keep only the windows that oscillate at it
+    /// ([`RollingStats::of_at`]: a report at one setting).
+    pub(super) fn of(ft: &[f64], floor: Option<f64>) -> Self {
         let (sorted, rolling) = rayon::join(
             || {
                 let mut sorted: std::sync::Arc<[f64]> = ft.iter().copied().collect();
@@ -46,7 +48,7 @@ impl SortedFigures {
                 let conventions = Conventions::of_sorted_total(ft, &sorted, total);
                 (summary, headline, conventions, SlowTimeCurve::from_sorted_shared(sorted, total))
             },
-            || RollingStats::of(ft),
+            || RollingStats::of_at(ft, floor),
         );
         let (summary, headline, conventions, curve) = sorted;
         Self { summary, headline, conventions, rolling, curve }

@@ -1,6 +1,6 @@
 //! The stutter row (Nsight Systems' rule, `metrics.md` §4) and oscillation (§5).
 
-use super::rolling::{Rolling, RollingStats, p90_of};
+use super::rolling::{HighWindows, Rolling, RollingStats, p90_of};
 use serde::Serialize;
 
 /// The relative IQR ratio above which a window oscillates.
@@ -79,18 +79,22 @@ impl Oscillation {
         let high_iqr = high.iter().map(|&k| iqr[k as usize]).collect();
         let median = vec![0.0; iqr.len()];
         let p90 = Some((p90_of(iqr), p90_of(ratio)));
-        Self::from_stats(&RollingStats { median, high, high_iqr, p90 }, floor_ms)
+        let high = HighWindows::Every { at: high, iqr: high_iqr };
+        Self::from_stats(&RollingStats { median, high, p90 }, floor_ms)
     }
 
     /// [`Oscillation::of`] from the compact rolling statistics (the P90s are kept
-    /// there: a floor change re-flags frames without sorting anything).
+    /// there: a floor change re-flags frames without sorting anything; statistics kept
+    /// at one floor, [`HighWindows::AtFloor`], answer for that floor).
     #[must_use]
     pub fn from_stats(stats: &RollingStats, floor_ms: f64) -> Option<Self> {
         let (p90_iqr_ms, p90_iqr_ratio) = stats.p90?;
         let mut oscillating = vec![false; stats.median.len()];
-        for (&k, &d) in stats.high.iter().zip(&stats.high_iqr) {
-            oscillating[k as usize] = d > floor_ms;
-        }
+        stats.high.oscillating(floor_ms, |k| {
+            if let Some(o) = oscillating.get_mut(k) {
+                *o = true;
+            }
+        });
         Some(Self {
             flag: p90_iqr_ms > floor_ms && p90_iqr_ratio > OSC_RATIO,
             p90_iqr_ms,

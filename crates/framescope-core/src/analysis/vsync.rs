@@ -66,9 +66,9 @@ impl Vsync {
         let intervals = f
             .display_ms
             .iter()
-            .zip(&f.dropped)
-            .filter(|(d, dropped)| !**dropped && d.is_finite() && **d > 0.0)
-            .map(|(d, _)| *d);
+            .enumerate()
+            .filter(|&(i, d)| !f.is_dropped(i) && d.is_finite() && *d > 0.0)
+            .map(|(_, d)| *d);
         let (period_ms, confidence) = detect_in(intervals)?;
         if confidence < MIN_CONFIDENCE {
             return None;
@@ -168,7 +168,7 @@ fn anchor(trace: &Trace) -> Option<f64> {
     let f = &trace.frames;
     let latency = trace.column(ColumnKind::DisplayLatency);
     let until = trace.column(ColumnKind::UntilDisplayed);
-    (0..trace.len()).filter(|&i| !f.dropped[i]).find_map(|i| {
+    (0..trace.len()).filter(|&i| !f.is_dropped(i)).find_map(|i| {
         if let Some(v) = latency.map(|c| c.values.at(i)).filter(|v| v.is_finite()) {
             return Some(f.start_ms[i] + v);
         }

@@ -122,7 +122,16 @@ impl PageRun {
             .unwrap_or_default();
         drop(series);
         let f = &trace.frames;
-        let values = if source == FrameTimeSource::Display { &f.display_ms } else { &f.frame_time_ms };
+        // A trace without display data keeps no display list: NaN intervals stand for it.
+        let no_display;
+        let values = match source {
+            FrameTimeSource::Display if f.display_ms.len() != trace.len() => {
+                no_display = vec![f64::NAN; trace.len()];
+                &no_display
+            }
+            FrameTimeSource::Display => &f.display_ms,
+            _ => &f.frame_time_ms,
+        };
         let timeline = timeline(trace, values, Budget::of_fps(settings.target_fps), scale_ms, &stutters);
         Self { name: run.file.clone(), system: system.to_vec(), timeline, charts, distribution }
     }

@@ -168,16 +168,13 @@ impl Trace {
         let frames = self.len();
         let length =
             |column: &str, len: usize| InvariantError::Length { column: column.to_owned(), len, frames };
-        let required = [
-            ("start_ms", f.start_ms.len()),
-            ("display_ms", f.display_ms.len()),
-            ("dropped", f.dropped.len()),
-            ("line", f.line.len()),
-        ];
+        let required = [("start_ms", f.start_ms.len()), ("line", f.line.len())];
         if let Some(&(column, len)) = required.iter().find(|(_, len)| *len != frames) {
             return Err(length(column, len));
         }
         let optional = [
+            ("display_ms", f.display_ms.len()),
+            ("dropped", f.dropped.len()),
             ("present_mode", f.present_mode.len()),
             ("frame_type", f.frame_type.len()),
             ("sample_ms", f.sample_ms.len()),
@@ -199,8 +196,8 @@ impl Trace {
         let bad_time = f
             .frame_time_ms
             .iter()
-            .zip(&f.dropped)
-            .position(|(&v, &dropped)| !(v.is_finite() && (v > 0.0 || (v == 0.0 && !dropped))));
+            .enumerate()
+            .position(|(i, &v)| !(v.is_finite() && (v > 0.0 || (v == 0.0 && !f.is_dropped(i)))));
         if let Some(frame) = bad_time {
             return Err(InvariantError::FrameTime { frame, value: f.frame_time_ms[frame] });
         }

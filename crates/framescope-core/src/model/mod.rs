@@ -191,9 +191,12 @@ pub struct Frames {
     /// start_ms + sample_ms`; see [`Frames::span_ms`]).
     pub start_ms: Vec<f64>,
     /// Display interval (`MsBetweenDisplayChange`, 2.0–2.3 `DisplayedTime`); NaN when
-    /// the frame was dropped or the capture has no display data.
+    /// the frame was dropped. Empty when the capture has no display data (a FRAPS log,
+    /// a PresentMon capture without display columns: 8 bytes a frame that would say
+    /// nothing); read it with [`Frames::display`].
     pub display_ms: Vec<f64>,
-    /// True when the frame was never displayed.
+    /// True when the frame was never displayed. Empty when the capture does not say
+    /// (no display data, no `Dropped` column); read it with [`Frames::is_dropped`].
     pub dropped: Vec<bool>,
     /// Index into [`TraceMeta::present_modes`]; empty when the format has no modes.
     pub present_mode: Vec<u16>,
@@ -249,6 +252,21 @@ impl Frames {
         self.line.shrink_to_fit();
         self.join_id.shrink_to_fit();
         self.sample_ms.shrink_to_fit();
+    }
+
+    /// The display interval of frame `i` (NaN when it has none: dropped, no display
+    /// data, out of range).
+    #[must_use]
+    #[inline]
+    pub fn display(&self, i: usize) -> f64 {
+        self.display_ms.get(i).copied().unwrap_or(f64::NAN)
+    }
+
+    /// True when frame `i` was never displayed (false when the capture does not say).
+    #[must_use]
+    #[inline]
+    pub fn is_dropped(&self, i: usize) -> bool {
+        self.dropped.get(i).copied().unwrap_or(false)
     }
 
     /// True when the entries are samples of a sampled log (`metrics.md` §10).

@@ -16,7 +16,9 @@
 //!
 //! A file that could not be reported gives a row with `file`, `error.message` and
 //! `error.line` and every figure empty. Cells are quoted as RFC 4180 says (the `csv`
-//! crate: a field with a comma, quote or line break is quoted, quotes doubled).
+//! crate: a field with a comma, quote or line break is quoted, quotes doubled); a text
+//! cell starting with `=`, `+`, `-`, `@`, a tab or a carriage return gets a leading `'`
+//! (`escape::formula`: a spreadsheet would run it as a formula), numbers never do.
 //!
 //! [`table`] is the same rows typed (text, whole numbers, `f64`, booleans: [`kind`]),
 //! for `report --format parquet` and the Python package's `batch`.
@@ -299,10 +301,15 @@ impl<W: Write> CsvSink<W> {
     /// Writes the rows of one file's runs.
     pub fn write(&mut self, entries: &[RunEntry]) -> std::io::Result<()> {
         for e in entries {
-            // Cells keep their line ends (quoted), never a file's control characters.
+            // Cells keep their line ends (quoted), never a file's control characters; a
+            // text cell a spreadsheet would read as a formula gets a leading `'`.
             let cells = row(e);
+            let texts = COLUMNS.iter().map(|c| kind(c) == Kind::Text);
             self.writer
-                .write_record(cells.iter().map(|c| super::escape::lines(c).into_owned()))
+                .write_record(cells.iter().zip(texts).map(|(c, text)| {
+                    let c = super::escape::lines(c);
+                    if text { super::escape::formula(&c).into_owned() } else { c.into_owned() }
+                }))
                 .map_err(into_io)?;
         }
         self.writer.flush()

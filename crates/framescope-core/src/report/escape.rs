@@ -77,6 +77,19 @@ pub fn lines(s: &str) -> Cow<'_, str> {
     escape_if(s, |c| (c.is_control() && c != '\t' && c != '\n') || invisible(c))
 }
 
+/// A CSV text cell as a spreadsheet may safely open it (OWASP, "CSV injection"): text
+/// starting with `=`, `+`, `-`, `@`, a tab or a carriage return would be read as a
+/// formula (`=cmd|' /C calc'!A0`), so it gets a leading `'`. Only text cells pass here
+/// (names, modes, messages): a number, negative ones included, is written as it is.
+#[must_use]
+pub fn formula(s: &str) -> Cow<'_, str> {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        Cow::Owned(format!("'{s}"))
+    } else {
+        Cow::Borrowed(s)
+    }
+}
+
 /// A writer for the terminal: in text, every control character but `\n` and `\t`, and
 /// every [`invisible`] one, is written escaped; in JSON (`json`), DEL, C1 controls and
 /// the invisible characters are written as `\uXXXX` (serde_json escapes the other
@@ -191,6 +204,18 @@ mod tests {
         );
         assert_eq!(lines("a\u{200f}\nb"), "a\\u{200f}\nb");
         assert!(matches!(text("Ünïcödé 日本 עברית"), Cow::Borrowed(_)), "right-to-left letters pass");
+    }
+
+    /// OWASP's starts: `=`, `+`, `-`, `@`, tab and carriage return get a `'`; others,
+    /// and a `'` already there, pass.
+    #[test]
+    fn formula_cells_get_a_quote() {
+        for s in ["=cmd|' /C calc'!A0", "+1", "-2+3", "@SUM(A1)", "\tx", "\rx"] {
+            assert_eq!(formula(s), format!("'{s}"), "{s:?}");
+        }
+        for s in ["game.exe", "", " =1", "'=1", "1-2", "Hardware: Independent Flip"] {
+            assert!(matches!(formula(s), Cow::Borrowed(_)), "{s:?}");
+        }
     }
 
     #[test]

@@ -1,7 +1,15 @@
 //! Typed tables: named columns of one type each, what the runs table (a row per run,
 //! `report --format parquet`) and the per-frame table (`framescope frames`) are made of
 //! before they become CSV, Parquet or a DataFrame. A missing value is a null, never 0.
+//!
+//! A table is written a chunk of rows at a time ([`TableChunks`]): the per-frame table
+//! of a long capture is never built whole (`pipeline::frames::FrameTable`).
+//!
+//! In CSV, a text cell a spreadsheet would read as a formula gets a leading `'`
+//! ([`super::escape::formula`]); numbers are written as numbers.
 
+use super::escape;
+use std::fmt::Write as _;
 use std::io::Write;
 
 /// The cells of one column.
@@ -45,7 +53,7 @@ impl Cells {
     }
 
     /// No cells, of the same kind.
-    fn empty_like(&self) -> Self {
+    pub(crate) fn empty_like(&self) -> Self {
         match self {
             Self::Float(_) => Self::Float(Vec::new()),
             Self::Int(_) => Self::Int(Vec::new()),
@@ -172,19 +180,153 @@ impl Table {
 
     /// Writes the table as CSV (RFC 4180 quoting, CRLF line ends as the runs CSV).
     pub fn write_csv(&self, out: impl Write) -> std::io::Result<()> {
-        let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(out);
-        let io = |e: csv::Error| match e.into_kind() {
-            csv::ErrorKind::Io(e) => e,
-            other => std::io::Error::other(format!("{other:?}")),
-        };
-        writer.write_record(self.columns.iter().map(|c| c.name.as_str())).map_err(io)?;
-        let mut record = Vec::with_capacity(self.columns.len());
-        for row in 0..self.rows() {
-            record.clear();
-            record.extend(self.columns.iter().map(|c| c.cells.text(row)));
-            writer.write_record(&record).map_err(io)?;
+        write_csv(self, out)
+    }
+
+    /// The columns (names and kinds) without their cells.
+    #[must_use]
+    pub fn without_rows(&self) -> Table {
+        let columns =
+            self.columns.iter().map(|c| TableColumn { name: c.name.clone(), cells: c.cells.empty_like() });
+        Table { columns: columns.collect() }
+    }
+
+    /// This table's cells under the columns of `layout` (a table without rows): a
+    /// column it lacks, or holds with cells of another kind, is nulls there (as
+    /// [`Table::concat`] does). Text and labels are one kind.
+    #[must_use]
+    pub fn aligned(mut self, layout: &Table) -> Table {
+        let rows = self.rows();
+        let mut index: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+        for (k, c) in self.columns.iter().enumerate() {
+            index.entry(c.name.as_str()).or_insert(k);
         }
-        writer.flush()
+        let taken: Vec<Option<usize>> =
+            layout.columns.iter().map(|c| index.get(c.name.as_str()).copied()).collect();
+        let mut columns = Vec::with_capacity(layout.columns.len());
+        for (want, at) in layout.columns.iter().zip(taken) {
+            let cells =
+                match at.map(|k| std::mem::replace(&mut self.columns[k].cells, Cells::Bool(Vec::new()))) {
+                    Some(c) if same_kind(&want.cells, &c) => c,
+                    _ => {
+                        let mut nulls = want.cells.empty_like();
+                        nulls.append(None, rows);
+                        nulls
+                    }
+                };
+            columns.push(TableColumn { name: want.name.clone(), cells });
+        }
+        Table { columns }
+    }
+}
+
+/// True when `a` and `b` hold cells of one kind (text and labels alike).
+fn same_kind(a: &Cells, b: &Cells) -> bool {
+    matches!(
+        (a, b),
+        (Cells::Float(_), Cells::Float(_))
+            | (Cells::Int(_), Cells::Int(_))
+            | (Cells::Bool(_), Cells::Bool(_))
+            | (Cells::Text(_) | Cells::Labels { .. }, Cells::Text(_) | Cells::Labels { .. })
+    )
+}
+
+/// A table handed over a chunk of rows at a time, so a long one never has to be built
+/// whole: what the CSV and Parquet writers read.
+pub trait TableChunks {
+    /// The columns (names and kinds), without rows.
+    fn columns(&self) -> Table;
+
+    /// Calls `f` with the rows a chunk at a time, in order; every chunk has the columns
+    /// of [`TableChunks::columns`], in order.
+    fn each_chunk<E>(&self, f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E>;
+}
+
+impl TableChunks for Table {
+    fn columns(&self) -> Table {
+        self.without_rows()
+    }
+
+    fn each_chunk<E>(&self, mut f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E> {
+        f(self)
+    }
+}
+
+/// Writes a table as CSV, a chunk at a time (RFC 4180 quoting, CRLF line ends as the
+/// runs CSV; a text cell, header names included, through [`escape::formula`]).
+pub fn write_csv(table: &impl TableChunks, out: impl Write) -> std::io::Result<()> {
+    let mut writer = CsvWriter::new(out, &table.columns())?;
+    table.each_chunk(|chunk| writer.write(chunk))?;
+    writer.finish()
+}
+
+/// A CSV being written: the header, then rows a chunk at a time.
+pub struct CsvWriter<W: Write> {
+    writer: csv::Writer<W>,
+    /// The cell being written (one buffer for every cell).
+    field: String,
+}
+
+impl<W: Write> CsvWriter<W> {
+    /// Writes the header: the names of `columns`.
+    pub fn new(out: W, columns: &Table) -> std::io::Result<Self> {
+        let mut writer = csv::WriterBuilder::new().terminator(csv::Terminator::CRLF).from_writer(out);
+        writer
+            .write_record(columns.columns.iter().map(|c| escape::formula(&c.name).into_owned()))
+            .map_err(io)?;
+        Ok(Self { writer, field: String::new() })
+    }
+
+    /// Writes the rows of `chunk`.
+    pub fn write(&mut self, chunk: &Table) -> std::io::Result<()> {
+        for row in 0..chunk.rows() {
+            for c in &chunk.columns {
+                self.field.clear();
+                cell_text(&c.cells, row, &mut self.field);
+                self.writer.write_field(&self.field).map_err(io)?;
+            }
+            self.writer.write_record(None::<&[u8]>).map_err(io)?;
+        }
+        Ok(())
+    }
+
+    /// Flushes what is written.
+    pub fn finish(mut self) -> std::io::Result<()> {
+        self.writer.flush()
+    }
+}
+
+/// Cell `row` as its CSV text ([`Cells::text`], a text cell through
+/// [`escape::formula`]), written into `out`.
+fn cell_text(cells: &Cells, row: usize, out: &mut String) {
+    match cells {
+        Cells::Float(v) => {
+            if let Some(x) = v.get(row).filter(|x| !x.is_nan()) {
+                let _ = write!(out, "{x}");
+            }
+        }
+        Cells::Int(v) => {
+            if let Some(x) = v.get(row).copied().flatten() {
+                let _ = write!(out, "{x}");
+            }
+        }
+        Cells::Bool(v) => {
+            if let Some(x) = v.get(row).copied().flatten() {
+                let _ = write!(out, "{x}");
+            }
+        }
+        Cells::Text(_) | Cells::Labels { .. } => {
+            if let Some(text) = cells.text_opt(row) {
+                out.push_str(&escape::formula(text));
+            }
+        }
+    }
+}
+
+fn io(e: csv::Error) -> std::io::Error {
+    match e.into_kind() {
+        csv::ErrorKind::Io(e) => e,
+        other => std::io::Error::other(format!("{other:?}")),
     }
 }
 
@@ -216,6 +358,53 @@ mod tests {
         t.write_csv(&mut out).unwrap();
         let text = String::from_utf8(out).unwrap();
         assert_eq!(text, "time_ms,Time_ms (2),ok,type\r\n0.5,3,,\"a, b\"\r\n,,true,\r\n");
+    }
+
+    /// Text cells and header names a spreadsheet would read as formulas get a `'`;
+    /// numbers, negative ones included, stay numbers.
+    #[test]
+    fn formula_text_is_quoted_and_numbers_are_not() {
+        let mut t = Table::default();
+        t.push("-2+3", Cells::Float(vec![-1.5, 2.0]));
+        t.push("i", Cells::Int(vec![Some(-3), None]));
+        t.push("app", Cells::Text(vec![Some("=cmd|' /C calc'!A0".into()), Some("game.exe".into())]));
+        t.push(
+            "mode",
+            Cells::Labels { values: vec!["@x".into(), "ok".into()], keys: vec![Some(1), Some(0)] },
+        );
+        let mut out = Vec::new();
+        t.write_csv(&mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert_eq!(text, "'-2+3,i,app,mode\r\n-1.5,-3,'=cmd|' /C calc'!A0,ok\r\n2,,game.exe,'@x\r\n");
+    }
+
+    /// A table written a chunk at a time is the same CSV as written whole; chunks with
+    /// other columns are aligned to the layout (missing or other-kind columns: nulls).
+    #[test]
+    fn chunks_write_the_same_csv_and_align_by_name() {
+        struct Two(Table, Table);
+        impl TableChunks for Two {
+            fn columns(&self) -> Table {
+                Table::concat(vec![self.0.without_rows(), self.1.without_rows()])
+            }
+            fn each_chunk<E>(&self, mut f: impl FnMut(&Table) -> Result<(), E>) -> Result<(), E> {
+                let layout = self.columns();
+                f(&self.0.clone().aligned(&layout))?;
+                f(&self.1.clone().aligned(&layout))
+            }
+        }
+        let mut a = Table::default();
+        a.push("x", Cells::Float(vec![1.0, 2.0]));
+        a.push("mode", Cells::Labels { values: vec!["m".into()], keys: vec![Some(0), None] });
+        let mut b = Table::default();
+        b.push("mode", Cells::Text(vec![Some("n".into())]));
+        b.push("x", Cells::Int(vec![Some(7)]));
+        b.push("y", Cells::Bool(vec![Some(true)]));
+        let two = Two(a.clone(), b.clone());
+        let (mut chunked, mut whole) = (Vec::new(), Vec::new());
+        write_csv(&two, &mut chunked).unwrap();
+        Table::concat(vec![a, b]).write_csv(&mut whole).unwrap();
+        assert_eq!(String::from_utf8(chunked).unwrap(), String::from_utf8(whole).unwrap());
     }
 
     /// Two runs' tables, the second without `ok` and with a new label and column.

@@ -116,8 +116,12 @@ impl TraceBuilder {
     pub fn reserve_rows(&mut self, rows: usize, layout: &Layout) {
         let f = &mut self.frames;
         f.frame_time_ms.reserve(rows);
-        f.display_ms.reserve(rows);
-        f.dropped.reserve(rows);
+        if layout.display.is_some() {
+            f.display_ms.reserve(rows);
+        }
+        if layout.dropped != DroppedRule::Unknown {
+            f.dropped.reserve(rows);
+        }
         self.adjacent.reserve(rows);
         if layout.time.is_some() {
             self.raw_time.reserve(rows);
@@ -181,7 +185,11 @@ impl TraceBuilder {
         }
         let f = &mut self.frames;
         push_grown(&mut f.frame_time_ms, ft);
-        push_grown(&mut f.dropped, dropped);
+        // A layout without display data keeps no display list and no dropped flags
+        // (`Frames::display_ms`): a frame is then never dropped, its interval NaN.
+        if layout.dropped != DroppedRule::Unknown {
+            push_grown(&mut f.dropped, dropped);
+        }
         f.line.push(line);
         let number = |c: Cell| if let Cell::Number(v) = c { v } else { f64::NAN };
         let display = Self::display_cell(
@@ -198,7 +206,9 @@ impl TraceBuilder {
         } else {
             display
         };
-        push_grown(&mut f.display_ms, interval);
+        if layout.display.is_some() {
+            push_grown(&mut f.display_ms, interval);
+        }
         if let Some(i) = layout.join_id {
             push_grown(&mut f.join_id, super::values::parse_id(field(i)));
         }

@@ -337,8 +337,6 @@ impl Samples {
         let frames = Frames {
             frame_time_ms: self.frame_time_ms,
             start_ms,
-            display_ms: vec![f64::NAN; n],
-            dropped: vec![false; n],
             present_mode: Vec::new(),
             frame_type: Vec::new(),
             line: self.line.into(),

@@ -13,7 +13,9 @@ use super::preamble::{plain_fields, split_trimmed};
 use super::records::{Records, Row};
 use super::values::{self, Cell};
 use super::{LoadError, LoadErrorKind, Progress};
-use crate::model::{Column, ColumnKind, Event, Frames, Trace, TraceMeta, ValuesBuilder, Warning};
+use crate::model::{
+    Column, ColumnKind, Event, Frames, Lines, Trace, TraceMeta, ValuesBuilder, Warning, push_grown,
+};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
 
@@ -214,11 +216,13 @@ pub(super) struct ColumnSpec {
 }
 
 /// A capture's frames as they are read: frame times, start times, lines, the numeric
-/// columns (compact), events and skipped rows.
+/// columns (compact), events and skipped rows. The per-frame lists grow by a quarter
+/// once long ([`push_grown`]) and the lines are kept compactly ([`Lines`]), so a file of
+/// short rows (FRAPS: about 20 bytes a frame) is not outgrown by its own frames.
 pub(super) struct Accumulator {
     pub frame_time_ms: Vec<f64>,
     pub start_ms: Vec<f64>,
-    pub line: Vec<u64>,
+    pub line: Lines,
     pub events: Vec<Event>,
     pub skips: SkipLog,
     pub warnings: Vec<Warning>,
@@ -240,7 +244,7 @@ impl Accumulator {
         Self {
             frame_time_ms: Vec::new(),
             start_ms: Vec::new(),
-            line: Vec::new(),
+            line: Lines::default(),
             events: Vec::new(),
             skips: SkipLog::default(),
             warnings: Vec::new(),
@@ -290,8 +294,8 @@ impl Accumulator {
 
     /// Keeps a frame: its time, start, line and every column's cell of `rec`.
     pub(super) fn push(&mut self, rec: &csv::ByteRecord, frame_time_ms: f64, start_ms: f64, line: u64) {
-        self.frame_time_ms.push(frame_time_ms);
-        self.start_ms.push(start_ms);
+        push_grown(&mut self.frame_time_ms, frame_time_ms);
+        push_grown(&mut self.start_ms, start_ms);
         self.line.push(line);
         for ((spec, values), invalid) in self.specs.iter().zip(&mut self.values).zip(&mut self.invalid) {
             let v = match rec.get(spec.pos).map_or(Cell::Missing, |c| number(c, self.decimal_comma)) {
@@ -363,8 +367,13 @@ impl Accumulator {
         };
         keep(&mut self.frame_time_ms);
         keep(&mut self.start_ms);
-        let mut k = drop.iter();
-        self.line.retain(|_| !k.next().copied().unwrap_or(false));
+        let lines = std::mem::take(&mut self.line);
+        self.line = lines
+            .iter()
+            .zip(drop.iter().chain(std::iter::repeat(&false)))
+            .filter(|(_, d)| !**d)
+            .map(|(l, _)| l)
+            .collect();
         for values in &mut self.values {
             let old = std::mem::take(values).finish();
             let mut fresh = ValuesBuilder::default();
@@ -394,7 +403,6 @@ impl Accumulator {
     /// skipped rows and the reader's warnings. Start times are relative to the first
     /// frame; event times follow them.
     pub(super) fn finish(self, meta: TraceMeta) -> Trace {
-        let n = self.frame_time_ms.len();
         let mut warnings = self.skips.warnings();
         warnings.extend(self.warnings);
         warnings.extend(self.overflow.warnings());
@@ -418,16 +426,16 @@ impl Accumulator {
             e.time_ms = start_ms.get(e.frame).copied().unwrap_or(0.0);
         }
         warnings.sort_by_key(|w| w.line);
-        let frames = Frames {
+        // No display data: `display_ms` and `dropped` stay empty.
+        let mut frames = Frames {
             frame_time_ms: self.frame_time_ms,
             start_ms,
-            display_ms: vec![f64::NAN; n],
-            dropped: vec![false; n],
-            line: self.line.into(),
+            line: self.line,
             columns,
             events,
             ..Frames::default()
         };
+        frames.shrink_to_fit();
         Trace { meta, frames, warnings }
     }
 }
