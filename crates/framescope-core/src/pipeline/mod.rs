@@ -269,7 +269,10 @@ pub fn warn_marker_error(runs: &mut [RunEntry], message: Option<&str>) {
     if let Some(msg) = message {
         for run in runs {
             if let RunEntry::Run(run) = run {
-                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+                run.warnings.push(
+                    Warning::file(format!("PCL marker log could not be read: {msg}"))
+                        .with_kind(crate::model::WarningKind::MarkerLog),
+                );
             }
         }
     }
