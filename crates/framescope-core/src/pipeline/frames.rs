@@ -42,7 +42,7 @@ pub fn table(loaded: &Loaded, settings: &Settings) -> Result<Table, String> {
         let trace = match p {
             Picked::Whole(i) => &capture.traces[*i],
             Picked::Trimmed(t) => &**t,
-            Picked::Empty(message) => return Err(message.clone()),
+            Picked::Empty(e) => return Err(e.to_string()),
         };
         tables.push(trace_table(&capture.info, trace, settings, run));
     }
