@@ -29,7 +29,8 @@ fn production_lines(text: &str) -> Vec<(usize, &str)> {
     let mut opened = false;
     for (i, line) in text.lines().enumerate() {
         let code = line.split("//").next().unwrap_or("");
-        if !skipping && line.trim_start().starts_with("#[cfg(test)]") {
+        let attr = line.trim_start();
+        if !skipping && (attr.starts_with("#[cfg(test)]") || attr.starts_with("#[cfg(all(test,")) {
             skipping = true;
             depth = 0;
             opened = false;
@@ -288,4 +289,94 @@ fn only_the_shell_implements_app() {
         .collect();
     assert!(files.len() >= 40, "only {} files under src/app", files.len());
     assert!(offenders.is_empty(), "impl App outside src/app/shell: {offenders:?}");
+}
+
+/// The text matches of production code that read no message: (file, receiver) and why
+/// the text is not a message (column names, lines of the file, keys framescope makes).
+const TEXT_MATCHES: &[(&str, &str, &str)] = &[
+    ("presentation/axes.rs", "n", "a column name's unit"),
+    ("html/compared.rs", "key", "a figure's JSON key"),
+    (
+        "pipeline/selector.rs",
+        "application",
+        "the `session N (…)` name the sampled-log reader gives a session",
+    ),
+    ("ingest/nvidia_app.rs", "n", "column names"),
+    ("ingest/nvidia_app.rs", "lower", "column names"),
+    ("ingest/generic.rs", "s", "column names"),
+    ("ingest/generic_extra.rs", "l", "a column name's unit"),
+    ("ingest/preamble.rs", "t", "MangoHud's preamble lines"),
+    ("ingest/pcl.rs", "t", "a marker log's lines"),
+    ("ingest/pcl.rs", "event", "a marker log's event names"),
+    ("ingest/mod.rs", "first", "a header's first cell"),
+    ("ingest/table/mod.rs", "trimmed", "a file's `//` comment lines"),
+];
+
+/// Words that make a receiver a message, an error or a warning: never matched on.
+const MESSAGE_WORDS: [&str; 6] = ["message", "msg", "err", "warning", "reason", "text"];
+
+/// Each `.contains("…")`, `.starts_with("…")` or `.ends_with("…")` of a production line:
+/// the expression it is called on (`a.b.c()`), as far back as the line shows it.
+fn text_matches(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for call in [".contains(\"", ".starts_with(\"", ".ends_with(\""] {
+        for (at, _) in code.match_indices(call) {
+            let before = &code[..at];
+            let start = before
+                .char_indices()
+                .rev()
+                .find(|&(_, c)| !(c.is_alphanumeric() || matches!(c, '_' | '.' | '(' | ')')))
+                .map_or(0, |(k, c)| k + c.len_utf8());
+            out.push(before[start..].trim_start_matches(['(', ')']).to_owned());
+        }
+    }
+    out
+}
+
+/// Issue 35: no production code decides by a message's words. Warnings and errors are
+/// typed (`WarningKind`, `DetectError`, `AnalysisError`, …); a text match is allowed only
+/// on text that is no message, listed in [`TEXT_MATCHES`] with the reason.
+#[test]
+fn no_production_code_branches_on_message_text() {
+    let mut files = Vec::new();
+    for dir in ["src", "crates/framescope-core/src", "crates/framescope-py/src"] {
+        rust_files(&root().join(dir), &mut files);
+    }
+    assert!(files.len() > 50, "the sources were not found");
+    let mut offenders = Vec::new();
+    for file in &files {
+        let path = file.to_string_lossy().replace('\\', "/");
+        // A `tests.rs` or a file under `tests/` is a test module (`#[cfg(test)] mod tests;`).
+        if path.ends_with("/tests.rs") || path.contains("/tests/") {
+            continue;
+        }
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        for (line, code) in production_lines(&text) {
+            let code = code.split("//").next().unwrap_or("");
+            for receiver in text_matches(code) {
+                let root_name = receiver.split('.').next().unwrap_or("");
+                let lower = receiver.to_ascii_lowercase();
+                let allowed = !MESSAGE_WORDS.iter().any(|w| lower.contains(w))
+                    && TEXT_MATCHES.iter().any(|(f, r, _)| path.ends_with(f) && *r == root_name);
+                if !allowed {
+                    offenders.push(format!("{path}:{line}: `{receiver}`: {}", code.trim()));
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "production code matches text that may be a message (type it, or list it in TEXT_MATCHES with why):\n{}",
+        offenders.join("\n")
+    );
+}
+
+#[test]
+fn text_matches_name_the_expression_they_are_called_on() {
+    assert_eq!(text_matches("if w.message.starts_with(\"PCL\") {"), vec!["w.message"]);
+    assert_eq!(
+        text_matches("e.to_string().contains(\"x\") && (n.ends_with(\"ms\"))"),
+        vec!["e.to_string()", "n"]
+    );
+    assert!(text_matches("names.contains(&x)").is_empty());
 }

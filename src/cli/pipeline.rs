@@ -32,21 +32,12 @@ impl RowCounts {
     }
 }
 
-/// How many rows a warning says were skipped: loaders end a skipped row's warning with
-/// "skipped" (`…; skipped`, `…; row skipped`, `… were skipped (…)`), and a grouped
-/// warning starts with the count (`7 rows have …; skipped (lines …)`). Other warnings
-/// (and a PCL marker log's, which are not capture rows) count 0.
+/// How many capture rows a warning says were skipped: the count of a
+/// [`WarningKind::SkippedRows`](framescope_core::model::WarningKind::SkippedRows); other
+/// warnings (and a PCL marker log's, which are not capture rows) count 0.
 #[must_use]
 pub fn skipped_rows(w: &Warning) -> u64 {
-    let m = w.message.as_str();
-    if m.starts_with("PCL marker log") || !m.contains("skipped") {
-        return 0;
-    }
-    let digits: String = m.chars().take_while(char::is_ascii_digit).collect();
-    match digits.parse::<u64>() {
-        Ok(n) if m[digits.len()..].starts_with(' ') => n,
-        _ => 1,
-    }
+    w.kind.skipped_rows()
 }
 
 /// The checks `--strict` and `--max-skipped` ask for.
@@ -111,16 +102,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn skipped_rows_are_read_from_the_loaders_warnings() {
-        let w = |m: &str| skipped_rows(&Warning::at(3, m));
-        assert_eq!(w("row has 6 fields, header has 21; skipped"), 1);
-        assert_eq!(w("frame time is missing; row skipped"), 1);
-        assert_eq!(w("7 rows have a frame time of 0 or less; skipped (lines 10, 11, 12, 13, 14, …)"), 7);
-        assert_eq!(w("12 frames have no usable frame time and were skipped (first: frame 3)"), 12);
-        assert_eq!(w("3 sample lines have no usable date and time (dd-mm-yyyy HH:MM:SS); skipped"), 3);
-        assert_eq!(w("PCL marker log: not a marker line; skipped"), 0);
-        assert_eq!(w("Dropped is 2; read as displayed"), 0);
-        assert_eq!(w("timestamps go back in time (or are not numbers) here"), 0);
+    fn skipped_rows_are_read_from_the_warnings_kinds() {
+        use framescope_core::model::WarningKind;
+        assert_eq!(
+            skipped_rows(&Warning::skipped(3, "row has 6 fields, header has 21; skipped", 1, vec![3])),
+            1
+        );
+        let many =
+            Warning::skipped(10, "7 rows have a frame time of 0 or less; skipped (lines 10, …)", 7, vec![10]);
+        assert_eq!(skipped_rows(&many), 7);
+        // The words do not count: only the kind does.
+        assert_eq!(skipped_rows(&Warning::at(3, "12 rows skipped")), 0);
+        let marker =
+            Warning::at(3, "PCL marker log: not a marker line; skipped").with_kind(WarningKind::MarkerLog);
+        assert_eq!(skipped_rows(&marker), 0);
     }
 
     #[test]

@@ -226,7 +226,10 @@ pub(super) fn warn_marker_error(runs: &mut [RunEntry], marker_error: Option<&str
     if let Some(msg) = marker_error {
         for run in runs {
             if let RunEntry::Run(run) = run {
-                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+                run.warnings.push(
+                    Warning::file(format!("PCL marker log could not be read: {msg}"))
+                        .with_kind(framescope_core::model::WarningKind::MarkerLog),
+                );
             }
         }
     }

@@ -32,7 +32,7 @@ mod tests;
 mod view;
 
 pub use command::{AppCommand, Effects, Loaded, ShellCommand};
-pub use run::{OpenRun, RunId, short_name};
+pub use run::{Failure, OpenRun, RunId, short_name};
 pub use sets::{RunGroups, SetsCache};
 pub use view::{TimeView, TimelineCommand};
 
@@ -330,7 +330,7 @@ impl Session {
     /// need for the current settings, trims and selection; compares the sets again
     /// when their figures changed. Changes derived data only, never what the user
     /// chose. Returns the failures of background work, for the window's error list.
-    pub fn sync_work(&mut self, persisted: &Persisted) -> Vec<String> {
+    pub fn sync_work(&mut self, persisted: &Persisted) -> Vec<Failure> {
         let mut failures = self.collect_work();
         self.refresh_compare_source();
         for id in self.shown() {
@@ -349,7 +349,7 @@ impl Session {
 
     /// Takes in every run's finished background work (shown or not: a run shown a
     /// moment ago may still have work in flight); the failures, in words.
-    fn collect_work(&mut self) -> Vec<String> {
+    fn collect_work(&mut self) -> Vec<Failure> {
         let mut failures = Vec::new();
         for run in &mut self.runs {
             run.collect();

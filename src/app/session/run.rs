@@ -15,6 +15,24 @@ mod grow;
 
 /// A run's identity in the session: given when it opens, never reused (unlike its
 /// place in the list, which changes when an earlier run closes).
+/// A failure of a run's background work, for the window's error list.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Failure {
+    /// The run's trace could not be analysed (e.g. its trim leaves nothing).
+    Analysis { run: String, error: crate::app::work::AnalysisError },
+    /// Any other failure, in words.
+    Other(String),
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::Analysis { run, error } => write!(f, "{run}: {error}"),
+            Self::Other(text) => f.write_str(text),
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct RunId(pub u64);
 
@@ -54,11 +72,11 @@ pub struct OpenRun {
     tracks: Option<(usize, Arc<Tracks>)>,
     tracks_job: Option<(usize, Job<Arc<Tracks>>)>,
     analyzed: Option<(usize, Arc<Analyzed>)>,
-    analysis_job: Option<(AnalysisKey, Job<Result<Analyzed, String>>)>,
+    analysis_job: Option<(AnalysisKey, Job<Result<Analyzed, work::AnalysisError>>)>,
     selection: Option<(SelectionKey, SelectionResult)>,
     selection_job: Option<(SelectionKey, Job<SelectionResult>)>,
     /// Background work that failed, for the window's error list.
-    failures: Vec<String>,
+    failures: Vec<Failure>,
     /// Keys of work that failed: never started again for the same key.
     failed_analysis: Option<AnalysisKey>,
     /// Counts the changes of what is drawn (trace, tracks, figures and marks), for
@@ -245,7 +263,7 @@ impl OpenRun {
     }
 
     /// Failures of background work since the last call.
-    pub fn take_failures(&mut self) -> Vec<String> {
+    pub fn take_failures(&mut self) -> Vec<Failure> {
         std::mem::take(&mut self.failures)
     }
 
@@ -328,7 +346,7 @@ impl OpenRun {
                     self.tracks = Some((*t, tracks));
                     self.generation += 1;
                 }
-                Err(e) => self.failures.push(format!("{}: timeline: {e}", self.name)),
+                Err(e) => self.failures.push(Failure::Other(format!("{}: timeline: {e}", self.name))),
             }
             self.tracks_job = None;
         }
@@ -345,13 +363,13 @@ impl OpenRun {
                 Ok(Err(e)) => {
                     // No figures for these settings: the old ones (and their marks and
                     // charts) are not shown as if they were.
-                    self.failures.push(format!("{}: {e}", self.name));
+                    self.failures.push(Failure::Analysis { run: self.name.clone(), error: e });
                     self.failed_analysis = Some(*key);
                     self.analyzed = None;
                     self.generation += 1;
                 }
                 Err(e) => {
-                    self.failures.push(format!("{}: analysis: {e}", self.name));
+                    self.failures.push(Failure::Other(format!("{}: analysis: {e}", self.name)));
                     self.failed_analysis = Some(*key);
                 }
             }
@@ -362,7 +380,7 @@ impl OpenRun {
         {
             match done {
                 Ok(run) => self.selection = Some((*key, run)),
-                Err(e) => self.failures.push(format!("{}: selection: {e}", self.name)),
+                Err(e) => self.failures.push(Failure::Other(format!("{}: selection: {e}", self.name))),
             }
             self.selection_job = None;
         }

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::*;
-use crate::app::work::{LoadId, Spawner};
+use crate::app::work::{AnalysisError, LoadId, Spawner};
 use framescope_core::ingest::{LoadOptions, load_bytes};
 use framescope_core::model::Capture;
 use std::fmt::Write as _;
@@ -309,7 +309,10 @@ fn a_trim_that_leaves_nothing_is_an_error_not_a_wait() {
     s.apply(AppCommand::TrimAll { start_s: 5.0, end_s: 0.0 }, &mut p);
     let errors = s.sync_work(&p);
     assert_eq!(errors.len(), 1);
-    assert!(errors[0].contains("nothing is left after trimming"), "{errors:?}");
+    assert!(
+        matches!(errors[0], Failure::Analysis { error: AnalysisError::TrimLeavesNothing(_), .. }),
+        "{errors:?}"
+    );
     let (settings, trim) = (s.run_settings(a, &p), s.run_trim(a, &p));
     assert!(s.runs()[0].failed(&settings, trim));
     assert!(s.is_idle(&p));

@@ -199,7 +199,7 @@ impl App {
         }
         let failures = self.session.sync_work(&self.persisted);
         for f in failures {
-            push_error(&mut self.scratch.errors, f);
+            push_error(&mut self.scratch, &f);
         }
         if !self.jobs.pending.is_empty() {
             self.ctx.request_repaint_after(std::time::Duration::from_millis(100));
@@ -314,15 +314,19 @@ impl App {
     }
 }
 
-/// Adds an error to the list once: an error already listed, or the same run's earlier
-/// "nothing is left after trimming" (each trim or settings change would add another),
-/// is replaced.
-fn push_error(errors: &mut Vec<String>, e: String) {
-    const TRIM: &str = "nothing is left after trimming";
-    let kind = |s: &str| s.find(TRIM).map(|k| s[..k].to_owned());
-    let mine = kind(&e);
-    errors.retain(|old| *old != e && (mine.is_none() || kind(old) != mine));
-    errors.push(e);
+/// Adds a failure to the error list once: an error already listed, or the same run's
+/// earlier analysis failure (each trim or settings change would add another), is
+/// replaced.
+fn push_error(scratch: &mut UiScratch, f: &crate::app::session::Failure) {
+    let text = f.to_string();
+    let earlier = match f {
+        crate::app::session::Failure::Analysis { run, .. } => {
+            scratch.analysis_errors.insert(run.clone(), text.clone())
+        }
+        crate::app::session::Failure::Other(_) => None,
+    };
+    scratch.errors.retain(|old| *old != text && Some(old) != earlier.as_ref());
+    scratch.errors.push(text);
 }
 
 /// A save's result for the status line.

@@ -43,6 +43,9 @@ pub struct UiScratch {
     pub status: Option<String>,
     /// Error messages shown above the runs until dismissed.
     pub errors: Vec<String>,
+    /// Per run name, the text of its last analysis failure put in `errors` (replaced,
+    /// not repeated, by the next).
+    pub analysis_errors: std::collections::HashMap<String, String>,
 }
 
 impl Default for UiScratch {
@@ -61,6 +64,7 @@ impl Default for UiScratch {
             settings_dirty: false,
             status: None,
             errors: Vec::new(),
+            analysis_errors: std::collections::HashMap::new(),
         }
     }
 }

@@ -5,7 +5,7 @@
 
 use super::ChartData;
 use super::tracks::RowShares;
-use framescope_core::analysis::{PclLatency, Prepared, Settings, Trim};
+use framescope_core::analysis::{PclLatency, Prepared, Settings, Trim, TrimError};
 use framescope_core::ingest::pcl::MarkerLog;
 use framescope_core::lod::Budget;
 use framescope_core::model::{FileInfo, Trace, Warning};
@@ -67,13 +67,21 @@ pub struct ReportSource<'a> {
     pub warnings: &'a [Warning],
 }
 
+/// Why a trace could not be analysed.
+#[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
+pub enum AnalysisError {
+    /// The trim leaves no whole frame of the trace.
+    #[error("{0}")]
+    TrimLeavesNothing(TrimError),
+}
+
 /// Analyses a trace trimmed by `trim` (`metrics.md` §1: every figure, mark and chart
 /// is of the kept frames; the timeline still draws the whole trace, so the marks are
 /// given in the whole trace's frame indices and the budget shares cover it all);
 /// reuses `prepared` and its charts (made earlier for the same trace and trim) when it
 /// was made for the source `settings` resolve to: a slider move then costs the
 /// settings-dependent figures alone (no sort, no copy of the series). A trim that
-/// leaves no frame is an error, in words.
+/// leaves no frame is an [`AnalysisError`].
 pub fn analyze(
     source: &ReportSource<'_>,
     trace: &Trace,
@@ -82,16 +90,14 @@ pub fn analyze(
     prepared: Option<(Arc<Prepared>, Arc<ChartData>)>,
     shares: Option<Arc<RowShares>>,
     markers: Option<(u32, &MarkerLog)>,
-) -> Result<Analyzed, String> {
+) -> Result<Analyzed, AnalysisError> {
     let range = trim.range(trace);
     if range.is_empty() {
-        return Err(format!(
-            "nothing is left after trimming: the trace spans {:.3} s, and the trim leaves out {} s at the \
-             start and {} s at the end",
-            Trim::span_s(trace),
-            trim.start_s,
-            trim.end_s
-        ));
+        return Err(AnalysisError::TrimLeavesNothing(TrimError::NothingLeft {
+            span_s: Trim::span_s(trace),
+            start_s: trim.start_s,
+            end_s: trim.end_s,
+        }));
     }
     let cut;
     let kept: &Trace = if range.len() == trace.len() {

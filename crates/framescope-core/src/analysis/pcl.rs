@@ -83,10 +83,13 @@ impl PclLatency {
         let brackets_present = by_frame.values().any(|m| m.present.is_some());
         let join = join_column(trace);
         if join.is_none() {
-            out.warnings.push(Warning::file(
-                "the capture has no PCLFrameId or AppFrameId column: every marker frame counts as displayed \
-                 and P2D is unknown",
-            ));
+            out.warnings.push(
+                Warning::file(
+                    "the capture has no PCLFrameId or AppFrameId column: every marker frame counts as \
+                     displayed and P2D is unknown",
+                )
+                .with_kind(crate::model::WarningKind::NoFrameIdColumn),
+            );
         }
         let until = trace.column(ColumnKind::UntilDisplayed);
         for (&frame_id, marks) in &by_frame {

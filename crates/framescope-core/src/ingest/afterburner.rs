@@ -230,10 +230,10 @@ impl Lines {
         let period = (timed >= 2).then(|| (self.last_ms - first) / (timed - 1) as f64);
         let mut extra = self
             .no_time
-            .warnings("sample line has no usable date and time (dd-mm-yyyy HH:MM:SS); skipped", |n| {
+            .skipped("sample line has no usable date and time (dd-mm-yyyy HH:MM:SS); skipped", |n| {
                 format!("{n} sample lines have no usable date and time (dd-mm-yyyy HH:MM:SS); skipped")
             });
-        extra.extend(self.orphans.warnings("sample line (80) before the column names (02); skipped", |n| {
+        extra.extend(self.orphans.skipped("sample line (80) before the column names (02); skipped", |n| {
             format!("{n} sample lines (80) come before the column names (02); skipped")
         }));
         let meta = TraceMeta {
@@ -285,7 +285,7 @@ impl Lines {
             )));
         }
         warnings.extend(
-            self.unknown.warnings("line type is not one of 00, 01, 02, 03 or 80; line skipped", |n| {
+            self.unknown.skipped("line type is not one of 00, 01, 02, 03 or 80; line skipped", |n| {
                 format!("{n} lines have a line type that is not 00, 01, 02, 03 or 80; skipped")
             }),
         );

@@ -270,6 +270,7 @@ fn skip_warning(n: usize, kept: &[usize]) -> Option<Warning> {
         Warning::file(format!(
             "{skipped} frames have no usable frame time and were skipped (first: frame {first})"
         ))
+        .with_kind(crate::model::WarningKind::SkippedRows { count: skipped as u64, first_lines: Vec::new() })
     })
 }
 

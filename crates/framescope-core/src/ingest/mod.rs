@@ -241,7 +241,7 @@ fn load_csv<R: BufRead + Send>(
         }
         Signature::Other => {
             let presentmon =
-                if head.sep == b',' { layout::detect(&head.header, &[]) } else { Err(String::new()) };
+                if head.sep == b',' { layout::detect(&head.header, &[]).map_err(Some) } else { Err(None) };
             let names: Vec<String> = head.header.iter().map(|h| h.to_ascii_lowercase()).collect();
             let first = names.first().map_or("", String::as_str);
             // MangoHud's preamble (a system-info header, `v1`, its version, dividers)
@@ -252,9 +252,7 @@ fn load_csv<R: BufRead + Send>(
                     && (first == "v1"
                         || first.starts_with("--")
                         || first.chars().all(|c| c.is_ascii_digit() || c == '.')));
-            let told = presentmon
-                .as_ref()
-                .is_err_and(|m| !m.is_empty() && !m.starts_with("not a frame-timing capture"));
+            let told = matches!(&presentmon, Err(Some(e)) if e.names_the_file());
             let complete = names.iter().any(|n| n == "application") && names.iter().any(|n| n == "processid");
             // A header without PresentMon's identity columns that has a column no
             // PresentMon-family writer uses (`frame,frametime,gpu_us`) is another tool's
@@ -289,18 +287,18 @@ fn load_csv<R: BufRead + Send>(
             if let Some(m) = &mapping {
                 return generic::load(path, &head, reader, m, None, progress);
             }
-            Err(unknown_columns(path, &head, reader, presentmon.err().unwrap_or_default()))
+            Err(unknown_columns(path, &head, reader, presentmon.err().flatten()))
         }
     }
 }
 
 /// The error for a CSV of no known format: with the first rows' cells when some of
-/// them are numbers (something to map), else the PresentMon reader's message.
+/// them are numbers (something to map), else the PresentMon reader's error.
 fn unknown_columns<R: std::io::Read>(
     path: &Path,
     head: &table::Head,
     reader: R,
-    presentmon_message: String,
+    presentmon: Option<layout::DetectError>,
 ) -> LoadError {
     let mut rows = table::Rows::new(path, reader, head);
     let mut rec = csv::ByteRecord::new();
@@ -331,14 +329,16 @@ fn unknown_columns<R: std::io::Read>(
         return LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
     }
     if !numeric {
-        let msg = if presentmon_message.is_empty() {
-            format!(
-                "not a frame-timing capture: expected a CSV with a header and rows of numbers; its columns are: {}",
-                generic::list_columns(&head.header)
-            )
-        } else {
-            presentmon_message
-        };
+        let msg = presentmon.map_or_else(
+            || {
+                format!(
+                    "not a frame-timing capture: expected a CSV with a header and rows of numbers; its columns \
+                     are: {}",
+                    generic::list_columns(&head.header)
+                )
+            },
+            |e| e.to_string(),
+        );
         return LoadError::new(path, line, LoadErrorKind::NotACapture(msg));
     }
     let message = format!(

@@ -120,7 +120,7 @@ pub fn load<R: BufRead>(path: &Path, reader: R, progress: &Progress) -> Result<C
         }
     }
     let NvidiaRows { samples, no_time, bad_pid, pids, .. } = rows;
-    let mut extra = no_time.warnings(
+    let mut extra = no_time.skipped(
         "row has no usable timestamp (e.g. a truncated row, or a summary row added in a spreadsheet); \
          skipped",
         |n| {

@@ -55,13 +55,19 @@ impl OverflowCells {
             1 => "1 value is".to_owned(),
             n => format!("{n} values are"),
         };
-        Some(Warning::at(
-            self.first_line,
-            format!(
-                "column {name}: {what} implausible (10⁶ ms or more; first: {}); read as missing",
-                self.first_value
-            ),
-        ))
+        Some(
+            Warning::at(
+                self.first_line,
+                format!(
+                    "column {name}: {what} implausible (10⁶ ms or more; first: {}); read as missing",
+                    self.first_value
+                ),
+            )
+            .with_kind(crate::model::WarningKind::OverflowCells {
+                column: name.to_owned(),
+                count: self.count,
+            }),
+        )
     }
 }
 

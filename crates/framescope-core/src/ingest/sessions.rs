@@ -5,7 +5,7 @@
 //! is a trace of its own, named `session N` with its start, and a gap's time belongs
 //! to no sample (the row after a gap opens its session, as the first row opens a log).
 
-use crate::model::{Trace, Warning};
+use crate::model::{Trace, Warning, WarningKind};
 
 /// A step longer than this many median steps starts a session.
 pub const GAP_FACTOR: f64 = 5.0;
@@ -93,7 +93,10 @@ pub fn split(
     let mut notes = Vec::new();
     for (k, s) in sessions.iter().enumerate() {
         if s.samples.is_empty() {
-            notes.push(Warning::note(format!("{} has no usable sample; it is no run", names[k])));
+            notes.push(
+                Warning::note(format!("{} has no usable sample; it is no run", names[k]))
+                    .with_kind(WarningKind::EmptySession),
+            );
             continue;
         }
         let mut t = whole.slice(s.samples.clone());
@@ -122,6 +125,7 @@ pub fn note(starts: &[usize], times: &[f64], names: &[String]) -> Warning {
         gaps.join(", "),
         names.join(", ")
     ))
+    .with_kind(WarningKind::LoggingSessions { count: starts.len() })
 }
 
 /// `4 min 12 s`, `38.5 s`.

@@ -70,7 +70,7 @@ impl<'a> FrameTable<'a> {
             let trace = match p {
                 Picked::Whole(i) => &capture.traces[*i],
                 Picked::Trimmed(t) => &**t,
-                Picked::Empty(message) => return Err(message.clone()),
+                Picked::Empty(e) => return Err(e.to_string()),
             };
             runs.push(RunRows::new(&capture.info, trace, settings, run));
         }

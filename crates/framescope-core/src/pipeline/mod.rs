@@ -29,8 +29,19 @@ pub enum Picked {
     Whole(usize),
     /// A trace, trimmed.
     Trimmed(Box<Trace>),
-    /// A trace with nothing left after trimming: the message says so.
-    Empty(String),
+    /// A trace with nothing left after trimming.
+    Empty(AnalysisError),
+}
+
+/// Why a picked trace cannot be analysed.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum AnalysisError {
+    /// `--trim-start` and `--trim-end` leave no whole frame of trace `trace` of file `file`.
+    #[error(
+        "{file}: nothing is left after trimming: {trace} spans {span_s:.3} s, and --trim-start {start_s} \
+         --trim-end {end_s} leave no whole frame"
+    )]
+    TrimLeavesNothing { file: String, trace: String, span_s: f64, start_s: f64, end_s: f64 },
 }
 
 /// A file read, with its picked traces; or the failed run that stands for it.
@@ -97,11 +108,15 @@ impl Job {
         }
         match self.trim.cut(trace) {
             Ok(cut) => Picked::Trimmed(Box::new(cut)),
-            Err(TrimError::NothingLeft { span_s, start_s, end_s }) => Picked::Empty(format!(
-                "{name}: nothing is left after trimming: {} spans {span_s:.3} s, and --trim-start \
-                 {start_s} --trim-end {end_s} leave no whole frame",
-                trace.label(),
-            )),
+            Err(TrimError::NothingLeft { span_s, start_s, end_s }) => {
+                Picked::Empty(AnalysisError::TrimLeavesNothing {
+                    file: name.to_owned(),
+                    trace: trace.label(),
+                    span_s,
+                    start_s,
+                    end_s,
+                })
+            }
         }
     }
 
@@ -159,9 +174,9 @@ impl Loaded {
                 let trace = match p {
                     Picked::Whole(i) => &capture.traces[*i],
                     Picked::Trimmed(t) => &**t,
-                    Picked::Empty(msg) => {
-                        errors.push(msg.clone());
-                        return RunEntry::Failed(FailedRun::new(name, msg.clone()));
+                    Picked::Empty(e) => {
+                        errors.push(e.to_string());
+                        return RunEntry::Failed(FailedRun::new(name, e.to_string()));
                     }
                 };
                 let mut run =
@@ -269,7 +284,10 @@ pub fn warn_marker_error(runs: &mut [RunEntry], message: Option<&str>) {
     if let Some(msg) = message {
         for run in runs {
             if let RunEntry::Run(run) = run {
-                run.warnings.push(Warning::file(format!("PCL marker log could not be read: {msg}")));
+                run.warnings.push(
+                    Warning::file(format!("PCL marker log could not be read: {msg}"))
+                        .with_kind(crate::model::WarningKind::MarkerLog),
+                );
             }
         }
     }

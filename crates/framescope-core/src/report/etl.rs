@@ -8,7 +8,7 @@ use crate::analysis::PclLatency;
 use crate::ingest::LoadError;
 use crate::model::etl::EtlSummary;
 use crate::model::markers::MarkerLog;
-use crate::model::{Frames, Trace, TraceMeta, Warning};
+use crate::model::{Frames, Trace, TraceMeta, Warning, WarningKind};
 use serde::Serialize;
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -95,10 +95,8 @@ fn breakdown(log: &MarkerLog, warnings: &mut Vec<Warning>) -> EtlPcl {
         "PCL figures from the markers alone: every marker frame counts as displayed; P2D and the PCL sum need a \
          PresentMon capture of the same session (framescope report CAPTURE --pcl FILE.etl)",
     ));
-    let notes = log
-        .warnings
-        .iter()
-        .chain(pcl.warnings.iter().filter(|w| !w.message.starts_with("the capture has no")));
+    let notes =
+        log.warnings.iter().chain(pcl.warnings.iter().filter(|w| w.kind != WarningKind::NoFrameIdColumn));
     warnings.extend(notes.map(|w| Warning { message: format!("PCL Stats: {}", w.message), ..w.clone() }));
     let mut i2fs: BTreeMap<u64, (f64, usize)> = BTreeMap::new();
     for (v, id) in pcl.i2fs_ms.iter().zip(&pcl.i2fs_frame_ids) {

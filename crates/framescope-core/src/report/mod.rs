@@ -25,7 +25,7 @@ use crate::analysis::{
 };
 use crate::ingest::{LoadError, LoadErrorKind};
 use crate::model::markers::MarkerLog;
-use crate::model::{Capture, FileInfo, Trace, Warning};
+use crate::model::{Capture, FileInfo, Trace, Warning, WarningKind};
 use serde::Serialize;
 
 /// Version of the JSON contract.
@@ -276,10 +276,9 @@ pub fn run_prepared(
     let mut warnings: Vec<Warning> = file_warnings.iter().chain(&trace.warnings).cloned().collect();
     warnings.sort_by_key(|w| w.line);
     if series.is_empty() {
-        warnings.push(Warning::file(format!(
-            "no frame has a usable {} frame time; figures are not available",
-            prepared.source.name()
-        )));
+        let source = prepared.source.name();
+        let message = format!("no frame has a usable {source} frame time; figures are not available");
+        warnings.push(Warning::file(message).with_kind(WarningKind::NoUsableFrameTime));
     }
     if prepared.source == crate::analysis::FrameTimeSource::Display
         && !series.is_empty()
@@ -293,7 +292,8 @@ pub fn run_prepared(
     }
     if let Some(share) = prepared.alternation {
         let display = crate::analysis::has_display_data(trace);
-        warnings.push(Warning::file(crate::analysis::framegen::alternation_warning(share, display)));
+        let message = crate::analysis::framegen::alternation_warning(share, display);
+        warnings.push(Warning::file(message).with_kind(WarningKind::FrameGenerationNotRecorded));
     }
     let mut latency = prepared.latency;
     if let Some(log) = markers {
@@ -303,9 +303,12 @@ pub fn run_prepared(
         latency.fs2p_ms = pcl.fs2p_mean_ms;
         latency.p2d_ms = pcl.p2d_mean_ms;
         let notes = log.warnings.iter().chain(&pcl.warnings);
-        warnings.extend(
-            notes.map(|w| Warning { message: format!("PCL marker log: {}", w.message), ..w.clone() }),
-        );
+        let marker_log = |w: &Warning| format!("PCL marker log: {}", w.message);
+        warnings.extend(notes.map(|w| Warning {
+            message: marker_log(w),
+            kind: WarningKind::MarkerLog,
+            ..w.clone()
+        }));
     }
     Run {
         file: file.to_owned(),

@@ -4,7 +4,7 @@
 //! past them). Until then the run shows the previous capture; while one capture is
 //! being taken in, only the newest that arrives meanwhile waits.
 
-use super::{AnalysisKey, Job, OpenRun};
+use super::{AnalysisKey, Failure, Job, OpenRun};
 use crate::app::work::{self, Analyzed, ReportSource, Spawner, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::model::Capture;
@@ -15,7 +15,7 @@ pub(super) struct Grown {
     capture: Arc<Capture>,
     trace: usize,
     tracks: Arc<Tracks>,
-    analyzed: Result<Analyzed, String>,
+    analyzed: Result<Analyzed, work::AnalysisError>,
     key: AnalysisKey,
 }
 
@@ -82,7 +82,7 @@ impl OpenRun {
         let grown = match done {
             Ok(g) => g,
             Err(e) => {
-                self.failures.push(format!("{}: {e}", self.name));
+                self.failures.push(Failure::Other(format!("{}: {e}", self.name)));
                 return;
             }
         };
@@ -98,7 +98,7 @@ impl OpenRun {
             }
             Err(e) => {
                 self.analyzed = None;
-                self.failures.push(format!("{}: {e}", self.name));
+                self.failures.push(Failure::Analysis { run: self.name.clone(), error: e });
                 self.failed_analysis = Some(grown.key);
             }
         }

@@ -2,7 +2,7 @@
 //! memory and turned into warnings.
 
 use super::MAX_TRACES;
-use crate::model::Warning;
+use crate::model::{Warning, WarningKind};
 
 /// Why a row was not kept as a frame.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -48,6 +48,15 @@ impl SkipReason {
             Self::UnknownTrace => 9,
             Self::TooManyTraces => 10,
             Self::BackwardsTimestamp => 11,
+        }
+    }
+
+    /// `warning`, of the kind this reason gives: skipped rows (`count`, the first at
+    /// `first_lines`), except a frame read as displayed, which was kept.
+    fn kind(self, warning: Warning, count: u64, first_lines: Vec<u64>) -> Warning {
+        match self {
+            Self::OddDropped => warning,
+            _ => warning.with_kind(WarningKind::SkippedRows { count, first_lines }),
         }
     }
 
@@ -151,11 +160,16 @@ impl SkipLog {
         let mut out = Vec::new();
         for (count, first) in self.groups.values() {
             if *count <= Self::LIST as u64 {
-                out.extend(first.iter().map(|&(line, reason)| Warning::at(line, reason.one())));
+                out.extend(
+                    first
+                        .iter()
+                        .map(|&(line, reason)| reason.kind(Warning::at(line, reason.one()), 1, vec![line])),
+                );
             } else if let Some(&(line, reason)) = first.first() {
                 let list: Vec<String> = first.iter().map(|(l, _)| l.to_string()).collect();
                 let msg = format!("{} (lines {}, …)", reason.many(*count), list.join(", "));
-                out.push(Warning::at(line, msg));
+                let lines = first.iter().map(|&(l, _)| l).collect();
+                out.push(reason.kind(Warning::at(line, msg), *count, lines));
             }
         }
         out.sort_by_key(|w| w.line);
@@ -202,6 +216,7 @@ impl InvalidCells {
                 self.first_line,
                 format!("column {name}: {what} (first: '{}'); read as missing", self.first_text),
             )
+            .with_kind(WarningKind::InvalidCells { column: name.to_owned(), count: self.count as u64 })
         })
     }
 }

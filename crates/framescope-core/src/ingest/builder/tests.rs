@@ -24,13 +24,22 @@ fn decimal_steps() {
 fn few_skips_are_listed_one_by_one_many_are_counted() {
     let mut few = SkipLog::default();
     few.add(9, SkipReason::Truncated { fields: 6, header: 21 });
-    assert_eq!(few.warnings(), vec![Warning::at(9, "row has 6 fields, header has 21; skipped")]);
+    assert_eq!(
+        few.warnings(),
+        vec![Warning::skipped(9, "row has 6 fields, header has 21; skipped", 1, vec![9])]
+    );
     let mut many = SkipLog::default();
     (10..17).for_each(|l| many.add(l, SkipReason::NonPositiveFrameTime));
     let w = many.warnings();
     assert_eq!(w.len(), 1);
     assert_eq!(w[0].line, Some(10));
     assert_eq!(w[0].message, "7 rows have a frame time of 0 or less; skipped (lines 10, 11, 12, 13, 14, …)");
+    let first_lines = vec![10, 11, 12, 13, 14];
+    assert_eq!(w[0].kind, crate::model::WarningKind::SkippedRows { count: 7, first_lines });
+    // A frame read as displayed was kept: no skipped row.
+    let mut odd = SkipLog::default();
+    odd.add(3, SkipReason::OddDropped);
+    assert_eq!(odd.warnings()[0].kind, crate::model::WarningKind::Other);
 }
 
 /// Columns that stay constant for runs of rows (read through [`super::repeats`]) hold

@@ -55,7 +55,9 @@ pub fn head(path: &Path, bytes: &[u8]) -> Option<Result<Head, LoadError>> {
     }
     Some(match layout::detect(&pre.header, &pre.comments) {
         Ok(layout) => Ok(Head { pre, layout, len }),
-        Err(msg) => Err(LoadError::new(path, Some(pre.header_line), LoadErrorKind::NotACapture(msg))),
+        Err(msg) => {
+            Err(LoadError::new(path, Some(pre.header_line), LoadErrorKind::NotACapture(msg.to_string())))
+        }
     })
 }
 

@@ -50,7 +50,7 @@ pub fn load<R: BufRead + Send>(
         ),
     })?;
     let mut layout = layout::detect(&pre.header, &pre.comments)
-        .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg)))?;
+        .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg.to_string())))?;
     // MangoHud's units are read from its columns: its logs keep every one.
     if opts.figures_only && layout.format != Format::MangoHud {
         for c in &mut layout.numeric {

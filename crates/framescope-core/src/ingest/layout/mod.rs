@@ -130,7 +130,7 @@ impl Names<'_> {
 
 /// Detects the layout of a PresentMon-family header. `comments` are the `//` lines
 /// above it. The error says what the file looks like instead.
-pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, String> {
+pub fn detect(header: &[String], comments: &[String]) -> Result<Layout, DetectError> {
     let mut len = header.len();
     while len > 0 && header[len - 1].is_empty() {
         len -= 1;
@@ -416,30 +416,68 @@ fn is_fraps(lower: &[String]) -> bool {
         && added.iter().enumerate().all(|(k, n)| ADDED.contains(&n.as_str()) && !added[..k].contains(n))
 }
 
-/// The message for a header that is not a PresentMon-family capture, naming what it
-/// looks like when framescope can tell.
-fn not_a_capture(names: &Names) -> String {
-    let first: Vec<&str> = names.original.iter().take(6).map(String::as_str).collect();
-    let found = first.join(", ");
+/// Why a header is not a PresentMon-family capture, naming what it looks like when
+/// framescope can tell.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum DetectError {
+    /// A summary file (one row per capture), not a per-frame log.
+    SummaryFile,
+    /// A MangoHud log whose frame-metrics header was not found.
+    MangoHudWithoutMetrics,
+    /// A JSON file, not a CSV frame log.
+    Json,
+    /// Nothing framescope knows: `found` is the first few column names.
+    NotACapture { found: String },
+}
+
+impl DetectError {
+    /// True when the error says what the file is (a summary, a MangoHud log, JSON)
+    /// rather than only that it is no capture.
+    #[must_use]
+    pub fn names_the_file(&self) -> bool {
+        !matches!(self, Self::NotACapture { .. })
+    }
+}
+
+impl std::fmt::Display for DetectError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Self::SummaryFile => f.write_str(
+                "this is a summary file (one row per capture, e.g. FrameView_Summary.csv), not a \
+                 per-frame log; open the per-frame log written beside it",
+            ),
+            Self::MangoHudWithoutMetrics => f.write_str(
+                "this looks like a MangoHud log, but its frame-metrics header (fps, frametime, …, elapsed) \
+                 was not found",
+            ),
+            Self::Json => f.write_str(
+                "this looks like a JSON file (CapFrameX JSON captures are not read yet); expected a \
+                 CSV frame log",
+            ),
+            Self::NotACapture { found } => write!(
+                f,
+                "not a frame-timing capture: expected a PresentMon-family CSV header with a frame-time \
+                 column (MsBetweenPresents, FrameTime, or CPUBusy and CPUWait); the header starts with: {found}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for DetectError {}
+
+/// The error for a header that is not a PresentMon-family capture.
+fn not_a_capture(names: &Names) -> DetectError {
     if names.has("Avg FPS") || names.has("1% Low FPS") {
-        return "this is a summary file (one row per capture, e.g. FrameView_Summary.csv), not a \
-                per-frame log; open the per-frame log written beside it"
-            .into();
+        return DetectError::SummaryFile;
     }
     if names.has("os") && names.has("kernel") {
-        return "this looks like a MangoHud log, but its frame-metrics header (fps, frametime, …, elapsed) \
-                was not found"
-            .into();
+        return DetectError::MangoHudWithoutMetrics;
     }
     if names.lower.first().is_some_and(|n| n.starts_with('{')) {
-        return "this looks like a JSON file (CapFrameX JSON captures are not read yet); expected a \
-                CSV frame log"
-            .into();
+        return DetectError::Json;
     }
-    format!(
-        "not a frame-timing capture: expected a PresentMon-family CSV header with a frame-time \
-         column (MsBetweenPresents, FrameTime, or CPUBusy and CPUWait); the header starts with: {found}"
-    )
+    let first: Vec<&str> = names.original.iter().take(6).map(String::as_str).collect();
+    DetectError::NotACapture { found: first.join(", ") }
 }
 
 #[cfg(test)]

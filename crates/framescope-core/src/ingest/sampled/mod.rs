@@ -16,7 +16,7 @@ use super::builder::SkipReason;
 use super::error::{LoadError, LoadErrorKind};
 use super::records::Row;
 use super::values::{Cell, trim};
-use crate::model::{Trace, Warning};
+use crate::model::{Trace, Warning, WarningKind};
 use std::path::Path;
 
 /// How often (in rows) the loaders look at the cancel flag.
@@ -109,6 +109,7 @@ pub(super) fn sampled_warning(writer: &str, interval_ms: Option<f64>, rate: &str
          over the time since the row before (the first row only opens the log); figures weight the \
          samples by their intervals, and the frame count is an estimate"
     ))
+    .with_kind(WarningKind::SampledLog)
 }
 
 /// The mean interval (ms) of the samples of `traces`, for the "sampled" note of a log
@@ -158,6 +159,22 @@ impl Tally {
             .first()
             .map(|&l| Warning::at(l, format!("{} (lines {}, …)", many(self.count), list.join(", "))))
             .into_iter()
+            .collect()
+    }
+
+    /// As [`Tally::warnings`], for rows that were skipped: each warning says how many.
+    pub(super) fn skipped(&self, one: &str, many: impl Fn(u64) -> String) -> Vec<Warning> {
+        let grouped = self.count > Self::LIST as u64;
+        self.warnings(one, many)
+            .into_iter()
+            .map(|w| {
+                let (count, first_lines) = if grouped {
+                    (self.count, self.first.clone())
+                } else {
+                    (1, w.line.into_iter().collect())
+                };
+                w.with_kind(WarningKind::SkippedRows { count, first_lines })
+            })
             .collect()
     }
 }
