@@ -111,7 +111,7 @@ const LISTED_REASONS: usize = 16;
 
 /// Reads the PCL events of a file, merged across buffers in time order (ties keep
 /// file order), with the problems met: undecodable PCL events are counted by reason,
-/// the first [`LISTED_REASONS`] reasons kept as warnings.
+/// the first 16 reasons (`LISTED_REASONS`) kept as warnings.
 pub fn markers_of(path: &Path) -> Result<(EtlFile, Vec<PclEvent>), LoadError> {
     let mut events = Vec::new();
     let mut bad: BTreeMap<String, u64> = BTreeMap::new();
