@@ -87,3 +87,36 @@ fn an_input_that_cannot_be_read_is_a_failed_run_not_a_missing_one() {
     assert_eq!(failed["file"], "runs/locked");
     assert_eq!(failed["error"]["message"], "runs/locked: cannot read this folder", "{failed}");
 }
+
+/// The front door (`framescope_core::open`, `Capture::analyze`) gives the document
+/// `framescope report --json FILE` prints, byte for byte, on every bundled sample
+/// capture; a file the command line fails is an error here too, and so is one without
+/// frames.
+#[test]
+fn the_front_door_gives_the_command_lines_report() {
+    let dir = common::repo_file("sample-traces");
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "csv" && e != "hml") {
+            continue;
+        }
+        let run = common::framescope(["report".as_ref(), "--json".as_ref(), path.as_os_str()]);
+        let opened = framescope_core::open(&path, &LoadOptions::default());
+        if run.code != 0 {
+            // A file the command line fails (a CSV whose columns must be named) fails here too.
+            assert!(opened.is_err(), "{}", path.display());
+            continue;
+        }
+        let report = opened.unwrap().analyze(&Settings::default()).unwrap();
+        let mut doc = serde_json::to_string_pretty(&report).unwrap();
+        doc.push('\n');
+        assert_eq!(doc, run.stdout, "{}", path.display());
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} samples");
+    let empty = TempDir::new("front-door-empty");
+    let file = empty.file("zero.csv", format!("{}\n", common::PM1_HEADER).as_bytes());
+    let err = framescope_core::open(&file, &LoadOptions::default()).map(|c| c.analyze(&Settings::default()));
+    assert!(matches!(err, Err(_) | Ok(Err(_))), "a capture without frames is no report");
+}

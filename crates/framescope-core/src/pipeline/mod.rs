@@ -42,6 +42,10 @@ pub enum AnalysisError {
          --trim-end {end_s} leave no whole frame"
     )]
     TrimLeavesNothing { file: String, trace: String, span_s: f64, start_s: f64, end_s: f64 },
+    /// No trace of the file could be analysed (no trace matched the selector, or none
+    /// has a frame under the frame-time source): the message says why.
+    #[error("{0}")]
+    NoRun(String),
 }
 
 /// A file read, with its picked traces; or the failed run that stands for it.
@@ -162,47 +166,12 @@ impl Loaded {
     /// entry that says which series has them (`metrics.md` §1, `cli-report.md`: exit 1).
     #[must_use]
     pub fn runs(&self, settings: &Settings, markers: Option<&MarkerLog>) -> (Vec<RunEntry>, Vec<String>) {
-        let (name, capture, picked, other_traces) = match self {
-            Self::Failed(entry, msg) => return (vec![entry.clone()], vec![msg.clone()]),
-            Self::Capture { name, capture, picked, other_traces } => (name, capture, picked, other_traces),
-        };
-        let mut errors = Vec::new();
-        let mut empty = Vec::new();
-        let mut runs: Vec<RunEntry> = picked
-            .iter()
-            .map(|p| {
-                let trace = match p {
-                    Picked::Whole(i) => &capture.traces[*i],
-                    Picked::Trimmed(t) => &**t,
-                    Picked::Empty(e) => {
-                        errors.push(e.to_string());
-                        return RunEntry::Failed(FailedRun::new(name, e.to_string()));
-                    }
-                };
-                let mut run =
-                    report::run_trace(name, &capture.info, &capture.warnings, trace, settings, markers);
-                run.other_traces.clone_from(other_traces);
-                if run.frames == 0 && !run.sampled {
-                    empty.push(no_frames_under_source(name, trace, run.frame_time));
-                } else {
-                    empty.push(String::new());
-                }
-                RunEntry::Run(Box::new(run))
-            })
-            .collect();
-        let analysed = runs.iter().filter(|r| matches!(r, RunEntry::Run(_))).count();
-        if analysed > 0 && empty.iter().all(|m| !m.is_empty()) {
-            let mut messages = empty.into_iter();
-            for entry in &mut runs {
-                if matches!(entry, RunEntry::Run(_))
-                    && let Some(msg) = messages.next()
-                {
-                    errors.push(msg.clone());
-                    *entry = RunEntry::Failed(FailedRun::new(name, msg));
-                }
+        match self {
+            Self::Failed(entry, msg) => (vec![entry.clone()], vec![msg.clone()]),
+            Self::Capture { name, capture, picked, other_traces } => {
+                runs_of(name, capture, picked, other_traces, settings, markers)
             }
         }
-        (runs, errors)
     }
 
     /// The capture read, unless the file failed.
@@ -222,6 +191,54 @@ impl Loaded {
             Self::Failed(..) => None,
         }
     }
+}
+
+/// The runs of `capture` (read as `name`) for the traces `picked`, and the messages for
+/// stderr ([`Loaded::runs`], the front door's [`crate::model::Capture::analyze`]).
+fn runs_of(
+    name: &str,
+    capture: &Capture,
+    picked: &[Picked],
+    other_traces: &[OtherTrace],
+    settings: &Settings,
+    markers: Option<&MarkerLog>,
+) -> (Vec<RunEntry>, Vec<String>) {
+    let mut errors = Vec::new();
+    let mut empty = Vec::new();
+    let mut runs: Vec<RunEntry> = picked
+        .iter()
+        .map(|p| {
+            let trace = match p {
+                Picked::Whole(i) => &capture.traces[*i],
+                Picked::Trimmed(t) => &**t,
+                Picked::Empty(e) => {
+                    errors.push(e.to_string());
+                    return RunEntry::Failed(FailedRun::new(name, e.to_string()));
+                }
+            };
+            let mut run = report::run_trace(name, &capture.info, &capture.warnings, trace, settings, markers);
+            run.other_traces = other_traces.to_vec();
+            if run.frames == 0 && !run.sampled {
+                empty.push(no_frames_under_source(name, trace, run.frame_time));
+            } else {
+                empty.push(String::new());
+            }
+            RunEntry::Run(Box::new(run))
+        })
+        .collect();
+    let analysed = runs.iter().filter(|r| matches!(r, RunEntry::Run(_))).count();
+    if analysed > 0 && empty.iter().all(|m| !m.is_empty()) {
+        let mut messages = empty.into_iter();
+        for entry in &mut runs {
+            if matches!(entry, RunEntry::Run(_))
+                && let Some(msg) = messages.next()
+            {
+                errors.push(msg.clone());
+                *entry = RunEntry::Failed(FailedRun::new(name, msg));
+            }
+        }
+    }
+    (runs, errors)
 }
 
 /// Why a trace has no frame under `source` (`presents` or `display`), and which other
@@ -290,5 +307,26 @@ pub fn warn_marker_error(runs: &mut [RunEntry], message: Option<&str>) {
                 );
             }
         }
+    }
+}
+
+/// The front door's analysis: [`crate::model::Capture::analyze`].
+impl Capture {
+    /// The `report --json` document of this capture's default trace (the one with the
+    /// most frames, `dwm.exe` aside; every logging session of a sampled log is one run)
+    /// under `settings`, untrimmed: the figures `framescope report FILE` prints. An
+    /// error when no trace could be analysed (none has a frame under the frame-time
+    /// source); a run's own problems stay in its `warnings`.
+    pub fn analyze(&self, settings: &Settings) -> Result<Report, AnalysisError> {
+        let name = self.info.path.display().to_string();
+        let indices =
+            TraceSelector::Default.select(self).map_err(|m| AnalysisError::NoRun(format!("{name}: {m}")))?;
+        let other_traces = OtherTrace::of(self, &indices);
+        let picked: Vec<Picked> = indices.into_iter().map(Picked::Whole).collect();
+        let (runs, errors) = runs_of(&name, self, &picked, &other_traces, settings, None);
+        if !runs.iter().any(|r| matches!(r, RunEntry::Run(_))) {
+            return Err(AnalysisError::NoRun(errors.join("; ")));
+        }
+        Ok(Report { schema: report::SCHEMA, settings: SettingsJson::from(settings), runs })
     }
 }
