@@ -127,19 +127,8 @@ fn mutate_etl(original: &[u8], rng: &mut XorShift) -> (Vec<u8>, String) {
             b[end..end + 4].copy_from_slice(&v.to_le_bytes());
             (b, format!("4 bytes at {end} set to {v}"))
         }
-        3 => {
-            let flips = 1 + rng.below(8);
-            for _ in 0..flips {
-                let i = rng.below(b.len());
-                b[i] ^= 1 << rng.below(8);
-            }
-            (b, format!("{flips} bits flipped"))
-        }
-        _ => {
-            let n = rng.below(b.len());
-            b.truncate(n);
-            (b, format!("truncated to {n}"))
-        }
+        3 => flip_bits(b, rng),
+        _ => truncate(b, rng),
     }
 }
 
@@ -339,19 +328,8 @@ fn mutate_gzip(members: &[Vec<u8>], bomb: &[u8], rng: &mut XorShift) -> (Vec<u8>
             (0..copies).for_each(|_| b.extend_from_slice(bomb));
             (b, format!("{copies} expanding members added"))
         }
-        2 => {
-            let flips = 1 + rng.below(8);
-            for _ in 0..flips {
-                let i = rng.below(b.len());
-                b[i] ^= 1 << rng.below(8);
-            }
-            (b, format!("{flips} bits flipped"))
-        }
-        _ => {
-            let n = rng.below(b.len());
-            b.truncate(n);
-            (b, format!("truncated to {n}"))
-        }
+        2 => flip_bits(b, rng),
+        _ => truncate(b, rng),
     }
 }
 
@@ -376,4 +354,21 @@ fn mutated_gzip_captures_stay_within_their_budget() {
     eprintln!("{INPUTS} mutated gzip captures: {read} read");
     assert!(failures.0.is_empty(), "{}", failures.0.join("\n"));
     assert!(read > INPUTS as u32 / 5, "many are read: {read}");
+}
+
+/// 1–8 random bits of `b` flipped (the mutation both fuzzers share).
+fn flip_bits(mut b: Vec<u8>, rng: &mut XorShift) -> (Vec<u8>, String) {
+    let flips = 1 + rng.below(8);
+    for _ in 0..flips {
+        let i = rng.below(b.len());
+        b[i] ^= 1 << rng.below(8);
+    }
+    (b, format!("{flips} bits flipped"))
+}
+
+/// `b` cut at a random length.
+fn truncate(mut b: Vec<u8>, rng: &mut XorShift) -> (Vec<u8>, String) {
+    let n = rng.below(b.len());
+    b.truncate(n);
+    (b, format!("truncated to {n}"))
 }
