@@ -174,13 +174,7 @@ mod tests {
     fn each_kind_runs_from_one_of_its_frames_to_the_next() {
         let (a, g) = (FrameType::Application, FrameType::IntelXessFg);
         let trace = Trace {
-            meta: TraceMeta {
-                application: "x".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: vec![],
-            },
+            meta: TraceMeta::named("x"),
             frames: Frames {
                 frame_time_ms: vec![5.0; 5],
                 display_ms: vec![5.0; 5],

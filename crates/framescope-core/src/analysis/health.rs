@@ -332,13 +332,7 @@ mod tests {
     ) -> Trace {
         use crate::model::{Frames, TraceMeta};
         Trace {
-            meta: TraceMeta {
-                application: "g".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: vec![],
-            },
+            meta: TraceMeta::named("g"),
             frames: Frames {
                 frame_time_ms: vec![5.0; n],
                 display_ms: vec![5.0; n],

@@ -455,13 +455,7 @@ mod tests {
     fn trace(frame_time_ms: Vec<f64>, display_ms: Vec<f64>) -> Trace {
         let n = frame_time_ms.len();
         Trace {
-            meta: TraceMeta {
-                application: "g".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: vec![],
-            },
+            meta: TraceMeta::named("g"),
             frames: Frames { frame_time_ms, display_ms, dropped: vec![false; n], ..Frames::default() },
             warnings: vec![],
         }

@@ -58,13 +58,7 @@ mod tests {
     #[test]
     fn means_are_per_frame_or_weighted() {
         let trace = Trace {
-            meta: TraceMeta {
-                application: "x".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: vec![],
-            },
+            meta: TraceMeta::named("x"),
             frames: Frames {
                 frame_time_ms: vec![10.0; 4],
                 columns: vec![

@@ -111,13 +111,7 @@ mod tests {
     /// t₀ = 5 and t₁ = 105.
     fn trace() -> Trace {
         Trace {
-            meta: TraceMeta {
-                application: "a.exe".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: vec![],
-            },
+            meta: TraceMeta::named("a.exe"),
             frames: Frames {
                 frame_time_ms: vec![10.0; 10],
                 start_ms: (0..10).map(|i| 5.0 + 10.0 * f64::from(i)).collect(),

@@ -249,13 +249,7 @@ mod tests {
             Some(s)
         });
         Trace {
-            meta: crate::model::TraceMeta {
-                application: "a.exe".into(),
-                process_id: None,
-                swap_chain: None,
-                runtime: None,
-                present_modes: Vec::new(),
-            },
+            meta: crate::model::TraceMeta::named("a.exe"),
             frames: crate::model::Frames {
                 frame_time_ms: ft.to_vec(),
                 start_ms: start.collect(),

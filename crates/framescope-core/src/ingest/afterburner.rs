@@ -236,13 +236,7 @@ impl Lines {
         extra.extend(self.orphans.skipped("sample line (80) before the column names (02); skipped", |n| {
             format!("{n} sample lines (80) come before the column names (02); skipped")
         }));
-        let meta = TraceMeta {
-            application: file_stem(path),
-            process_id: None,
-            swap_chain: None,
-            runtime: None,
-            present_modes: Vec::new(),
-        };
+        let meta = TraceMeta::named(file_stem(path));
         let rows = self.samples.rows;
         let empty = self.samples.why_empty();
         let why = if rows == 0 {

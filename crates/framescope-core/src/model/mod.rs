@@ -275,6 +275,21 @@ pub struct TraceMeta {
     pub present_modes: Vec<String>,
 }
 
+impl TraceMeta {
+    /// A trace of `application` that records no process, swap chain, runtime or
+    /// present mode (an engine log's, a generic CSV's, a hand-built test trace's).
+    #[must_use]
+    pub fn named(application: impl Into<String>) -> Self {
+        Self {
+            application: application.into(),
+            process_id: None,
+            swap_chain: None,
+            runtime: None,
+            present_modes: Vec::new(),
+        }
+    }
+}
+
 /// The frame series of one trace, stored as columns of equal length.
 ///
 /// Only kept frames are stored: rows whose present-to-present frame time was missing,

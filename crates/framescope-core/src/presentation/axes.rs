@@ -162,13 +162,7 @@ mod tests {
     /// %), but a temperature stays °C; a column without a declaration keeps its name's.
     #[test]
     fn declared_units_win() {
-        let meta = crate::model::TraceMeta {
-            application: "x".into(),
-            process_id: None,
-            swap_chain: None,
-            runtime: None,
-            present_modes: vec![],
-        };
+        let meta = crate::model::TraceMeta::named("x");
         let mut t = Trace { meta, frames: crate::model::Frames::default(), warnings: vec![] };
         t.frames.units = vec![
             ("Memory usage".into(), "MB".into()),

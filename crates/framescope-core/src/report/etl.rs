@@ -81,13 +81,7 @@ impl EtlRun {
 }
 
 fn breakdown(log: &MarkerLog, warnings: &mut Vec<Warning>) -> EtlPcl {
-    let meta = TraceMeta {
-        application: String::new(),
-        process_id: None,
-        swap_chain: None,
-        runtime: None,
-        present_modes: Vec::new(),
-    };
+    let meta = TraceMeta::named(String::new());
     let trace = Trace { meta, frames: Frames::default(), warnings: Vec::new() };
     let pcl = PclLatency::of(log, &trace);
     // Without a capture there is no join column: say so in this report's words.

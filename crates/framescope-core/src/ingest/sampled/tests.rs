@@ -37,13 +37,7 @@ fn rows_become_samples_per_metrics_10() {
         let interval = clock.step(t).map_or(Interval::Opens, Interval::Closes);
         s.row(line, ft, interval, t);
     }
-    let meta = TraceMeta {
-        application: "x".into(),
-        process_id: None,
-        swap_chain: None,
-        runtime: None,
-        present_modes: Vec::new(),
-    };
+    let meta = TraceMeta::named("x");
     let t = s.finish(meta, Vec::new());
     assert_eq!(t.frames.frame_time_ms, vec![10.0, 20.0]);
     assert_eq!(t.frames.sample_ms, vec![500.0, 500.0]);

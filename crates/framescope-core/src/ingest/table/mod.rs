@@ -461,13 +461,7 @@ pub(super) fn check_frame_time(v: f64) -> Result<f64, SkipReason> {
 
 /// The trace's metadata for a one-trace format: the file name's stem as application.
 pub(super) fn meta_for(path: &Path) -> TraceMeta {
-    TraceMeta {
-        application: super::sampled::file_stem(path),
-        process_id: None,
-        swap_chain: None,
-        runtime: None,
-        present_modes: Vec::new(),
-    }
+    TraceMeta::named(super::sampled::file_stem(path))
 }
 
 #[cfg(test)]
