@@ -37,8 +37,6 @@ pub mod work;
 
 use crate::launch::WindowOptions;
 use eframe::egui;
-pub use figure_text::{FIGURE_NAMES, Unit, figure_name};
-pub use peer_figures::PEER_FIGURES;
 pub use settings::Persisted;
 pub use shell::App;
 use std::process::ExitCode;

@@ -32,6 +32,7 @@
 //!   draw: telemetry units and axes, latency-stage stacks, sets of runs by name.
 
 pub mod analysis;
+pub mod figures;
 pub mod html;
 pub mod ingest;
 pub mod lod;

@@ -6,7 +6,7 @@
 use super::Model;
 use super::figures::SOURCE_HELP;
 use crate::app::figure_text::{
-    figure_help, figure_name, fixed, format_change, format_delta, format_value, verdict_text,
+    fixed, format_change, verdict_text,
 };
 use crate::app::session::AppCommand;
 use crate::app::theme;
@@ -151,9 +151,9 @@ pub fn comparison_table_ui(
             if row.baseline.is_none() && row.other.is_none() {
                 continue;
             }
-            let (title, unit) = figure_name(&row.figure.qualified_name());
-            let name = ui.label(&title).on_hover_text(figure_help(&title));
-            let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| format_value(v, unit));
+            let f = row.figure;
+            let name = ui.label(f.display_name()).on_hover_text(f.help);
+            let value = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| f.format(v));
             ui.label(value(row.baseline)).labelled_by(name.id);
             ui.label(value(row.other)).labelled_by(name.id);
             if let Some(e) = &row.entry {
@@ -164,7 +164,7 @@ pub fn comparison_table_ui(
                     Verdict::Noise => neutral,
                     Verdict::Same | Verdict::Neutral => ui.visuals().text_color(),
                 };
-                ui.colored_label(colour, format_delta(e.delta, unit)).labelled_by(name.id);
+                ui.colored_label(colour, f.format_delta(e.delta)).labelled_by(name.id);
                 ui.colored_label(colour, format_change(e.relative)).labelled_by(name.id);
                 let help = match v {
                     Verdict::Noise => format!("Within the ±{} % noise band", fixed(band * 100.0, 1)),

@@ -3,7 +3,10 @@
 //! frame-generation split, and which frame-time source they were computed on.
 
 use super::Model;
-use crate::app::figure_text::{SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP, figure_help};
+use crate::app::figure_text::{
+    FRAME_HEALTH, OSCILLATION, PACING, REFRESH, RENDER_LATENCY, SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP, figure_help,
+};
+use framescope_core::figures::figure;
 use crate::app::session::{AppCommand, ShellCommand};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;
@@ -17,89 +20,103 @@ pub const NEEDS_FRAMES: &str = "needs per-frame data";
 /// Target rates offered in the settings bar.
 pub const TARGETS: [f64; 7] = [30.0, 60.0, 90.0, 120.0, 144.0, 165.0, 240.0];
 
+/// A registry figure's row: its name and its value as the registry writes it; `None`
+/// when the run lacks it.
+fn figure_row(run: &Run, qualified: &str) -> Option<(&'static str, String)> {
+    let f = figure(qualified)?;
+    (f.value)(run).map(|v| (f.title, f.format(v)))
+}
+
+/// The rows of `figures` (`section.name`) the run has.
+fn figure_rows_of(run: &Run, figures: &[&str]) -> Vec<(&'static str, String)> {
+    figures.iter().filter_map(|q| figure_row(run, q)).collect()
+}
+
+/// A figure's value alone, "—" when the run lacks it.
+fn value_of(run: &Run, qualified: &str) -> String {
+    figure_row(run, qualified).map_or_else(|| "—".to_owned(), |(_, v)| v)
+}
+
+/// A figure's registry name, for a row that writes more than its value.
+fn title_of(qualified: &str) -> &'static str {
+    figure(qualified).map_or("", |f| f.title)
+}
+
 /// Grid rows of a run's figures: the smoothness figures first, as prominent as the
-/// average, then lows, stutters, latency.
+/// average, then lows, stutters, latency. Every figure's name, unit and decimals are
+/// the registry's (`framescope_core::figures`).
 #[must_use]
 pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
-    let mut rows = Vec::new();
-    let ms = |v: f64| format!("{v:.3} ms");
-    if let Some(s) = &run.summary {
-        rows.push(("Average FPS", format!("{:.2}", s.avg_fps)));
-    }
+    let mut rows = figure_rows_of(run, &["summary.avg_fps"]);
     // A sampled log (metrics.md §10) has averages over intervals, not frame times.
     let per_frame_only = |rows: &mut Vec<(&'static str, String)>, name: &'static str| {
         if run.sampled {
             rows.push((name, NEEDS_FRAMES.to_owned()));
         }
     };
-    per_frame_only(&mut rows, "Pacing");
-    if let Some(p) = &run.pacing {
-        rows.push(("Steady FPS", p.steady_fps.to_string()));
-        rows.push(("Mostly steady FPS", p.mostly_steady_fps.to_string()));
-        rows.push(("Typical FPS", p.typical_fps.to_string()));
-        rows.push(("Slow time at target", format!("{:.2} %", p.slow_time_fraction * 100.0)));
-        rows.push(("Excess time at target", format!("{:.2} %", p.excess_time_fraction * 100.0)));
+    per_frame_only(&mut rows, PACING);
+    rows.extend(figure_rows_of(
+        run,
+        &[
+            "pacing.steady_fps",
+            "pacing.mostly_steady_fps",
+            "pacing.typical_fps",
+            "pacing.slow_time_fraction",
+            "pacing.excess_time_fraction",
+            "summary.low_1pct_fps",
+            "summary.low_0_1pct_fps",
+        ],
+    ));
+    if let Some(note) = framescope_core::report::lows_note(run) {
+        rows.push((SHORT_RUN_LOWS, note.to_owned()));
     }
-    if let Some(s) = &run.summary {
-        rows.push(("1% low FPS", format!("{:.2}", s.low_1pct_fps)));
-        rows.push(("0.1% low FPS", format!("{:.2}", s.low_0_1pct_fps)));
-        if let Some(note) = framescope_core::report::lows_note(run) {
-            rows.push((SHORT_RUN_LOWS, note.to_owned()));
-        }
-        rows.push(("Min / max FPS", format!("{:.2} / {:.2}", s.min_fps, s.max_fps)));
+    rows.extend(figure_rows_of(run, &["summary.min_fps", "summary.max_fps"]));
+    if run.stutters.is_some() {
+        let time = value_of(run, "stutters.time_fraction");
+        rows.push((title_of("stutters.count"), format!("{} ({time} of time)", value_of(run, "stutters.count"))));
     }
-    if let Some(st) = &run.stutters {
-        rows.push(("Stutters", format!("{} ({:.2} % of time)", st.count, st.time_fraction * 100.0)));
-    }
-    per_frame_only(&mut rows, "Stutters");
+    per_frame_only(&mut rows, title_of("stutters.count"));
     if let Some(o) = &run.osc {
         let flag = if o.flag { "OSC — oscillating" } else { "no" };
-        rows.push(("Oscillation", format!("{flag} ({} frames)", o.oscillating_frames)));
+        rows.push((OSCILLATION, format!("{flag} ({} frames)", value_of(run, "osc.oscillating_frames"))));
     }
-    per_frame_only(&mut rows, "Oscillation");
-    per_frame_only(&mut rows, "Frame health");
-    if let Some(s) = &run.summary {
-        for (name, v) in [
-            ("p50 frame time", s.p50_ms),
-            ("p90 frame time", s.p90_ms),
-            ("p99 frame time", s.p99_ms),
-            ("p99.9 frame time", s.p99_9_ms),
-        ] {
-            rows.push((name, ms(v)));
-        }
-    }
+    per_frame_only(&mut rows, OSCILLATION);
+    per_frame_only(&mut rows, FRAME_HEALTH);
+    rows.extend(figure_rows_of(
+        run,
+        &["summary.p50_ms", "summary.p90_ms", "summary.p95_ms", "summary.p99_ms", "summary.p99_9_ms"],
+    ));
     rows.extend(latency_rows(run));
     rows.extend(refresh_and_frames_rows(run));
     rows
 }
 
-/// The latency figures a run has (`Render latency` is a sampled log's, the
-/// render-present latency a per-frame capture's).
+/// The latency figures a run has (a sampled log's render-present latency is the
+/// NVIDIA App's render latency, [`RENDER_LATENCY`]).
 fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
-    let mut rows = Vec::new();
-    let Some(l) = &run.latency else { return rows };
-    let per_frame = |v: Option<f64>| if run.sampled { None } else { v };
-    for (name, v) in [
-        ("PC latency (PCL)", l.pcl_ms),
-        ("PC latency mean", l.pc_latency_column_mean_ms),
-        ("Display latency mean", l.display_latency_mean_ms),
-        ("Click to photon mean", l.click_to_photon_mean_ms),
-        ("Render latency mean", if run.sampled { l.render_present_latency_mean_ms } else { None }),
-        ("Render-present latency mean", per_frame(l.render_present_latency_mean_ms)),
-        ("All input to photon mean", l.all_input_to_photon_mean_ms),
-        ("Animation error mean |x|", l.animation_error_mean_abs_ms),
-        ("Animation error p99 |x|", l.animation_error_p99_abs_ms),
-    ] {
-        if let Some(v) = v {
-            rows.push((name, format!("{v:.3} ms")));
+    let mut rows = figure_rows_of(
+        run,
+        &["latency.pcl_ms", "latency.pc_latency_column_mean_ms", "latency.display_latency_mean_ms"],
+    );
+    rows.extend(figure_rows_of(run, &["latency.click_to_photon_mean_ms", "latency.render_present_latency_mean_ms"]));
+    if run.sampled {
+        for row in &mut rows {
+            if row.0 == title_of("latency.render_present_latency_mean_ms") {
+                row.0 = RENDER_LATENCY;
+            }
         }
     }
-    if let Some(share) = l.animation_error_over_1ms_fraction {
-        rows.push(("Animation error over 1 ms", format!("{:.1} % of frames", share * 100.0)));
-    }
-    if let (Some(lo), Some(hi)) = (l.pc_latency_min_ms, l.pc_latency_max_ms) {
-        rows.push(("PC latency min / max", format!("{lo:.3} / {hi:.3} ms")));
-    }
+    rows.extend(figure_rows_of(
+        run,
+        &[
+            "latency.all_input_to_photon_mean_ms",
+            "latency.animation_error_mean_abs_ms",
+            "latency.animation_error_p99_abs_ms",
+            "latency.animation_error_over_1ms_fraction",
+            "latency.pc_latency_min_ms",
+            "latency.pc_latency_max_ms",
+        ],
+    ));
     rows
 }
 
@@ -108,21 +125,22 @@ fn refresh_and_frames_rows(run: &Run) -> Vec<(&'static str, String)> {
     let mut rows = Vec::new();
     match &run.vsync {
         Some(v) if v.source == VsyncSource::User => {
-            rows.push(("Refresh", format!("{:.2} Hz — set by you", v.refresh_hz)));
+            rows.push((REFRESH, format!("{:.2} Hz — set by you", v.refresh_hz)));
         }
         Some(v) => rows.push((
-            "Refresh",
+            REFRESH,
             format!("{:.2} Hz — detected (confidence {:.0} %)", v.refresh_hz, v.confidence * 100.0),
         )),
-        None if !run.sampled => rows.push(("Refresh", "not detected".to_owned())),
+        None if !run.sampled => rows.push((REFRESH, "not detected".to_owned())),
         None => {}
     }
+    let frames = value_of(run, "run.frames");
     rows.push((
-        "Frames",
+        title_of("run.frames"),
         match (run.samples, run.dropped_frames) {
-            (Some(n), _) => format!("≈{} (estimated from {n} samples)", run.frames),
-            (None, Some(d)) => format!("{} ({d} dropped)", run.frames),
-            (None, None) => format!("{} (dropped unknown)", run.frames),
+            (Some(n), _) => format!("≈{frames} (estimated from {n} samples)"),
+            (None, Some(_)) => format!("{frames} ({} dropped)", value_of(run, "run.dropped_frames")),
+            (None, None) => format!("{frames} (dropped unknown)"),
         },
     ));
     rows
@@ -191,34 +209,27 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
 /// Application, generated and displayed FPS of a run with generated frames, large,
 /// each with a one-line explanation on hover.
 fn frame_generation_ui(ui: &mut egui::Ui, run: &Run, id: &str) {
-    let Some(kinds) = &run.frame_types else { return };
+    if run.frame_types.is_none() {
+        return;
+    }
     let displayed = run.frame_time == "display";
-    let share = |fps: Option<f64>| fps.map_or_else(|| "—".to_owned(), |f| format!("{f:.2}"));
-    let rate = |s: Option<framescope_core::analysis::Summary>| {
-        s.map_or_else(|| "—".to_owned(), |s| format!("{:.2}", s.avg_fps))
+    let kind = |qualified: &str| {
+        let (name, help) = figure(qualified).map_or(("", ""), |f| (f.title, f.help));
+        (name, value_of(run, qualified), help)
     };
     let rows = [
-        (
-            "Application FPS",
-            share(kinds.application.fps),
-            "Frames the game rendered itself per second of the run (input responds at this rate); \
-             application + generated = the displayed FPS",
-        ),
-        (
-            "Generated FPS",
-            share(kinds.generated.fps),
-            "Frames made by frame generation (XeSS-FG, DLSS-FG, AFMF) per second of the run",
-        ),
+        kind("frame_types.application_fps"),
+        kind("frame_types.generated_fps"),
         if displayed {
             (
                 "Displayed FPS",
-                rate(run.summary),
+                value_of(run, "summary.avg_fps"),
                 "Every frame that reached the screen, rendered or generated: the average FPS of the display intervals",
             )
         } else {
             (
                 "Presented FPS",
-                rate(run.summary),
+                value_of(run, "summary.avg_fps"),
                 "Every frame presented, rendered or generated (pick the display source for what reached the screen)",
             )
         },

@@ -11,8 +11,8 @@
 //! way `framescope compare --convention TOOL` filters its table.
 
 use super::Model;
-use crate::app::figure_text::{Unit, format_change, format_value, verdict_text};
-use crate::app::peer_figures::{peer, tool_help};
+use crate::app::figure_text::{format_change, verdict_text};
+use crate::app::peer_figures::tool_help;
 use crate::app::session::AppCommand;
 use eframe::egui::{self, RichText};
 use framescope_core::model::Trace;
@@ -36,15 +36,6 @@ pub fn peers_panel_ui(ui: &mut egui::Ui, m: &Model<'_>) {
             }
         }
     });
-}
-
-/// A peer figure's value as the panel writes it: FPS with three decimals (as
-/// FrameView prints them), shares of time in %.
-fn panel_value(v: f64, unit: Unit) -> String {
-    match unit {
-        Unit::Fps => format!("{v:.3}"),
-        _ => format_value(v, unit),
-    }
 }
 
 /// Why a tool has no figures for `run`, in a short sentence.
@@ -139,11 +130,9 @@ pub fn peers_ui(ui: &mut egui::Ui, run: &Run, trace: &Trace, focus: Option<Secti
                     .max_col_width(value_width)
                     .show(ui, |ui| {
                         for (f, v) in figures.iter().zip(&values) {
-                            let qualified = f.qualified_name();
-                            let (name, unit, help) =
-                                peer(&qualified).map_or((f.name, Unit::Ratio, ""), |&(_, n, u, h)| (n, u, h));
-                            let label = ui.label(name).on_hover_text(help);
-                            let text = v.map_or_else(|| "—".to_owned(), |v| panel_value(v, unit));
+                            let help = f.help;
+                            let label = ui.label(f.title).on_hover_text(help);
+                            let text = v.map_or_else(|| "—".to_owned(), |v| f.format(v));
                             ui.label(RichText::new(text).strong()).labelled_by(label.id).on_hover_text(help);
                             ui.end_row();
                         }

@@ -4,7 +4,7 @@
 //! statistics are [`framescope_core::report::sets`]'s (the CLI's), never computed twice.
 
 use crate::app::figure_text::{
-    figure_help, figure_name, format_change, format_delta, format_value, verdict_text,
+    format_change, verdict_text,
 };
 use crate::app::theme;
 use eframe::egui::{self, RichText};
@@ -48,11 +48,9 @@ pub fn sets_table_ui(ui: &mut egui::Ui, c: &SetComparison, id: impl std::hash::H
             if row.figure.section.is_convention() || row.missing() == Some("both") {
                 continue;
             }
-            let (title, unit) = figure_name(&row.figure.qualified_name());
-            let name = ui.label(&title).on_hover_text(figure_help(&title));
-            let mean = |s: Option<sets::FigureStats>| {
-                s.map_or_else(|| "—".to_owned(), |s| format_value(s.mean, unit))
-            };
+            let f = row.figure;
+            let name = ui.label(f.display_name()).on_hover_text(f.help);
+            let mean = |s: Option<sets::FigureStats>| s.map_or_else(|| "—".to_owned(), |s| f.format(s.mean));
             ui.label(mean(row.baseline)).labelled_by(name.id);
             ui.label(mean(row.other)).labelled_by(name.id);
             let Some(e) = row.entry else {
@@ -80,9 +78,9 @@ pub fn sets_table_ui(ui: &mut egui::Ui, c: &SetComparison, id: impl std::hash::H
             });
             let text = format!(
                 "{} [{}, {}]",
-                format_delta(e.delta, unit),
-                format_delta(e.ci95[0], unit),
-                format_delta(e.ci95[1], unit)
+                f.format_delta(e.delta),
+                f.format_delta(e.ci95[0]),
+                f.format_delta(e.ci95[1])
             );
             ui.colored_label(colour, RichText::new(text).small()).labelled_by(name.id);
             ui.end_row();

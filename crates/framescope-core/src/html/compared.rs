@@ -5,6 +5,7 @@
 
 use super::markup::{Html, html, markup};
 use super::tables::name_cell_with;
+use crate::figures::{Figure, Unit};
 use crate::report::compare::{Comparison, Regression, Row, number};
 use crate::report::gate::NotComparable;
 use crate::report::sets::{SetComparison, SetRow, SetsJson};
@@ -18,17 +19,15 @@ fn relative(r: Option<f64>) -> String {
     r.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0))
 }
 
-/// A compared figure's name, with the unit `compare` writes its value in when the
-/// name does not say it.
-fn compared_name(key: &str) -> Html {
-    let unit = if key.ends_with("_fraction") {
-        " (fraction)"
-    } else if key == "run.duration_ms" {
-        " (ms)"
-    } else {
-        ""
+/// A compared figure's name, with the unit `compare` writes its value in (durations
+/// in ms, shares as fractions).
+fn compared_name(figure: &Figure) -> Html {
+    let unit = match figure.unit {
+        Unit::Ms | Unit::Seconds => " (ms)",
+        Unit::Fraction => " (fraction)",
+        Unit::Fps | Unit::Count | Unit::Ratio => "",
     };
-    name_cell_with(key, unit)
+    name_cell_with(figure, unit)
 }
 
 /// A cell of comparison row `key`, column `col`.
@@ -73,7 +72,7 @@ pub(super) fn comparison_table(out: &mut Html, c: &Comparison, names: [&str; 2])
             .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
         let v = verdict(row, c.noise_band());
         out.raw("<tr>");
-        out.push(&compared_name(&key));
+        out.push(&compared_name(row.figure));
         cell(out, &key, "baseline", "num", &side(row.baseline));
         cell(out, &key, "other", "num", &side(row.other));
         cell(out, &key, "delta", "num", &delta);
@@ -162,7 +161,7 @@ fn set_row(out: &mut Html, row: &SetRow) {
     let side =
         |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| number(s.mean));
     out.raw("<tr>");
-    out.push(&compared_name(&key));
+    out.push(&compared_name(row.figure));
     cell(out, &key, "baseline", "num", &side(row.baseline));
     cell(out, &key, "other", "num", &side(row.other));
     if let Some(e) = row.entry {

@@ -16,7 +16,6 @@
 //! single run's page at once with [`write_run_page`].
 
 mod compared;
-pub mod defs;
 mod encode;
 mod markup;
 mod page;

@@ -3,10 +3,9 @@
 //! warnings) and the figures table, one column per run (and per set mean), its rows the
 //! compared figures (`report::compare::FIGURES`) with their definitions on hover.
 
-use super::defs::{Style, def};
 use super::markup::{Html, html, markup};
 use super::reduce::PageRun;
-use crate::report::compare::{FIGURES, Figure, Section};
+use crate::figures::{FIGURES, Figure, Section, Unit};
 use crate::report::sets::SetJson;
 use crate::report::{Run, RunEntry};
 
@@ -63,17 +62,20 @@ pub(super) fn short_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().filter(|s| !s.is_empty()).unwrap_or(path)
 }
 
-/// A figure's name cell, with its definition on hover.
-pub(super) fn name_cell(qualified: &str) -> Html {
-    name_cell_with(qualified, "")
+/// A figure's name cell (its registry name), with its definition on hover.
+pub(super) fn name_cell(figure: &Figure) -> Html {
+    name_cell_with(figure, "")
 }
 
 /// [`name_cell`] with `unit` after the name (the comparison tables write durations in
 /// ms and shares as fractions, as `compare` does).
-pub(super) fn name_cell_with(qualified: &str, unit: &str) -> Html {
-    let (name, _, text) = def(qualified);
-    let name = if name.is_empty() { qualified } else { name };
-    markup!("<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{}</th>", text, name, unit)
+pub(super) fn name_cell_with(figure: &Figure, unit: &str) -> Html {
+    markup!(
+        "<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{}</th>",
+        figure.help,
+        figure.display_name(),
+        unit
+    )
 }
 
 /// The figures of `sections` (framescope's own, or the peer tools'), one row per
@@ -104,11 +106,10 @@ pub(super) fn figures_table(out: &mut Html, columns: &[Column<'_>], names: &[Str
             );
         }
         let qualified = figure.qualified_name();
-        let (_, style, _) = def(&qualified);
         out.raw("<tr>");
-        out.push(&name_cell(&qualified));
+        out.push(&name_cell(figure));
         for c in columns {
-            let text = c.value(figure).map_or_else(|| "—".to_owned(), |v| cell_text(figure, style, v, c));
+            let text = c.value(figure).map_or_else(|| "—".to_owned(), |v| cell_text(figure, v, c));
             html!(out, "<td data-key=\"{}\" {}>{}</td>", qualified, c.attributes(), text);
         }
         out.raw("</tr>");
@@ -118,13 +119,16 @@ pub(super) fn figures_table(out: &mut Html, columns: &[Column<'_>], names: &[Str
 }
 
 /// A value as the readable table writes it; a sampled log's frame count is an estimate.
-fn cell_text(figure: &Figure, style: Style, v: f64, column: &Column<'_>) -> String {
-    let text = style.format(v);
+fn cell_text(figure: &Figure, v: f64, column: &Column<'_>) -> String {
+    let text = figure.format(v);
     match column {
         Column::Run { run, .. } if run.samples.is_some() && figure.name == "frames" => format!("≈{text}"),
         _ => text,
     }
 }
+
+/// The decimals of a duration in seconds, as the registry writes `run.duration_ms`.
+const DURATION_DECIMALS: usize = 3;
 
 /// A section's heading in the figures table.
 pub(super) fn section_title(section: Section) -> &'static str {
@@ -191,7 +195,7 @@ fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageR
         None => format!("{} frames", run.frames),
     };
     let dropped = run.dropped_frames.map_or_else(|| "dropped unknown".to_owned(), |d| format!("{d} dropped"));
-    let duration = run.duration_ms.map_or_else(|| "—".to_owned(), |d| Style::Seconds.format(d));
+    let duration = run.duration_ms.map_or_else(|| "—".to_owned(), |d| Unit::Seconds.format(d, DURATION_DECIMALS));
     html!(out, "<p>{} · {} · {} · frame time: {}</p>", frames, dropped, duration, run.frame_time);
     if run.sampled {
         out.raw(

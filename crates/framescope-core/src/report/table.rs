@@ -2,6 +2,7 @@
 
 use super::escape::text;
 use super::{Report, Run, RunEntry, SettingsJson};
+use crate::figures::{Section, figure};
 use std::io::Write;
 
 /// Writes the report as aligned text.
@@ -143,18 +144,10 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         )?;
     }
     match &r.summary {
-        Some(m) => {
+        Some(_) => {
             let note = lows_note(r).map_or_else(String::new, |n| format!("   (lows: {n})"));
-            writeln!(
-                out,
-                "  FPS      avg {:>8.2}   1% low {:>8.2}   0.1% low {:>8.2}   min {:>8.2}   max {:>8.2}{note}",
-                m.avg_fps, m.low_1pct_fps, m.low_0_1pct_fps, m.min_fps, m.max_fps
-            )?;
-            writeln!(
-                out,
-                "  time ms  p50 {:>8.3}   p90 {:>8.3}   p95 {:>8.3}   p99 {:>8.3}   p99.9 {:>8.3}",
-                m.p50_ms, m.p90_ms, m.p95_ms, m.p99_ms, m.p99_9_ms
-            )?;
+            writeln!(out, "  FPS      {}{note}", padded(r, "summary", &FPS_LINE))?;
+            writeln!(out, "  time ms  {}", padded(r, "summary", &TIME_LINE))?;
         }
         None => writeln!(out, "  no figures: no usable frame times")?,
     }
@@ -184,28 +177,25 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
 }
 
 fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
-    if let Some(p) = &r.pacing {
-        writeln!(
-            out,
-            "  pacing   steady {} FPS   mostly steady {} FPS   typical {} FPS   at target: slow {:.2} %  excess {:.2} %",
-            p.steady_fps,
-            p.mostly_steady_fps,
-            p.typical_fps,
-            p.slow_time_fraction * 100.0,
-            p.excess_time_fraction * 100.0
-        )?;
+    if r.pacing.is_some() {
+        let rates: Vec<String> =
+            labelled(r, "pacing", &["steady_fps", "mostly_steady_fps", "typical_fps"]).map(|t| t + " FPS").collect();
+        let at_target: Vec<String> =
+            labelled(r, "pacing", &["slow_time_fraction", "excess_time_fraction"]).collect();
+        writeln!(out, "  pacing   {}   at target: {}", rates.join("   "), at_target.join("  "))?;
     }
-    if let Some(s) = &r.stutters {
+    if r.stutters.is_some() {
         let osc = r.osc.as_ref().map_or(String::new(), |o| {
             format!(
-                "   oscillation {} (P90 IQR {:.2} ms, ratio {:.2}; {} frames)",
+                "   oscillation {} (P90 IQR {}, ratio {}; {} frames)",
                 if o.flag { "YES" } else { "no" },
-                o.p90_iqr_ms,
-                o.p90_iqr_ratio,
-                o.oscillating_frames
+                value(r, "osc.p90_iqr_ms"),
+                value(r, "osc.p90_iqr_ratio"),
+                value(r, "osc.oscillating_frames")
             )
         });
-        writeln!(out, "  stutters {} ({:.2} % of time){osc}", s.count, s.time_fraction * 100.0)?;
+        let (count, time) = (value(r, "stutters.count"), value(r, "stutters.time_fraction"));
+        writeln!(out, "  stutters {count} ({time} of time){osc}")?;
     }
     if let Some(h) = &r.health {
         let spiking: Vec<String> =
@@ -214,26 +204,16 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
             writeln!(out, "  spikes   {}", spiking.join(", "))?;
         }
     }
-    if let Some(l) = &r.latency {
-        let parts: Vec<String> = [
-            ("PC latency", l.pcl_ms),
-            ("PC latency mean", l.pc_latency_column_mean_ms),
-            ("min", l.pc_latency_min_ms),
-            ("max", l.pc_latency_max_ms),
-            ("present to display mean", l.display_latency_mean_ms),
-            (
-                if r.sampled { "render latency mean" } else { "render to present mean" },
-                l.render_present_latency_mean_ms,
-            ),
-            ("click to photon mean", l.click_to_photon_mean_ms),
-            ("input to photon mean", l.all_input_to_photon_mean_ms),
-        ]
+    let parts: Vec<String> = LATENCY_LINE
         .iter()
-        .filter_map(|(name, v)| v.map(|v| format!("{name} {v:.2} ms")))
+        .filter_map(|name| {
+            let f = figure(&format!("latency.{name}"))?;
+            let label = if r.sampled && f.label == "render to present mean" { "render latency mean" } else { f.label };
+            (f.value)(r).map(|v| format!("{label} {}", f.format(v)))
+        })
         .collect();
-        if !parts.is_empty() {
-            writeln!(out, "  latency  {}", parts.join("   "))?;
-        }
+    if !parts.is_empty() {
+        writeln!(out, "  latency  {}", parts.join("   "))?;
     }
     Ok(())
 }
@@ -256,77 +236,94 @@ fn write_limiter(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     if let Some(l) = &r.limiter {
         writeln!(out, "  limiter  {}", limiter_text(l))?;
     }
-    let Some(l) = &r.latency else { return Ok(()) };
-    if let (Some(mean), Some(p99), Some(over)) =
-        (l.animation_error_mean_abs_ms, l.animation_error_p99_abs_ms, l.animation_error_over_1ms_fraction)
-    {
-        writeln!(
-            out,
-            "  animation error  mean |e| {mean:.2} ms   p99 |e| {p99:.2} ms   over 1 ms {:.1} % of frames",
-            over * 100.0
-        )?;
+    let error: Vec<String> = labelled(r, "latency", &ANIMATION_ERROR_LINE).collect();
+    if error.len() == ANIMATION_ERROR_LINE.len() {
+        writeln!(out, "  animation error  {} of frames", error.join("   "))?;
     }
     Ok(())
 }
 
 /// One line per peer tool: its figures for the run, named as the tool names them.
 fn write_conventions(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
-    let Some(c) = &r.conventions else {
+    if r.conventions.is_none() {
         return writeln!(
             out,
             "  as other tools report it: — (they define their figures on frames; a sampled log has none)"
         );
-    };
+    }
     writeln!(out, "  as other tools report it (each tool's own definitions; see docs/figures.md):")?;
-    let f = |v: f64| format!("{v:.2}");
-    if let Some(x) = &c.capframex {
-        writeln!(
-            out,
-            "    CapFrameX   avg {}  P1 {}  P0.1 {}  1% low (avg) {}  0.1% low (avg) {}  1% low (integral) {}  stuttering {:.2} %",
-            f(x.average_fps),
-            f(x.p1_fps),
-            f(x.p0_1_fps),
-            f(x.low_1pct_avg_fps),
-            f(x.low_0_1pct_avg_fps),
-            f(x.low_1pct_integral_fps),
-            x.stuttering_time_fraction * 100.0
-        )?;
-    }
-    if let Some(x) = &c.frameview {
-        // Three decimals, as FrameView's summary file prints them.
-        let f3 = |v: f64| format!("{v:.3}");
-        writeln!(
-            out,
-            "    FrameView   avg {}  1% low {}  0.1% low {}  10% FPS {}  5% FPS {}  1% FPS {}  0.1% FPS {}",
-            f3(x.average_fps),
-            f3(x.low_1pct_fps),
-            f3(x.low_0_1pct_fps),
-            f3(x.fps_10pct),
-            f3(x.fps_5pct),
-            f3(x.fps_1pct),
-            f3(x.fps_0_1pct)
-        )?;
-    }
-    if let Some(x) = &c.presentmon {
-        writeln!(
-            out,
-            "    PresentMon  avg {}  1st percentile {}  5th percentile {}  min {}  max {}",
-            f(x.average_fps),
-            f(x.p1_fps),
-            f(x.p5_fps),
-            f(x.min_fps),
-            f(x.max_fps)
-        )?;
-    }
-    if let Some(x) = &c.mangohud {
-        writeln!(
-            out,
-            "    MangoHud    avg {}  1% min {}  0.1% min {}  97% {}",
-            f(x.average_fps),
-            f(x.low_1pct_fps),
-            f(x.low_0_1pct_fps),
-            f(x.p97_fps)
-        )?;
+    for (tool, keys) in CONVENTION_LINES {
+        let cells: Vec<String> = labelled(r, tool.name(), keys).collect();
+        if !cells.is_empty() {
+            writeln!(out, "    {:<11} {}", tool.title(), cells.join("  "))?;
+        }
     }
     Ok(())
+}
+
+/// The figures of the FPS line (`summary.*`), in order.
+const FPS_LINE: [&str; 5] = ["avg_fps", "low_1pct_fps", "low_0_1pct_fps", "min_fps", "max_fps"];
+/// The figures of the frame-time line (`summary.*`), in order.
+const TIME_LINE: [&str; 5] = ["p50_ms", "p90_ms", "p95_ms", "p99_ms", "p99_9_ms"];
+/// The latency line's figures (`latency.*`), each written when the run has it.
+const LATENCY_LINE: [&str; 8] = [
+    "pcl_ms",
+    "pc_latency_column_mean_ms",
+    "pc_latency_min_ms",
+    "pc_latency_max_ms",
+    "display_latency_mean_ms",
+    "render_present_latency_mean_ms",
+    "click_to_photon_mean_ms",
+    "all_input_to_photon_mean_ms",
+];
+/// The animation-error line's figures (`latency.*`), written when the run has all.
+const ANIMATION_ERROR_LINE: [&str; 3] =
+    ["animation_error_mean_abs_ms", "animation_error_p99_abs_ms", "animation_error_over_1ms_fraction"];
+/// Each peer tool's line: its figures the table lists, in order.
+const CONVENTION_LINES: [(Section, &[&str]); 4] = [
+    (
+        Section::CapFrameX,
+        &[
+            "average_fps",
+            "p1_fps",
+            "p0_1_fps",
+            "low_1pct_avg_fps",
+            "low_0_1pct_avg_fps",
+            "low_1pct_integral_fps",
+            "stuttering_time_fraction",
+        ],
+    ),
+    (
+        Section::FrameView,
+        &["average_fps", "low_1pct_fps", "low_0_1pct_fps", "fps_10pct", "fps_5pct", "fps_1pct", "fps_0_1pct"],
+    ),
+    (Section::PresentMon, &["average_fps", "p1_fps", "p5_fps", "min_fps", "max_fps"]),
+    (Section::MangoHud, &["average_fps", "low_1pct_fps", "low_0_1pct_fps", "p97_fps"]),
+];
+
+/// `section.name`'s value as the registry writes it; "—" when the run lacks it.
+fn value(r: &Run, qualified: &str) -> String {
+    figure(qualified).and_then(|f| (f.value)(r).map(|v| f.format(v))).unwrap_or_else(|| "—".to_owned())
+}
+
+/// Each of `names` (in `section`) the run has, as "label value" (the registry's label,
+/// decimals and unit).
+fn labelled<'a>(r: &'a Run, section: &'a str, names: &'a [&str]) -> impl Iterator<Item = String> + 'a {
+    names.iter().filter_map(move |name| {
+        let f = figure(&format!("{section}.{name}"))?;
+        (f.value)(r).map(|v| format!("{} {}", f.label, f.format(v)))
+    })
+}
+
+/// The figures of a line of numbers (`summary.*`): "label number", the number right
+/// aligned in 8 columns, three spaces apart.
+fn padded(r: &Run, section: &str, names: &[&str]) -> String {
+    let cells: Vec<String> = names
+        .iter()
+        .filter_map(|name| {
+            let f = figure(&format!("{section}.{name}"))?;
+            (f.value)(r).map(|v| format!("{} {:>8}", f.label, f.number(v)))
+        })
+        .collect();
+    cells.join("   ")
 }

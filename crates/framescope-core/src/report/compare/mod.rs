@@ -8,7 +8,7 @@
 //! the readable table and the gate all read that table, so the better/worse rule lives
 //! in one place.
 
-mod figures;
+
 pub mod glance;
 mod json;
 mod text;
@@ -17,7 +17,7 @@ pub use super::gate::{
     CompareReport, Gate, GateOutcome, GateRule, GateSpecError, Limit, NotComparable, Regression,
     gate_figure_names,
 };
-pub use figures::{Direction, FIGURES, Figure, FigureError, Section, find_figure};
+pub use crate::figures::{Direction, FIGURES, Figure, FigureError, Section, find_figure};
 pub use glance::Glance;
 pub use json::BySection;
 pub use text::{number, write_comparison_table};
