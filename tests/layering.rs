@@ -91,7 +91,7 @@ fn root() -> PathBuf {
 #[test]
 fn each_core_module_imports_only_what_architecture_md_allows() {
     let core = root().join("crates/framescope-core/src");
-    let allowed: [(&str, &[&str]); 8] = [
+    let allowed: [(&str, &[&str]); 9] = [
         ("model", &["model"]),
         ("ingest", &["model", "ingest"]),
         ("analysis", &["model", "analysis", "lod"]),
@@ -102,14 +102,16 @@ fn each_core_module_imports_only_what_architecture_md_allows() {
             &[
                 "model",
                 "analysis",
+                "figures",
                 "report",
                 "ingest::LoadError",
                 "ingest::LoadErrorKind",
                 "ingest::{LoadError, LoadErrorKind}",
             ],
         ),
-        ("pipeline", &["model", "ingest", "analysis", "report", "pipeline"]),
-        ("html", &["model", "analysis", "report", "lod", "presentation", "html"]),
+        ("pipeline", &["model", "ingest", "analysis", "figures", "report", "pipeline"]),
+        ("html", &["model", "analysis", "figures", "report", "lod", "presentation", "html"]),
+        ("figures", &["analysis", "report::Run", "figures"]),
     ];
     let mut offenders = Vec::new();
     let mut checked = 0;
@@ -379,4 +381,48 @@ fn text_matches_name_the_expression_they_are_called_on() {
         vec!["e.to_string()", "n"]
     );
     assert!(text_matches("names.contains(&x)").is_empty());
+}
+
+/// Row names of the window's timeline that are words a figure's name also is: the
+/// stutter row is "Stutters" as the figure `stutters.count` is, but it is a row, not
+/// the figure.
+const NOT_FIGURE_NAMES: &[(&str, &str)] = &[("src/app/timeline/stutter_row.rs", "Stutters")];
+
+/// A figure's name is spelled once, in the registry (`framescope_core::figures`): no
+/// production file outside it holds a string literal that is a figure's display name,
+/// so every front end must take the name from the registry.
+#[test]
+fn no_production_file_outside_the_registry_spells_a_figure_name() {
+    let names: Vec<String> = framescope_core::figures::FIGURES.iter().map(|f| f.display_name()).collect();
+    assert!(names.len() >= 70, "{} figures", names.len());
+    let mut files = Vec::new();
+    for dir in
+        ["src", "crates/framescope-core/src", "crates/framescope-py/src", "crates/framescope-parquet/src"]
+    {
+        rust_files(&root().join(dir), &mut files);
+    }
+    let registry = root().join("crates/framescope-core/src/figures");
+    let mut offenders = Vec::new();
+    for file in files.iter().filter(|f| !f.starts_with(&registry)) {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let relative = file.strip_prefix(root()).unwrap_or(file).to_string_lossy().replace('\\', "/");
+        for (line, code) in
+            production_lines(&text).into_iter().filter(|(_, c)| !c.trim_start().starts_with("//"))
+        {
+            for name in &names {
+                let allowed = NOT_FIGURE_NAMES.iter().any(|(f, n)| relative == *f && n == name);
+                if code.contains(&format!("\"{name}\"")) && !allowed {
+                    offenders.push(format!("{relative}:{line}: \"{name}\""));
+                }
+            }
+        }
+    }
+    assert!(offenders.is_empty(), "figure names spelled outside the registry:\n{}", offenders.join("\n"));
+}
+
+#[test]
+fn the_figure_name_check_sees_a_spelled_name() {
+    let code = "rows.push((\"1% low FPS\", v));";
+    let names: Vec<String> = framescope_core::figures::FIGURES.iter().map(|f| f.display_name()).collect();
+    assert!(names.iter().any(|n| code.contains(&format!("\"{n}\""))));
 }

@@ -51,22 +51,13 @@ const ROW_HELP: &[(&str, &str)] = &[
         OSCILLATION,
         "OSC: frame times swinging between fast and slow, flagged when the 90th percentile of the 19-frame interquartile range is over the floor and of q3 / q1 over 1.2; stutters there may be false positives.",
     ),
-    (
-        RENDER_LATENCY,
-        "The NVIDIA App's render latency, time-weighted over the samples.",
-    ),
+    (RENDER_LATENCY, "The NVIDIA App's render latency, time-weighted over the samples."),
     (
         REFRESH,
         "The display's refresh rate: detected from the display intervals (with how sure the detection is), or set by you for this capture; it places the VSYNC markers.",
     ),
-    (
-        PACING,
-        "Needs per-frame data: a sampled log holds averages over intervals, not frame times.",
-    ),
-    (
-        FRAME_HEALTH,
-        "Needs per-frame data: a sampled log holds averages over intervals, not frame times.",
-    ),
+    (PACING, "Needs per-frame data: a sampled log holds averages over intervals, not frame times."),
+    (FRAME_HEALTH, "Needs per-frame data: a sampled log holds averages over intervals, not frame times."),
 ];
 
 /// What a figure or row means, in a sentence, by the name the window shows: a

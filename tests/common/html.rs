@@ -5,11 +5,13 @@ use framescope_core::report::compare::number;
 use serde_json::Value;
 
 /// What the page must show for figure `key` (`section.name`) of value `v`: the
-/// readable table's decimals (report/table.rs).
+/// readable table's decimals (report/table.rs), and the unit of a time or share.
 pub fn written(key: &str, v: f64) -> String {
     let (section, name) = key.split_once('.').unwrap();
     let fixed = |d: usize| format!("{:.*}", d, v + 0.0);
-    if name.ends_with("_fraction") {
+    if name == "animation_error_over_1ms_fraction" {
+        format!("{:.1} %", v * 100.0)
+    } else if name.ends_with("_fraction") || name == "gpu_busy_share" {
         format!("{:.2} %", v * 100.0)
     } else if name == "duration_ms" {
         format!("{:.3} s", v / 1000.0)
@@ -17,7 +19,11 @@ pub fn written(key: &str, v: f64) -> String {
         || (section == "pacing" && name.ends_with("_fps"))
     {
         fixed(0)
-    } else if section == "frameview" || (section == "summary" && name.ends_with("_ms")) {
+    } else if section == "summary" && name.ends_with("_ms") {
+        format!("{} ms", fixed(3))
+    } else if name.ends_with("_ms") {
+        format!("{} ms", fixed(2))
+    } else if section == "frameview" {
         fixed(3)
     } else {
         fixed(2)

@@ -19,6 +19,7 @@ mod core_pipeline;
 mod engine_formats;
 mod etl_fixtures;
 mod etl_pcl;
+mod figure_registry;
 mod format_quirks;
 mod hostile_inputs;
 mod hostile_memory;

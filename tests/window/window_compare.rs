@@ -12,7 +12,7 @@ use common::ui::{
 };
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::Queryable as _;
-use framescope::app::{FIGURE_NAMES, Unit};
+use framescope_core::figures::{Figure, Unit, figure};
 use serde_json::Value;
 
 const A: &str = "sample-traces/synthetic-run-a.csv";
@@ -30,30 +30,30 @@ fn fixed(v: f64, d: usize) -> String {
     }
 }
 
-/// A figure's name in the table and how its values are written.
-fn name_and_unit(qualified: &str) -> (&'static str, Unit) {
-    FIGURE_NAMES
-        .iter()
-        .find(|(q, _, _)| *q == qualified)
-        .map_or_else(|| panic!("{qualified} has no name in the window"), |&(_, name, unit)| (name, unit))
+/// A figure's name in the table (the registry's) and the figure, whose unit and
+/// decimals say how its values are written.
+fn name_and_unit(qualified: &str) -> (String, &'static Figure) {
+    let f = figure(qualified).unwrap_or_else(|| panic!("{qualified} is not in the registry"));
+    (f.display_name(), f)
 }
 
-/// A value as the table shows it: FPS with two decimals, whole rates and counts whole,
-/// ms with two decimals, durations in seconds, fractions in %.
-fn shown(v: f64, unit: Unit) -> String {
-    match unit {
-        Unit::Fps | Unit::Ratio => fixed(v, 2),
-        Unit::WholeFps | Unit::Count => fixed(v, 0),
-        Unit::Ms => format!("{} ms", fixed(v, 2)),
-        Unit::Seconds => format!("{} s", fixed(v / 1000.0, 2)),
-        Unit::Fraction => format!("{} %", fixed(v * 100.0, 2)),
+/// A value as the table shows it, written here independently of the window: the
+/// registry's decimals in the unit's scale, then the unit ("ms", "s", "%").
+fn shown(v: f64, f: &Figure) -> String {
+    let d = f.decimals;
+    match f.unit {
+        Unit::Fps | Unit::Ratio | Unit::Count => fixed(v, d),
+        Unit::Ms => format!("{} ms", fixed(v, d)),
+        Unit::Seconds => format!("{} s", fixed(v / 1000.0, d)),
+        Unit::Fraction => format!("{} %", fixed(v * 100.0, d)),
     }
 }
 
 /// A delta as the table shows it: "+" when it shows as more than zero; a fraction's in
 /// percentage points.
-fn signed(v: f64, unit: Unit) -> String {
-    let text = if unit == Unit::Fraction { format!("{} pp", fixed(v * 100.0, 2)) } else { shown(v, unit) };
+fn signed(v: f64, f: &Figure) -> String {
+    let text =
+        if f.unit == Unit::Fraction { format!("{} pp", fixed(v * 100.0, f.decimals)) } else { shown(v, f) };
     let number = text.split(' ').next().unwrap_or_default().to_owned();
     if v > 0.0 && number.parse::<f64>().unwrap() != 0.0 { format!("+{text}") } else { text }
 }
@@ -142,7 +142,7 @@ fn check_every_row(h: &Window, doc: &Value, band: f64) {
                     verdict(&figure, entry, band).to_owned(),
                 ]
             };
-            assert_eq!(labelled(h, title), want, "{figure} ({title}): {entry}");
+            assert_eq!(labelled(h, &title), want, "{figure} ({title}): {entry}");
             rows += usize::from(!want.is_empty());
         }
     }

@@ -11,7 +11,7 @@ use crate::common;
 use common::ui::{Window, compared, labelled, settle, window};
 use eframe::egui::accesskit::Role;
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
-use framescope::app::{PEER_FIGURES, Unit, figure_name};
+use framescope_core::figures::{FIGURES, Figure, Unit, figure};
 use framescope_core::report::compare::number;
 use serde_json::Value;
 use std::path::Path;
@@ -97,15 +97,10 @@ fn the_panel_shows_frameview_s_own_summary_figures() {
     assert_eq!(labelled(&h, "1% low FPS"), [format!("{:.2}", f(&run["summary"]["low_1pct_fps"]))]);
     assert_eq!(labelled(&h, "1% low FPS")[0], "35.26");
     // Every other tool's figures are there too, as the report computes them.
-    for (qualified, name, unit, _) in PEER_FIGURES {
-        let (tool, key) = qualified.split_once('.').unwrap();
-        let v = f(&run["conventions"][tool][key]);
-        let want = match unit {
-            Unit::Fps => format!("{v:.3}"),
-            Unit::Fraction => format!("{:.2} %", v * 100.0),
-            other => panic!("{qualified}: unexpected unit {other:?}"),
-        };
-        assert!(labelled(&h, name).contains(&want), "{qualified}: {want} not in {:?}", labelled(&h, name));
+    for figure in FIGURES.iter().filter(|f| f.section.is_convention()) {
+        let (tool, key, name) = (figure.section.name(), figure.name, figure.title);
+        let want = cell(f(&run["conventions"][tool][key]), figure);
+        assert!(labelled(&h, name).contains(&want), "{tool}.{key}: {want} not in {:?}", labelled(&h, name));
     }
 }
 
@@ -190,11 +185,14 @@ fn a_sampled_log_says_the_peers_do_not_apply() {
     assert!(labelled(&h, "1% Low FPS").is_empty());
 }
 
-/// A value as the comparison table writes it: FPS with 2 decimals, shares in %.
-fn cell(v: f64, unit: Unit) -> String {
-    match unit {
-        Unit::Fps => format!("{v:.2}"),
-        Unit::Fraction => format!("{:.2} %", v * 100.0),
+/// A peer figure's value as the window writes it, written here independently: FPS
+/// with the registry's decimals (FrameView's three, as its summary prints them; the
+/// others' two), shares in %.
+fn cell(v: f64, figure: &Figure) -> String {
+    let d = figure.decimals;
+    match figure.unit {
+        Unit::Fps => format!("{v:.d$}"),
+        Unit::Fraction => format!("{:.d$} %", v * 100.0),
         other => panic!("unexpected unit {other:?}"),
     }
 }
@@ -226,7 +224,8 @@ fn the_figures_choice_switches_the_table_to_a_peer_tool() {
         let entries = doc["comparison"]["conventions"][tool].as_object().expect("the tool's section");
         assert!(entries.len() >= 4);
         for (key, entry) in entries {
-            let (name, unit) = figure_name(&format!("{tool}.{key}"));
+            let unit = figure(&format!("{tool}.{key}")).expect("a registry figure");
+            let name = unit.display_name();
             assert!(name.starts_with(&format!("{title}: ")), "{name}");
             let row = labelled(&h, &name);
             assert_eq!(row.len(), 5, "{name}: {row:?}");
@@ -237,9 +236,10 @@ fn the_figures_choice_switches_the_table_to_a_peer_tool() {
         }
         // Nothing of the other tools.
         for other in ["CapFrameX", "FrameView", "PresentMon", "MangoHud"].iter().filter(|t| **t != title) {
-            let names: Vec<String> = PEER_FIGURES
+            let names: Vec<String> = FIGURES
                 .iter()
-                .map(|(q, ..)| figure_name(q).0)
+                .filter(|f| f.section.is_convention())
+                .map(Figure::display_name)
                 .filter(|n| n.starts_with(&format!("{other}: ")))
                 .collect();
             assert!(names.iter().all(|n| labelled(&h, n).is_empty()), "{other} in {title}'s table");
@@ -292,9 +292,9 @@ fn the_comparison_has_telemetry_rows() {
 fn every_peer_text_is_in_the_font() {
     let h = window(&[common::repo_file(A)]);
     let font = eframe::egui::FontId::proportional(14.0);
-    let missing: Vec<String> = PEER_FIGURES
+    let missing: Vec<String> = FIGURES
         .iter()
-        .flat_map(|(q, name, _, help)| [figure_name(q).0, (*name).to_owned(), (*help).to_owned()])
+        .flat_map(|f| [f.display_name(), f.title.to_owned(), f.help.to_owned()])
         .filter(|t| t.chars().any(|c| !h.ctx.fonts_mut(|f| f.has_glyph(&font, c))))
         .collect();
     assert!(missing.is_empty(), "{missing:?}");

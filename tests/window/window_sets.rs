@@ -247,11 +247,12 @@ fn row(h: &Window, name: &str) -> Vec<String> {
 
 /// Every row's verdict in the sets table.
 fn verdicts(h: &Window) -> Vec<(String, String)> {
-    framescope::app::FIGURE_NAMES
+    framescope_core::figures::FIGURES
         .iter()
-        .filter_map(|(_, name, _)| {
-            let cells = labelled(h, name);
-            (cells.len() == 5).then(|| ((*name).to_owned(), cells[3].clone()))
+        .filter(|f| !f.section.is_convention())
+        .filter_map(|f| {
+            let cells = labelled(h, f.title);
+            (cells.len() == 5).then(|| (f.title.to_owned(), cells[3].clone()))
         })
         .collect()
 }

@@ -190,11 +190,12 @@ fn a_renamed_run_is_called_so_in_headings_legends_and_the_table() {
 
 /// The verdicts of the comparison table, by figure.
 fn verdicts(h: &Window) -> Vec<(String, String)> {
-    framescope::app::FIGURE_NAMES
+    framescope_core::figures::FIGURES
         .iter()
-        .filter_map(|(_, name, _)| {
-            let cells = labelled(h, name);
-            (cells.len() == 5).then(|| ((*name).to_owned(), cells[4].clone()))
+        .filter(|f| !f.section.is_convention())
+        .filter_map(|f| {
+            let cells = labelled(h, f.title);
+            (cells.len() == 5).then(|| (f.title.to_owned(), cells[4].clone()))
         })
         .collect()
 }

@@ -10,6 +10,7 @@ use super::legend_names::legend_names;
 use crate::app::session::AppCommand;
 use crate::app::theme;
 use eframe::egui::{self, Color32, FontId, Rect, Sense, Stroke, pos2, vec2};
+use framescope_core::report::Run;
 
 pub use crate::app::compare_view::CompareView;
 
@@ -30,15 +31,15 @@ pub enum SortBy {
 /// The overlay's margin for the axis values.
 const AXIS_MARGIN: f32 = 48.0;
 
-/// The figures each run's bars show: name and value getter.
-/// Reads one figure of a summary.
-type Figure = fn(&framescope_core::analysis::Summary) -> f64;
+/// The figures each run's bars show (registry names, `section.name`).
+const BARS: [&str; 3] = ["summary.avg_fps", "summary.low_1pct_fps", "summary.low_0_1pct_fps"];
 
-const BARS: [(&str, Figure); 3] = [
-    ("Average FPS", |s| s.avg_fps),
-    ("1% low FPS", |s| s.low_1pct_fps),
-    ("0.1% low FPS", |s| s.low_0_1pct_fps),
-];
+/// A bar's figure: its registry name and its value in `run` (NaN when it lacks it).
+fn bar(qualified: &str, run: Option<&Run>) -> (&'static str, f64) {
+    let f = framescope_core::figures::figure(qualified);
+    let v = f.zip(run).and_then(|(f, r)| (f.value)(r));
+    (f.map_or("", |f| f.title), v.unwrap_or(f64::NAN))
+}
 
 /// The switch between the views (while comparing): the view chosen now, and the
 /// command that saves a new choice.
@@ -71,9 +72,9 @@ pub fn bars_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     ui.horizontal(|ui| {
         ui.label("Sort by");
         ui.selectable_value(&mut sort, SortBy::Listed, "run");
-        ui.selectable_value(&mut sort, SortBy::Average, "Average FPS");
-        ui.selectable_value(&mut sort, SortBy::Low1, "1% low");
-        ui.selectable_value(&mut sort, SortBy::Low01, "0.1% low");
+        for (choice, q) in [SortBy::Average, SortBy::Low1, SortBy::Low01].into_iter().zip(BARS) {
+            ui.selectable_value(&mut sort, choice, bar(q, None).0);
+        }
     });
     ui.data_mut(|d| d.insert_temp(id, sort));
     let mut entries = entries(m);
@@ -97,11 +98,12 @@ fn entries(m: &Model<'_>) -> Vec<Entry> {
         .into_iter()
         .enumerate()
         .filter_map(|(slot, run)| {
-            let s = run.analyzed()?.run.summary.as_ref()?;
+            let analyzed = run.analyzed()?;
+            analyzed.run.summary.as_ref()?;
             Some(Entry {
                 name: format!("{}: {}", slot + 1, crate::app::session::short_name(&run.label)),
                 colour: m.run_colour(slot, run.id),
-                values: BARS.map(|(_, f)| f(s)),
+                values: BARS.map(|q| bar(q, Some(&analyzed.run)).1),
             })
         })
         .collect()
@@ -126,13 +128,15 @@ fn entry_ui(ui: &mut egui::Ui, e: &Entry, max: f64) {
     let width = ui.available_width().max(120.0);
     let (rect, response) = ui.allocate_exact_size(vec2(width, 3.0 * 15.0), Sense::hover());
     // What the bars say, for screen readers (and the tests).
-    let said: Vec<String> = BARS.iter().zip(e.values).map(|((n, _), v)| format!("{n} {v:.1}")).collect();
+    let said: Vec<String> =
+        BARS.iter().zip(e.values).map(|(q, v)| format!("{} {v:.1}", bar(q, None).0)).collect();
     let said = format!("{}: {}", e.name, said.join(", "));
     response.widget_info(|| egui::WidgetInfo::labeled(egui::Role::Canvas, true, said.clone()));
     let p = ui.painter_at(rect);
     let label_w = 92.0;
     let font = FontId::proportional(11.0);
-    for (k, ((name, _), v)) in BARS.iter().zip(e.values).enumerate() {
+    for (k, (q, v)) in BARS.iter().zip(e.values).enumerate() {
+        let name = bar(q, None).0;
         let y = rect.top() + 15.0 * k as f32;
         p.text(pos2(rect.left(), y + 7.0), egui::Align2::LEFT_CENTER, name, font.clone(), theme::AXIS_TEXT);
         let room = (rect.width() - label_w - 70.0).max(10.0);

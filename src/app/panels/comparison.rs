@@ -5,9 +5,7 @@
 
 use super::Model;
 use super::figures::SOURCE_HELP;
-use crate::app::figure_text::{
-    fixed, format_change, verdict_text,
-};
+use crate::app::figure_text::{fixed, format_change, verdict_text};
 use crate::app::session::AppCommand;
 use crate::app::theme;
 use eframe::egui::{self, RichText};

@@ -4,14 +4,15 @@
 
 use super::Model;
 use crate::app::figure_text::{
-    FRAME_HEALTH, OSCILLATION, PACING, REFRESH, RENDER_LATENCY, SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP, figure_help,
+    FRAME_HEALTH, OSCILLATION, PACING, REFRESH, RENDER_LATENCY, SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP,
+    figure_help,
 };
-use framescope_core::figures::figure;
 use crate::app::session::{AppCommand, ShellCommand};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;
 use framescope_core::analysis::framegen::records_frame_types;
 use framescope_core::analysis::vsync::VsyncSource;
+use framescope_core::figures::figure;
 use framescope_core::report::Run;
 
 /// What the figures panel says for a figure a sampled log cannot give.
@@ -73,7 +74,10 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     rows.extend(figure_rows_of(run, &["summary.min_fps", "summary.max_fps"]));
     if run.stutters.is_some() {
         let time = value_of(run, "stutters.time_fraction");
-        rows.push((title_of("stutters.count"), format!("{} ({time} of time)", value_of(run, "stutters.count"))));
+        rows.push((
+            title_of("stutters.count"),
+            format!("{} ({time} of time)", value_of(run, "stutters.count")),
+        ));
     }
     per_frame_only(&mut rows, title_of("stutters.count"));
     if let Some(o) = &run.osc {
@@ -98,7 +102,10 @@ fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
         run,
         &["latency.pcl_ms", "latency.pc_latency_column_mean_ms", "latency.display_latency_mean_ms"],
     );
-    rows.extend(figure_rows_of(run, &["latency.click_to_photon_mean_ms", "latency.render_present_latency_mean_ms"]));
+    rows.extend(figure_rows_of(
+        run,
+        &["latency.click_to_photon_mean_ms", "latency.render_present_latency_mean_ms"],
+    ));
     if run.sampled {
         for row in &mut rows {
             if row.0 == title_of("latency.render_present_latency_mean_ms") {

@@ -3,9 +3,7 @@
 //! with the verdict beside it, then the delta and the interval in numbers. The
 //! statistics are [`framescope_core::report::sets`]'s (the CLI's), never computed twice.
 
-use crate::app::figure_text::{
-    format_change, verdict_text,
-};
+use crate::app::figure_text::{format_change, verdict_text};
 use crate::app::theme;
 use eframe::egui::{self, RichText};
 use framescope_core::report::Verdict;

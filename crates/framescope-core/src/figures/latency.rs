@@ -58,7 +58,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "The mean of the capture's own PC latency column (PresentMon's and FrameView's MsPCLatency, the NVIDIA App's PC Latency): PC latency as the capture tool measured it.",
-        value: |r| { r.latency.and_then(|l| l.pc_latency_column_mean_ms) },
+        value: |r| r.latency.and_then(|l| l.pc_latency_column_mean_ms),
     },
     Figure {
         section: Section::Latency,
@@ -69,7 +69,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "The mean time from a frame's start to it reaching the screen, over displayed frames.",
-        value: |r| { r.latency.and_then(|l| l.display_latency_mean_ms) },
+        value: |r| r.latency.and_then(|l| l.display_latency_mean_ms),
     },
     Figure {
         section: Section::Latency,
@@ -80,7 +80,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "The mean time from a mouse click to the frame that shows it reaching the screen.",
-        value: |r| { r.latency.and_then(|l| l.click_to_photon_mean_ms) },
+        value: |r| r.latency.and_then(|l| l.click_to_photon_mean_ms),
     },
     Figure {
         section: Section::Latency,
@@ -113,7 +113,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "The mean MsRenderPresentLatency: from Present() to the GPU finishing the frame (FrameView's RenderPresentLatency).",
-        value: |r| { r.latency.and_then(|l| l.render_present_latency_mean_ms) },
+        value: |r| r.latency.and_then(|l| l.render_present_latency_mean_ms),
     },
     Figure {
         section: Section::Latency,
@@ -124,7 +124,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "The mean time from any input (mouse or keyboard) to the frame that shows it reaching the screen.",
-        value: |r| { r.latency.and_then(|l| l.all_input_to_photon_mean_ms) },
+        value: |r| r.latency.and_then(|l| l.all_input_to_photon_mean_ms),
     },
     Figure {
         section: Section::Latency,
@@ -135,7 +135,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "The mean size of MsAnimationError: how far a frame's animation time is from when it is shown (cells of a million ms or more are garbage and left out).",
-        value: |r| { r.latency.and_then(|l| l.animation_error_mean_abs_ms) },
+        value: |r| r.latency.and_then(|l| l.animation_error_mean_abs_ms),
     },
     Figure {
         section: Section::Latency,
@@ -146,7 +146,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "99 % of the frames' animation errors are smaller than this (PresentMon 2.x; Gamers Nexus charts it).",
-        value: |r| { r.latency.and_then(|l| l.animation_error_p99_abs_ms) },
+        value: |r| r.latency.and_then(|l| l.animation_error_p99_abs_ms),
     },
     Figure {
         section: Section::Latency,
@@ -157,7 +157,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 1,
         direction: LOWER,
         help: "The share of frames whose animation error is above 1 ms either way.",
-        value: |r| { r.latency.and_then(|l| l.animation_error_over_1ms_fraction) },
+        value: |r| r.latency.and_then(|l| l.animation_error_over_1ms_fraction),
     },
     Figure {
         section: Section::Limiter,

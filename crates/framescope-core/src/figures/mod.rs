@@ -96,6 +96,22 @@ impl Section {
         }
     }
 
+    /// Its heading over its figures in a page's or window's table.
+    #[must_use]
+    pub const fn heading(self) -> &'static str {
+        match self {
+            Self::Run => "Run",
+            Self::Summary => "Frame rate and frame time",
+            Self::Pacing => "Pacing (at the target for slow and excess time)",
+            Self::Stutters => "Stutters",
+            Self::Osc => "Oscillation",
+            Self::Latency => "Latency",
+            Self::Limiter => "What limits the frame rate (CPU · GPU)",
+            Self::FrameTypes => "Frame generation",
+            other => other.title(),
+        }
+    }
+
     /// The section of `metrics.md` that defines its figures.
     #[must_use]
     pub const fn spec(self) -> &'static str {

@@ -170,7 +170,7 @@ pub(super) const FIGURES: &[Figure] = &[
         decimals: 2,
         direction: LOWER,
         help: "CapFrameX's stuttering: the share of the time in frames over 2.5 × the average of the round(sqrt(mean frame time) × 10) frames ending at them — a different rule from framescope's stutters.",
-        value: |r| { cfx(r).map(|c| c.stuttering_time_fraction) },
+        value: |r| cfx(r).map(|c| c.stuttering_time_fraction),
     },
     Figure {
         section: Section::CapFrameX,

@@ -281,7 +281,7 @@ mod tests {
         let html = String::from_utf8(out).unwrap();
         // avg FPS = 1000 · 3 / 40 = 75; p50 = 10 ms.
         assert!(html.contains("data-key=\"summary.avg_fps\" data-run=\"0\">75.00</td>"), "avg");
-        assert!(html.contains("data-key=\"summary.p50_ms\" data-run=\"0\">10.000</td>"), "p50");
+        assert!(html.contains("data-key=\"summary.p50_ms\" data-run=\"0\">10.000 ms</td>"), "p50");
         assert!(html.contains("a&lt;b&gt;.csv") && html.contains("RTX &amp; co"), "escaped");
         for outside in ["http:", "https:", "src=", "href=", "@import", "url("] {
             assert!(!html.contains(outside), "the page refers to {outside}");

@@ -5,6 +5,7 @@
 use super::markup::{self, Html, html};
 use super::tables::{self, Column};
 use super::{CSS, Doc, Entry, JS, MAX_BINS, PAGE_RAW_BUDGET, PageRun, entry_file, runs_of};
+use crate::figures::{Section, Unit};
 use crate::report::{RunEntry, SettingsJson};
 use serde_json::json;
 use std::io::Write;
@@ -23,7 +24,9 @@ pub(super) fn headline(out: &mut Html, entries: &[Entry<'_>]) {
     }
     out.raw("<section class=\"headline\">");
     for (run, e) in runs.iter().zip(entries.iter().filter(|e| matches!(e.run, RunEntry::Run(_)))) {
-        let Some(s) = run.summary else { continue };
+        if run.summary.is_none() {
+            continue;
+        }
         html!(
             out,
             "<div class=\"tiles\"><h3><span class=\"swatch c{}\"></span>{}</h3>",
@@ -39,19 +42,27 @@ pub(super) fn headline(out: &mut Html, entries: &[Entry<'_>]) {
                 label
             );
         };
-        tile("average", format!("{:.2}", s.avg_fps), "FPS");
-        tile("1% low", format!("{:.2}", s.low_1pct_fps), "FPS");
-        tile("p99 frame time", format!("{:.3}", s.p99_ms), "ms");
-        if let Some(p) = run.pacing {
-            tile("steady", p.steady_fps.to_string(), "FPS");
-        }
-        if let Some(st) = &run.stutters {
-            tile("stutters", st.count.to_string(), &format!("{:.2} % of time", st.time_fraction * 100.0));
+        for f in TILES.iter().filter_map(|q| crate::figures::figure(q)) {
+            let Some(v) = (f.value)(run) else { continue };
+            let unit = match (f.unit, f.section) {
+                (Unit::Fps, _) => "FPS".to_owned(),
+                (_, Section::Stutters) => {
+                    let share = crate::figures::figure("stutters.time_fraction");
+                    let share = share.and_then(|t| Some(t.format((t.value)(run)?)));
+                    format!("{} of time", share.unwrap_or_default())
+                }
+                (unit, _) => unit.suffix().to_owned(),
+            };
+            tile(f.title, f.number(v), &unit);
         }
         out.raw("</div>");
     }
     out.raw("</section>");
 }
+
+/// The figures of each run's tiles (`section.name`).
+const TILES: [&str; 5] =
+    ["summary.avg_fps", "summary.low_1pct_fps", "summary.p99_ms", "pacing.steady_fps", "stutters.count"];
 
 /// The settings line, as the table's first line writes it.
 fn settings_line(s: &SettingsJson) -> String {

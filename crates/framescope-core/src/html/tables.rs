@@ -102,7 +102,7 @@ pub(super) fn figures_table(out: &mut Html, columns: &[Column<'_>], names: &[Str
                 out,
                 "<tr class=\"group\"><th colspan=\"{}\">{}</th></tr>",
                 columns.len() + 1,
-                section_title(figure.section)
+                figure.section.heading()
             );
         }
         let qualified = figure.qualified_name();
@@ -129,21 +129,6 @@ fn cell_text(figure: &Figure, v: f64, column: &Column<'_>) -> String {
 
 /// The decimals of a duration in seconds, as the registry writes `run.duration_ms`.
 const DURATION_DECIMALS: usize = 3;
-
-/// A section's heading in the figures table.
-pub(super) fn section_title(section: Section) -> &'static str {
-    match section {
-        Section::Run => "Run",
-        Section::Summary => "Frame rate and frame time",
-        Section::Pacing => "Pacing (at the target for slow and excess time)",
-        Section::Stutters => "Stutters",
-        Section::Osc => "Oscillation",
-        Section::Latency => "Latency",
-        Section::Limiter => "What limits the frame rate (CPU · GPU)",
-        Section::FrameTypes => "Frame generation",
-        s => s.title(),
-    }
-}
 
 /// One header per run: file, format, trace, frames, source, system facts, warnings;
 /// a failed file's error.
@@ -195,7 +180,8 @@ fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageR
         None => format!("{} frames", run.frames),
     };
     let dropped = run.dropped_frames.map_or_else(|| "dropped unknown".to_owned(), |d| format!("{d} dropped"));
-    let duration = run.duration_ms.map_or_else(|| "—".to_owned(), |d| Unit::Seconds.format(d, DURATION_DECIMALS));
+    let duration =
+        run.duration_ms.map_or_else(|| "—".to_owned(), |d| Unit::Seconds.format(d, DURATION_DECIMALS));
     html!(out, "<p>{} · {} · {} · frame time: {}</p>", frames, dropped, duration, run.frame_time);
     if run.sampled {
         out.raw(

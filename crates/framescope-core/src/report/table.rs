@@ -178,8 +178,9 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
 
 fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     if r.pacing.is_some() {
-        let rates: Vec<String> =
-            labelled(r, "pacing", &["steady_fps", "mostly_steady_fps", "typical_fps"]).map(|t| t + " FPS").collect();
+        let rates: Vec<String> = labelled(r, "pacing", &["steady_fps", "mostly_steady_fps", "typical_fps"])
+            .map(|t| t + " FPS")
+            .collect();
         let at_target: Vec<String> =
             labelled(r, "pacing", &["slow_time_fraction", "excess_time_fraction"]).collect();
         writeln!(out, "  pacing   {}   at target: {}", rates.join("   "), at_target.join("  "))?;
@@ -208,7 +209,11 @@ fn write_smoothness(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
         .iter()
         .filter_map(|name| {
             let f = figure(&format!("latency.{name}"))?;
-            let label = if r.sampled && f.label == "render to present mean" { "render latency mean" } else { f.label };
+            let label = if r.sampled && f.label == "render to present mean" {
+                "render latency mean"
+            } else {
+                f.label
+            };
             (f.value)(r).map(|v| format!("{label} {}", f.format(v)))
         })
         .collect();

@@ -8,7 +8,6 @@
 //! the readable table and the gate all read that table, so the better/worse rule lives
 //! in one place.
 
-
 pub mod glance;
 mod json;
 mod text;
