@@ -39,7 +39,8 @@ pub(super) struct Input<'a> {
 
 /// A format known by its first bytes.
 pub(super) struct TextFormat {
-    /// What the entry detects (for tests and readers of the table).
+    /// What the entry detects: for readers of the table and its tests.
+    #[cfg_attr(not(test), expect(dead_code, reason = "read by the tests only"))]
     pub name: &'static str,
     /// True when the file is this format.
     pub sniff: fn(&FirstBytes<'_>) -> bool,
@@ -101,6 +102,8 @@ pub(super) fn text_format(raw: &[u8]) -> &'static TextFormat {
     TEXT_FORMATS.iter().find(|f| (f.sniff)(&first)).unwrap_or(csv)
 }
 
+/// An ETW trace is no frame capture: the error says what framescope reads of one.
+#[expect(clippy::needless_pass_by_value, reason = "every reader of the table takes its input")]
 fn refuse_etl(i: Input<'_>) -> Result<Capture, LoadError> {
     let msg = "an ETW trace (.etl), not a frame capture: framescope reads its PCL Stats markers \
                (`--pcl FILE.etl`, File › Attach PCL log…); `framescope report FILE.etl` says what it holds"
@@ -271,7 +274,7 @@ pub(super) fn other_csv<'m>(
                 matches!(c.kind, ColumnKind::Other | ColumnKind::Telemetry)
                     && !crate::model::Column::is_present_column(&c.name)
             });
-        complete || (!foreign && !(mapped && !mangohud))
+        complete || (!foreign && (!mapped || mangohud))
     });
     if fits || mangohud || told {
         OtherCsv::PresentMonFamily { lacks_identity: !complete }
