@@ -310,7 +310,7 @@ const TEXT_MATCHES: &[(&str, &str, &str)] = &[
     ("ingest/preamble.rs", "t", "MangoHud's preamble lines"),
     ("ingest/pcl.rs", "t", "a marker log's lines"),
     ("ingest/pcl.rs", "event", "a marker log's event names"),
-    ("ingest/mod.rs", "first", "a header's first cell"),
+    ("ingest/detect.rs", "first", "a header's first cell"),
     ("ingest/table/mod.rs", "trimmed", "a file's `//` comment lines"),
 ];
 

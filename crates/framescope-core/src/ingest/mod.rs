@@ -18,6 +18,7 @@ mod capframex_sensors;
 mod capframex_sensors_legacy;
 mod csv_capture;
 mod decode;
+mod detect;
 mod engine_rows;
 mod error;
 pub mod etl;
@@ -40,6 +41,7 @@ pub mod unity;
 pub mod unreal;
 pub mod values;
 
+use detect::OtherCsv;
 pub use error::{LoadError, LoadErrorKind, UnknownColumns};
 pub use generic::{ColumnMapping, ExtraColumn, ExtraRole, MappedRole, TimeUnit};
 use progress::Counting;
@@ -125,7 +127,8 @@ pub fn load_reader<'a, R: Read + Send + 'a>(
     Ok(capture)
 }
 
-/// Loads a capture from its text: CapFrameX JSON, the sampled logs, else a CSV.
+/// Loads a capture from its text: the first entry of [`detect::TEXT_FORMATS`] that
+/// knows its first bytes reads it (CapFrameX JSON, the sampled logs, else a CSV).
 /// `charge` is told when the text is JSON (a gzip input's budget charges it more).
 fn load_text(
     path: &Path,
@@ -134,64 +137,12 @@ fn load_text(
     progress: &Progress,
     charge: &decode::Charge,
 ) -> Result<Capture, LoadError> {
-    let io_err = |e| LoadError::new(path, None, LoadErrorKind::Io(e));
-    // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces;
-    // the sampled logs (NVIDIA App, Afterburner) by their first line.
-    if etl::looks_like_etl(reader.fill_buf().map_err(io_err)?) {
-        let msg = "an ETW trace (.etl), not a frame capture: framescope reads its PCL Stats markers \
-                   (`--pcl FILE.etl`, File › Attach PCL log…); `framescope report FILE.etl` says what it holds"
-            .to_owned();
-        return Err(LoadError::new(path, None, LoadErrorKind::Unsupported(msg)));
-    }
-    let (json, nvidia, afterburner, white, bom) = {
-        let head = reader.fill_buf().map_err(io_err)?;
-        let bom = head.starts_with(b"\xEF\xBB\xBF");
-        let rest = if bom { &head[3..] } else { head };
-        let json = rest.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-        let white = !rest.is_empty() && rest.iter().all(u8::is_ascii_whitespace);
-        (json, nvidia_app::sniff(rest), afterburner::sniff(rest), white, bom)
-    };
-    if bom && (json || nvidia || afterburner || white) {
+    let head = reader.fill_buf().map_err(|e| LoadError::new(path, None, LoadErrorKind::Io(e)))?;
+    let format = detect::text_format(head);
+    if format.skips_bom && head.starts_with(b"\xEF\xBB\xBF") {
         reader.consume(3);
     }
-    if json {
-        charge.json();
-        return capframex_json::load(path, reader);
-    }
-    if white {
-        // Nothing but white space in the first buffer: look past it for a JSON `{`.
-        let lines = skip_white_space(&mut reader).map_err(io_err)?;
-        if reader.fill_buf().map_err(io_err)?.first() == Some(&b'{') {
-            charge.json();
-            return capframex_json::load(path, reader);
-        }
-        // Not JSON: the CSV readers see the blank lines again, so lines keep their numbers.
-        let replayed: decode::Text<'_> =
-            Box::new(BufReader::new(std::io::repeat(b'\n').take(lines).chain(reader)));
-        return load_csv(path, replayed, opts, progress);
-    }
-    if nvidia {
-        nvidia_app::load(path, reader, progress)
-    } else if afterburner {
-        afterburner::load(path, reader, progress)
-    } else {
-        load_csv(path, reader, opts, progress)
-    }
-}
-
-/// Reads past leading white space; returns the line ends it held.
-fn skip_white_space(reader: &mut impl BufRead) -> std::io::Result<u64> {
-    let mut lines = 0u64;
-    loop {
-        let buf = reader.fill_buf()?;
-        let n = buf.iter().position(|b| !b.is_ascii_whitespace()).unwrap_or(buf.len());
-        lines += memchr::memchr_iter(b'\n', &buf[..n]).count() as u64;
-        let done = n < buf.len() || buf.is_empty();
-        reader.consume(n);
-        if done {
-            return Ok(lines);
-        }
-    }
+    (format.read)(detect::Input { path, reader, opts, progress, charge })
 }
 
 /// Rows read from an unknown CSV to show (and to guess its frame-time column from).
@@ -240,56 +191,33 @@ fn load_csv<R: BufRead + Send>(
             generic::load(path, &head, reader, &k.mapping(), Some(k), progress).map(mapping_ignored)
         }
         Signature::Other => {
-            let presentmon =
-                if head.sep == b',' { layout::detect(&head.header, &[]).map_err(Some) } else { Err(None) };
-            let names: Vec<String> = head.header.iter().map(|h| h.to_ascii_lowercase()).collect();
-            let first = names.first().map_or("", String::as_str);
-            // MangoHud's preamble (a system-info header, `v1`, its version, dividers)
-            // and the files whose header says what they are (a summary, JSON) keep the
-            // PresentMon-family reader and its messages.
-            let mangohud = (names.iter().any(|n| n == "os") && names.iter().any(|n| n == "kernel"))
-                || (names.iter().filter(|n| !n.is_empty()).count() == 1
-                    && (first == "v1"
-                        || first.starts_with("--")
-                        || first.chars().all(|c| c.is_ascii_digit() || c == '.')));
-            let told = matches!(&presentmon, Err(Some(e)) if e.names_the_file());
-            let complete = names.iter().any(|n| n == "application") && names.iter().any(|n| n == "processid");
-            // A header without PresentMon's identity columns that has a column no
-            // PresentMon-family writer uses (`frame,frametime,gpu_us`) is another tool's
-            // log that merely has a frame-time name in it: a CSV of no known format. A
-            // mapping the user gave overrides such an incomplete fit too.
-            let foreign = presentmon.as_ref().is_ok_and(|l| {
-                !complete
-                    && l.format != crate::model::Format::MangoHud
-                    && l.numeric.iter().any(|c| {
-                        matches!(
-                            c.kind,
-                            crate::model::ColumnKind::Other | crate::model::ColumnKind::Telemetry
-                        ) && !crate::model::Column::is_present_column(&c.name)
-                    })
-            });
-            let incomplete_with_mapping = presentmon.is_ok() && !complete && !mangohud && mapping.is_some();
-            if (presentmon.is_ok() && !foreign && !incomplete_with_mapping) || mangohud || told {
-                let mut c = csv_capture::load(path, replay(reader), &opts, progress)?;
-                if !complete && c.info.format != crate::model::Format::MangoHud {
-                    c.warnings.push(crate::model::Warning::at(
-                        head.header_line,
-                        format!(
-                            "read as {} ({}) from its frame-time column, but the header lacks Application and \
-                             ProcessID, which every PresentMon-family writer has; if this is another tool's log, \
-                             name its columns with --column",
-                            c.info.format, c.info.format_version
-                        ),
-                    ));
+            let presentmon = detect::presentmon_fit(&head);
+            match detect::other_csv(&head.header, &presentmon, mapping.as_ref()) {
+                OtherCsv::PresentMonFamily { lacks_identity } => {
+                    let mut c = csv_capture::load(path, replay(reader), &opts, progress)?;
+                    if lacks_identity && c.info.format != crate::model::Format::MangoHud {
+                        c.warnings.push(lacks_identity_warning(head.header_line, &c));
+                    }
+                    Ok(mapping_ignored(c))
                 }
-                return Ok(mapping_ignored(c));
+                OtherCsv::Mapped(m) => generic::load(path, &head, reader, m, None, progress),
+                OtherCsv::Unknown => Err(unknown_columns(path, &head, reader, presentmon.err().flatten())),
             }
-            if let Some(m) = &mapping {
-                return generic::load(path, &head, reader, m, None, progress);
-            }
-            Err(unknown_columns(path, &head, reader, presentmon.err().flatten()))
         }
     }
+}
+
+/// The warning for a PresentMon-family read of a header without `Application` and
+/// `ProcessID`.
+fn lacks_identity_warning(header_line: u64, c: &Capture) -> crate::model::Warning {
+    crate::model::Warning::at(
+        header_line,
+        format!(
+            "read as {} ({}) from its frame-time column, but the header lacks Application and ProcessID, which \
+             every PresentMon-family writer has; if this is another tool's log, name its columns with --column",
+            c.info.format, c.info.format_version
+        ),
+    )
 }
 
 /// The error for a CSV of no known format: with the first rows' cells when some of

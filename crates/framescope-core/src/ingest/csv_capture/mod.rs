@@ -35,20 +35,7 @@ pub fn load<R: BufRead + Send>(
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
     let err = |line, kind| LoadError::new(path, line, kind);
-    let pre = preamble::read_preamble(&mut reader).map_err(|e| match e {
-        PreambleError::Io(io) => err(None, LoadErrorKind::Io(io)),
-        PreambleError::NotText(why, line) => {
-            err(Some(line), LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")))
-        }
-        PreambleError::Empty => err(
-            None,
-            LoadErrorKind::NotACapture(
-                "the file is empty (or only blank lines); expected a CSV frame log such as a \
-                 PresentMon, FrameView, OCAT or CapFrameX capture"
-                    .into(),
-            ),
-        ),
-    })?;
+    let pre = read_preamble(path, &mut reader)?;
     let mut layout = layout::detect(&pre.header, &pre.comments)
         .map_err(|msg| err(Some(pre.header_line), LoadErrorKind::NotACapture(msg.to_string())))?;
     // MangoHud's units are read from its columns: its logs keep every one.
@@ -96,21 +83,7 @@ pub fn load<R: BufRead + Send>(
         let mut slow = Row::default();
         for batch in full_rx {
             let mut batch = batch.map_err(|e| err(None, LoadErrorKind::Io(e)))?;
-            match &mut batch {
-                Batch::Rows(batch) => {
-                    for (record, &line) in batch.rows.iter().zip(&batch.lines) {
-                        rows.row(record, line, &mut info);
-                        rows.count += 1;
-                    }
-                }
-                Batch::Block(block, built) => {
-                    if built.take().is_some_and(|built| rows.absorb(built, &mut info)) {
-                        rows.count += block.len() as u64;
-                    } else {
-                        small::take_block(block, &mut rows, &mut info, &mut slow);
-                    }
-                }
-            }
+            take_batch(&mut batch, &mut rows, &mut info, &mut slow);
             if progress.is_cancelled() {
                 return Err(err(None, LoadErrorKind::Cancelled));
             }
@@ -120,6 +93,46 @@ pub fn load<R: BufRead + Send>(
         Ok(())
     })?;
     rows.finish(info, opts, path).map(with_units)
+}
+
+/// The top of a CSV capture (`//` comments, MangoHud's preamble, the header), or the
+/// error that says why the file is no CSV frame log.
+fn read_preamble<R: BufRead>(path: &Path, reader: &mut R) -> Result<preamble::Preamble, LoadError> {
+    let err = |line, kind| LoadError::new(path, line, kind);
+    preamble::read_preamble(reader).map_err(|e| match e {
+        PreambleError::Io(io) => err(None, LoadErrorKind::Io(io)),
+        PreambleError::NotText(why, line) => {
+            err(Some(line), LoadErrorKind::NotACapture(format!("not a CSV frame log ({why})")))
+        }
+        PreambleError::Empty => err(
+            None,
+            LoadErrorKind::NotACapture(
+                "the file is empty (or only blank lines); expected a CSV frame log such as a \
+                 PresentMon, FrameView, OCAT or CapFrameX capture"
+                    .into(),
+            ),
+        ),
+    })
+}
+
+/// Feeds one batch from the splitting stage to the row loop: its rows one by one, or a
+/// block's traces built beside the split (read row by row when they cannot be merged).
+fn take_batch<'a>(batch: &mut Batch<'a>, rows: &mut RowReader<'a>, info: &mut FileInfo, slow: &mut Row) {
+    match batch {
+        Batch::Rows(batch) => {
+            for (record, &line) in batch.rows.iter().zip(&batch.lines) {
+                rows.row(record, line, info);
+                rows.count += 1;
+            }
+        }
+        Batch::Block(block, built) => {
+            if built.take().is_some_and(|built| rows.absorb(built, info)) {
+                rows.count += block.len() as u64;
+            } else {
+                small::take_block(block, rows, info, slow);
+            }
+        }
+    }
 }
 
 /// A MangoHud log's traces with the units of the columns MangoHud writes.

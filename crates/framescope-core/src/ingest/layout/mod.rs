@@ -363,51 +363,13 @@ pub enum Signature {
 /// The signature of a header (names trimmed; `sep` its separator).
 #[must_use]
 pub fn signature(header: &[String], sep: u8) -> Signature {
-    use super::generic::KnownLayout;
-    use super::unity::UnityLayout;
-    use super::unreal::UnrealLayout;
-    let mut len = header.len();
-    while len > 0 && header[len - 1].is_empty() {
-        len -= 1;
-    }
-    let header = &header[..len];
-    let names = Names { lower: header.iter().map(|h| h.to_ascii_lowercase()).collect(), original: header };
-    // PresentMon's identity columns: every PresentMon-family writer has them.
-    let presentmon = names.has("Application") && names.has("ProcessID");
-    if names.has(super::unity::FRAME_TIME) && !presentmon {
-        return Signature::Unity(UnityLayout::Recorder);
-    }
-    let head = super::table::Head { header: header.to_vec(), sep, ..Default::default() };
-    if super::unity::counter_index(&head, super::unity::COUNTER_FRAME_TIME).is_some() && !presentmon {
-        return Signature::Unity(UnityLayout::Counters);
-    }
-    if names.has("FrameTime") && !presentmon {
-        let events_first = names.lower.first().is_some_and(|n| n == "events");
-        let events_last = names.lower.last().is_some_and(|n| n == "events");
-        let threads = ["GameThreadTime", "RenderThreadTime", "RHIThreadTime"].iter().any(|n| names.has(n));
-        if events_first {
-            return Signature::Unreal(UnrealLayout::Modern);
-        }
-        if events_last || threads {
-            return Signature::Unreal(UnrealLayout::Old);
-        }
-    }
-    if is_fraps(&names.lower) {
-        return Signature::Known(KnownLayout::Fraps);
-    }
-    if names.has("Frame Time (ms)") && names.has("Time from first frame (ms)") {
-        return Signature::Known(KnownLayout::ProfileAnalyzer);
-    }
-    if names.has("Frame Time (ns)") && names.has("Benchmark State") {
-        return Signature::Known(KnownLayout::VulkanLayer);
-    }
-    Signature::Other
+    super::detect::csv_signature(header, sep)
 }
 
 /// FRAPS `frametimes.csv`: `Frame, Time (ms)`, or those two first with columns a
 /// spreadsheet re-save adds, each at most once (a German one writes
 /// `Frame;Time (ms);Time (s);Delta`): seconds, the difference, a frame time or a rate.
-fn is_fraps(lower: &[String]) -> bool {
+pub(super) fn is_fraps(lower: &[String]) -> bool {
     const ADDED: [&str; 7] =
         ["time (s)", "delta", "delta (ms)", "frametime", "frame time", "frame time (ms)", "fps"];
     let [frame, time, added @ ..] = lower else { return false };
