@@ -34,7 +34,7 @@ fn sides(args: &CompareArgs) -> Result<Sides, String> {
     } else {
         (inputs::expand(&args.files)?, inputs::expand(&args.vs)?)
     };
-    Sides::new(a, b)
+    Sides::new(a, b).map_err(|e| e.to_string())
 }
 
 /// `framescope compare`: exit 0, 1 (a file or marker log failed, or a check; no

@@ -47,7 +47,28 @@ struct Lines<'a> {
     exact: Option<Run>,
 }
 
-impl Lines<'_> {
+impl<'a> Lines<'a> {
+    /// The running lines of a follow that starts `now` (the first line a second later).
+    fn new(
+        job: &'a Job,
+        settings: &'a framescope_core::analysis::Settings,
+        name: String,
+        now: Instant,
+    ) -> Self {
+        Self {
+            job,
+            settings,
+            name,
+            start: now,
+            next_line: now + LINE,
+            last_growth: now,
+            running: Running::default(),
+            followed: None,
+            throttle: Throttle::new(LINE, 0.25),
+            exact: None,
+        }
+    }
+
     /// The exact figures of the capture so far (the first picked trace), if any.
     fn exact_run(&self, capture: Result<Capture, LoadError>) -> Option<Run> {
         let loaded = self.job.pick_capture(self.name.clone(), capture.ok()?);
@@ -119,31 +140,14 @@ pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
     }
     let file = &args.files[0];
     let stdin = file == Path::new("-");
-    let stop = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&stop);
-    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
-        say!(
-            "warning: Ctrl-C cannot end the follow ({e}); it ends at the input's end or with --stop-after-idle"
-        );
-    }
+    let stop = ctrl_c_flag();
     let Some(mut source) = open_source(file, stdin) else { return ExitCode::from(1) };
     let path = if stdin { Path::new(STDIN_NAME) } else { file.as_path() };
     let settings = a.settings();
     let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let idle_limit = args.stop_after_idle.map(Duration::from_secs_f64);
-    let now = Instant::now();
-    let mut lines = Lines {
-        job: &job,
-        settings: &settings,
-        name: if stdin { "-".to_owned() } else { file.display().to_string() },
-        start: now,
-        next_line: now + LINE,
-        last_growth: now,
-        running: Running::default(),
-        followed: None,
-        throttle: Throttle::new(LINE, 0.25),
-        exact: None,
-    };
+    let name = if stdin { "-".to_owned() } else { file.display().to_string() };
+    let mut lines = Lines::new(&job, &settings, name, Instant::now());
     let mut last: Option<Result<Capture, LoadError>> = None;
     let opts: LoadOptions = job.opts.clone();
     let followed = live::follow(&mut *source, path, &opts, &mut |event| match event {
@@ -188,6 +192,19 @@ pub(super) fn follow_command(args: &ReportArgs) -> ExitCode {
         ))
     });
     print_final(args, format, &job, name, capture)
+}
+
+/// A flag that Ctrl-C (SIGINT) sets, to end the follow; when the handler cannot be set,
+/// a warning says how else the follow ends.
+fn ctrl_c_flag() -> Arc<AtomicBool> {
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    if let Err(e) = ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst)) {
+        say!(
+            "warning: Ctrl-C cannot end the follow ({e}); it ends at the input's end or with --stop-after-idle"
+        );
+    }
+    stop
 }
 
 /// The file (or standard input) to follow; `None` (said on stderr) when standard

@@ -28,16 +28,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
     let progress = ProgressLine::new(args.progress, inputs.len());
 
     let mut out = report::escape::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
-    let mut written: std::io::Result<()> = Ok(());
-    let mut csv_sink = None;
-    match format {
-        FormatArg::Csv => match report::batch::CsvSink::new(std::io::stdout().lock()) {
-            Ok(sink) => csv_sink = Some(sink),
-            Err(e) => written = Err(e),
-        },
-        FormatArg::Table => written = report::write_settings(&settings_json, &mut out),
-        FormatArg::Json | FormatArg::Parquet => {}
-    }
+    let (mut csv_sink, mut written) = start_output(format, &settings_json, &mut out);
     let mut all_runs = Vec::new();
     let (mut page_runs, mut pages) = (Vec::new(), Vec::new());
     let (mut failed, mut failed_files) = (marker_error.is_some(), 0);
@@ -68,18 +59,8 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
             // The file's output is written (and flushed) before the progress line comes
             // back, so on a terminal the two never share a line.
             if written.is_ok() {
-                written = match (&mut csv_sink, format) {
-                    (Some(sink), _) => sink.write(&result.entries),
-                    (None, FormatArg::Table) => result
-                        .entries
-                        .iter()
-                        .try_for_each(|e| report::write_entry(e, args.conventions, &mut out))
-                        .and_then(|()| out.flush()),
-                    _ => {
-                        all_runs.extend(result.entries);
-                        Ok(())
-                    }
-                };
+                let sink = csv_sink.as_mut();
+                written = write_runs(result.entries, sink, format, args.conventions, &mut out, &mut all_runs);
             }
             progress.update(finished, failed_files);
         },
@@ -97,6 +78,51 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
         }
     }
     finish(written, failed, false)
+}
+
+/// The CSV writer of `report`, on stdout.
+type CsvOut = report::batch::CsvSink<std::io::StdoutLock<'static>>;
+
+/// Starts `report`'s output on stdout before any file is read: the CSV writer (which
+/// writes the header), or the table's settings line. JSON and Parquet start once every
+/// file is read. A failed start is the write result that stops all later writing.
+fn start_output(
+    format: FormatArg,
+    settings: &SettingsJson,
+    out: &mut impl Write,
+) -> (Option<CsvOut>, std::io::Result<()>) {
+    match format {
+        FormatArg::Csv => match report::batch::CsvSink::new(std::io::stdout().lock()) {
+            Ok(sink) => (Some(sink), Ok(())),
+            Err(e) => (None, Err(e)),
+        },
+        FormatArg::Table => (None, report::write_settings(settings, out)),
+        FormatArg::Json | FormatArg::Parquet => (None, Ok(())),
+    }
+}
+
+/// Writes one file's runs as soon as it is read: CSV rows, or table sections (flushed,
+/// so the progress line never shares a line with them). JSON and Parquet keep them in
+/// `collected`, for the document written at the end.
+fn write_runs(
+    entries: Vec<RunEntry>,
+    csv_sink: Option<&mut CsvOut>,
+    format: FormatArg,
+    conventions: bool,
+    out: &mut impl Write,
+    collected: &mut Vec<RunEntry>,
+) -> std::io::Result<()> {
+    match (csv_sink, format) {
+        (Some(sink), _) => sink.write(&entries),
+        (None, FormatArg::Table) => entries
+            .iter()
+            .try_for_each(|e| report::write_entry(e, conventions, out))
+            .and_then(|()| out.flush()),
+        _ => {
+            collected.extend(entries);
+            Ok(())
+        }
+    }
 }
 
 /// How `report` reads its files: only what the figures read, unless it writes the HTML

@@ -178,7 +178,8 @@ fn compare_json(
         let g = spec.parse::<Gate>().map_err(|e| PyValueError::new_err(format!("fail_if_worse: {e}")))?;
         gate.rules.extend(g.rules);
     }
-    let sides = Sides::new(expand(&baseline)?, expand(&other)?).map_err(PyValueError::new_err)?;
+    let sides =
+        Sides::new(expand(&baseline)?, expand(&other)?).map_err(|e| PyValueError::new_err(e.to_string()))?;
     py.detach(|| json(&compare::document(&sides, &o.job, &o.settings, &gate, limits, o.workers)))
 }
 
@@ -195,8 +196,8 @@ fn frames_parquet(py: Python<'_>, path: PathBuf, options: RawOptions) -> PyResul
     // Written a chunk of rows at a time: the table is never built whole.
     let bytes = py.detach(|| {
         let loaded = o.job.load(&input);
-        let table =
-            pipeline::frames::FrameTable::new(&loaded, &o.settings).map_err(FramescopeError::new_err)?;
+        let table = pipeline::frames::FrameTable::new(&loaded, &o.settings)
+            .map_err(|e| FramescopeError::new_err(e.to_string()))?;
         framescope_parquet::to_bytes(&table)
             .map_err(|e| FramescopeError::new_err(format!("cannot write the table: {e}")))
     })?;

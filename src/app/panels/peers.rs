@@ -74,6 +74,22 @@ fn frameview_latency(run: &Run) -> Vec<(&'static str, f64, &'static str)> {
 /// collapsible heading (only `focus`'s open at first when one is given), then the
 /// run's telemetry (`trace` gives the columns' order).
 pub fn peers_ui(ui: &mut egui::Ui, run: &Run, trace: &Trace, focus: Option<Section>) {
+    peers_intro_ui(ui, run);
+    let value_width = (ui.available_width() - 150.0).max(60.0);
+    for tool in Section::CONVENTIONS {
+        let header = egui::CollapsingHeader::new(RichText::new(tool.title()).strong())
+            .id_salt(("peer_tool", tool.name()))
+            .default_open(focus.is_none_or(|f| f == tool))
+            .show(ui, |ui| tool_figures_ui(ui, run, tool, value_width));
+        header.header_response.on_hover_text(tool_help(tool));
+    }
+    ui.separator();
+    telemetry_ui(ui, run, trace);
+}
+
+/// The panel's heading and what its figures are computed on (with a warning when the
+/// run's frame times are display intervals, which the tools do not use).
+fn peers_intro_ui(ui: &mut egui::Ui, run: &Run) {
     ui.heading("As other tools report it");
     ui.add(
         egui::Label::new(
@@ -100,57 +116,47 @@ pub fn peers_ui(ui: &mut egui::Ui, run: &Run, trace: &Trace, focus: Option<Secti
             .wrap(),
         );
     }
-    let value_width = (ui.available_width() - 150.0).max(60.0);
-    for tool in Section::CONVENTIONS {
-        let header = egui::CollapsingHeader::new(RichText::new(tool.title()).strong())
-            .id_salt(("peer_tool", tool.name()))
-            .default_open(focus.is_none_or(|f| f == tool))
-            .show(ui, |ui| {
-                let figures: Vec<_> = FIGURES.iter().filter(|f| f.section == tool).collect();
-                let values: Vec<Option<f64>> = figures.iter().map(|f| (f.value)(run)).collect();
-                if values.iter().all(Option::is_none) {
-                    ui.label(RichText::new(missing_reason(run, tool)).weak().italics());
-                    return;
-                }
-                if run.sampled && tool == Section::MangoHud {
-                    ui.add(
-                        egui::Label::new(
-                            RichText::new(
-                                "On the log's own frametime column, every row, as MangoHud's summary does.",
-                            )
-                            .small()
-                            .weak(),
-                        )
-                        .wrap(),
-                    );
-                }
-                egui::Grid::new(("peer_grid", tool.name()))
-                    .num_columns(2)
-                    .striped(true)
-                    .max_col_width(value_width)
-                    .show(ui, |ui| {
-                        for (f, v) in figures.iter().zip(&values) {
-                            let help = f.help;
-                            let label = ui.label(f.title).on_hover_text(help);
-                            let text = v.map_or_else(|| "—".to_owned(), |v| f.format(v));
-                            ui.label(RichText::new(text).strong()).labelled_by(label.id).on_hover_text(help);
-                            ui.end_row();
-                        }
-                        if tool == Section::FrameView {
-                            for (name, v, help) in frameview_latency(run) {
-                                let label = ui.label(name).on_hover_text(help);
-                                ui.label(RichText::new(format!("{v:.3} ms")).strong())
-                                    .labelled_by(label.id)
-                                    .on_hover_text(help);
-                                ui.end_row();
-                            }
-                        }
-                    });
-            });
-        header.header_response.on_hover_text(tool_help(tool));
+}
+
+/// One tool's figures for `run`, a name and value per row (the value column at most
+/// `value_width` wide), or why the tool has none.
+fn tool_figures_ui(ui: &mut egui::Ui, run: &Run, tool: Section, value_width: f32) {
+    let figures: Vec<_> = FIGURES.iter().filter(|f| f.section == tool).collect();
+    let values: Vec<Option<f64>> = figures.iter().map(|f| (f.value)(run)).collect();
+    if values.iter().all(Option::is_none) {
+        ui.label(RichText::new(missing_reason(run, tool)).weak().italics());
+        return;
     }
-    ui.separator();
-    telemetry_ui(ui, run, trace);
+    if run.sampled && tool == Section::MangoHud {
+        ui.add(
+            egui::Label::new(
+                RichText::new("On the log's own frametime column, every row, as MangoHud's summary does.")
+                    .small()
+                    .weak(),
+            )
+            .wrap(),
+        );
+    }
+    let grid =
+        egui::Grid::new(("peer_grid", tool.name())).num_columns(2).striped(true).max_col_width(value_width);
+    grid.show(ui, |ui| {
+        for (f, v) in figures.iter().zip(&values) {
+            let help = f.help;
+            let label = ui.label(f.title).on_hover_text(help);
+            let text = v.map_or_else(|| "—".to_owned(), |v| f.format(v));
+            ui.label(RichText::new(text).strong()).labelled_by(label.id).on_hover_text(help);
+            ui.end_row();
+        }
+        if tool == Section::FrameView {
+            for (name, v, help) in frameview_latency(run) {
+                let label = ui.label(name).on_hover_text(help);
+                ui.label(RichText::new(format!("{v:.3} ms")).strong())
+                    .labelled_by(label.id)
+                    .on_hover_text(help);
+                ui.end_row();
+            }
+        }
+    });
 }
 
 /// The run's telemetry columns (in the capture's order): mean, min and max.

@@ -22,23 +22,42 @@ pub enum Sides {
     Sets(Vec<Input>, Vec<Input>),
 }
 
+/// Why the inputs of `compare` make no two sides.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SidesError {
+    /// Standard input (`-`) given more than once.
+    #[error("'-' (standard input) can be given only once")]
+    StdinTwice,
+    /// A side without a file.
+    #[error("compare needs a file on each side")]
+    EmptySide,
+    /// Neither one file per side nor two or more on each.
+    #[error(
+        "a set is two or more runs of one scenario: the baseline has {baseline} and the other side {other}; \
+         give at least two files on each side of --vs, or one file per side"
+    )]
+    Uneven {
+        /// Inputs on the baseline's side.
+        baseline: usize,
+        /// Inputs on the other side.
+        other: usize,
+    },
+}
+
 impl Sides {
     /// The sides from the baseline's inputs and the other's: one each, or two or more
     /// each; standard input at most once.
-    pub fn new(mut a: Vec<Input>, mut b: Vec<Input>) -> Result<Self, String> {
+    pub fn new(mut a: Vec<Input>, mut b: Vec<Input>) -> Result<Self, SidesError> {
         if a.iter().chain(&b).filter(|i| **i == Input::Stdin).count() > 1 {
-            return Err("'-' (standard input) can be given only once".into());
+            return Err(SidesError::StdinTwice);
         }
         match (a.len(), b.len()) {
             (1, 1) => match (a.pop(), b.pop()) {
                 (Some(a), Some(b)) => Ok(Self::Single(a, b)),
-                _ => Err("compare needs a file on each side".into()),
+                _ => Err(SidesError::EmptySide),
             },
             (na, nb) if na >= 2 && nb >= 2 => Ok(Self::Sets(a, b)),
-            (na, nb) => Err(format!(
-                "a set is two or more runs of one scenario: the baseline has {na} and the other side {nb}; give \
-                 at least two files on each side of --vs, or one file per side"
-            )),
+            (baseline, other) => Err(SidesError::Uneven { baseline, other }),
         }
     }
 
@@ -312,7 +331,21 @@ mod tests {
         let f = |n: &str| Input::File(n.into());
         assert!(matches!(Sides::new(vec![f("a")], vec![f("b")]), Ok(Sides::Single(..))));
         assert!(matches!(Sides::new(vec![f("a"), f("b")], vec![f("c"), f("d")]), Ok(Sides::Sets(..))));
-        assert!(Sides::new(vec![f("a"), f("b")], vec![f("c")]).is_err());
-        assert!(Sides::new(vec![Input::Stdin], vec![Input::Stdin]).is_err());
+        let uneven = Sides::new(vec![f("a"), f("b")], vec![f("c")]).map_err(|e| (e.clone(), e.to_string()));
+        assert_eq!(
+            uneven.err(),
+            Some((
+                SidesError::Uneven { baseline: 2, other: 1 },
+                "a set is two or more runs of one scenario: the baseline has 2 and the other side 1; give at \
+                 least two files on each side of --vs, or one file per side"
+                    .to_owned()
+            ))
+        );
+        let stdin =
+            Sides::new(vec![Input::Stdin], vec![Input::Stdin]).map_err(|e| (e.clone(), e.to_string()));
+        assert_eq!(
+            stdin.err(),
+            Some((SidesError::StdinTwice, "'-' (standard input) can be given only once".to_owned()))
+        );
     }
 }

@@ -28,7 +28,7 @@
 //! [`TableChunks`]): a 10M-frame capture's table is never built whole (issue 34: it
 //! took about 200 bytes a frame before the first row was written).
 
-use super::{Loaded, Picked};
+use super::{AnalysisError, Loaded, Picked};
 use crate::analysis::limiter::{BusyColumns, Class};
 use crate::analysis::{Figures, Prepared, Series, Settings};
 use crate::model::{FileInfo, FrameType, Trace};
@@ -36,6 +36,18 @@ use crate::report::tabular::{Cells, Table, TableChunks};
 
 /// Rows in a chunk of the table (a Parquet row group holds as many).
 pub const CHUNK_ROWS: usize = 1 << 16;
+
+/// Why a loaded file has no per-frame table.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum FramesError {
+    /// The file could not be read, or no trace matched the selector: the message of
+    /// its failed run.
+    #[error("{0}")]
+    FileFailed(String),
+    /// A picked trace cannot be analysed (nothing is left after trimming).
+    #[error(transparent)]
+    Analysis(AnalysisError),
+}
 
 /// The per-frame table of every run of a loaded file, stacked (`run` tells them
 /// apart), made a chunk of rows at a time from each run's analysis.
@@ -58,11 +70,11 @@ struct RunRows<'a> {
 }
 
 impl<'a> FrameTable<'a> {
-    /// Analyses every run of `loaded` with `settings`; the message of a file that
-    /// failed or a trace trimmed to nothing.
-    pub fn new(loaded: &'a Loaded, settings: &Settings) -> Result<Self, String> {
+    /// Analyses every run of `loaded` with `settings`; an error for a file that failed
+    /// or a trace trimmed to nothing.
+    pub fn new(loaded: &'a Loaded, settings: &Settings) -> Result<Self, FramesError> {
         let (capture, picked) = match loaded {
-            Loaded::Failed(_, message) => return Err(message.clone()),
+            Loaded::Failed(_, message) => return Err(FramesError::FileFailed(message.clone())),
             Loaded::Capture { capture, picked, .. } => (capture, picked),
         };
         let mut runs = Vec::with_capacity(picked.len());
@@ -70,7 +82,7 @@ impl<'a> FrameTable<'a> {
             let trace = match p {
                 Picked::Whole(i) => &capture.traces[*i],
                 Picked::Trimmed(t) => &**t,
-                Picked::Empty(e) => return Err(e.to_string()),
+                Picked::Empty(e) => return Err(FramesError::Analysis(e.clone())),
             };
             runs.push(RunRows::new(&capture.info, trace, settings, run));
         }
@@ -114,9 +126,9 @@ impl TableChunks for FrameTable<'_> {
 }
 
 /// The per-frame table of every run of a loaded file, stacked (`run` tells them
-/// apart), built whole; the message of a file that failed or a trace trimmed to
-/// nothing. ([`FrameTable`] hands it over a chunk at a time.)
-pub fn table(loaded: &Loaded, settings: &Settings) -> Result<Table, String> {
+/// apart), built whole; an error for a file that failed or a trace trimmed to nothing.
+/// ([`FrameTable`] hands it over a chunk at a time.)
+pub fn table(loaded: &Loaded, settings: &Settings) -> Result<Table, FramesError> {
     let frames = FrameTable::new(loaded, settings)?;
     let mut chunks = vec![frames.columns.clone()];
     let Ok(()) = frames.each_chunk(|chunk| {
@@ -354,6 +366,37 @@ mod tests {
         assert!((0..whole.rows()).any(|r| text("stutter", r) == "true"));
         assert!((0..whole.rows()).any(|r| text("spike.msGPUActive", r) == "true"));
         assert_eq!(text("analysed", rows + 1), "false", "b's odd rows are not in its display series");
+    }
+
+    /// A file that failed and a trace trimmed to nothing have no table: each error says
+    /// what happened, in the words of the failed run.
+    #[test]
+    fn no_table_for_a_failed_file_or_a_trace_trimmed_to_nothing() {
+        let mut csv =
+            String::from("Application,ProcessID,SwapChainAddress,TimeInSeconds,MsBetweenPresents\n");
+        for i in 0..10 {
+            let _ = writeln!(csv, "a.exe,1,0x1,{:.3},10", f64::from(i) / 100.0);
+        }
+        let capture =
+            load_bytes(std::path::Path::new("short.csv"), csv.as_bytes(), LoadOptions::default()).unwrap();
+        let job = super::super::Job {
+            selector: super::super::TraceSelector::Default,
+            opts: LoadOptions::default(),
+            trim: crate::analysis::Trim { start_s: 60.0, end_s: 0.0 },
+        };
+        let settings = Settings::default();
+        let loaded = job.pick_capture("short.csv".into(), capture.clone());
+        let Loaded::Capture { picked, .. } = &loaded else { panic!("loaded") };
+        let [Picked::Empty(nothing_left)] = picked.as_slice() else { panic!("trimmed to nothing") };
+        let err = table(&loaded, &settings).err();
+        assert_eq!(err, Some(FramesError::Analysis(nothing_left.clone())));
+        assert_eq!(err.map(|e| e.to_string()), Some(nothing_left.to_string()));
+        let job = super::super::Job { selector: super::super::TraceSelector::Pid(7), ..job };
+        let loaded = job.pick_capture("short.csv".into(), capture);
+        let Loaded::Failed(_, message) = &loaded else { panic!("no trace matches") };
+        let err = FrameTable::new(&loaded, &settings).err();
+        assert_eq!(err, Some(FramesError::FileFailed(message.clone())));
+        assert_eq!(err.map(|e| e.to_string()).as_ref(), Some(message));
     }
 
     /// 25 frames of 10 ms but frame 12 (30 ms, GPU 25 ms against 5): its rolling median

@@ -14,7 +14,7 @@ pub mod inputs;
 mod selector;
 
 pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
-pub use selector::TraceSelector;
+pub use selector::{TraceSelector, TraceSelectorError};
 
 use crate::analysis::{FrameTimeSource, Series, Settings, Trim, TrimError};
 use crate::ingest::{self, LoadOptions};

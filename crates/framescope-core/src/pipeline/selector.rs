@@ -19,13 +19,27 @@ pub enum TraceSelector {
     PidSwapChain(u32, String),
 }
 
-impl std::str::FromStr for TraceSelector {
-    type Err = String;
+/// Why a `--trace` value is no selector.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TraceSelectorError {
+    /// An empty (or blank) value.
+    #[error("empty trace selector")]
+    Empty,
+    /// `PID:` with no swap chain after the colon.
+    #[error("'{selector}': swap chain missing after ':'")]
+    NoSwapChain {
+        /// The value given (trimmed).
+        selector: String,
+    },
+}
 
-    fn from_str(s: &str) -> Result<Self, String> {
+impl std::str::FromStr for TraceSelector {
+    type Err = TraceSelectorError;
+
+    fn from_str(s: &str) -> Result<Self, TraceSelectorError> {
         let s = s.trim();
         if s.is_empty() {
-            return Err("empty trace selector".into());
+            return Err(TraceSelectorError::Empty);
         }
         if s.eq_ignore_ascii_case("default") {
             return Ok(Self::Default);
@@ -40,7 +54,7 @@ impl std::str::FromStr for TraceSelector {
             && let Ok(pid) = pid.parse::<u32>()
         {
             if sc.is_empty() {
-                return Err(format!("'{s}': swap chain missing after ':'"));
+                return Err(TraceSelectorError::NoSwapChain { selector: s.to_owned() });
             }
             return Ok(Self::PidSwapChain(pid, normalize_swap_chain(sc)));
         }
@@ -115,7 +129,8 @@ mod tests {
         assert_eq!(p("1234"), Ok(TraceSelector::Pid(1234)));
         assert_eq!(p("game.exe"), Ok(TraceSelector::App("game.exe".into())));
         assert_eq!(p("12:0x000001F741139B80"), Ok(TraceSelector::PidSwapChain(12, "0x1F741139B80".into())));
-        assert!(p("12:").is_err());
+        assert_eq!(p(" 12: "), Err(TraceSelectorError::NoSwapChain { selector: "12:".into() }));
+        assert_eq!(p("12:").map_err(|e| e.to_string()), Err("'12:': swap chain missing after ':'".into()));
         assert!(app_matches("firefox.exe", "firefox") && app_matches("Firefox.EXE", "FIREFOX.exe"));
         assert!(app_matches("game", "game.exe") && !app_matches("firefox.exe", "fire"));
         assert!(
@@ -123,6 +138,7 @@ mod tests {
                 && app_matches("session 2 (12:41:07)", "session 2 (12:41:07)")
         );
         assert!(!app_matches("session 12 (12:41:07)", "session 1") && !app_matches("game (x)", "game"));
-        assert!(p("").is_err());
+        assert_eq!(p(" "), Err(TraceSelectorError::Empty));
+        assert_eq!(p("").map_err(|e| e.to_string()), Err("empty trace selector".into()));
     }
 }

@@ -273,42 +273,10 @@ pub fn run_prepared(
 ) -> Run {
     let figures = prepared.figures(settings);
     let series = &prepared.series;
-    let mut warnings: Vec<Warning> = file_warnings.iter().chain(&trace.warnings).cloned().collect();
-    warnings.sort_by_key(|w| w.line);
-    if series.is_empty() {
-        let source = prepared.source.name();
-        let message = format!("no frame has a usable {source} frame time; figures are not available");
-        warnings.push(Warning::file(message).with_kind(WarningKind::NoUsableFrameTime));
-    }
-    if prepared.source == crate::analysis::FrameTimeSource::Display
-        && !series.is_empty()
-        && !crate::analysis::has_present_data(trace)
-        && !crate::analysis::has_generated_frames(trace)
-    {
-        warnings.push(Warning::file(
-            "no frame has a present interval (frame time 0 or missing on every row): the frame times are \
-             the display intervals (--frame-time auto falls back to display; presents has no frames)",
-        ));
-    }
-    if let Some(share) = prepared.alternation {
-        let display = crate::analysis::has_display_data(trace);
-        let message = crate::analysis::framegen::alternation_warning(share, display);
-        warnings.push(Warning::file(message).with_kind(WarningKind::FrameGenerationNotRecorded));
-    }
+    let mut warnings = run_warnings(file_warnings, trace, prepared);
     let mut latency = prepared.latency;
     if let Some(log) = markers {
-        let pcl = PclLatency::of(log, trace);
-        latency.pcl_ms = pcl.pcl_ms;
-        latency.i2fs_ms = pcl.i2fs_mean_ms;
-        latency.fs2p_ms = pcl.fs2p_mean_ms;
-        latency.p2d_ms = pcl.p2d_mean_ms;
-        let notes = log.warnings.iter().chain(&pcl.warnings);
-        let marker_log = |w: &Warning| format!("PCL marker log: {}", w.message);
-        warnings.extend(notes.map(|w| Warning {
-            message: marker_log(w),
-            kind: WarningKind::MarkerLog,
-            ..w.clone()
-        }));
+        warnings.extend(marker_latency(&mut latency, log, trace));
     }
     Run {
         file: file.to_owned(),
@@ -355,6 +323,49 @@ pub fn run_prepared(
         system: system::facts(info),
         other_traces: Vec::new(),
     }
+}
+
+/// A run's warnings: the file's and the trace's (in line order), then what the
+/// analysis found (no usable frame time, display intervals standing in for present
+/// intervals, frame generation the capture does not record).
+fn run_warnings(file_warnings: &[Warning], trace: &Trace, prepared: &Prepared) -> Vec<Warning> {
+    let series = &prepared.series;
+    let mut warnings: Vec<Warning> = file_warnings.iter().chain(&trace.warnings).cloned().collect();
+    warnings.sort_by_key(|w| w.line);
+    if series.is_empty() {
+        let source = prepared.source.name();
+        let message = format!("no frame has a usable {source} frame time; figures are not available");
+        warnings.push(Warning::file(message).with_kind(WarningKind::NoUsableFrameTime));
+    }
+    if prepared.source == crate::analysis::FrameTimeSource::Display
+        && !series.is_empty()
+        && !crate::analysis::has_present_data(trace)
+        && !crate::analysis::has_generated_frames(trace)
+    {
+        warnings.push(Warning::file(
+            "no frame has a present interval (frame time 0 or missing on every row): the frame times are \
+             the display intervals (--frame-time auto falls back to display; presents has no frames)",
+        ));
+    }
+    if let Some(share) = prepared.alternation {
+        let display = crate::analysis::has_display_data(trace);
+        let message = crate::analysis::framegen::alternation_warning(share, display);
+        warnings.push(Warning::file(message).with_kind(WarningKind::FrameGenerationNotRecorded));
+    }
+    warnings
+}
+
+/// Sets the PC latency figures of `latency` from the PCL marker log `log`, and gives
+/// the log's warnings and the join's, each marked as the marker log's.
+fn marker_latency(latency: &mut Latency, log: &MarkerLog, trace: &Trace) -> Vec<Warning> {
+    let pcl = PclLatency::of(log, trace);
+    latency.pcl_ms = pcl.pcl_ms;
+    latency.i2fs_ms = pcl.i2fs_mean_ms;
+    latency.fs2p_ms = pcl.fs2p_mean_ms;
+    latency.p2d_ms = pcl.p2d_mean_ms;
+    let notes = log.warnings.iter().chain(&pcl.warnings);
+    let marker_log = |w: &Warning| format!("PCL marker log: {}", w.message);
+    notes.map(|w| Warning { message: marker_log(w), kind: WarningKind::MarkerLog, ..w.clone() }).collect()
 }
 
 /// True when a load error means "this file holds no frames" rather than "unreadable".
