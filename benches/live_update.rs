@@ -6,7 +6,7 @@
 //! whole capture taken at that length costs (the window takes one at most every 0.5 s,
 //! and never more than a quarter of the time, off the UI thread).
 
-use framescope_core::analysis::live::Running;
+use framescope_core::analysis::Running;
 use framescope_core::ingest::LoadOptions;
 use framescope_core::ingest::live::{self, Event, Flow, Poll, Source};
 use std::collections::VecDeque;

@@ -26,8 +26,8 @@ fn serial() -> std::sync::MutexGuard<'static, ()> {
 use common::TempDir;
 use common::etl_writer::{self, Event, Flush, Kind, Session};
 use common::mangle::XorShift;
-use framescope_core::ingest::etl;
-use framescope_core::ingest::pcl::load_marker_log;
+use framescope_core::ingest::load_marker_log;
+use framescope_core::testing as etl;
 use std::time::{Duration, Instant};
 
 fn originals() -> Vec<Vec<u8>> {

@@ -393,7 +393,10 @@ const NOT_FIGURE_NAMES: &[(&str, &str)] = &[("src/app/timeline/stutter_row.rs", 
 /// so every front end must take the name from the registry.
 #[test]
 fn no_production_file_outside_the_registry_spells_a_figure_name() {
-    let names: Vec<String> = framescope_core::figures::FIGURES.iter().map(|f| f.display_name()).collect();
+    let names: Vec<String> = framescope_core::figures::FIGURES
+        .iter()
+        .map(framescope_core::figures::Figure::display_name)
+        .collect();
     assert!(names.len() >= 70, "{} figures", names.len());
     let mut files = Vec::new();
     for dir in
@@ -423,6 +426,9 @@ fn no_production_file_outside_the_registry_spells_a_figure_name() {
 #[test]
 fn the_figure_name_check_sees_a_spelled_name() {
     let code = "rows.push((\"1% low FPS\", v));";
-    let names: Vec<String> = framescope_core::figures::FIGURES.iter().map(|f| f.display_name()).collect();
+    let names: Vec<String> = framescope_core::figures::FIGURES
+        .iter()
+        .map(framescope_core::figures::Figure::display_name)
+        .collect();
     assert!(names.iter().any(|n| code.contains(&format!("\"{n}\""))));
 }

@@ -7,7 +7,7 @@ use eframe::egui;
 use framescope_core::analysis::Settings;
 use framescope_core::model::Trace;
 use framescope_core::report::compare::{FIGURES, Section};
-use framescope_core::report::escape::formula;
+use framescope_core::report::formula;
 use framescope_core::report::{Report, Run, RunEntry, SCHEMA, SettingsJson};
 use std::fmt::Write as _;
 use std::path::Path;

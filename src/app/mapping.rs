@@ -1,6 +1,6 @@
 //! The *Map columns* step (`formats.md` §11): a CSV of no known format opens through a
 //! small window that lists its columns with their first values, proposes the likely
-//! frame-time column ([`framescope_core::ingest::generic::suggest`]), lets the user say whether
+//! frame-time column ([`framescope_core::ingest::suggest`]), lets the user say whether
 //! it holds frame times or timestamps and in which unit, and previews the frame times
 //! that gives. The choice is remembered per header in the persisted settings; the
 //! file is then read again by the ingest layer with that mapping (the UI never parses
@@ -8,8 +8,8 @@
 
 use super::session::{AppCommand, ShellCommand};
 use eframe::egui;
-use framescope_core::ingest::generic::{preview, suggest};
 use framescope_core::ingest::{ColumnMapping, MappedRole, TimeUnit, UnknownColumns};
+use framescope_core::ingest::{preview, suggest};
 use std::path::PathBuf;
 
 /// Values shown per column.

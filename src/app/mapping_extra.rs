@@ -5,7 +5,7 @@
 
 use super::mapping::MappingStep;
 use eframe::egui;
-use framescope_core::ingest::generic::unit_from_name;
+use framescope_core::ingest::unit_from_name;
 use framescope_core::ingest::{ExtraColumn, ExtraRole};
 
 /// What "no column" reads as in a picker.

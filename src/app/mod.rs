@@ -139,7 +139,7 @@ pub fn run(options: &WindowOptions) -> ExitCode {
             // Without the windowing library's source paths, and with the way to the
             // figures without a window.
             let message = crate::launch::no_window_message(&e.to_string(), &files_for_message);
-            eprintln!("{}", framescope_core::report::escape::lines(&message));
+            eprintln!("{}", framescope_core::report::lines(&message));
             ExitCode::from(1)
         }
     }

@@ -68,7 +68,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     let mut settings = a.settings();
     let asked = settings.frame_time;
     settings.frame_time = asked.resolve_for(loaded.iter().flat_map(Loaded::traces).collect::<Vec<_>>());
-    let markers: Vec<(Option<ingest::pcl::MarkerLog>, Option<String>)> = match &sides {
+    let markers: Vec<(Option<ingest::MarkerLog>, Option<String>)> = match &sides {
         Sides::Single(..) => {
             [&a.pcl, &args.other_pcl].iter().map(|p| load_markers(p.as_deref(), job.opts.qpc_hz())).collect()
         }
@@ -141,7 +141,7 @@ fn checked_sides(args: &CompareArgs) -> Result<Sides, ExitCode> {
 fn analyse_all(
     loaded: &[Loaded],
     settings: &framescope_core::analysis::Settings,
-    markers: &[(Option<ingest::pcl::MarkerLog>, Option<String>)],
+    markers: &[(Option<ingest::MarkerLog>, Option<String>)],
     checks: Checks,
     html: bool,
 ) -> (Vec<FileResult>, Vec<Option<framescope_core::html::PageRun>>) {
@@ -195,7 +195,7 @@ struct Compared<'a> {
 /// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
 fn write_single(c: Compared<'_>) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
-    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
+    let mut out = report::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let (doc, outcome) = pcompare::single(settings_json, runs, gate, args.noise_band, warnings);
     if let Some(o) = &outcome {
@@ -207,9 +207,7 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let written = if table {
         report::write_table(&doc.report, &mut out)
             .and_then(|()| {
-                doc.warnings
-                    .iter()
-                    .try_for_each(|w| writeln!(out, "\nwarning: {}", report::escape::text(&w.message)))
+                doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", report::text(&w.message)))
             })
             .and_then(|()| match &doc.comparison {
                 Some(c) => {
@@ -227,7 +225,7 @@ fn write_single(c: Compared<'_>) -> ExitCode {
 fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
         c;
-    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), !table);
+    let mut out = report::Terminal::new(std::io::stdout().lock(), !table);
     let pcompare::SetsOutcome { doc, gate: outcome, set_warnings } =
         pcompare::sets(settings_json, &entries, baseline_count, args.outlier_limit, gate, warnings);
     if let Some(o) = &outcome {

@@ -10,7 +10,7 @@ use super::args::{FormatArg, ReportArgs};
 use super::inputs::STDIN_NAME;
 use super::loading::{FileResult, Job, Loaded, echo_errors};
 use super::reporting::{finish, output_format, write_json};
-use framescope_core::analysis::live::{Running, Throttle};
+use framescope_core::analysis::{Running, Throttle};
 use framescope_core::ingest::live::{self, Event, FileSource, Flow, Live, Source, StreamSource};
 use framescope_core::ingest::{LoadError, LoadOptions};
 use framescope_core::model::Capture;
@@ -239,7 +239,7 @@ fn print_final(
     let result = FileResult::of(&loaded, entries, errors, args.checks.checks());
     result.print(echo_errors(format == FormatArg::Table));
     let settings_json = SettingsJson::from(&settings).with_trim(job.trim);
-    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
+    let mut out = report::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
     let written = if format == FormatArg::Json {
         let report = Report { schema: report::SCHEMA, settings: settings_json, runs: result.entries.clone() };
         write_json(&report, &mut out)

@@ -4,9 +4,9 @@
 
 use super::args::AnalysisArgs;
 use clap::{Args, ValueEnum};
-use framescope_core::pipeline::frames::FrameTable;
+use framescope_core::pipeline::FrameTable;
 use framescope_core::pipeline::{Input, Job};
-use framescope_core::report::tabular::TableChunks;
+use framescope_core::report::TableChunks;
 use std::path::Path;
 use std::path::PathBuf;
 use std::process::ExitCode;

@@ -1,9 +1,7 @@
 //! The files a command reads, as the core's pipeline expands and loads them
 //! ([`framescope_core::pipeline::inputs`]), and the progress line shown while they load.
 
-pub use framescope_core::pipeline::inputs::{
-    CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand, for_each_ordered,
-};
+pub use framescope_core::pipeline::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand, for_each_ordered};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::process::ExitCode;

@@ -12,7 +12,7 @@
 /// message the commands print goes through here.
 macro_rules! say {
     ($($arg:tt)*) => {
-        eprintln!("{}", ::framescope_core::report::escape::text(&format!($($arg)*)))
+        eprintln!("{}", ::framescope_core::report::text(&format!($($arg)*)))
     };
 }
 
@@ -142,10 +142,7 @@ pub fn run() -> Outcome {
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {
-                eprintln!(
-                    "{}",
-                    framescope_core::report::escape::lines(&no_window_message(&reason, &cli.files))
-                );
+                eprintln!("{}", framescope_core::report::lines(&no_window_message(&reason, &cli.files)));
                 return Outcome::Exit(ExitCode::from(1));
             }
             Outcome::Window(WindowOptions {

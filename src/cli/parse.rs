@@ -2,7 +2,7 @@
 //! percentages, thresholds, a peer tool's name, a column mapping and its unit. Each
 //! error is the message clap prints after the option's name (exit 2).
 
-use framescope_core::ingest::generic::unit_from_name;
+use framescope_core::ingest::unit_from_name;
 use framescope_core::ingest::{ExtraColumn, ExtraRole, MappedRole, TimeUnit};
 use framescope_core::report::compare;
 

@@ -27,7 +27,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
     let checks = args.checks.checks();
     let progress = ProgressLine::new(args.progress, inputs.len());
 
-    let mut out = report::escape::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
+    let mut out = report::Terminal::new(std::io::stdout().lock(), format == FormatArg::Json);
     let (mut csv_sink, mut written) = start_output(format, &settings_json, &mut out);
     let mut all_runs = Vec::new();
     let (mut page_runs, mut pages) = (Vec::new(), Vec::new());
@@ -81,7 +81,7 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
 }
 
 /// The CSV writer of `report`, on stdout.
-type CsvOut = report::batch::CsvSink<std::io::StdoutLock<'static>>;
+type CsvOut = report::CsvSink<std::io::StdoutLock<'static>>;
 
 /// Starts `report`'s output on stdout before any file is read: the CSV writer (which
 /// writes the header), or the table's settings line. JSON and Parquet start once every
@@ -92,7 +92,7 @@ fn start_output(
     out: &mut impl Write,
 ) -> (Option<CsvOut>, std::io::Result<()>) {
     match format {
-        FormatArg::Csv => match report::batch::CsvSink::new(std::io::stdout().lock()) {
+        FormatArg::Csv => match report::CsvSink::new(std::io::stdout().lock()) {
             Ok(sink) => (Some(sink), Ok(())),
             Err(e) => (None, Err(e)),
         },
@@ -143,7 +143,7 @@ fn write_collected(
     match (format, output) {
         (FormatArg::Json, _) => Ok(write_json(&Report { schema: report::SCHEMA, settings, runs }, out)),
         (FormatArg::Parquet, Some(path)) => {
-            match super::frames::write_parquet(&report::batch::table(&runs), path) {
+            match super::frames::write_parquet(&report::batch_table(&runs), path) {
                 Ok(()) => Ok(Ok(())),
                 Err(e) => {
                     say!("error: {e}");
@@ -236,8 +236,8 @@ pub(super) fn finish(written: std::io::Result<()>, failed: bool, gate_failed: bo
 pub(super) fn load_markers(
     path: Option<&std::path::Path>,
     qpc_frequency_hz: f64,
-) -> (Option<ingest::pcl::MarkerLog>, Option<String>) {
-    match path.map(|p| ingest::pcl::load_marker_log(p, qpc_frequency_hz)) {
+) -> (Option<ingest::MarkerLog>, Option<String>) {
+    match path.map(|p| ingest::load_marker_log(p, qpc_frequency_hz)) {
         None => (None, None),
         Some(Ok(log)) => (Some(log), None),
         Some(Err(e)) => {

@@ -6,8 +6,9 @@
 use crate::common::TempDir;
 use crate::common::etl_writer::{self, Event, Kind, Session};
 use crate::measure::{MIB, Measured, measured};
-use framescope_core::ingest::pcl::load_marker_log;
-use framescope_core::ingest::{LoadOptions, Progress, etl, load_file};
+use framescope_core::ingest::load_marker_log;
+use framescope_core::ingest::{LoadOptions, Progress, load_file};
+use framescope_core::testing as etl;
 use std::path::Path;
 use std::time::Duration;
 

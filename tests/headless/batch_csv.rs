@@ -7,7 +7,7 @@
 use crate::common;
 
 use common::{framescope, real_traces, repo_file};
-use framescope_core::report::batch::COLUMNS;
+use framescope_core::report::BATCH_COLUMNS as COLUMNS;
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};

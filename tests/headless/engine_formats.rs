@@ -11,8 +11,8 @@
 use crate::common;
 
 use common::{TempDir, close, repo_file, report_json};
-use framescope_core::ingest::layout::{Signature, signature};
 use framescope_core::ingest::{LoadErrorKind, LoadOptions, Progress, load_bytes, load_file};
+use framescope_core::ingest::{Signature, signature};
 use framescope_core::model::{ColumnKind, Format};
 use serde_json::Value;
 use std::path::Path;
@@ -337,7 +337,7 @@ fn unknown_csvs_say_how_to_map_them() {
     let LoadErrorKind::UnknownColumns(u) = &err.kind else { panic!("{err:?}") };
     assert_eq!(u.columns, ["tick", "dt_ms", "draw calls"]);
     assert_eq!(u.samples[1], ["16.6", "16.8"]);
-    let guess = framescope_core::ingest::generic::suggest(&u.columns, &u.samples, u.decimal_comma).unwrap();
+    let guess = framescope_core::ingest::suggest(&u.columns, &u.samples, u.decimal_comma).unwrap();
     assert_eq!(guess.column, "dt_ms", "{guess:?}");
 
     let (code, doc) = report_json([file.as_os_str(), "--column".as_ref(), "frame-time=nope".as_ref()]);
@@ -386,7 +386,7 @@ fn detection_never_guesses_silently() {
         assert_ne!(signature(&names(header), b','), Signature::Other, "{file}");
         // The PresentMon-family layouts: an Unreal header has FrameTime, so they would
         // take it for PresentMon 2.1 (the old bug); the signature is checked first.
-        let presentmon = framescope_core::ingest::layout::detect(&names(header), &[]);
+        let presentmon = framescope_core::ingest::detect(&names(header), &[]);
         assert_eq!(
             presentmon.is_ok(),
             file.starts_with("unreal"),

@@ -11,7 +11,7 @@ use crate::common;
 
 use common::etl_parser::{etl_parser_python, theirs};
 
-use framescope_core::ingest::etl::{self, RecordKind, tracelogging::Schema, tracelogging::Value};
+use framescope_core::testing::{self as etl, EXT_SCHEMA_TL, RecordKind, Schema, Value};
 use serde_json::{Value as Json, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ fn ours(path: &Path) -> Counts {
             (None, None) => "none".to_owned(),
         };
         *c.providers.entry(key).or_default() += 1;
-        if let Some((_, meta)) = r.extended.iter().find(|(t, _)| *t == etl::tracelogging::EXT_SCHEMA_TL) {
+        if let Some((_, meta)) = r.extended.iter().find(|(t, _)| *t == EXT_SCHEMA_TL) {
             let provider = r.provider.map(|g| g.to_string()).unwrap_or_default();
             let decoded = Schema::parse(meta).and_then(|s| s.decode(r.payload, 8).map(|f| (s.name, f)));
             c.tracelogging.push(match decoded {

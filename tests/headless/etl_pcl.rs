@@ -12,9 +12,9 @@ use common::etl_writer::{self, Event, Flush, Kind, Session};
 use common::mangle::XorShift;
 use common::{TempDir, close, report_json};
 use framescope_core::analysis::PclLatency;
-use framescope_core::ingest::pcl::load_marker_log;
+use framescope_core::ingest::load_marker_log;
 use framescope_core::ingest::{LoadOptions, Progress, load_file};
-use framescope_core::model::markers::MarkerLog;
+use framescope_core::model::MarkerLog;
 use std::fmt::Write as _;
 use std::path::Path;
 
@@ -160,7 +160,7 @@ fn every_session_shape_gives_exactly_the_csvs_figures() {
         let ((csv_log, a), (etl_log, b)) = (figures(&csv, freq, trace), figures(&etl, freq, trace));
         // Merged across CPUs and buffers, the markers come back in time order, as the CSV
         // lists them (markers of one time may swap: they were on different CPUs).
-        let key = |m: &framescope_core::model::markers::Marker| (m.time_ms.to_bits(), m.marker, m.frame_id);
+        let key = |m: &framescope_core::model::Marker| (m.time_ms.to_bits(), m.marker, m.frame_id);
         assert!(etl_log.markers.windows(2).all(|w| w[0].time_ms <= w[1].time_ms), "shape {k}: time order");
         let (mut x, mut y) = (csv_log.markers.clone(), etl_log.markers.clone());
         x.sort_by_key(key);

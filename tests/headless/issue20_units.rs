@@ -9,7 +9,7 @@ use crate::common;
 use common::real_traces;
 use framescope_core::ingest::{LoadOptions, Progress, load_file};
 use framescope_core::model::{Capture, Trace};
-use framescope_core::presentation::axes::{column_unit, telemetry_axis_in};
+use framescope_core::presentation::{column_unit, telemetry_axis_in};
 
 fn load(rel: &str) -> Option<Capture> {
     let dir = real_traces()?;

@@ -80,7 +80,7 @@ fn pcl_needs_exactly_one_capture_and_a_readable_log() {
 fn mangled_marker_logs_never_panic() {
     use common::mangle::{XorShift, mangle};
     use framescope_core::analysis::Settings;
-    use framescope_core::ingest::pcl::parse_marker_log;
+    use framescope_core::ingest::parse_marker_log;
     const PER_LOG: u64 = 60;
     let capture_path = common::repo_file("sample-traces/synthetic-pcl-capture.csv");
     let capture = framescope_core::ingest::load_file(

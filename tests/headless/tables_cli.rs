@@ -38,7 +38,7 @@ fn report_parquet_has_a_row_per_run_and_the_csv_columns() {
     assert!(run.stderr.contains("bad.csv:1:"), "{}", run.stderr);
     let (rows, names) = parquet_rows(&out);
     assert_eq!(rows, 2);
-    assert_eq!(names, framescope_core::report::batch::COLUMNS);
+    assert_eq!(names, framescope_core::report::BATCH_COLUMNS);
 }
 
 #[test]

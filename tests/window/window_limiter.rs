@@ -62,7 +62,7 @@ fn cpu_gpu_and_animation_rows_and_the_limiter_beside_the_figures() {
     // CPU busy mean (100·5 + 100·9.5)/200 = 7.25; GPU (100·9.5 + 100·4)/200 = 6.75.
     assert_eq!(labelled(&h, "CPU / GPU busy mean"), ["7.250 / 6.750 ms"]);
     // |e| 1.5 on every third frame (67 of 200): over 1 ms 33.5 %.
-    assert_eq!(labelled(&h, "Animation error over 1 ms"), ["33.5 % of frames"]);
+    assert_eq!(labelled(&h, "Animation error over 1 ms"), ["33.5 %"]);
     let titles = row_titles(&mut h);
     assert!(titles.iter().any(|t| t.starts_with("CPU · GPU: what limits the frame rate")), "{titles:?}");
     assert!(titles.iter().any(|t| t.starts_with("Animation error")), "{titles:?}");

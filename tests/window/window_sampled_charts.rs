@@ -41,7 +41,7 @@ fn the_nvidia_app_pc_latency_is_called_pc_latency() {
     let mean = doc["runs"][0]["latency"]["pc_latency_column_mean_ms"].as_f64().unwrap();
     assert!((mean - 54.366).abs() < 5e-4, "{mean}");
     let h = window(std::slice::from_ref(&path));
-    assert_eq!(labelled(&h, "PC latency mean"), [format!("{mean:.3} ms")]);
+    assert_eq!(labelled(&h, "PC latency mean"), [format!("{mean:.2} ms")]);
     assert!(h.query_by_label_contains("MsPCLatency").is_none(), "no PresentMon column name");
     let table = framescope(["report".as_ref(), path.as_os_str()]);
     assert!(table.stdout.contains(&format!("PC latency mean {mean:.2} ms")), "{}", table.stdout);

@@ -42,6 +42,17 @@ pub mod pipeline;
 pub mod presentation;
 pub mod report;
 
+/// What the integration tests read beyond the API: the `.etl` parser's records and
+/// TraceLogging schemas, held to a Python parser in `tests/headless/etl_fixtures.rs`.
+/// Not an API: behind the `testing` feature, which only the tests turn on.
+#[cfg(feature = "testing")]
+#[doc(hidden)]
+pub mod testing {
+    pub use crate::ingest::etl::records::RecordKind;
+    pub use crate::ingest::etl::tracelogging::{EXT_SCHEMA_TL, Schema, Value};
+    pub use crate::ingest::etl::{read, summarize};
+}
+
 pub use analysis::Settings;
 pub use ingest::{LoadError, LoadOptions};
 pub use model::Capture;

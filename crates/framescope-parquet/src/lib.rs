@@ -7,7 +7,7 @@
 
 use arrow_array::{ArrayRef, BooleanArray, Float64Array, Int64Array, RecordBatch, StringArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema};
-use framescope_core::report::tabular::{Cells, Table, TableChunks};
+use framescope_core::report::{Cells, Table, TableChunks};
 use parquet::arrow::ArrowWriter;
 use parquet::basic::Compression;
 use parquet::errors::ParquetError;

@@ -12,10 +12,10 @@
 use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
 use framescope_core::ingest::{ColumnMapping, LoadOptions, MappedRole, TimeUnit};
 use framescope_core::pipeline::compare::{self, Sides};
-use framescope_core::pipeline::inputs::{self, default_workers};
+use framescope_core::pipeline::default_workers;
 use framescope_core::pipeline::{self, Input, Job, TraceSelector};
 use framescope_core::report::compare::Gate;
-use framescope_core::report::{RunEntry, batch, tabular::Table};
+use framescope_core::report::{BATCH_COLUMNS, RunEntry, Table, batch_table};
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
@@ -129,7 +129,7 @@ impl TryFrom<RawOptions> for Options {
 
 /// The inputs of a list of paths: folders walked for captures, `-` standard input.
 fn expand(paths: &[PathBuf]) -> PyResult<Vec<Input>> {
-    inputs::expand(paths).map_err(PyValueError::new_err)
+    pipeline::expand(paths).map_err(PyValueError::new_err)
 }
 
 /// The JSON text of a serialisable document.
@@ -196,7 +196,7 @@ fn frames_parquet(py: Python<'_>, path: PathBuf, options: RawOptions) -> PyResul
     // Written a chunk of rows at a time: the table is never built whole.
     let bytes = py.detach(|| {
         let loaded = o.job.load(&input);
-        let table = pipeline::frames::FrameTable::new(&loaded, &o.settings)
+        let table = pipeline::FrameTable::new(&loaded, &o.settings)
             .map_err(|e| FramescopeError::new_err(e.to_string()))?;
         framescope_parquet::to_bytes(&table)
             .map_err(|e| FramescopeError::new_err(format!("cannot write the table: {e}")))
@@ -213,7 +213,7 @@ fn batch_parquet(py: Python<'_>, paths: Vec<PathBuf>, options: RawOptions) -> Py
     let inputs = expand(&paths)?;
     let table = py.detach(|| {
         let runs: Vec<RunEntry> = pipeline::report(&inputs, &o.job, &o.settings, o.workers).runs;
-        batch::table(&runs)
+        batch_table(&runs)
     });
     parquet(py, Ok(table))
 }
@@ -230,7 +230,7 @@ fn captures(paths: Vec<PathBuf>) -> PyResult<Vec<String>> {
 /// The columns of the runs table, in order (`report --format csv`'s header).
 #[pyfunction]
 fn run_columns() -> Vec<&'static str> {
-    batch::COLUMNS.to_vec()
+    BATCH_COLUMNS.to_vec()
 }
 
 /// framescope's native module.

@@ -9,7 +9,7 @@ use crate::app::figure_text::{fixed, format_change, verdict_text};
 use crate::app::session::AppCommand;
 use crate::app::theme;
 use eframe::egui::{self, RichText};
-use framescope_core::analysis::framegen::records_frame_types;
+use framescope_core::analysis::records_frame_types;
 use framescope_core::report::Verdict;
 use framescope_core::report::compare::Comparison;
 

@@ -10,8 +10,8 @@ use crate::app::figure_text::{
 use crate::app::session::{AppCommand, ShellCommand};
 use eframe::egui::{self, RichText};
 use framescope_core::analysis::FrameTimeSource;
-use framescope_core::analysis::framegen::records_frame_types;
-use framescope_core::analysis::vsync::VsyncSource;
+use framescope_core::analysis::VsyncSource;
+use framescope_core::analysis::records_frame_types;
 use framescope_core::figures::figure;
 use framescope_core::report::Run;
 

@@ -7,7 +7,7 @@
 use eframe::egui::{self, RichText};
 use framescope_core::model::FileInfo;
 use framescope_core::report::compare::Comparison;
-use framescope_core::report::system::{SystemRow, facts, headline, side_by_side};
+use framescope_core::report::{SystemRow, facts, headline, side_by_side};
 
 /// At most this many characters of a header's summary (a header does not wrap).
 const HEADER_CHARS: usize = 56;

@@ -9,7 +9,7 @@ use super::{OpenRun, RunId, Session, TimeView, TimelineCommand as Command, WhenL
 use crate::app::settings::Persisted;
 use crate::app::work::LoadId;
 use framescope_core::analysis::Trim;
-use framescope_core::presentation::grouping::{auto_sets, named_application};
+use framescope_core::presentation::{auto_sets, named_application};
 
 impl Session {
     /// The set each open run would open in by its file name and application

@@ -6,7 +6,7 @@ use super::{RunId, TimelineCommand};
 use crate::app::work::{LoadId, LoadSource};
 use framescope_core::analysis::{FrameTimeSource, Trim};
 use framescope_core::ingest::ColumnMapping;
-use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::ingest::MarkerLog;
 use framescope_core::model::Capture;
 use framescope_core::report::compare::Section;
 use std::path::PathBuf;

@@ -4,9 +4,9 @@
 
 use crate::app::work::{self, Analyzed, ChartData, ReportSource, Spawner, Task as Job, Tracks};
 use framescope_core::analysis::{Settings, Trim};
-use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::ingest::MarkerLog;
 use framescope_core::model::Capture;
-use framescope_core::presentation::grouping;
+use framescope_core::presentation::{auto_sets, named_application};
 use framescope_core::report::Run;
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -64,7 +64,7 @@ pub struct OpenRun {
     pub trim: Option<Trim>,
     /// The set this run belongs to (sets of runs, `metrics.md` §12): by default the
     /// file name's prefix when it has a run number and the same application
-    /// ([`framescope_core::presentation::grouping::auto_sets`]), else its own.
+    /// ([`framescope_core::presentation::auto_sets`]), else its own.
     pub set: String,
     /// Kept in its set's figures although it is an outlier (the user put it back).
     pub keep_outlier: bool,
@@ -108,8 +108,8 @@ impl OpenRun {
     pub fn new(id: RunId, name: String, path: Option<PathBuf>, capture: Capture) -> Self {
         let trace = capture.default_trace().unwrap_or(0);
         let label = short_name(&name);
-        let app = grouping::named_application(&capture, trace);
-        let set = grouping::auto_sets(&[(&label, app)]).swap_remove(0);
+        let app = named_application(&capture, trace);
+        let set = auto_sets(&[(&label, app)]).swap_remove(0);
         Self {
             trim: None,
             set,

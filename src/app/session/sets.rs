@@ -6,7 +6,7 @@
 
 use super::{RunId, Session};
 use crate::app::settings::Persisted;
-use framescope_core::presentation::grouping::{self, Groups};
+use framescope_core::presentation::{Groups, fresh_set_name, groups, is_sets_comparison};
 use framescope_core::report::Run;
 use framescope_core::report::sets::{self, Set, SetComparison};
 
@@ -32,11 +32,11 @@ impl SetsCache {
 pub type RunGroups = Vec<(String, Vec<RunId>)>;
 
 impl Session {
-    /// The runs `order` grouped into sets by their places ([`grouping::groups`]: the
+    /// The runs `order` grouped into sets by their places ([`groups`]: the
     /// first run's set first); runs not open are left out.
     fn groups_at(&self, order: &[RunId]) -> Groups {
         let places: Vec<usize> = order.iter().filter_map(|&id| self.index_of(id)).collect();
-        grouping::groups(&places, |i| self.runs[i].set.as_str())
+        groups(&places, |i| self.runs[i].set.as_str())
     }
 
     /// Groups of places as groups of runs.
@@ -64,14 +64,14 @@ impl Session {
     #[must_use]
     pub fn fresh_set_name(&self) -> String {
         let all: Vec<RunId> = self.runs.iter().map(|r| r.id).collect();
-        grouping::fresh_set_name(&self.groups_at(&all))
+        fresh_set_name(&self.groups_at(&all))
     }
 
     /// True when the comparison is of sets: the baseline's set and at least one other
     /// compared set have two runs or more. Otherwise runs are compared one by one.
     #[must_use]
     pub fn sets_mode(&self) -> bool {
-        self.comparing() && grouping::is_sets_comparison(&self.groups_at(&self.shown()))
+        self.comparing() && is_sets_comparison(&self.groups_at(&self.shown()))
     }
 
     /// Which of the runs' colours compared run `id` at place `slot` takes: its set's in

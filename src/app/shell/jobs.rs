@@ -9,7 +9,7 @@ use crate::app::settings::Persisted;
 use crate::app::watch::{self, Watch};
 use crate::app::work::live::{Follower, LiveInput, LiveNews};
 use crate::app::work::{LoadId, LoadSource, Pending, Spawner, Task};
-use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::ingest::MarkerLog;
 use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind, LoadOptions};
 use framescope_core::model::Capture;
 use std::path::{Path, PathBuf};
@@ -98,8 +98,7 @@ impl Jobs {
     /// Starts reading a PCL marker log for run `run`.
     pub fn attach_markers(&mut self, run: RunId, path: PathBuf) {
         let name = path.display().to_string();
-        let task =
-            self.spawner.task(move || framescope_core::ingest::pcl::load_marker_log(&path, 10_000_000.0));
+        let task = self.spawner.task(move || framescope_core::ingest::load_marker_log(&path, 10_000_000.0));
         self.marker = Some((run, name, task));
     }
 

@@ -65,7 +65,7 @@ impl App {
                 *f = true;
             }
             for e in errors {
-                eprintln!("error: {}", framescope_core::report::escape::text(e));
+                eprintln!("error: {}", framescope_core::report::text(e));
             }
         };
         // A live capture that has not opened yet is waited for (`Jobs::is_idle`).

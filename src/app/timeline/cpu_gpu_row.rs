@@ -10,7 +10,7 @@ use super::row::{HoverAt, RowContext, RowPainter, Rows, TimelineRow};
 use super::text;
 use crate::app::row_choice::RowKey;
 use eframe::egui::{FontId, pos2};
-use framescope_core::analysis::limiter::Class;
+use framescope_core::analysis::Class;
 use framescope_core::lod::ColumnCache;
 
 /// The "CPU · GPU" row.

@@ -9,7 +9,7 @@ use super::text;
 use crate::app::row_choice::RowKey;
 use eframe::egui::{FontId, pos2};
 use framescope_core::lod::{ColumnCache, ColumnStat};
-use framescope_core::presentation::stages::Stack;
+use framescope_core::presentation::Stack;
 
 /// The latency row.
 struct LatencyRow<'a> {

@@ -12,7 +12,7 @@ use eframe::egui::{Painter, Rect};
 use framescope_core::analysis::FrameTimeSource;
 use framescope_core::lod::{Budget, ColumnCache};
 use framescope_core::model::Trace;
-use framescope_core::presentation::stages::Stack;
+use framescope_core::presentation::Stack;
 use std::ops::Range;
 
 /// What every row of one timeline reads to describe and prepare itself: the input

@@ -87,7 +87,7 @@ pub fn axis_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
     if !(hi > lo && lo.is_finite() && hi.is_finite()) {
         return vec![lo];
     }
-    let step = framescope_core::presentation::axes::nice_step((hi - lo) / count.max(1) as f64);
+    let step = framescope_core::presentation::nice_step((hi - lo) / count.max(1) as f64);
     let mut out = Vec::new();
     let mut v = (lo / step).ceil() * step;
     while v <= hi + step * 1e-9 && out.len() < 50 {
@@ -100,7 +100,7 @@ pub fn axis_ticks(lo: f64, hi: f64, count: usize) -> Vec<f64> {
 /// `v` rounded up to a round number (about an eighth of it), for an axis top.
 #[must_use]
 pub fn round_up(v: f64) -> f64 {
-    let step = framescope_core::presentation::axes::nice_step(v / 8.0);
+    let step = framescope_core::presentation::nice_step(v / 8.0);
     (v / step).ceil() * step
 }
 

@@ -6,10 +6,10 @@
 use super::ChartData;
 use super::tracks::RowShares;
 use framescope_core::analysis::{PclLatency, Prepared, Settings, Trim, TrimError};
-use framescope_core::ingest::pcl::MarkerLog;
+use framescope_core::ingest::MarkerLog;
 use framescope_core::lod::Budget;
 use framescope_core::model::{FileInfo, Trace, Warning};
-use framescope_core::presentation::stages::{Stack, pcl_stack};
+use framescope_core::presentation::{Stack, pcl_stack};
 use framescope_core::report::{self, Run};
 use std::sync::Arc;
 

@@ -5,7 +5,7 @@
 //! it with a run's figures); the charts module only draws it.
 
 use framescope_core::analysis::{SlowTimeCurve, percentile};
-use framescope_core::presentation::grids::{fps_grid, percentile_grid};
+use framescope_core::presentation::{fps_grid, percentile_grid};
 use std::sync::Arc;
 
 /// A point of a chart's curve, in the chart's units (egui-free: the plots convert).
@@ -35,9 +35,9 @@ const MAX_BINS: f64 = 120.0;
 pub struct ChartData {
     /// `(percentile in %, frame time in ms)`, percentile ascending, ending at 100 %.
     pub(crate) percentile_ms: Vec<Point>,
-    /// `(F, 100 · S(F))` on [`fps_grid`](framescope_core::presentation::grids::fps_grid).
+    /// `(F, 100 · S(F))` on [`fps_grid`](framescope_core::presentation::fps_grid).
     pub(crate) slow_pct: Vec<Point>,
-    /// `(F, 100 · E(F))` on [`fps_grid`](framescope_core::presentation::grids::fps_grid).
+    /// `(F, 100 · E(F))` on [`fps_grid`](framescope_core::presentation::fps_grid).
     pub(crate) excess_pct: Vec<Point>,
     /// Right end of the pacing chart before the user's target widens it.
     pub(crate) fps_view_max: f64,

@@ -5,8 +5,8 @@
 //! are two look-ups and at most twice `SUM_STEP` additions), and the signed animation
 //! error.
 
-use framescope_core::analysis::high_percentile::percentile_unsorted;
-use framescope_core::analysis::limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
+use framescope_core::analysis::percentile_unsorted;
+use framescope_core::analysis::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
 use framescope_core::lod::{MaxIndex, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
 

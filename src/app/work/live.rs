@@ -6,7 +6,7 @@
 //! the [`Follower`] stops the thread at its next poll.
 
 use super::Repaint;
-use framescope_core::analysis::live::Throttle;
+use framescope_core::analysis::Throttle;
 use framescope_core::ingest::live::{self, Event, FileSource, Flow, Source, StreamSource};
 use framescope_core::ingest::{LoadErrorKind, LoadOptions};
 use framescope_core::model::Capture;

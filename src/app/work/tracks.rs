@@ -4,11 +4,11 @@
 //! figures.
 
 use framescope_core::analysis::FrameTimeSource;
-use framescope_core::analysis::high_percentile::percentile_unsorted;
+use framescope_core::analysis::percentile_unsorted;
 use framescope_core::lod::{Budget, BudgetShares, SeriesIndex};
 use framescope_core::model::{ColumnKind, Trace};
-use framescope_core::presentation::axes::{column_unit, telemetry_axis_in};
-use framescope_core::presentation::stages::{Stack, latency_stack};
+use framescope_core::presentation::{Stack, latency_stack};
+use framescope_core::presentation::{column_unit, telemetry_axis_in};
 
 /// A telemetry column the timeline draws, with its scale.
 pub struct TelemetryTrack {

@@ -3,7 +3,9 @@
 
 use super::Series;
 use super::half_steps::HalfSteps;
-use super::rolling::{HALF_WINDOW, Window, rolling_median_present, windows_by};
+#[cfg(test)]
+use super::rolling::rolling_median_present;
+use super::rolling::{HALF_WINDOW, Window, windows_by};
 use super::stutter::spikes;
 use super::summary::percentile;
 use crate::model::{ColumnKind, Trace};
@@ -40,6 +42,7 @@ pub struct Action {
     pub median: Vec<f64>,
 }
 
+#[cfg(test)]
 /// The actions of a trace, gathered over a series (header order).
 #[must_use]
 pub fn actions(trace: &Trace, series: &Series) -> Vec<Action> {

@@ -89,6 +89,7 @@ impl Latency {
     }
 }
 
+#[cfg(test)]
 /// The per-frame latency stages a capture's own columns give, in pipeline order —
 /// what the timeline's latency row stacks. PresentMon 2.x: CPU busy, CPU wait, GPU
 /// latency, GPU busy, GPU wait, display latency, input to photon; 1.x: time in
@@ -107,27 +108,6 @@ pub const STAGE_KINDS: [ColumnKind; 12] = [
     ColumnKind::AllInputToPhoton,
     ColumnKind::PcLatency,
 ];
-
-/// One latency stage of every frame.
-#[derive(Debug, Clone, Copy)]
-pub struct Stage<'a> {
-    /// Header name as the file writes it.
-    pub name: &'a str,
-    /// What it measures.
-    pub kind: ColumnKind,
-    /// Value per trace frame (NaN where missing or dropped).
-    pub values_ms: &'a [f64],
-}
-
-/// The latency stages a trace has, in [`STAGE_KINDS`] order.
-#[must_use]
-pub fn stages(trace: &Trace) -> Vec<Stage<'_>> {
-    STAGE_KINDS
-        .iter()
-        .filter_map(|&kind| trace.column(kind))
-        .map(|c| Stage { name: &c.name, kind: c.kind, values_ms: &c.values })
-        .collect()
-}
 
 /// Mean of the present values that pass `keep(index, value)`; `None` when there are none.
 #[cfg(test)]
@@ -158,7 +138,8 @@ mod tests {
             crate::ingest::LoadOptions::default(),
         );
         let trace = c.unwrap_or_else(|e| panic!("{e}")).traces.remove(0);
-        let names: Vec<&str> = stages(&trace).iter().map(|s| s.name).collect();
+        let names: Vec<&str> =
+            STAGE_KINDS.iter().filter_map(|&kind| trace.column(kind)).map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["MsCPUBusy", "MsGPUBusy", "MsUntilDisplayed"]);
     }
 

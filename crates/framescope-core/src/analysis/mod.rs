@@ -4,24 +4,30 @@
 //! come out. Heavy passes run on rayon.
 
 mod band;
-pub mod conventions;
-pub mod framegen;
-pub mod half_steps;
-pub mod health;
-pub mod high_percentile;
-pub mod latency;
-pub mod limiter;
-pub mod live;
-pub mod pacing;
-pub mod pcl;
-pub mod rolling;
-pub mod sampled;
+pub(crate) mod conventions;
+pub(crate) mod framegen;
+pub(crate) mod half_steps;
+pub(crate) mod health;
+pub(crate) mod high_percentile;
+pub(crate) mod latency;
+pub(crate) mod limiter;
+pub(crate) mod live;
+pub(crate) mod pacing;
+pub(crate) mod pcl;
+pub(crate) mod rolling;
+pub(crate) mod sampled;
 mod strands;
-pub mod stutter;
-pub mod summary;
-pub mod telemetry;
-pub mod trim;
-pub mod vsync;
+pub(crate) mod stutter;
+pub(crate) mod summary;
+pub(crate) mod telemetry;
+pub(crate) mod trim;
+pub(crate) mod vsync;
+
+pub use framegen::records_frame_types;
+pub use high_percentile::percentile_unsorted;
+pub use limiter::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
+pub use live::{Running, Throttle};
+pub use vsync::VsyncSource;
 
 pub use conventions::Conventions;
 pub use framegen::FrameTypes;
@@ -270,7 +276,7 @@ pub struct Prepared {
     sampled_trace: bool,
     /// Under the presents source, for a format that cannot mark generated frames:
     /// the share of neighbouring present intervals that alternate the way frame
-    /// generation makes them, when they do ([`framegen::alternation`]).
+    /// generation makes them, when they do ([``framegen::alternation`).
     pub alternation: Option<f64>,
 }
 

@@ -41,6 +41,7 @@ impl Rolling {
     }
 }
 
+#[cfg(test)]
 /// The median of each window over `values`, leaving out missing (NaN) values; NaN
 /// when a window has no present value.
 #[must_use]

@@ -123,6 +123,7 @@ fn periods(d: f64, period: f64, inv: f64) -> f64 {
     if ((q - r).abs() - 0.5).abs() <= 1e-9 * q.max(1.0) { round_positive(d / period) } else { r }
 }
 
+#[cfg(test)]
 /// The dominant refresh period and its confidence (see [`MIN_CONFIDENCE`]). Multiples of a period also fit
 /// its divisors' harmonics, so among candidates that score within 0.05 of the best,
 /// the lowest rate wins — unless more than `MAX_CONTRADICTING` of the intervals fit

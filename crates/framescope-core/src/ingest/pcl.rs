@@ -9,7 +9,7 @@ use crate::model::Warning;
 use std::io::BufReader;
 use std::path::Path;
 
-pub use crate::model::markers::{Marker, MarkerLog, MarkerLogFormat, marker};
+pub use crate::model::markers::{Marker, MarkerLog, MarkerLogFormat};
 
 /// Reads a marker log, detecting its kind from its content: an .etl (its own clock
 /// rate is used), else text by its first lines. Lines are read one at a time and never

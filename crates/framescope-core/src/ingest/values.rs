@@ -161,6 +161,7 @@ fn scaled_of_parts(mantissa: u64, decimals: usize) -> Option<i32> {
 /// columns' `i32` store takes).
 const MAX_SCALED: u64 = 2_000_000_000;
 
+#[cfg(test)]
 /// A cell that [`parse_cell`] reads as a plain decimal with at most four decimals
 /// (PresentMon writes `%.4f`), as the integer `v · 10⁴` — exactly the scaled integer
 /// a compact column stores for it, without the division and its check: `v` and

@@ -4,7 +4,7 @@
 use super::Warning;
 
 /// PCL Stats marker ids (`NV_LATENCY_MARKER_TYPE`).
-pub mod marker {
+pub(crate) mod marker {
     /// Start of the frame's simulation.
     pub const SIMULATION_START: u32 = 0;
     /// Start of render submission.

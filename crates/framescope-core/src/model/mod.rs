@@ -11,14 +11,16 @@
 //! This module has no UI dependency and never touches files.
 
 mod column;
-pub mod etl;
+pub(crate) mod etl;
 mod format;
 mod invariants;
 mod lines;
-pub mod markers;
+pub(crate) mod markers;
 mod time_unit;
 mod values;
 mod warning;
+
+pub use markers::{Marker, MarkerLog};
 
 pub use column::{Column, ColumnKind, FrameType};
 pub use format::Format;

@@ -97,7 +97,7 @@ impl<'a> FrameTable<'a> {
         self.runs.iter().map(|r| r.trace.len()).sum()
     }
 
-    /// Writes the table as CSV ([`crate::report::tabular::write_csv`]).
+    /// Writes the table as CSV ([``crate::report::tabular::write_csv`).
     pub fn write_csv(&self, out: impl std::io::Write) -> std::io::Result<()> {
         crate::report::tabular::write_csv(self, out)
     }
@@ -125,6 +125,7 @@ impl TableChunks for FrameTable<'_> {
     }
 }
 
+#[cfg(test)]
 /// The per-frame table of every run of a loaded file, stacked (`run` tells them
 /// apart), built whole; an error for a file that failed or a trace trimmed to nothing.
 /// ([`FrameTable`] hands it over a chunk at a time.)
@@ -138,6 +139,7 @@ pub fn table(loaded: &Loaded, settings: &Settings) -> Result<Table, FramesError>
     Ok(Table::concat(chunks))
 }
 
+#[cfg(test)]
 /// The per-frame table of one trace, analysed with `settings`; `run` fills the `run`
 /// column.
 #[must_use]

@@ -1,4 +1,4 @@
-//! From files to the `framescope report` document: which files ([`inputs`]), which
+//! From files to the `framescope report` document: which files ([``inputs`), which
 //! traces of each ([`TraceSelector`]), the trim, the analysis of every picked trace
 //! into a [`Run`](crate::report::Run), and the documents built from the runs. The command line and the
 //! Python package both call this one implementation, so their documents are the same.
@@ -9,9 +9,12 @@
 //! argument order); [`mod@compare`] builds the `compare` documents.
 
 pub mod compare;
-pub mod frames;
-pub mod inputs;
+pub(crate) mod frames;
+pub(crate) mod inputs;
 mod selector;
+
+pub use frames::FrameTable;
+pub use inputs::{default_workers, for_each_ordered};
 
 pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
 pub use selector::{TraceSelector, TraceSelectorError};

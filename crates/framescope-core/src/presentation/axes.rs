@@ -15,7 +15,7 @@ const KNOWN_UNITS: [&str; 24] = [
 
 /// The unit of a trace's telemetry column `name`: the one its file declares (MSI
 /// Afterburner's `03` lines, CapFrameX's sensor types, MangoHud's known columns), else
-/// the one its name says ([`telemetry_unit`]). A temperature keeps °C whatever the file
+/// the one its name says ([``telemetry_unit`). A temperature keeps °C whatever the file
 /// declares (a real Afterburner log declares "%" for its temperatures: a mangled "°C").
 #[must_use]
 pub fn column_unit(trace: &Trace, name: &str) -> &'static str {
@@ -42,7 +42,7 @@ fn known_unit(unit: &str) -> Option<&'static str> {
     KNOWN_UNITS.iter().find(|k| k.eq_ignore_ascii_case(unit)).copied()
 }
 
-/// A telemetry row's axis for values in `[lo, hi]` of `unit`: [`telemetry_axis`], with a
+/// A telemetry row's axis for values in `[lo, hi]` of `unit`: [``telemetry_axis`, with a
 /// percentage's axis ending at 100 % when no value is above it (a load of 97 % reads
 /// 0–100 %, not 0–150 %) and starting at 0 % at the lowest.
 #[must_use]

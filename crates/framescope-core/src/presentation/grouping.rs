@@ -45,7 +45,7 @@ pub fn run_number_prefix(file_name: &str) -> Option<String> {
 /// capture names — `None` when the format does not record it and the file name stands
 /// for it: MangoHud, NVIDIA App, Afterburner). Runs are grouped automatically only when
 /// their file names differ by a run number (`…_run1_…` / `…_run2_…`, `a1` / `a2`,
-/// CapFrameX's `(run 2)`: [`run_number_prefix`]) and they are of the same application:
+/// CapFrameX's `(run 2)`: [``run_number_prefix`) and they are of the same application:
 /// a name without a run number is a set of its own, named by the file's stem; when runs of
 /// one prefix name different applications, each named one's set adds its application
 /// (`run (a.exe)`, `run (b.exe)`), so that two games never share a set.

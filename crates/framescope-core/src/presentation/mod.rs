@@ -4,12 +4,17 @@
 //! report or a notebook could too. Pure functions over the model and the analysis,
 //! no I/O.
 //!
-//! * [`axes`] — round tick steps, a telemetry column's unit (from its name) and axis;
-//! * [`stages`] — a trace's latency stages per frame (the capture's columns, an
+//! * [``axes` — round tick steps, a telemetry column's unit (from its name) and axis;
+//! * [``stages` — a trace's latency stages per frame (the capture's columns, an
 //!   engine's timestamps, or a PCL marker log), with their level-of-detail indices;
-//! * [`grouping`] — the set a run opens in, and groups of runs by set.
+//! * [``grouping` — the set a run opens in, and groups of runs by set.
 
-pub mod axes;
-pub mod grids;
-pub mod grouping;
-pub mod stages;
+pub(crate) mod axes;
+pub(crate) mod grids;
+pub(crate) mod grouping;
+pub(crate) mod stages;
+
+pub use axes::{column_unit, nice_step, telemetry_axis_in};
+pub use grids::{fps_grid, percentile_grid};
+pub use grouping::{Groups, auto_sets, fresh_set_name, groups, is_sets_comparison, named_application};
+pub use stages::{Stack, latency_stack, pcl_stack};

@@ -157,6 +157,7 @@ pub const COLUMNS: &[&str] = &[
     "error.line",
 ];
 
+#[cfg(test)]
 /// JSON keys of a run that have no column of their own (see the module docs).
 pub const LEFT_OUT: &[&str] =
     &["stutters.frames", "osc.oscillating", "health.actions", "telemetry", "system", "other_traces"];
@@ -258,7 +259,7 @@ pub fn kind(column: &str) -> Kind {
 }
 
 /// The typed runs table: a row per entry, the columns of [`COLUMNS`] with the
-/// [`kind`] of each, the same values as the JSON (a null where it has none).
+/// [``kind` of each, the same values as the JSON (a null where it has none).
 #[must_use]
 pub fn table(entries: &[RunEntry]) -> Table {
     let jsons: Vec<Value> = entries.iter().map(|e| serde_json::to_value(e).unwrap_or(Value::Null)).collect();

@@ -64,14 +64,14 @@ pub fn invisible(c: char) -> bool {
 }
 
 /// A file's text on one line: every control character escaped but the tab, and every
-/// [`invisible`] one.
+/// [``invisible` one.
 #[must_use]
 pub fn text(s: &str) -> Cow<'_, str> {
     escape_if(s, |c| (c.is_control() && c != '\t') || invisible(c))
 }
 
 /// Text that may span lines (a CSV cell, a message of several lines): every control
-/// character escaped but the newline and the tab, and every [`invisible`] one.
+/// character escaped but the newline and the tab, and every [``invisible` one.
 #[must_use]
 pub fn lines(s: &str) -> Cow<'_, str> {
     escape_if(s, |c| (c.is_control() && c != '\t' && c != '\n') || invisible(c))
@@ -91,7 +91,7 @@ pub fn formula(s: &str) -> Cow<'_, str> {
 }
 
 /// A writer for the terminal: in text, every control character but `\n` and `\t`, and
-/// every [`invisible`] one, is written escaped; in JSON (`json`), DEL, C1 controls and
+/// every [``invisible` one, is written escaped; in JSON (`json`), DEL, C1 controls and
 /// the invisible characters are written as `\uXXXX` (serde_json escapes the other
 /// controls itself, and these decode to the same characters). A character split between
 /// two writes is judged whole; bytes that are not UTF-8 pass as they came.

@@ -1,17 +1,22 @@
 //! The `framescope report` document (`cli-report.md`): one JSON shape, also printed as
 //! a readable table. Built from loaded captures and analysis; never reads files.
 
-pub mod batch;
+pub(crate) mod batch;
 pub mod compare;
-pub mod escape;
-pub mod etl;
-pub mod gate;
+pub(crate) mod escape;
+pub(crate) mod etl;
+pub(crate) mod gate;
 pub mod sets;
-pub mod stats;
-pub mod system;
+pub(crate) mod stats;
+pub(crate) mod system;
 mod table;
-pub mod tabular;
-pub mod verdict;
+pub(crate) mod tabular;
+pub(crate) mod verdict;
+
+pub use batch::{COLUMNS as BATCH_COLUMNS, CsvSink, table as batch_table};
+pub use escape::{Terminal, formula, lines, text};
+pub use system::{SystemRow, facts, headline, side_by_side};
+pub use tabular::{Cells, Table, TableChunks};
 
 pub use compare::{CompareReport, Comparison, compare};
 pub use table::{

@@ -285,12 +285,6 @@ impl Clock {
         ticks as f64 * (1000.0 / self.hz)
     }
 
-    /// Nanoseconds of `ticks`.
-    #[must_use]
-    pub fn ns(&self, ticks: u64) -> f64 {
-        ticks as f64 * (1e9 / self.hz)
-    }
-
     /// The clock's name for the report.
     #[must_use]
     pub fn name(&self) -> &'static str {

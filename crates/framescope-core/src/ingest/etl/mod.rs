@@ -13,16 +13,16 @@
 //! bounds the time spent and what is kept from the records.
 
 mod compression;
-pub mod container;
+pub(crate) mod container;
 mod pcl;
-pub mod records;
+pub(crate) mod records;
 mod summary;
-pub mod tracelogging;
+pub(crate) mod tracelogging;
 
 pub use container::{BufferHeader, Clock, LogFileHeader, looks_like_etl};
-pub use pcl::{PCL_PROVIDER, load_marker_log, markers_of};
-pub use records::{Guid, Record, RecordKind};
-pub use summary::{EtlSummary, PclEvents, ProviderSummary, summarize};
+pub use pcl::load_marker_log;
+pub use records::Record;
+pub use summary::summarize;
 
 use super::error::{LoadError, LoadErrorKind};
 use crate::model::Warning;

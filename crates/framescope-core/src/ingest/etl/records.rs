@@ -80,18 +80,6 @@ impl RecordKind {
             Self::Other => "other",
         }
     }
-
-    /// All kinds, in report order.
-    pub const ALL: [Self; 8] = [
-        Self::System,
-        Self::Compact,
-        Self::PerfInfo,
-        Self::Full,
-        Self::Instance,
-        Self::Event,
-        Self::Message,
-        Self::Other,
-    ];
 }
 
 /// `EVENT_DESCRIPTOR` of an `EVENT_HEADER` record.

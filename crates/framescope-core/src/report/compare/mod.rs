@@ -1,6 +1,6 @@
 //! `framescope compare` (`cli-report.md`, `metrics.md` §9): a baseline run against
 //! another, figure by figure. The regression gate of `--fail-if-worse` lives in
-//! [`super::gate`]; its items are re-exported here, so `compare::Gate` and the like
+//! [``super::gate`; its items are re-exported here, so `compare::Gate` and the like
 //! keep working.
 //!
 //! Every compared figure — its JSON section and name, which way it improves, and where
@@ -8,7 +8,7 @@
 //! the readable table and the gate all read that table, so the better/worse rule lives
 //! in one place.
 
-pub mod glance;
+pub(crate) mod glance;
 mod json;
 mod text;
 
