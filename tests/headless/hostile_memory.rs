@@ -255,7 +255,7 @@ fn hostile_files_load_or_fail_within_the_memory_bound() {
     // 7. A dense capture: 2 M frames of 4 bytes each (a one-column frame-time log).
     // Every frame is kept and analysed, and a frame costs more than its 4 bytes, so
     // an input this dense is charged per frame: 100 MiB + 2 × 48 bytes a frame
-    // (ARCHITECTURE.md, "Bounded memory"); 116 MiB are used (168 before issue 34).
+    // (docs/decisions.md, "Bounded memory"); 116 MiB are used (168 before issue 34).
     let mut dense = String::from("MsBetweenPresents\n");
     let rows = 2_000_000u64;
     for k in 0..rows {

@@ -406,7 +406,7 @@ fn sampled_logs_and_a_failed_file_make_a_working_page() {
 
 /// Measures any page: `FRAMESCOPE_HTML_PAGE=page.html cargo test --test headless --
 /// html_report:: --ignored open_time` prints its size and time to first paint (10M frames: see
-/// ARCHITECTURE.md).
+/// docs/decisions.md, "Timeline data").
 #[test]
 #[ignore = "measures the page named by FRAMESCOPE_HTML_PAGE"]
 fn open_time_of_a_page() {

@@ -12,7 +12,7 @@ use serde::Serialize;
 /// Refresh rates tried when detecting, in Hz. None is below 48 Hz: a steady 24 or 30
 /// FPS rhythm is a frame cap far more often than a display's refresh, and every
 /// interval of it is also a whole number of 48 or 60 Hz periods, so it is read as that
-/// display showing every second refresh (`ARCHITECTURE.md`, "VSYNC").
+/// display showing every second refresh (`docs/decisions.md`, "VSYNC").
 const CANDIDATE_HZ: [f64; 22] = [
     48.0, 50.0, 59.94, 60.0, 72.0, 75.0, 90.0, 100.0, 120.0, 144.0, 165.0, 170.0, 175.0, 180.0, 200.0, 240.0,
     280.0, 300.0, 360.0, 480.0, 500.0, 540.0,

@@ -5,7 +5,8 @@
 //! tables, the gate and the Python package all read it.
 //!
 //! Adding a figure: compute it in `analysis` and put it in the run's JSON
-//! (`report::Run`), add one [`Figure`] to `registry.rs`, and test its value. Every
+//! (`report::Run`), add one [`Figure`] to its section's file (`own.rs`, `latency.rs` or
+//! `peers.rs`; `registry.rs` joins them), and test its value. Every
 //! front end then names, writes, compares and gates it.
 
 use crate::report::Run;

@@ -30,7 +30,7 @@ pub const GZIP_RATIO: u64 = 32;
 #[cfg_attr(not(feature = "gzip"), allow(dead_code))]
 pub const GZIP_FLOOR: u64 = 16 << 20;
 /// The least a line of decompressed text is charged: a dense capture is charged per
-/// frame (`ARCHITECTURE.md`, "Bounded memory"), since a frame costs more than a short row.
+/// frame (`docs/decisions.md`, "Bounded memory"), since a frame costs more than a short row.
 #[cfg_attr(not(feature = "gzip"), allow(dead_code))]
 pub const LINE_CHARGE: u64 = 48;
 
