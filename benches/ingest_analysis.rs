@@ -179,9 +179,7 @@ fn slider_moves() {
         };
         let t = Instant::now();
         let run = framescope_core::report::run_prepared(
-            "synthetic.csv",
-            &capture.info,
-            &capture.warnings,
+            &framescope_core::report::RunSource::of("synthetic.csv", &capture),
             trace,
             &settings,
             None,

@@ -204,7 +204,7 @@ fn num(v: f64) -> Option<String> {
 mod tests {
     use super::*;
     use framescope_core::ingest::{LoadOptions, load_bytes};
-    use framescope_core::report::run_trace;
+    use framescope_core::report::{RunSource, run_trace};
     use std::path::PathBuf;
 
     /// A 40-frame PresentMon 1.x capture with one dropped frame and a few spikes.
@@ -229,7 +229,7 @@ mod tests {
 
     fn run(settings: &Settings) -> Run {
         let (c, t) = trace();
-        run_trace("cap.csv", &c.info, &c.warnings, &t, settings, None)
+        run_trace(&RunSource::of("cap.csv", &c), &t, settings, None)
     }
 
     #[test]

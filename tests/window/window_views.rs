@@ -114,7 +114,14 @@ fn summary(path: &std::path::Path) -> framescope_core::analysis::Summary {
             .unwrap();
     let t = &c.traces[c.default_trace().unwrap()];
     let settings = framescope_core::analysis::Settings::default();
-    framescope_core::report::run_trace("x", &c.info, &[], t, &settings, None).summary.unwrap()
+    framescope_core::report::run_trace(
+        &framescope_core::report::RunSource { file: "x", info: &c.info, warnings: &[] },
+        t,
+        &settings,
+        None,
+    )
+    .summary
+    .unwrap()
 }
 
 #[test]

@@ -9,11 +9,8 @@
 // then only borrows.
 #![allow(clippy::needless_pass_by_value)]
 
-use framescope_core::analysis::{FrameTimeSource, Settings, Trim};
-use framescope_core::ingest::{ColumnMapping, LoadOptions, MappedRole, TimeUnit};
 use framescope_core::pipeline::compare::{self, Sides};
-use framescope_core::pipeline::default_workers;
-use framescope_core::pipeline::{self, Input, Job, TraceSelector};
+use framescope_core::pipeline::{self, Input, OptionValues, Options};
 use framescope_core::report::compare::Gate;
 use framescope_core::report::{BATCH_COLUMNS, RunEntry, Table, batch_table};
 use pyo3::exceptions::{PyException, PyValueError};
@@ -47,83 +44,25 @@ struct RawOptions {
     workers: Option<usize>,
 }
 
-/// The options, checked.
-struct Options {
-    settings: Settings,
-    job: Job,
-    workers: usize,
-}
-
-/// Checks a number that must be finite and at least `min` (above it when `strict`).
-fn number(name: &str, v: f64, min: f64, strict: bool) -> PyResult<f64> {
-    let ok = v.is_finite() && if strict { v > min } else { v >= min };
-    if ok {
-        Ok(v)
-    } else {
-        let rule = if strict { "greater than" } else { "at least" };
-        Err(PyValueError::new_err(format!("{name} must be a finite number {rule} {min}, got {v}")))
-    }
-}
-
-/// `frame-time=NAME` or `timestamp=NAME`, as `--column`.
-fn mapping(column: Option<&str>, unit: &str) -> PyResult<Option<ColumnMapping>> {
-    let Some(spec) = column else { return Ok(None) };
-    let bad = || PyValueError::new_err(format!("column '{spec}': write frame-time=NAME or timestamp=NAME"));
-    let (role, name) = spec.split_once('=').ok_or_else(bad)?;
-    let role = match role.trim().to_ascii_lowercase().as_str() {
-        "frame-time" | "frametime" | "frame_time" => MappedRole::FrameTime,
-        "timestamp" | "time" => MappedRole::Timestamp,
-        _ => return Err(bad()),
-    };
-    if name.trim().is_empty() {
-        return Err(bad());
-    }
-    let unit = TimeUnit::parse(unit)
-        .ok_or_else(|| PyValueError::new_err(format!("unit '{unit}': use s, ms, us or ns")))?;
-    Ok(Some(ColumnMapping { role, column: name.trim().to_owned(), unit, extra: Vec::new() }))
-}
-
-impl TryFrom<RawOptions> for Options {
-    type Error = PyErr;
-
-    /// Checks the options as the command line does; a `ValueError` names the bad one.
-    fn try_from(o: RawOptions) -> PyResult<Self> {
-        let frame_time = match o.frame_time.to_ascii_lowercase().as_str() {
-            "auto" => FrameTimeSource::Auto,
-            "presents" => FrameTimeSource::Presents,
-            "display" => FrameTimeSource::Display,
-            other => {
-                return Err(PyValueError::new_err(format!(
-                    "frame_time '{other}': use auto, presents or display"
-                )));
-            }
+impl RawOptions {
+    /// Checks the options with the command line's rules (`framescope_core::pipeline::
+    /// OptionValues`); a `ValueError` names the bad one.
+    fn check(&self) -> PyResult<Options> {
+        let values = OptionValues {
+            target_fps: self.target_fps,
+            stutter_threshold: self.stutter_threshold,
+            stutter_floor_ms: self.stutter_floor_ms,
+            refresh_hz: self.refresh_hz,
+            frame_time: &self.frame_time,
+            trace: &self.trace,
+            trim_start: self.trim_start,
+            trim_end: self.trim_end,
+            column: self.column.as_deref(),
+            unit: &self.unit,
+            qpc_frequency: self.qpc_frequency,
+            workers: self.workers,
         };
-        let settings = Settings {
-            target_fps: number("target_fps", o.target_fps, 0.0, true)?,
-            stutter_threshold: number("stutter_threshold", o.stutter_threshold, 0.0, false)?,
-            stutter_floor_ms: number("stutter_floor_ms", o.stutter_floor_ms, 0.0, false)?,
-            refresh_hz: o.refresh_hz.map(|h| number("refresh_hz", h, 0.0, true)).transpose()?,
-            frame_time,
-        };
-        let selector =
-            o.trace.parse::<TraceSelector>().map_err(|e| PyValueError::new_err(format!("trace: {e}")))?;
-        let trim = Trim {
-            start_s: number("trim_start", o.trim_start, 0.0, false)?,
-            end_s: number("trim_end", o.trim_end, 0.0, false)?,
-        };
-        let opts = LoadOptions {
-            qpc_frequency_hz: o.qpc_frequency.map(|h| number("qpc_frequency", h, 0.0, true)).transpose()?,
-            mapping: mapping(o.column.as_deref(), &o.unit)?,
-            figures_only: false,
-        };
-        if o.workers == Some(0) {
-            return Err(PyValueError::new_err("workers must be at least 1"));
-        }
-        Ok(Self {
-            settings,
-            job: Job { selector, opts, trim },
-            workers: o.workers.unwrap_or_else(default_workers),
-        })
+        values.check().map_err(|e| PyValueError::new_err(e.to_string()))
     }
 }
 
@@ -148,7 +87,7 @@ fn parquet(py: Python<'_>, table: PyResult<Table>) -> PyResult<Bound<'_, PyBytes
 /// The `report --json` document of `paths`, as JSON text.
 #[pyfunction]
 fn report_json(py: Python<'_>, paths: Vec<PathBuf>, options: RawOptions) -> PyResult<String> {
-    let o = Options::try_from(options)?;
+    let o = options.check()?;
     let inputs = expand(&paths)?;
     py.detach(|| json(&pipeline::report(&inputs, &o.job, &o.settings, o.workers)))
 }
@@ -165,13 +104,16 @@ fn compare_json(
     allow_missing: bool,
     limits: (f64, f64),
 ) -> PyResult<String> {
-    let o = Options::try_from(options)?;
-    if o.job.selector == TraceSelector::All {
+    let o = options.check()?;
+    if o.job.selector == pipeline::TraceSelector::All {
         return Err(PyValueError::new_err("trace='all' does not apply to compare: pick one trace per file"));
     }
+    let checked = |name: &str, v: f64| {
+        pipeline::non_negative_value(v).map_err(|e| PyValueError::new_err(format!("{name}: {e}")))
+    };
     let limits = compare::Limits {
-        outlier_limit: number("outlier_limit", limits.0, 0.0, false)?,
-        noise_band: number("noise_band", limits.1, 0.0, false)?,
+        outlier_limit: checked("outlier_limit", limits.0)?,
+        noise_band: checked("noise_band", limits.1)?,
     };
     let mut gate = Gate { rules: Vec::new(), allow_missing };
     for spec in &fail_if_worse {
@@ -187,7 +129,7 @@ fn compare_json(
 /// file cannot be read (its message names the file and line).
 #[pyfunction]
 fn frames_parquet(py: Python<'_>, path: PathBuf, options: RawOptions) -> PyResult<Bound<'_, PyBytes>> {
-    let o = Options::try_from(options)?;
+    let o = options.check()?;
     if path.is_dir() {
         let msg = format!("{}: frames reads one capture file, not a folder", path.display());
         return Err(PyValueError::new_err(msg));
@@ -209,7 +151,7 @@ fn frames_parquet(py: Python<'_>, path: PathBuf, options: RawOptions) -> PyResul
 /// a row with its `error.message`, never an exception.
 #[pyfunction]
 fn batch_parquet(py: Python<'_>, paths: Vec<PathBuf>, options: RawOptions) -> PyResult<Bound<'_, PyBytes>> {
-    let o = Options::try_from(options)?;
+    let o = options.check()?;
     let inputs = expand(&paths)?;
     let table = py.detach(|| {
         let runs: Vec<RunEntry> = pipeline::report(&inputs, &o.job, &o.settings, o.workers).runs;

@@ -2,12 +2,12 @@
 //! tracks for the chosen trace, figures for the current settings, figures for the
 //! time selection. Results that no longer match what is shown are dropped.
 
-use crate::app::work::{self, Analyzed, ChartData, ReportSource, Spawner, Task as Job, Tracks};
+use crate::app::work::{self, Analyzed, ChartData, Spawner, Task as Job, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::ingest::MarkerLog;
 use framescope_core::model::Capture;
 use framescope_core::presentation::{auto_sets, named_application};
-use framescope_core::report::Run;
+use framescope_core::report::{Run, RunSource};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -329,7 +329,7 @@ impl OpenRun {
         let markers = self.markers.as_ref().map(|(v, _, log)| (*v, Arc::clone(log)));
         let version = self.markers_version();
         let job = spawner.task(move || {
-            let source = ReportSource { name: &name, info: &capture.info, warnings: &capture.warnings };
+            let source = RunSource::of(&name, &capture);
             let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
             work::analyze(&source, &capture.traces[trace], settings, trim, prepared, shares, markers)
         });

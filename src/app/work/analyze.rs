@@ -8,9 +8,9 @@ use super::tracks::RowShares;
 use framescope_core::analysis::{PclLatency, Prepared, Settings, Trim, TrimError};
 use framescope_core::ingest::MarkerLog;
 use framescope_core::lod::Budget;
-use framescope_core::model::{FileInfo, Trace, Warning};
+use framescope_core::model::Trace;
 use framescope_core::presentation::{Stack, pcl_stack};
-use framescope_core::report::{self, Run};
+use framescope_core::report::{self, Run, RunSource};
 use std::sync::Arc;
 
 /// Per-frame marks of the figures, in trace frame indices (ascending).
@@ -57,16 +57,6 @@ pub struct Analyzed {
     pub shares: Arc<RowShares>,
 }
 
-/// What identifies a file to the report.
-pub struct ReportSource<'a> {
-    /// Display name.
-    pub name: &'a str,
-    /// Format and system facts.
-    pub info: &'a FileInfo,
-    /// File-level warnings.
-    pub warnings: &'a [Warning],
-}
-
 /// Why a trace could not be analysed.
 #[derive(Debug, Clone, Copy, PartialEq, thiserror::Error)]
 pub enum AnalysisError {
@@ -83,7 +73,7 @@ pub enum AnalysisError {
 /// settings-dependent figures alone (no sort, no copy of the series). A trim that
 /// leaves no frame is an [`AnalysisError`].
 pub fn analyze(
-    source: &ReportSource<'_>,
+    source: &RunSource<'_>,
     trace: &Trace,
     settings: Settings,
     trim: Trim,
@@ -116,8 +106,7 @@ pub fn analyze(
         None => (Arc::new(Prepared::new(kept, settings.frame_time)), None),
     };
     let log = markers.map(|(_, log)| log);
-    let run =
-        report::run_prepared(source.name, source.info, source.warnings, kept, &settings, log, &prepared);
+    let run = report::run_prepared(source, kept, &settings, log, &prepared);
     // The timeline's PC-latency row covers the whole trace.
     let pcl = log.and_then(|log| pcl_stack(trace, &PclLatency::of(log, trace)));
     let series = &prepared.series;

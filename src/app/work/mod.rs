@@ -13,7 +13,7 @@ pub mod navigation;
 pub mod selection;
 pub mod tracks;
 
-pub use analyze::{AnalysisError, Analyzed, Marks, ReportSource, analyze};
+pub use analyze::{AnalysisError, Analyzed, Marks, analyze};
 pub use chart_data::ChartData;
 pub use load::{LoadId, LoadSource, Pending};
 pub use tracks::{TelemetryTrack, Tracks};

@@ -264,7 +264,12 @@ mod tests {
     fn page_run() -> PageRun {
         let trace = trace(&[10.0; 3]);
         let settings = Settings::default();
-        let run = crate::report::run_trace("a.csv", &page_run_info(), &[], &trace, &settings, None);
+        let run = crate::report::run_trace(
+            &crate::report::RunSource { file: "a.csv", info: &page_run_info(), warnings: &[] },
+            &trace,
+            &settings,
+            None,
+        );
         PageRun::new(&run, &[], &trace, &settings)
     }
 
@@ -275,7 +280,12 @@ mod tests {
         let trace = trace(&[10.0, 20.0, 10.0]);
         let info = page_run_info();
         let settings = Settings::default();
-        let run = crate::report::run_trace("dir/a<b>.csv", &info, &[], &trace, &settings, None);
+        let run = crate::report::run_trace(
+            &crate::report::RunSource { file: "dir/a<b>.csv", info: &info, warnings: &[] },
+            &trace,
+            &settings,
+            None,
+        );
         let mut out = Vec::new();
         write_run_page(&run, &[("GPU".into(), "RTX & co".into())], &trace, &settings, &mut out).unwrap();
         let html = String::from_utf8(out).unwrap();

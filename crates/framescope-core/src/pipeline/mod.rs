@@ -11,12 +11,17 @@
 pub mod compare;
 pub(crate) mod frames;
 pub(crate) mod inputs;
+mod options;
 mod selector;
 
 pub use frames::FrameTable;
 pub use inputs::{default_workers, for_each_ordered};
 
 pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
+pub use options::{
+    BadOption, OptionError, OptionValues, Options, column_spec, convention, extra_column, fraction,
+    frame_time, non_negative, non_negative_value, number, positive, positive_value, threshold, time_unit,
+};
 pub use selector::{TraceSelector, TraceSelectorError};
 
 use crate::analysis::{FrameTimeSource, Series, Settings, Trim, TrimError};
@@ -219,7 +224,7 @@ fn runs_of(
                     return RunEntry::Failed(FailedRun::new(name, e.to_string()));
                 }
             };
-            let mut run = report::run_trace(name, &capture.info, &capture.warnings, trace, settings, markers);
+            let mut run = report::run_trace(&report::RunSource::of(name, capture), trace, settings, markers);
             run.other_traces = other_traces.to_vec();
             if run.frames == 0 && !run.sampled {
                 empty.push(no_frames_under_source(name, trace, run.frame_time));

@@ -247,30 +247,46 @@ pub fn run(
     settings: &Settings,
     markers: Option<&MarkerLog>,
 ) -> Run {
-    run_trace(file, &capture.info, &capture.warnings, &capture.traces[index], settings, markers)
+    run_trace(&RunSource::of(file, capture), &capture.traces[index], settings, markers)
+}
+
+/// The file a run is of, as its run names it: the name given, what wrote it (format,
+/// system facts) and its file-level warnings.
+#[derive(Debug, Clone, Copy)]
+pub struct RunSource<'a> {
+    /// The name of the run's `file`: the path as given.
+    pub file: &'a str,
+    /// Format and system facts.
+    pub info: &'a FileInfo,
+    /// File-level warnings (a selection of a trace has none of its own).
+    pub warnings: &'a [Warning],
+}
+
+impl<'a> RunSource<'a> {
+    /// The capture `capture` read from `file`.
+    #[must_use]
+    pub fn of(file: &'a str, capture: &'a Capture) -> Self {
+        Self { file, info: &capture.info, warnings: &capture.warnings }
+    }
 }
 
 /// Builds the run of one trace (or a slice of one, see [`Trace::slice`]) of a file.
 #[must_use]
 pub fn run_trace(
-    file: &str,
-    info: &FileInfo,
-    file_warnings: &[Warning],
+    source: &RunSource<'_>,
     trace: &Trace,
     settings: &Settings,
     markers: Option<&MarkerLog>,
 ) -> Run {
     let prepared = Prepared::for_settings(trace, settings);
-    run_prepared(file, info, file_warnings, trace, settings, markers, &prepared)
+    run_prepared(source, trace, settings, markers, &prepared)
 }
 
 /// [`run_trace`] with the settings-independent analysis already done (the window
 /// keeps it to recompute figures when a threshold moves).
 #[must_use]
 pub fn run_prepared(
-    file: &str,
-    info: &FileInfo,
-    file_warnings: &[Warning],
+    source: &RunSource<'_>,
     trace: &Trace,
     settings: &Settings,
     markers: Option<&MarkerLog>,
@@ -278,15 +294,15 @@ pub fn run_prepared(
 ) -> Run {
     let figures = prepared.figures(settings);
     let series = &prepared.series;
-    let mut warnings = run_warnings(file_warnings, trace, prepared);
+    let mut warnings = run_warnings(source.warnings, trace, prepared);
     let mut latency = prepared.latency;
     if let Some(log) = markers {
         warnings.extend(marker_latency(&mut latency, log, trace));
     }
     Run {
-        file: file.to_owned(),
-        format: info.format.name(),
-        format_version: info.format_version.clone(),
+        file: source.file.to_owned(),
+        format: source.info.format.name(),
+        format_version: source.info.format_version.clone(),
         application: trace.meta.application.clone(),
         process_id: trace.meta.process_id,
         swap_chain: trace.meta.swap_chain.clone(),
@@ -296,7 +312,7 @@ pub fn run_prepared(
         sampled: prepared.is_sampled(),
         samples: prepared.sampled.map(|s| s.samples),
         frames: prepared.sampled.map_or(series.len(), |s| s.frames),
-        dropped_frames: info.dropped_known.then(|| trace.dropped_count()),
+        dropped_frames: source.info.dropped_known.then(|| trace.dropped_count()),
         duration_ms: match prepared.sampled {
             Some(s) => Some(s.duration_ms),
             None => (!series.is_empty() && !prepared.is_sampled()).then(|| series.total_ms()),
@@ -325,7 +341,7 @@ pub fn run_prepared(
         telemetry: crate::analysis::telemetry::of(trace, |i| {
             trace.frames.sample_ms.get(i).copied().unwrap_or(1.0)
         }),
-        system: system::facts(info),
+        system: system::facts(source.info),
         other_traces: Vec::new(),
     }
 }

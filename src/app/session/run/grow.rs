@@ -5,9 +5,10 @@
 //! being taken in, only the newest that arrives meanwhile waits.
 
 use super::{AnalysisKey, Failure, Job, OpenRun};
-use crate::app::work::{self, Analyzed, ReportSource, Spawner, Tracks};
+use crate::app::work::{self, Analyzed, Spawner, Tracks};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::model::Capture;
+use framescope_core::report::RunSource;
 use std::sync::Arc;
 
 /// A capture taken in: its trace, tracks and figures (for `AnalysisKey`).
@@ -67,7 +68,7 @@ impl OpenRun {
         self.growing = Some(spawner.task(move || {
             let t = &capture.traces[trace];
             let tracks = Arc::new(Tracks::new(t));
-            let source = ReportSource { name: &name, info: &capture.info, warnings: &capture.warnings };
+            let source = RunSource::of(&name, &capture);
             let markers = markers.as_ref().map(|(v, log)| (*v, log.as_ref()));
             let analyzed = work::analyze(&source, t, settings, trim, None, None, markers);
             Grown { capture, trace, tracks, analyzed, key }

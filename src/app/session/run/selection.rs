@@ -5,7 +5,7 @@ use super::SelectionResult;
 use crate::app::work::{self, ChartData};
 use framescope_core::analysis::{Settings, Trim};
 use framescope_core::model::Capture;
-use framescope_core::report;
+use framescope_core::report::{self, RunSource};
 use std::sync::Arc;
 
 /// The figures of the kept frames (`trim`) that start inside `range` (ms), with the
@@ -26,7 +26,12 @@ pub(super) fn selection_run(
     let whole = trimmed.as_ref().unwrap_or(t);
     let settings = Settings { frame_time: settings.frame_time.resolve(whole), ..settings };
     let part = t.slice(work::selection::selected_frames(t, trim, range));
-    let mut run = report::run_trace(name, &capture.info, &[], &part, &settings, None);
+    let mut run = report::run_trace(
+        &RunSource { file: name, info: &capture.info, warnings: &[] },
+        &part,
+        &settings,
+        None,
+    );
     if !whole.is_sampled() {
         run.vsync = framescope_core::analysis::Vsync::of(whole, settings.refresh_hz);
     }
@@ -86,7 +91,9 @@ mod tests {
         assert_eq!(whole.vsync, None);
         let part = c.traces[0].slice(1001..1150);
         assert!(
-            report::run_trace("g", &c.info, &[], &part, &settings, None).vsync.is_some(),
+            report::run_trace(&RunSource { file: "g", info: &c.info, warnings: &[] }, &part, &settings, None)
+                .vsync
+                .is_some(),
             "alone: 120 Hz"
         );
         let sel = selection_run(&c, 0, "g", settings, Trim::default(), range(&c, 1001, 1149)).0;
