@@ -22,6 +22,8 @@
 //! * [`model`] — the typed trace model (columns, metadata), no I/O, no UI;
 //! * [`ingest`] — format detection and parsing of capture files into the model;
 //! * [`analysis`] — pure, parallel computations over a trace (`metrics.md`);
+//! * [`figures`] — the figure registry: every figure's name, unit, decimals, direction
+//!   and definition, which every front end reads;
 //! * [`report`] — the `framescope report` document (JSON and table);
 //! * [`html`] — the same documents as one self-contained HTML page;
 //! * [`pipeline`] — files to documents: inputs, trace selection, trims, the report,
