@@ -30,6 +30,18 @@ pub fn written(key: &str, v: f64) -> String {
     }
 }
 
+/// A difference of figure `key` as the page writes it: the value's decimals and unit,
+/// signed when it does not round to zero, a share's in percentage points.
+pub fn written_delta(key: &str, v: f64) -> String {
+    let text = written(key, v);
+    let (number, unit) = text.split_once(' ').map_or((text.as_str(), ""), |(n, u)| (n, u));
+    let unit = if unit == "%" { "pp" } else { unit };
+    let zero = number.parse::<f64>().is_ok_and(|n| n == 0.0);
+    let number = number.strip_prefix('-').filter(|_| zero).unwrap_or(number);
+    let signed = if v > 0.0 && !zero { format!("+{number}") } else { number.to_owned() };
+    if unit.is_empty() { signed } else { format!("{signed} {unit}") }
+}
+
 /// Figure `key`'s value in a run's JSON (`report --json`'s run object).
 pub fn run_value(run: &Value, key: &str) -> Value {
     let (section, name) = key.split_once('.').unwrap();

@@ -12,7 +12,7 @@
 use crate::common;
 
 use common::cdp::{Browser, chromium};
-use common::html::{by_section, run_value, signed, written};
+use common::html::{by_section, run_value, signed, written, written_delta};
 use common::{framescope, runs};
 use framescope_core::report::compare::number;
 use serde_json::Value;
@@ -101,16 +101,16 @@ fn check_comparison(b: &mut Browser, comparison: &Value, sets: bool) -> usize {
             || key.ends_with(".max_fps")
             || key.starts_with("limiter.");
         let want = match col.as_str() {
-            "baseline" => number(f("baseline")),
-            "other" => number(f("other")),
-            "delta" => signed(f("delta")),
+            "baseline" => written(key, f("baseline")),
+            "other" => written(key, f("other")),
+            "delta" => written_delta(key, f("delta")),
             "relative" => {
                 e["relative"].as_f64().map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0))
             }
             "interval" => format!(
                 "[{}, {}]",
-                signed(e["ci95"][0].as_f64().unwrap()),
-                signed(e["ci95"][1].as_f64().unwrap())
+                written_delta(key, e["ci95"][0].as_f64().unwrap()),
+                written_delta(key, e["ci95"][1].as_f64().unwrap())
             ),
             "verdict" => match (e["better"].as_bool(), neutral) {
                 (Some(true), _) => "better".into(),

@@ -1,11 +1,12 @@
-//! The page's comparison tables, written as `framescope compare` writes them: a run
+//! The page's comparison tables — every figure in its registry unit and decimals, as
+//! the page's figures table and the window write it (`framescope compare`'s readable
+//! table keeps plain numbers for scripts); telemetry means as `compare` writes them: a run
 //! against a baseline (delta, relative change, verdict; telemetry means as context),
 //! two sets of runs (means, delta, Welch's 95 % interval drawn as a bar around 0,
 //! verdict), and what the regression gate found.
 
 use super::markup::{Html, html, markup};
-use super::tables::name_cell_with;
-use crate::figures::{Figure, Unit};
+use super::tables::name_cell;
 use crate::report::compare::{Comparison, Regression, Row, number};
 use crate::report::gate::NotComparable;
 use crate::report::sets::{SetComparison, SetRow, SetsJson};
@@ -17,17 +18,6 @@ fn signed(v: f64) -> String {
 
 fn relative(r: Option<f64>) -> String {
     r.map_or_else(|| "—".to_owned(), |r| format!("{:+.1} %", r * 100.0))
-}
-
-/// A compared figure's name, with the unit `compare` writes its value in (durations
-/// in ms, shares as fractions).
-fn compared_name(figure: &Figure) -> Html {
-    let unit = match figure.unit {
-        Unit::Ms | Unit::Seconds => " (ms)",
-        Unit::Fraction => " (fraction)",
-        Unit::Fps | Unit::Count | Unit::Ratio => "",
-    };
-    name_cell_with(figure, unit)
 }
 
 /// A cell of comparison row `key`, column `col`.
@@ -65,14 +55,15 @@ pub(super) fn comparison_table(out: &mut Html, c: &Comparison, names: [&str; 2])
             hidden += 1;
             continue;
         }
-        let key = row.figure.qualified_name();
-        let side = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), number);
-        let (delta, rel) = row
-            .entry
-            .map_or_else(|| ("—".to_owned(), "—".to_owned()), |e| (signed(e.delta), relative(e.relative)));
+        let (f, key) = (row.figure, row.figure.qualified_name());
+        let side = |v: Option<f64>| v.map_or_else(|| "—".to_owned(), |v| f.format(v));
+        let (delta, rel) = row.entry.map_or_else(
+            || ("—".to_owned(), "—".to_owned()),
+            |e| (f.format_delta(e.delta), relative(e.relative)),
+        );
         let v = verdict(row, c.noise_band());
         out.raw("<tr>");
-        out.push(&compared_name(row.figure));
+        out.push(&name_cell(f));
         cell(out, &key, "baseline", "num", &side(row.baseline));
         cell(out, &key, "other", "num", &side(row.other));
         cell(out, &key, "delta", "num", &delta);
@@ -157,18 +148,19 @@ pub(super) fn sets_table(out: &mut Html, c: &SetComparison) {
 }
 
 fn set_row(out: &mut Html, row: &SetRow) {
-    let key = row.figure.qualified_name();
+    let (f, key) = (row.figure, row.figure.qualified_name());
     let side =
-        |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| number(s.mean));
+        |v: Option<crate::report::sets::FigureStats>| v.map_or_else(|| "—".to_owned(), |s| f.format(s.mean));
     out.raw("<tr>");
-    out.push(&compared_name(row.figure));
+    out.push(&name_cell(f));
     cell(out, &key, "baseline", "num", &side(row.baseline));
     cell(out, &key, "other", "num", &side(row.other));
     if let Some(e) = row.entry {
         let v = row.verdict().map_or("not comparable", crate::report::Verdict::as_str);
-        cell(out, &key, "delta", "num", &signed(e.delta));
+        cell(out, &key, "delta", "num", &f.format_delta(e.delta));
         cell(out, &key, "relative", "num", &relative(e.relative));
-        cell(out, &key, "interval", "num", &format!("[{}, {}]", signed(e.ci95[0]), signed(e.ci95[1])));
+        let interval = format!("[{}, {}]", f.format_delta(e.ci95[0]), f.format_delta(e.ci95[1]));
+        cell(out, &key, "interval", "num", &interval);
         out.push(&interval_bar(e.ci95, e.delta, v));
         cell(out, &key, "verdict", &format!("verdict {v}"), v);
     } else {

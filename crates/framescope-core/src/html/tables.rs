@@ -64,17 +64,10 @@ pub(super) fn short_name(path: &str) -> &str {
 
 /// A figure's name cell (its registry name), with its definition on hover.
 pub(super) fn name_cell(figure: &Figure) -> Html {
-    name_cell_with(figure, "")
-}
-
-/// [`name_cell`] with `unit` after the name (the comparison tables write durations in
-/// ms and shares as fractions, as `compare` does).
-pub(super) fn name_cell_with(figure: &Figure, unit: &str) -> Html {
     markup!(
-        "<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span>{}</th>",
+        "<th scope=\"row\"><span class=\"def\" title=\"{}\">{}</span></th>",
         figure.help,
-        figure.display_name(),
-        unit
+        figure.display_name()
     )
 }
 
