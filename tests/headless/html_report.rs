@@ -12,9 +12,8 @@
 use crate::common;
 
 use common::cdp::{Browser, chromium};
-use common::html::{by_section, run_value, signed, written, written_delta};
+use common::html::{by_section, run_value, written, written_delta};
 use common::{framescope, runs};
-use framescope_core::report::compare::number;
 use serde_json::Value;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
