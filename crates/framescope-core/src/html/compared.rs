@@ -25,6 +25,8 @@ fn compared_name(figure: &Figure) -> Html {
     let unit = match figure.unit {
         Unit::Ms | Unit::Seconds => " (ms)",
         Unit::Fraction => " (fraction)",
+        Unit::Watts => " (W)",
+        Unit::FpsPerWatt => " (FPS/W)",
         Unit::Fps | Unit::Count | Unit::Ratio => "",
     };
     name_cell_with(figure, unit)
