@@ -70,12 +70,17 @@ impl Conventions {
     #[must_use]
     pub fn with_frameview_power(mut self, telemetry: &super::Telemetry) -> Self {
         let mean = |name: &str| {
-            telemetry.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, s)| s.mean).filter(|m| m.is_finite())
+            telemetry
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, s)| s.mean)
+                .filter(|m| m.is_finite())
         };
         if let Some(fv) = self.frameview.as_mut() {
             fv.gpu_nv_power_w = mean("NV Pwr(W) (API)");
             fv.cpu_package_power_w = mean("CPU Package Power(W)");
-            fv.perf_per_watt_pcat = mean("PCAT Power Total(W)").filter(|p| *p > 0.0).map(|p| fv.average_fps / p);
+            fv.perf_per_watt_pcat =
+                mean("PCAT Power Total(W)").filter(|p| *p > 0.0).map(|p| fv.average_fps / p);
         }
         self
     }

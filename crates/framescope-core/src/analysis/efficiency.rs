@@ -27,11 +27,13 @@ pub struct Efficiency {
 /// measurement, NVIDIA's board power (FrameView's "GPU NV Power"), CapFrameX's sensor,
 /// Afterburner's, MangoHud's, PresentMon's capture app's. AMD and Intel FrameView
 /// columns (`…Pwr(W) (API)`) come after these ([`is_other_api_power`]).
-const GPU_POWER: [&str; 7] = ["PCAT Power Total(W)", "NV Pwr(W) (API)", "GPU Power", "Power", "gpu_power", "GPUPower", "GPU power"];
+const GPU_POWER: [&str; 7] =
+    ["PCAT Power Total(W)", "NV Pwr(W) (API)", "GPU Power", "Power", "gpu_power", "GPUPower", "GPU power"];
 
 /// CPU package power columns, most preferred first: FrameView, CapFrameX, MangoHud,
 /// PresentMon's capture app, Afterburner.
-const CPU_POWER: [&str; 5] = ["CPU Package Power(W)", "CPU Package Power", "cpu_power", "CPUPower", "CPU power"];
+const CPU_POWER: [&str; 5] =
+    ["CPU Package Power(W)", "CPU Package Power", "cpu_power", "CPUPower", "CPU power"];
 
 /// FrameView's other vendors' board power, `AMDPwr(W) (API)` and the like — not its
 /// chip-only `GPUOnlyPwr` nor the `NV-Total-USBCPwr` variant.
@@ -66,10 +68,10 @@ pub fn of(trace: &Trace, series: &Series, avg_fps: f64) -> Option<Efficiency> {
 /// AMD or Intel FrameView column. Afterburner's `Power` counts only in watts (its
 /// `Power percent` is a share of the limit; an older log may declare `%`).
 fn gpu_column(trace: &Trace) -> Option<&Column> {
-    let has_number = |c: &&Column| (0..trace.len()).any(|i| c.values.get(i).is_some_and(f64::is_finite));
-    let in_watts = |c: &&Column| {
-        !trace.frames.units.iter().any(|(name, unit)| name == &c.name && unit.trim() == "%")
-    };
+    let has_number =
+        |c: &&Column| (0..trace.len()).any(|i| c.values.get(i).is_some_and(|p| p.is_finite() && p > 0.0));
+    let in_watts =
+        |c: &&Column| !trace.frames.units.iter().any(|(name, unit)| name == &c.name && unit.trim() == "%");
     GPU_POWER
         .iter()
         .filter_map(|name| trace.column_named(name))
@@ -78,14 +80,15 @@ fn gpu_column(trace: &Trace) -> Option<&Column> {
         .find(has_number)
 }
 
-/// The mean of `column` over the series' frames with a finite value ≥ 0, each weighted
+/// The mean of `column` over the series' frames with a finite value > 0 (a sensor that
+/// reads 0 W measured nothing: MangoHud writes 0 without a power sensor), each weighted
 /// by its frame time (a sample by its interval); `None` when no frame has a value.
 fn weighted_mean(trace: &Trace, series: &Series, column: &Column) -> Option<f64> {
     let sampled = trace.is_sampled();
     let (mut sum, mut weights) = (0.0, 0.0);
     for (k, &ft) in series.frame_time_ms.iter().enumerate() {
         let Some(i) = series.frame_of(k).map(|i| i as usize) else { continue };
-        let Some(p) = column.values.get(i).filter(|p| p.is_finite() && *p >= 0.0) else { continue };
+        let Some(p) = column.values.get(i).filter(|p| p.is_finite() && *p > 0.0) else { continue };
         let w = if sampled { trace.frames.sample_ms.get(i).copied().unwrap_or(f64::NAN) } else { ft };
         if w.is_finite() && w > 0.0 {
             sum += p * w;

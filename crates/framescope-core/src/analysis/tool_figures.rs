@@ -27,7 +27,8 @@ pub struct ToolFigures {
 }
 
 /// RTSS's benchmark columns: average, 1 % low, 0.1 % low, min, max.
-const RTSS: [&str; 5] = ["Framerate Avg", "Framerate 1% Low", "Framerate 0.1% Low", "Framerate Min", "Framerate Max"];
+const RTSS: [&str; 5] =
+    ["Framerate Avg", "Framerate 1% Low", "Framerate 0.1% Low", "Framerate Min", "Framerate Max"];
 
 /// The NVIDIA App's one column, its 1 % low.
 const NVIDIA_APP_LOW: &str = "FPS 1(%) Low";
@@ -62,7 +63,8 @@ pub fn of(trace: &Trace) -> Option<ToolFigures> {
             max_fps: None,
         }
     };
-    let values = [figures.avg_fps, figures.low_1pct_fps, figures.low_0_1pct_fps, figures.min_fps, figures.max_fps];
+    let values =
+        [figures.avg_fps, figures.low_1pct_fps, figures.low_0_1pct_fps, figures.min_fps, figures.max_fps];
     values.iter().any(Option::is_some).then_some(figures)
 }
 
@@ -93,7 +95,11 @@ mod tests {
                 sample_ms: vec![1000.0; n],
                 columns: columns
                     .into_iter()
-                    .map(|(name, v)| Column { name: name.into(), kind: ColumnKind::Telemetry, values: v.into() })
+                    .map(|(name, v)| Column {
+                        name: name.into(),
+                        kind: ColumnKind::Telemetry,
+                        values: v.into(),
+                    })
                     .collect(),
                 ..Frames::default()
             },

@@ -20,13 +20,14 @@ pub use tabular::{Cells, Table, TableChunks};
 
 pub use compare::{CompareReport, Comparison, compare};
 pub use table::{
-    FEW_FRAMES, limiter_text, lows_note, write_entry, write_settings, write_table, write_table_with,
+    FEW_FRAMES, limiter_text, lows_note, sampled_lows_note, write_entry, write_settings, write_table,
+    write_table_with,
 };
 pub use verdict::Verdict;
 
 use crate::analysis::{
-    Conventions, Efficiency, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
-    Summary, Telemetry, ToolFigures, Vsync,
+    Conventions, Efficiency, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared,
+    Settings, Stutters, Summary, Telemetry, ToolFigures, Vsync,
 };
 use crate::ingest::{LoadError, LoadErrorKind};
 use crate::model::markers::MarkerLog;
