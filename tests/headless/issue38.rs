@@ -222,3 +222,50 @@ fn the_table_says_sampled_lows_are_lows_of_averages() {
     // 60 FPS ÷ 152 W = 0.395 frames per joule.
     assert!(table.contains("efficiency  GPU 0.395 FPS/W   GPU power 152.00 W"), "{table}");
 }
+
+/// A game benchmark's `frame, fps, time` export (`sample-traces/
+/// generic-game-benchmark-frame-fps-time.csv`) is read without `--column`: the running
+/// clock `time` (s) at 0, 0.020, 0.036, 0.061, 0.081, 0.097 gives frame times 20, 16,
+/// 25, 20, 16 ms — 5 frames in 97 ms: 5000 / 97 = 51.546 FPS; sorted 16, 16, 20, 20, 25:
+/// p50 20, p90 20 + 0.6 × 5 = 23 ms; min 1000 / 25 = 40, max 1000 / 16 = 62.5; the 1 %
+/// low one frame (k = 1): 40. `fps` is telemetry over the 5 frames: 265 / 5 = 53. A
+/// typed warning says the time column was guessed, and which.
+#[test]
+fn a_game_benchmark_export_is_read_without_column_names() {
+    let file = repo_file("sample-traces/generic-game-benchmark-frame-fps-time.csv");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "generic");
+    assert_eq!(run["format_version"], "game benchmark (frame, fps, time)");
+    assert_eq!(run["frames"], 5);
+    let s = &run["summary"];
+    let near = |v: &Value, want: f64| (v.as_f64().unwrap() - want).abs() < 1e-9;
+    assert!(near(&run["duration_ms"], 97.0));
+    assert!(near(&s["avg_fps"], 5000.0 / 97.0));
+    assert!(near(&s["p50_ms"], 20.0) && near(&s["p90_ms"], 23.0));
+    assert!(near(&s["min_fps"], 40.0) && near(&s["max_fps"], 62.5) && near(&s["low_1pct_fps"], 40.0));
+    assert!(near(&run["telemetry"]["fps"]["mean"], 53.0));
+    let w = &run["warnings"][0];
+    assert_eq!(
+        (&w["kind"], &w["column"], &w["unit"]),
+        (&Value::from("guessed_time_column"), &Value::from("time"), &Value::from("s"))
+    );
+    // The table says so, naming the column; an explicit mapping needs no guess.
+    let table = common::framescope(["report".as_ref(), file.as_os_str()]).stdout;
+    assert!(
+        table.contains("the time column was guessed") && table.contains("running clock 'time' (--unit s)"),
+        "{table}"
+    );
+    let (_, mapped) = report_json([
+        file.as_os_str(),
+        "--column".as_ref(),
+        "timestamp=time".as_ref(),
+        "--unit".as_ref(),
+        "s".as_ref(),
+    ]);
+    assert_eq!(mapped["runs"][0]["summary"], doc["runs"][0]["summary"]);
+    assert!(
+        mapped["runs"][0]["warnings"].as_array().unwrap().iter().all(|w| w["kind"] != "guessed_time_column")
+    );
+}

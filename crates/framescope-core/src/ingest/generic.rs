@@ -17,7 +17,7 @@ use super::table::{Accumulator, ColumnSpec, Head, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 pub use crate::model::TimeUnit;
-use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning};
+use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning, WarningKind};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
@@ -62,6 +62,10 @@ pub enum KnownLayout {
     ProfileAnalyzer,
     /// google/vulkan-performance-layers frame-time layer.
     VulkanLayer,
+    /// A game's built-in benchmark export, `frame, fps, time` (Metro Exodus and the
+    /// like): `time` a running clock in seconds, guessed from the header (a warning
+    /// says so, [`WarningKind::GuessedTimeColumn`]).
+    GameBenchmark,
 }
 
 impl KnownLayout {
@@ -72,6 +76,7 @@ impl KnownLayout {
             Self::Fraps => (MappedRole::Timestamp, "Time (ms)", TimeUnit::Millis),
             Self::ProfileAnalyzer => (MappedRole::FrameTime, "Frame Time (ms)", TimeUnit::Millis),
             Self::VulkanLayer => (MappedRole::FrameTime, "Frame Time (ns)", TimeUnit::Nanos),
+            Self::GameBenchmark => (MappedRole::Timestamp, "time", TimeUnit::Seconds),
         };
         ColumnMapping { role, column: column.to_owned(), unit, extra: Vec::new() }
     }
@@ -81,6 +86,7 @@ impl KnownLayout {
             Self::Fraps => "FRAPS frametimes",
             Self::ProfileAnalyzer => "Unity Profile Analyzer frame times",
             Self::VulkanLayer => "Vulkan frame-time layer",
+            Self::GameBenchmark => "game benchmark (frame, fps, time)",
         }
     }
 }
@@ -367,12 +373,27 @@ pub(super) fn load<R: Read>(
     let trace = acc.finish(meta_for(path));
     let info = file_info(path, head, mapping, known, index);
     let mut warnings = Vec::new();
+    if known == Some(KnownLayout::GameBenchmark) {
+        warnings.push(guessed_time_column(&head.header[index], mapping.unit));
+    }
     if known.is_none()
         && let Some(w) = implausible_unit(&trace.frames.frame_time_ms, mapping.unit)
     {
         warnings.push(w);
     }
     Ok(Capture { info, traces: vec![trace], warnings })
+}
+
+/// Says that no `--column` was given and the frame times are the steps of a running
+/// clock framescope guessed from the header (a game benchmark's `time`, in `unit`).
+fn guessed_time_column(column: &str, unit: TimeUnit) -> Warning {
+    Warning::note(format!(
+        "the time column was guessed: no --column given, so the frame times are the steps of the running \
+         clock '{column}' (--unit {}), as a game benchmark's frame, fps, time export writes it; give \
+         --column frame-time=NAME or timestamp=NAME with --unit to read another column",
+        unit.name()
+    ))
+    .with_kind(WarningKind::GuessedTimeColumn { column: column.to_owned(), unit: unit.name() })
 }
 
 /// A warning when the mapped frame times read in `unit` have a median of a second or
