@@ -15,6 +15,11 @@ fn as_printed(v: f64, printed: &str) -> String {
     format!("{v:.decimals$}")
 }
 
+/// True for a `.csv` file name.
+fn is_csv(name: &str) -> bool {
+    Path::new(name).extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+}
+
 /// The files of `dir` whose names pass `keep`, sorted.
 fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
@@ -38,7 +43,7 @@ fn frameview_power_equals_frameviews_own_summaries() {
     let Some(traces) = real_traces() else { return };
     let dir = traces.join("frameview");
     let mut checked = 0;
-    for summary in files(&dir, |n| n.starts_with("FrameView_Summary") && n.ends_with(".csv")) {
+    for summary in files(&dir, |n| n.starts_with("FrameView_Summary") && is_csv(n)) {
         let mut reader = csv::ReaderBuilder::new().flexible(true).from_path(&summary).expect("summary");
         let header: Vec<String> = reader.headers().expect("header").iter().map(str::to_owned).collect();
         for row in reader.records() {
@@ -184,7 +189,7 @@ fn rtss_figures_are_what_rtss_wrote_at_the_end_of_each_session() {
 #[test]
 fn nvidia_app_low_is_its_last_value() {
     let Some(traces) = real_traces() else { return };
-    for log in files(&traces.join("nvidia-app"), |n| n.ends_with(".csv")) {
+    for log in files(&traces.join("nvidia-app"), is_csv) {
         let mut reader = csv::ReaderBuilder::new().flexible(true).from_path(&log).unwrap();
         let header: Vec<String> = reader.headers().unwrap().iter().map(str::to_owned).collect();
         let at = |name: &str| header.iter().position(|h| h == name).unwrap();

@@ -262,7 +262,7 @@ pub(super) const FIGURES: &[Figure] = &[
     Figure {
         section: Section::Efficiency,
         name: "power_mean_w",
-        title: "GPU power",
+        title: "Mean GPU power",
         label: "GPU power",
         unit: Unit::Watts,
         decimals: 2,
@@ -284,7 +284,7 @@ pub(super) const FIGURES: &[Figure] = &[
     Figure {
         section: Section::Efficiency,
         name: "cpu_power_mean_w",
-        title: "CPU package power",
+        title: "Mean CPU package power",
         label: "CPU power",
         unit: Unit::Watts,
         decimals: 2,

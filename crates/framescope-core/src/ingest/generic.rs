@@ -1,7 +1,9 @@
 //! Generic per-frame CSVs (`formats.md` §11): any CSV with a header row whose
 //! frame-time column (or per-frame timestamp column) the user names, and the layouts
 //! known without a mapping — FRAPS `frametimes.csv` (a running clock in ms), the Unity
-//! Profile Analyzer's *Single Frame Times* export and the Vulkan frame-time layer.
+//! Profile Analyzer's *Single Frame Times* export, the Vulkan frame-time layer and a
+//! game benchmark's `frame, fps, time` export (a running clock in seconds, guessed:
+//! its run says so, and a `--column` mapping replaces the guess).
 //! `;`-separated files with decimal commas are read too.
 //!
 //! A timestamp column gives one frame fewer than it has rows: frame `i`'s time is
