@@ -263,7 +263,7 @@ pub(super) const FIGURES: &[Figure] = &[
     Figure {
         section: Section::FrameView,
         name: "gpu_nv_power_w",
-        title: "GPU NV Power (API)",
+        title: "GPU NV Power (Watts) (API)",
         label: "GPU NV power",
         unit: Unit::Watts,
         decimals: 3,
@@ -274,7 +274,7 @@ pub(super) const FIGURES: &[Figure] = &[
     Figure {
         section: Section::FrameView,
         name: "cpu_package_power_w",
-        title: "CPU Package Power",
+        title: "CPU Package Power(Watts)",
         label: "CPU package power",
         unit: Unit::Watts,
         decimals: 3,
