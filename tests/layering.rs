@@ -312,6 +312,7 @@ const TEXT_MATCHES: &[(&str, &str, &str)] = &[
     ("ingest/pcl.rs", "event", "a marker log's event names"),
     ("ingest/detect.rs", "first", "a header's first cell"),
     ("ingest/table/mod.rs", "trimmed", "a file's `//` comment lines"),
+    ("analysis/efficiency.rs", "lower", "power column names"),
 ];
 
 /// Words that make a receiver a message, an error or a warning: never matched on.

@@ -48,6 +48,10 @@ pub const FRAME_HEALTH: &str = "Frame health";
 /// What each row that is not one registry figure means.
 const ROW_HELP: &[(&str, &str)] = &[
     (
+        SAMPLED_LOWS,
+        "A sampled log has one average rate per sample, so its 1% and 0.1% lows are lows of those averages: always higher than lows of single frames. The logging tool's own lows (RTSS's benchmark, the NVIDIA App), when the log has them, are per frame.",
+    ),
+    (
         OSCILLATION,
         "OSC: frame times swinging between fast and slow, flagged when the 90th percentile of the 19-frame interquartile range is over the floor and of q3 / q1 over 1.2; stutters there may be false positives.",
     ),
@@ -69,6 +73,8 @@ pub fn figure_help(name: &str) -> &'static str {
     registry.or_else(|| ROW_HELP.iter().find(|(n, _)| *n == name).map(|&(_, help)| help)).unwrap_or("")
 }
 
+/// The row beside a sampled log's lows (`report::sampled_lows_note`).
+pub const SAMPLED_LOWS: &str = "Sampled lows";
 /// The row beside the lows of a run of fewer than 100 frames (`report::lows_note`).
 pub const SHORT_RUN_LOWS: &str = "1% and 0.1% lows";
 /// What the note beside a short run's lows means, for its tooltip.

@@ -12,7 +12,8 @@ Formats read (detected from the content, not the file name):
   engines    Unity FrameTimingManager (framescope's recorder CSV, Profiler-counter exports in ns),
              Unreal Engine CSV profiler (4.17-4.19 and 4.2x-5.x layouts, events, footer)
   generic    FRAPS frametimes, Unity Profile Analyzer frame-time exports, the Vulkan frame-time
-             layer; any other CSV (also ';'-separated with decimal commas) with
+             layer, game benchmark exports 'frame, fps, time' (time guessed as seconds, said so);
+             any other CSV (also ';'-separated with decimal commas) with
              --column frame-time=NAME or --column timestamp=NAME and --unit s|ms|us|ns
              (the window asks with its Map columns step)
   markers    PCL Stats marker logs (--pcl): Display Commander's, or framescope's plain marker CSV

@@ -9,7 +9,11 @@ use serde_json::Value;
 pub fn written(key: &str, v: f64) -> String {
     let (section, name) = key.split_once('.').unwrap();
     let fixed = |d: usize| format!("{:.*}", d, v + 0.0);
-    if name == "animation_error_over_1ms_fraction" {
+    if name.contains("per_watt") {
+        format!("{} FPS/W", fixed(3))
+    } else if name.ends_with("_w") {
+        format!("{} W", fixed(if section == "frameview" { 3 } else { 2 }))
+    } else if name == "animation_error_over_1ms_fraction" {
         format!("{:.1} %", v * 100.0)
     } else if name.ends_with("_fraction") || name == "gpu_busy_share" {
         format!("{:.2} %", v * 100.0)

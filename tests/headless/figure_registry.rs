@@ -58,6 +58,8 @@ fn written(f: &Figure, v: f64) -> String {
         Unit::Ms => format!("{:.d$} ms", v + 0.0),
         Unit::Seconds => format!("{:.d$} s", v / 1000.0),
         Unit::Fraction => format!("{:.d$} %", v * 100.0),
+        Unit::Watts => format!("{:.d$} W", v + 0.0),
+        Unit::FpsPerWatt => format!("{:.d$} FPS/W", v + 0.0),
     }
 }
 

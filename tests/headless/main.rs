@@ -31,6 +31,7 @@ mod issue18_sessions;
 mod issue20_cli;
 mod issue20_units;
 mod issue34_fixes;
+mod issue38;
 mod limiter_cli;
 mod live_cli;
 mod mangled_captures;

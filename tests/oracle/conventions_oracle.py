@@ -426,7 +426,26 @@ def pm_telemetry(header, rows_by_line, frames):
 # Documents
 
 
+def fv_power(fv, tele):
+    """metrics.md section 15: FrameView's summary "GPU NV Power (Watts) (API)", "CPU Package
+    Power(Watts)" and "Perf/Watt (F/J) (PCAT)" are plain per-row means of the log's
+    `NV Pwr(W) (API)`, `CPU Package Power(W)` and `PCAT Power Total(W)` (the telemetry
+    means, which are per row), the last as average FPS / PCAT power; null without them."""
+    def mean(name):
+        for k, v in tele.items():
+            if k.lower() == name.lower():
+                return v["mean"]
+        return None
+    pcat = mean("PCAT Power Total(W)")
+    fv["gpu_nv_power_w"] = mean("NV Pwr(W) (API)")
+    fv["cpu_package_power_w"] = mean("CPU Package Power(W)")
+    fv["perf_per_watt_pcat"] = fv["average_fps"] / pcat if pcat is not None and pcat > 0 else None
+    return fv
+
+
 def _trace_entry(application, process_id, swap_chain, conv, tele):
+    if conv is not None and conv.get("frameview") is not None:
+        fv_power(conv["frameview"], tele)
     return {"application": application, "process_id": process_id, "swap_chain": swap_chain,
             "conventions": conv, "telemetry": tele}
 

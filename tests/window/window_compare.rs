@@ -46,6 +46,8 @@ fn shown(v: f64, f: &Figure) -> String {
         Unit::Ms => format!("{} ms", fixed(v, d)),
         Unit::Seconds => format!("{} s", fixed(v / 1000.0, d)),
         Unit::Fraction => format!("{} %", fixed(v * 100.0, d)),
+        Unit::Watts => format!("{} W", fixed(v, d)),
+        Unit::FpsPerWatt => format!("{} FPS/W", fixed(v, d)),
     }
 }
 

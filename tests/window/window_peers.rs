@@ -99,7 +99,8 @@ fn the_panel_shows_frameview_s_own_summary_figures() {
     // Every other tool's figures are there too, as the report computes them.
     for figure in FIGURES.iter().filter(|f| f.section.is_convention()) {
         let (tool, key, name) = (figure.section.name(), figure.name, figure.title);
-        let want = cell(f(&run["conventions"][tool][key]), figure);
+        // FrameView's Perf/Watt needs a PCAT board's readings, which this log lacks: "—".
+        let want = run["conventions"][tool][key].as_f64().map_or_else(|| "—".to_owned(), |v| cell(v, figure));
         assert!(labelled(&h, name).contains(&want), "{tool}.{key}: {want} not in {:?}", labelled(&h, name));
     }
 }
@@ -192,6 +193,8 @@ fn cell(v: f64, figure: &Figure) -> String {
     match figure.unit {
         Unit::Fps => format!("{v:.d$}"),
         Unit::Fraction => format!("{:.d$} %", v * 100.0),
+        Unit::Watts => format!("{v:.d$} W"),
+        Unit::FpsPerWatt => format!("{v:.d$} FPS/W"),
         other => panic!("unexpected unit {other:?}"),
     }
 }
@@ -223,6 +226,9 @@ fn the_figures_choice_switches_the_table_to_a_peer_tool() {
         let entries = doc["comparison"]["conventions"][tool].as_object().expect("the tool's section");
         assert!(entries.len() >= 4);
         for (key, entry) in entries {
+            if entry.is_null() {
+                continue; // FrameView's power figures: only FrameView's logs have the columns
+            }
             let unit = figure(&format!("{tool}.{key}")).expect("a registry figure");
             let name = unit.display_name();
             assert!(name.starts_with(&format!("{title}: ")), "{name}");

@@ -4,8 +4,8 @@
 
 use super::Model;
 use crate::app::figure_text::{
-    FRAME_HEALTH, OSCILLATION, PACING, REFRESH, RENDER_LATENCY, SHORT_RUN_LOWS, SHORT_RUN_LOWS_HELP,
-    figure_help,
+    FRAME_HEALTH, OSCILLATION, PACING, REFRESH, RENDER_LATENCY, SAMPLED_LOWS, SHORT_RUN_LOWS,
+    SHORT_RUN_LOWS_HELP, figure_help,
 };
 use crate::app::session::{AppCommand, ShellCommand};
 use eframe::egui::{self, RichText};
@@ -17,6 +17,30 @@ use framescope_core::report::Run;
 
 /// What the figures panel says for a figure a sampled log cannot give.
 pub const NEEDS_FRAMES: &str = "needs per-frame data";
+
+/// A sampled log's own tool figures (`metrics.md` §10), beside framescope's lows.
+const TOOL_ROWS: [&str; 5] = [
+    "tool_figures.avg_fps",
+    "tool_figures.low_1pct_fps",
+    "tool_figures.low_0_1pct_fps",
+    "tool_figures.min_fps",
+    "tool_figures.max_fps",
+];
+
+/// Frames per joule, each with the mean power it divides by (`metrics.md` §15).
+const EFFICIENCY_ROWS: [(&str, &str); 2] = [
+    ("efficiency.fps_per_watt", "efficiency.power_mean_w"),
+    ("efficiency.cpu_fps_per_watt", "efficiency.cpu_power_mean_w"),
+];
+
+/// The efficiency rows a run has: "0.305 FPS/W at 149.29 W".
+fn efficiency_rows(run: &Run) -> Vec<(&'static str, String)> {
+    let rows = EFFICIENCY_ROWS.iter().filter_map(|(per_watt, power)| {
+        let (name, value) = figure_row(run, per_watt)?;
+        Some((name, figure_row(run, power).map_or(value.clone(), |(_, w)| format!("{value} at {w}"))))
+    });
+    rows.collect()
+}
 
 /// Target rates offered in the settings bar.
 pub const TARGETS: [f64; 7] = [30.0, 60.0, 90.0, 120.0, 144.0, 165.0, 240.0];
@@ -71,6 +95,12 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
     if let Some(note) = framescope_core::report::lows_note(run) {
         rows.push((SHORT_RUN_LOWS, note.to_owned()));
     }
+    // A sampled log's lows are lows of averages; its logging tool's own are per frame
+    // (metrics.md §10).
+    if let Some(note) = framescope_core::report::sampled_lows_note(run) {
+        rows.push((SAMPLED_LOWS, note));
+    }
+    rows.extend(figure_rows_of(run, &TOOL_ROWS));
     rows.extend(figure_rows_of(run, &["summary.min_fps", "summary.max_fps"]));
     if run.stutters.is_some() {
         let time = value_of(run, "stutters.time_fraction");
@@ -91,6 +121,7 @@ pub fn figure_rows(run: &Run) -> Vec<(&'static str, String)> {
         &["summary.p50_ms", "summary.p90_ms", "summary.p95_ms", "summary.p99_ms", "summary.p99_9_ms"],
     ));
     rows.extend(latency_rows(run));
+    rows.extend(efficiency_rows(run));
     rows.extend(refresh_and_frames_rows(run));
     rows
 }

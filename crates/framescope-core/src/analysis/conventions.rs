@@ -64,6 +64,28 @@ impl Conventions {
     }
 }
 
+impl Conventions {
+    /// The figures with FrameView's power figures (`metrics.md` §15) from the run's
+    /// `telemetry`, whose means are per row as FrameView's summary takes them.
+    #[must_use]
+    pub fn with_frameview_power(mut self, telemetry: &super::Telemetry) -> Self {
+        let mean = |name: &str| {
+            telemetry
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                .map(|(_, s)| s.mean)
+                .filter(|m| m.is_finite())
+        };
+        if let Some(fv) = self.frameview.as_mut() {
+            fv.gpu_nv_power_w = mean("NV Pwr(W) (API)");
+            fv.cpu_package_power_w = mean("CPU Package Power(W)");
+            fv.perf_per_watt_pcat =
+                mean("PCAT Power Total(W)").filter(|p| *p > 0.0).map(|p| fv.average_fps / p);
+        }
+        self
+    }
+}
+
 /// CapFrameX's figures.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct CapFrameX {
@@ -121,6 +143,14 @@ pub struct FrameView {
     pub fps_1pct: f64,
     /// At 0.001.
     pub fps_0_1pct: f64,
+    /// The summary's "GPU NV Power (Watts) (API)": the plain per-row mean of the log's
+    /// `NV Pwr(W) (API)` (`metrics.md` §15); null without the column.
+    pub gpu_nv_power_w: Option<f64>,
+    /// "CPU Package Power(Watts)": the per-row mean of `CPU Package Power(W)`.
+    pub cpu_package_power_w: Option<f64>,
+    /// "Perf/Watt (F/J) (PCAT)": `average_fps /` the per-row mean of `PCAT Power
+    /// Total(W)`; null without a PCAT board (FrameView writes NA).
+    pub perf_per_watt_pcat: Option<f64>,
 }
 
 /// PresentMon app's figures.
@@ -295,6 +325,9 @@ impl FrameView {
             fps_5pct: nth_slowest(0.05),
             fps_1pct: nth_slowest(0.01),
             fps_0_1pct: nth_slowest(0.001),
+            gpu_nv_power_w: None,
+            cpu_package_power_w: None,
+            perf_per_watt_pcat: None,
         })
     }
 }

@@ -5,6 +5,7 @@
 
 mod band;
 pub(crate) mod conventions;
+pub(crate) mod efficiency;
 pub(crate) mod framegen;
 pub(crate) mod half_steps;
 pub(crate) mod health;
@@ -20,6 +21,7 @@ mod strands;
 pub(crate) mod stutter;
 pub(crate) mod summary;
 pub(crate) mod telemetry;
+pub(crate) mod tool_figures;
 pub(crate) mod trim;
 pub(crate) mod vsync;
 
@@ -30,6 +32,7 @@ pub use live::{Running, Throttle};
 pub use vsync::VsyncSource;
 
 pub use conventions::Conventions;
+pub use efficiency::Efficiency;
 pub use framegen::FrameTypes;
 pub use health::{Action, Candidates, Health};
 pub use latency::Latency;
@@ -41,6 +44,7 @@ pub use sampled::SampledRun;
 pub use stutter::{Oscillation, Stutters};
 pub use summary::{Summary, percentile};
 pub use telemetry::{Telemetry, TelemetryStats};
+pub use tool_figures::ToolFigures;
 pub use trim::{Trim, TrimError};
 pub use vsync::Vsync;
 

@@ -1,8 +1,9 @@
-//! Latency (`metrics.md` §7), what limits the frame rate (§13) and the frame-generation rates.
+//! Latency (`metrics.md` §7), what limits the frame rate (§13), the frame-generation
+//! rates, efficiency (§15) and a sampled log's own tool figures (§10).
 
 use super::{Direction, Figure, Section, Unit};
 
-use Direction::{HigherIsBetter as HIGHER, LowerIsBetter as LOWER, Neutral as NEUTRAL};
+use Direction::{HigherIsBetter as HIGHER, LowerIsBetter as LOWER, Neutral as NEUTRAL, Unjudged as UNJUDGED};
 
 pub(super) const FIGURES: &[Figure] = &[
     Figure {
@@ -246,5 +247,104 @@ pub(super) const FIGURES: &[Figure] = &[
         direction: HIGHER,
         help: "Frames made by frame generation per second of the run.",
         value: |r| r.frame_types.and_then(|t| t.generated.fps),
+    },
+    Figure {
+        section: Section::Efficiency,
+        name: "fps_per_watt",
+        title: "FPS per watt (GPU)",
+        label: "GPU",
+        unit: Unit::FpsPerWatt,
+        decimals: 3,
+        direction: HIGHER,
+        help: "Average FPS ÷ the mean GPU power over the analysed frames (each frame's power weighted by its frame time): frames per joule; CapFrameX's FPS/10 W is ten times it.",
+        value: |r| r.efficiency.as_ref().and_then(|e| e.fps_per_watt),
+    },
+    Figure {
+        section: Section::Efficiency,
+        name: "power_mean_w",
+        title: "Mean GPU power",
+        label: "GPU power",
+        unit: Unit::Watts,
+        decimals: 2,
+        direction: NEUTRAL,
+        help: "The mean of the capture's GPU power series over the analysed frames, weighted by frame time (a sampled log's by interval); the column used is in the JSON's power_source.",
+        value: |r| r.efficiency.as_ref().and_then(|e| e.power_mean_w),
+    },
+    Figure {
+        section: Section::Efficiency,
+        name: "cpu_fps_per_watt",
+        title: "FPS per watt (CPU)",
+        label: "CPU",
+        unit: Unit::FpsPerWatt,
+        decimals: 3,
+        direction: HIGHER,
+        help: "Average FPS ÷ the mean CPU package power over the analysed frames, weighted by frame time.",
+        value: |r| r.efficiency.as_ref().and_then(|e| e.cpu_fps_per_watt),
+    },
+    Figure {
+        section: Section::Efficiency,
+        name: "cpu_power_mean_w",
+        title: "Mean CPU package power",
+        label: "CPU power",
+        unit: Unit::Watts,
+        decimals: 2,
+        direction: NEUTRAL,
+        help: "The mean of the capture's CPU package power series over the analysed frames, weighted by frame time.",
+        value: |r| r.efficiency.as_ref().and_then(|e| e.cpu_power_mean_w),
+    },
+    Figure {
+        section: Section::ToolFigures,
+        name: "avg_fps",
+        title: "Logging tool's average FPS",
+        label: "avg",
+        unit: Unit::Fps,
+        decimals: 2,
+        direction: HIGHER,
+        help: "The average FPS the logging tool (RTSS's benchmark) wrote for this session, from every frame.",
+        value: |r| r.tool_figures.and_then(|t| t.avg_fps),
+    },
+    Figure {
+        section: Section::ToolFigures,
+        name: "low_1pct_fps",
+        title: "Logging tool's 1% low FPS",
+        label: "1% low",
+        unit: Unit::Fps,
+        decimals: 2,
+        direction: HIGHER,
+        help: "The 1 % low the logging tool (RTSS's benchmark, the NVIDIA App) wrote for this session, from every frame. Beside it, the lows framescope computes from the samples are lows of averages over each sample's interval: always higher, not comparable.",
+        value: |r| r.tool_figures.and_then(|t| t.low_1pct_fps),
+    },
+    Figure {
+        section: Section::ToolFigures,
+        name: "low_0_1pct_fps",
+        title: "Logging tool's 0.1% low FPS",
+        label: "0.1% low",
+        unit: Unit::Fps,
+        decimals: 2,
+        direction: HIGHER,
+        help: "The 0.1 % low RTSS's benchmark wrote for this session, from every frame. Beside it, the lows framescope computes from the samples are lows of averages over each sample's interval: always higher, not comparable.",
+        value: |r| r.tool_figures.and_then(|t| t.low_0_1pct_fps),
+    },
+    Figure {
+        section: Section::ToolFigures,
+        name: "min_fps",
+        title: "Logging tool's min FPS",
+        label: "min",
+        unit: Unit::Fps,
+        decimals: 2,
+        direction: HIGHER,
+        help: "The minimum FPS RTSS's benchmark wrote for this session.",
+        value: |r| r.tool_figures.and_then(|t| t.min_fps),
+    },
+    Figure {
+        section: Section::ToolFigures,
+        name: "max_fps",
+        title: "Logging tool's max FPS",
+        label: "max",
+        unit: Unit::Fps,
+        decimals: 2,
+        direction: UNJUDGED,
+        help: "The maximum FPS RTSS's benchmark wrote for this session.",
+        value: |r| r.tool_figures.and_then(|t| t.max_fps),
     },
 ];

@@ -31,6 +31,11 @@ pub enum Section {
     /// Application and generated frames apart (`frame_types`; an addition to the
     /// contract): null for captures without generated frames.
     FrameTypes,
+    /// `metrics.md` §15: frames per joule (an addition to the contract's comparison).
+    Efficiency,
+    /// `metrics.md` §10: a sampled log's own per-frame figures as its tool wrote them
+    /// (RTSS, NVIDIA App); `tool_figures` in a run's JSON.
+    ToolFigures,
     /// CapFrameX's own figures (`metrics.md` §11), `comparison.conventions.capframex`.
     CapFrameX,
     /// FrameView's, `comparison.conventions.frameview`.
@@ -43,7 +48,7 @@ pub enum Section {
 
 impl Section {
     /// Every section, in the order the JSON and the table list them.
-    pub const ALL: [Self; 12] = [
+    pub const ALL: [Self; 14] = [
         Self::Run,
         Self::Summary,
         Self::Pacing,
@@ -52,6 +57,8 @@ impl Section {
         Self::Latency,
         Self::Limiter,
         Self::FrameTypes,
+        Self::Efficiency,
+        Self::ToolFigures,
         Self::CapFrameX,
         Self::FrameView,
         Self::PresentMon,
@@ -65,6 +72,14 @@ impl Section {
     #[must_use]
     pub fn is_convention(self) -> bool {
         Self::CONVENTIONS.contains(&self)
+    }
+
+    /// True for figures another tool computed or defines (the peer tools' sections and
+    /// a sampled log's own `tool_figures`): a bare name they share with framescope's
+    /// own figures means framescope's.
+    #[must_use]
+    pub fn is_another_tools(self) -> bool {
+        self.is_convention() || self == Self::ToolFigures
     }
 
     /// The peer tool's section called `name` (`capframex`, `frameview`, `presentmon`,
@@ -109,6 +124,8 @@ impl Section {
             Self::Latency => "Latency",
             Self::Limiter => "What limits the frame rate (CPU · GPU)",
             Self::FrameTypes => "Frame generation",
+            Self::Efficiency => "Efficiency (frames per joule)",
+            Self::ToolFigures => "The logging tool's own figures (per frame)",
             other => other.title(),
         }
     }
@@ -124,6 +141,8 @@ impl Section {
             Self::Latency => "metrics.md §7",
             Self::Limiter => "metrics.md §13",
             Self::FrameTypes => "metrics.md §1",
+            Self::Efficiency => "metrics.md §15",
+            Self::ToolFigures => "metrics.md §10",
             Self::CapFrameX | Self::FrameView | Self::PresentMon | Self::MangoHud => "metrics.md §11",
         }
     }
@@ -140,6 +159,8 @@ impl Section {
             Self::Latency => "latency",
             Self::Limiter => "limiter",
             Self::FrameTypes => "frame_types",
+            Self::Efficiency => "efficiency",
+            Self::ToolFigures => "tool_figures",
             Self::CapFrameX => "capframex",
             Self::FrameView => "frameview",
             Self::PresentMon => "presentmon",
@@ -269,8 +290,8 @@ pub fn find_figure(name: &str) -> Result<&'static Figure, FigureError> {
         None => FIGURES.iter().filter(|f| f.name.eq_ignore_ascii_case(name)).collect(),
     };
     // A bare name framescope and a peer tool share (`low_1pct_fps`) means framescope's.
-    if matches.len() > 1 && matches.iter().filter(|f| !f.section.is_convention()).count() == 1 {
-        matches.retain(|f| !f.section.is_convention());
+    if matches.len() > 1 && matches.iter().filter(|f| !f.section.is_another_tools()).count() == 1 {
+        matches.retain(|f| !f.section.is_another_tools());
     }
     match matches.as_slice() {
         [one] => Ok(one),

@@ -4,7 +4,7 @@ use super::{Direction, Figure, Section, Unit};
 use crate::analysis::conventions::{CapFrameX, FrameView, MangoHud, PresentMon};
 use crate::report::Run;
 
-use Direction::{HigherIsBetter as HIGHER, LowerIsBetter as LOWER, Unjudged as UNJUDGED};
+use Direction::{HigherIsBetter as HIGHER, LowerIsBetter as LOWER, Neutral as NEUTRAL, Unjudged as UNJUDGED};
 
 pub(super) const FIGURES: &[Figure] = &[
     Figure {
@@ -259,6 +259,39 @@ pub(super) const FIGURES: &[Figure] = &[
         direction: HIGHER,
         help: "FrameView's summary: 1000 ÷ the (floor(0.001 × frames) + 1)-th slowest frame time.",
         value: |r| fv(r).map(|c| c.fps_0_1pct),
+    },
+    Figure {
+        section: Section::FrameView,
+        name: "gpu_nv_power_w",
+        title: "GPU NV Power (Watts) (API)",
+        label: "GPU NV power",
+        unit: Unit::Watts,
+        decimals: 3,
+        direction: NEUTRAL,
+        help: "FrameView's summary: the plain mean over the log's rows of NV Pwr(W) (API), the board power (metrics.md §15).",
+        value: |r| fv(r).and_then(|c| c.gpu_nv_power_w),
+    },
+    Figure {
+        section: Section::FrameView,
+        name: "cpu_package_power_w",
+        title: "CPU Package Power(Watts)",
+        label: "CPU package power",
+        unit: Unit::Watts,
+        decimals: 3,
+        direction: NEUTRAL,
+        help: "FrameView's summary: the plain mean over the log's rows of CPU Package Power(W) (metrics.md §15).",
+        value: |r| fv(r).and_then(|c| c.cpu_package_power_w),
+    },
+    Figure {
+        section: Section::FrameView,
+        name: "perf_per_watt_pcat",
+        title: "Perf/Watt (F/J) (PCAT)",
+        label: "Perf/Watt",
+        unit: Unit::FpsPerWatt,
+        decimals: 3,
+        direction: HIGHER,
+        help: "FrameView's summary: its average FPS ÷ the mean PCAT Power Total(W), frames per joule; NA without a PCAT board (metrics.md §15).",
+        value: |r| fv(r).and_then(|c| c.perf_per_watt_pcat),
     },
     Figure {
         section: Section::PresentMon,

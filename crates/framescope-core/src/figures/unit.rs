@@ -15,6 +15,10 @@ pub enum Unit {
     Count,
     /// A plain ratio, written bare.
     Ratio,
+    /// Watts, "149.29 W".
+    Watts,
+    /// Frames per second per watt (frames per joule), "0.305 FPS/W".
+    FpsPerWatt,
 }
 
 impl Unit {
@@ -58,6 +62,8 @@ impl Unit {
             Self::Ms => "ms",
             Self::Seconds => "s",
             Self::Fraction => "%",
+            Self::Watts => "W",
+            Self::FpsPerWatt => "FPS/W",
             Self::Fps | Self::Count | Self::Ratio => "",
         }
     }

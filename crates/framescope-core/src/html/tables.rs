@@ -182,6 +182,14 @@ fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageR
              frame health need per-frame data, and there are no frame-time charts.</p>",
         );
     }
+    if let Some(note) = crate::report::sampled_lows_note(run) {
+        let own = if run.tool_figures.is_some() {
+            "; the logging tool's own figures below are per frame"
+        } else {
+            ""
+        };
+        html!(out, "<p class=\"note\">Lows: {}{}.</p>", note, own);
+    }
     if let Some(p) = page.filter(|p| !p.system.is_empty()) {
         out.raw("<details open><summary>System</summary><table class=\"facts\">");
         for (k, v) in &p.system {

@@ -202,6 +202,11 @@ pub(super) const CSV_SIGNATURES: &[CsvSignature] = &[
         },
     },
     CsvSignature { is: Signature::Known(KnownLayout::Fraps), sniff: |h| layout::is_fraps(&h.lower) },
+    // A game's benchmark export: `frame, fps, time`, the time a running clock in seconds.
+    CsvSignature {
+        is: Signature::Known(KnownLayout::GameBenchmark),
+        sniff: |h| !h.presentmon && h.lower.starts_with(&["frame".into(), "fps".into(), "time".into()]),
+    },
     CsvSignature {
         is: Signature::Known(KnownLayout::ProfileAnalyzer),
         sniff: |h| h.has("Frame Time (ms)") && h.has("Time from first frame (ms)"),
@@ -384,5 +389,12 @@ mod tests {
         assert_eq!(sig("FrameTime,GameThreadTime,EVENTS"), Signature::Unreal(UnrealLayout::Old));
         assert_eq!(sig("Application,ProcessID,FrameTime,EVENTS"), Signature::Other);
         assert_eq!(sig("Frame,Time (ms),,"), Signature::Known(KnownLayout::Fraps));
+        // A game benchmark's export, any case, extra columns after the three; not with
+        // PresentMon's identity columns, nor FRAPS' `Time (ms)`.
+        let bench = Signature::Known(KnownLayout::GameBenchmark);
+        assert_eq!(sig("frame,fps,time"), bench);
+        assert_eq!(sig("Frame,FPS,Time,GPU temp"), bench);
+        assert_eq!(sig("Application,ProcessID,frame,fps,time"), Signature::Other);
+        assert_eq!(sig("frame,time,fps"), Signature::Other);
     }
 }

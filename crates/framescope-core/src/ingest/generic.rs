@@ -1,7 +1,9 @@
 //! Generic per-frame CSVs (`formats.md` §11): any CSV with a header row whose
 //! frame-time column (or per-frame timestamp column) the user names, and the layouts
 //! known without a mapping — FRAPS `frametimes.csv` (a running clock in ms), the Unity
-//! Profile Analyzer's *Single Frame Times* export and the Vulkan frame-time layer.
+//! Profile Analyzer's *Single Frame Times* export, the Vulkan frame-time layer and a
+//! game benchmark's `frame, fps, time` export (a running clock in seconds, guessed:
+//! its run says so, and a `--column` mapping replaces the guess).
 //! `;`-separated files with decimal commas are read too.
 //!
 //! A timestamp column gives one frame fewer than it has rows: frame `i`'s time is
@@ -17,7 +19,7 @@ use super::table::{Accumulator, ColumnSpec, Head, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 pub use crate::model::TimeUnit;
-use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning};
+use crate::model::{Capture, ColumnKind, FileInfo, Format, Warning, WarningKind};
 use serde::{Deserialize, Serialize};
 use std::io::Read;
 use std::path::Path;
@@ -62,6 +64,10 @@ pub enum KnownLayout {
     ProfileAnalyzer,
     /// google/vulkan-performance-layers frame-time layer.
     VulkanLayer,
+    /// A game's built-in benchmark export, `frame, fps, time` (Metro Exodus and the
+    /// like): `time` a running clock in seconds, guessed from the header (a warning
+    /// says so, [`WarningKind::GuessedTimeColumn`]).
+    GameBenchmark,
 }
 
 impl KnownLayout {
@@ -72,6 +78,7 @@ impl KnownLayout {
             Self::Fraps => (MappedRole::Timestamp, "Time (ms)", TimeUnit::Millis),
             Self::ProfileAnalyzer => (MappedRole::FrameTime, "Frame Time (ms)", TimeUnit::Millis),
             Self::VulkanLayer => (MappedRole::FrameTime, "Frame Time (ns)", TimeUnit::Nanos),
+            Self::GameBenchmark => (MappedRole::Timestamp, "time", TimeUnit::Seconds),
         };
         ColumnMapping { role, column: column.to_owned(), unit, extra: Vec::new() }
     }
@@ -81,6 +88,7 @@ impl KnownLayout {
             Self::Fraps => "FRAPS frametimes",
             Self::ProfileAnalyzer => "Unity Profile Analyzer frame times",
             Self::VulkanLayer => "Vulkan frame-time layer",
+            Self::GameBenchmark => "game benchmark (frame, fps, time)",
         }
     }
 }
@@ -367,12 +375,27 @@ pub(super) fn load<R: Read>(
     let trace = acc.finish(meta_for(path));
     let info = file_info(path, head, mapping, known, index);
     let mut warnings = Vec::new();
+    if known == Some(KnownLayout::GameBenchmark) {
+        warnings.push(guessed_time_column(&head.header[index], mapping.unit));
+    }
     if known.is_none()
         && let Some(w) = implausible_unit(&trace.frames.frame_time_ms, mapping.unit)
     {
         warnings.push(w);
     }
     Ok(Capture { info, traces: vec![trace], warnings })
+}
+
+/// Says that no `--column` was given and the frame times are the steps of a running
+/// clock framescope guessed from the header (a game benchmark's `time`, in `unit`).
+fn guessed_time_column(column: &str, unit: TimeUnit) -> Warning {
+    Warning::note(format!(
+        "the time column was guessed: no --column given, so the frame times are the steps of the running \
+         clock '{column}' (--unit {}), as a game benchmark's frame, fps, time export writes it; give \
+         --column frame-time=NAME or timestamp=NAME with --unit to read another column",
+        unit.name()
+    ))
+    .with_kind(WarningKind::GuessedTimeColumn { column: column.to_owned(), unit: unit.name() })
 }
 
 /// A warning when the mapped frame times read in `unit` have a median of a second or

@@ -191,9 +191,13 @@ fn load_csv<R: BufRead + Send>(
     match layout::signature(&head.header, head.sep) {
         Signature::Unity(l) => unity::load(path, &head, reader, l, progress).map(mapping_ignored),
         Signature::Unreal(l) => unreal::load(path, &head, reader, l, progress).map(mapping_ignored),
-        Signature::Known(k) => {
-            generic::load(path, &head, reader, &k.mapping(), Some(k), progress).map(mapping_ignored)
-        }
+        Signature::Known(k) => match (&mapping, k) {
+            // A game benchmark's time column is a guess: the user's mapping wins.
+            (Some(m), generic::KnownLayout::GameBenchmark) => {
+                generic::load(path, &head, reader, m, None, progress)
+            }
+            _ => generic::load(path, &head, reader, &k.mapping(), Some(k), progress).map(mapping_ignored),
+        },
         Signature::Other => {
             let presentmon = detect::presentmon_fit(&head);
             match detect::other_csv(&head.header, &presentmon, mapping.as_ref()) {

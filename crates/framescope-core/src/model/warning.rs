@@ -27,6 +27,9 @@ pub enum WarningKind {
     /// PC latency from markers: the capture has no PCLFrameId or AppFrameId column to
     /// join them on.
     NoFrameIdColumn,
+    /// No `--column` was given and framescope guessed the time column (a game
+    /// benchmark's running clock): which column, read in which unit.
+    GuessedTimeColumn { column: String, unit: &'static str },
     /// Anything else: only its message says what.
     #[default]
     Other,
@@ -47,6 +50,7 @@ impl WarningKind {
             Self::NoUsableFrameTime => "no_usable_frame_time",
             Self::MarkerLog => "marker_log",
             Self::NoFrameIdColumn => "no_frame_id_column",
+            Self::GuessedTimeColumn { .. } => "guessed_time_column",
             Self::Other => "other",
         }
     }
@@ -78,6 +82,10 @@ impl serde::Serialize for WarningKind {
                 m.serialize_entry("count", count)?;
             }
             Self::LoggingSessions { count } => m.serialize_entry("count", count)?,
+            Self::GuessedTimeColumn { column, unit } => {
+                m.serialize_entry("column", column)?;
+                m.serialize_entry("unit", unit)?;
+            }
             Self::EmptySession
             | Self::FrameGenerationNotRecorded
             | Self::SampledLog

@@ -155,6 +155,22 @@ pub const COLUMNS: &[&str] = &[
     "conventions.mangohud.p97_fps",
     "error.message",
     "error.line",
+    // Added after the first published order (issue 38): efficiency (metrics.md §15),
+    // FrameView's power figures, a sampled log's own tool figures (§10).
+    "efficiency.fps_per_watt",
+    "efficiency.power_source",
+    "efficiency.power_mean_w",
+    "efficiency.cpu_fps_per_watt",
+    "efficiency.cpu_power_mean_w",
+    "conventions.frameview.gpu_nv_power_w",
+    "conventions.frameview.cpu_package_power_w",
+    "conventions.frameview.perf_per_watt_pcat",
+    "tool_figures.tool",
+    "tool_figures.avg_fps",
+    "tool_figures.low_1pct_fps",
+    "tool_figures.low_0_1pct_fps",
+    "tool_figures.min_fps",
+    "tool_figures.max_fps",
 ];
 
 #[cfg(test)]
@@ -222,6 +238,8 @@ const TEXT: &[&str] = &[
     "vsync.source",
     "limiter.main",
     "error.message",
+    "efficiency.power_source",
+    "tool_figures.tool",
 ];
 
 /// Whole-number columns.

@@ -20,13 +20,14 @@ pub use tabular::{Cells, Table, TableChunks};
 
 pub use compare::{CompareReport, Comparison, compare};
 pub use table::{
-    FEW_FRAMES, limiter_text, lows_note, write_entry, write_settings, write_table, write_table_with,
+    FEW_FRAMES, limiter_text, lows_note, sampled_lows_note, write_entry, write_settings, write_table,
+    write_table_with,
 };
 pub use verdict::Verdict;
 
 use crate::analysis::{
-    Conventions, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared, Settings, Stutters,
-    Summary, Telemetry, Vsync,
+    Conventions, Efficiency, FrameTypes, Health, Latency, Oscillation, Pacing, PclLatency, Prepared,
+    Settings, Stutters, Summary, Telemetry, ToolFigures, Vsync,
 };
 use crate::ingest::{LoadError, LoadErrorKind};
 use crate::model::markers::MarkerLog;
@@ -193,6 +194,11 @@ pub struct Run {
     pub frame_types: Option<FrameTypes>,
     /// `metrics.md` §11: each popular tool's figures for this run.
     pub conventions: Option<Conventions>,
+    /// `metrics.md` §15: frames per joule from the capture's power series; null without one.
+    pub efficiency: Option<Efficiency>,
+    /// `metrics.md` §10: the capturing tool's own figures in a sampled log (RTSS, NVIDIA
+    /// App); null for per-frame captures and logs without them.
+    pub tool_figures: Option<ToolFigures>,
     /// Every telemetry column's mean, min and max.
     pub telemetry: Telemetry,
     /// What the capture says about its system (GPU, CPU, driver, OS, comment…), name →
@@ -294,6 +300,10 @@ pub fn run_prepared(
 ) -> Run {
     let figures = prepared.figures(settings);
     let series = &prepared.series;
+    // Every frame of the trace, dropped ones too (as FrameView's summary averages); a
+    // sampled log weights each sample by its interval (metrics.md §10).
+    let telemetry =
+        crate::analysis::telemetry::of(trace, |i| trace.frames.sample_ms.get(i).copied().unwrap_or(1.0));
     let mut warnings = run_warnings(source.warnings, trace, prepared);
     let mut latency = prepared.latency;
     if let Some(log) = markers {
@@ -334,13 +344,11 @@ pub fn run_prepared(
         conventions: if prepared.is_sampled() {
             Conventions::mangohud_only(&trace.frames.logged_frame_time_ms)
         } else {
-            prepared.conventions
+            prepared.conventions.map(|c| c.with_frameview_power(&telemetry))
         },
-        // Every frame of the trace, dropped ones too (as FrameView's summary averages);
-        // a sampled log weights each sample by its interval (metrics.md §10).
-        telemetry: crate::analysis::telemetry::of(trace, |i| {
-            trace.frames.sample_ms.get(i).copied().unwrap_or(1.0)
-        }),
+        efficiency: prepared.summary.and_then(|s| crate::analysis::efficiency::of(trace, series, s.avg_fps)),
+        tool_figures: crate::analysis::tool_figures::of(trace),
+        telemetry,
         system: system::facts(source.info),
         other_traces: Vec::new(),
     }

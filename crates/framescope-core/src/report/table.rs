@@ -100,6 +100,20 @@ fn write_other_traces(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
 /// max(1, ⌊n/100⌋)`, `metrics.md` §2): more than 1 % of the run.
 pub const FEW_FRAMES: usize = 100;
 
+/// Said of a sampled log's lows (`metrics.md` §10): they are lows of the samples'
+/// averages over their mean interval, not comparable with per-frame lows (the logging
+/// tool's own, [`Run::tool_figures`], are per frame). `None` for a per-frame run.
+#[must_use]
+pub fn sampled_lows_note(r: &Run) -> Option<String> {
+    let (samples, duration) = (r.samples.filter(|n| *n > 0)?, r.duration_ms?);
+    let seconds = duration / samples as f64 / 1000.0;
+    Some(format!(
+        "the 1 % and 0.1 % lows here are lows of {}-second averages (one per sample), not comparable with \
+         per-frame lows",
+        crate::figures::fixed(seconds, if seconds < 10.0 { 2 } else { 1 })
+    ))
+}
+
 /// Said beside the 1 % and 0.1 % lows of a per-frame run of fewer than [`FEW_FRAMES`]
 /// frames: they are one frame's rate, not an average over 1 % of the frames. `None`
 /// otherwise (and for sampled logs, whose lows come from samples).
@@ -159,8 +173,13 @@ fn write_run(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
             r.samples.unwrap_or(0)
         )?;
     }
+    if let Some(note) = sampled_lows_note(r) {
+        writeln!(out, "  {note}")?;
+    }
+    write_tool_figures(r, out)?;
     write_smoothness(r, out)?;
     write_limiter(r, out)?;
+    write_efficiency(r, out)?;
     if !r.warnings.is_empty() {
         writeln!(out, "  warnings ({}):", r.warnings.len())?;
         for w in r.warnings.iter().take(10) {
@@ -248,6 +267,23 @@ fn write_limiter(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     Ok(())
 }
 
+/// The logging tool's own per-frame figures of a sampled log (`metrics.md` §10).
+fn write_tool_figures(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    let Some(t) = &r.tool_figures else { return Ok(()) };
+    let cells: Vec<String> = labelled(r, "tool_figures", &TOOL_LINE).collect();
+    let tool = if t.tool == "rtss" { "RTSS's benchmark" } else { "NVIDIA App" };
+    writeln!(out, "  {tool}, per frame (its own figures): {}", cells.join("   "))
+}
+
+/// Frames per joule (`metrics.md` §15) and the power it divides by.
+fn write_efficiency(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    let Some(e) = &r.efficiency else { return Ok(()) };
+    let cells: Vec<String> = labelled(r, "efficiency", &EFFICIENCY_LINE).collect();
+    let source =
+        e.power_source.as_deref().map_or_else(String::new, |s| format!("   (GPU power: {})", text(s)));
+    writeln!(out, "  efficiency  {}{source}", cells.join("   "))
+}
+
 /// One line per peer tool: its figures for the run, named as the tool names them.
 fn write_conventions(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
     if r.conventions.is_none() {
@@ -281,6 +317,10 @@ const LATENCY_LINE: [&str; 8] = [
     "click_to_photon_mean_ms",
     "all_input_to_photon_mean_ms",
 ];
+/// The efficiency line's figures (`efficiency.*`), each written when the run has it.
+const EFFICIENCY_LINE: [&str; 4] = ["fps_per_watt", "power_mean_w", "cpu_fps_per_watt", "cpu_power_mean_w"];
+/// The logging tool's line (`tool_figures.*`), each written when the log has it.
+const TOOL_LINE: [&str; 5] = ["avg_fps", "low_1pct_fps", "low_0_1pct_fps", "min_fps", "max_fps"];
 /// The animation-error line's figures (`latency.*`), written when the run has all.
 const ANIMATION_ERROR_LINE: [&str; 3] =
     ["animation_error_mean_abs_ms", "animation_error_p99_abs_ms", "animation_error_over_1ms_fraction"];
@@ -300,7 +340,18 @@ const CONVENTION_LINES: [(Section, &[&str]); 4] = [
     ),
     (
         Section::FrameView,
-        &["average_fps", "low_1pct_fps", "low_0_1pct_fps", "fps_10pct", "fps_5pct", "fps_1pct", "fps_0_1pct"],
+        &[
+            "average_fps",
+            "low_1pct_fps",
+            "low_0_1pct_fps",
+            "fps_10pct",
+            "fps_5pct",
+            "fps_1pct",
+            "fps_0_1pct",
+            "gpu_nv_power_w",
+            "cpu_package_power_w",
+            "perf_per_watt_pcat",
+        ],
     ),
     (Section::PresentMon, &["average_fps", "p1_fps", "p5_fps", "min_fps", "max_fps"]),
     (Section::MangoHud, &["average_fps", "low_1pct_fps", "low_0_1pct_fps", "p97_fps"]),
