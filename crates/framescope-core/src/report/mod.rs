@@ -2,6 +2,7 @@
 //! a readable table. Built from loaded captures and analysis; never reads files.
 
 pub(crate) mod batch;
+pub(crate) mod ci;
 pub mod compare;
 pub(crate) mod escape;
 pub(crate) mod etl;
@@ -14,6 +15,7 @@ pub(crate) mod tabular;
 pub(crate) mod verdict;
 
 pub use batch::{COLUMNS as BATCH_COLUMNS, CsvSink, table as batch_table};
+pub use ci::{CiCase, CiOutcome, CiReport, CiSuite, gate_report};
 pub use escape::{Terminal, formula, lines, text};
 pub use system::{SystemRow, facts, headline, side_by_side};
 pub use tabular::{Cells, Table, TableChunks};
