@@ -77,7 +77,9 @@ impl CheckReport {
     /// `(scene, figure, check)` of every regression.
     pub fn regressions(&self) -> impl Iterator<Item = (&str, &str, &FigureCheck)> {
         self.scenes.iter().flat_map(|(s, figs)| {
-            figs.iter().filter(|(_, c)| c.verdict == Verdict::Regression).map(move |(f, c)| (s.as_str(), f.as_str(), c))
+            figs.iter()
+                .filter(|(_, c)| c.verdict == Verdict::Regression)
+                .map(move |(f, c)| (s.as_str(), f.as_str(), c))
         })
     }
 }
@@ -119,7 +121,9 @@ fn level(runs: &[&StoredRun]) -> BTreeMap<String, f64> {
         Some(m) if fps.len() == runs.len() && m != 0.0 => {
             let inside: Vec<_> = runs
                 .iter()
-                .filter(|r| r.run.figures.get("summary.avg_fps").is_some_and(|v| ((v - m) / m).abs() <= OUTLIER_LIMIT))
+                .filter(|r| {
+                    r.run.figures.get("summary.avg_fps").is_some_and(|v| ((v - m) / m).abs() <= OUTLIER_LIMIT)
+                })
                 .collect();
             if inside.len() >= 2 { inside } else { runs.iter().collect() }
         }
@@ -178,7 +182,10 @@ pub fn check(runs: &[StoredRun], options: &Options) -> Result<CheckReport, Check
             if value.is_none() && !named {
                 continue;
             }
-            judged.insert(name.clone(), judge(f, &name, value, &levels[..at], &levels[at + 1..], options.noise_band));
+            judged.insert(
+                name.clone(),
+                judge(f, &name, value, &levels[..at], &levels[at + 1..], options.noise_band),
+            );
         }
         out.scenes.insert(scene.to_owned(), judged);
     }

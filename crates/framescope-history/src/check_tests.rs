@@ -57,9 +57,15 @@ fn median_and_mad_worked_by_hand() {
     assert_eq!(r.scenes["s"][P99].verdict, Verdict::Same);
     assert_eq!(r.regressions().count(), 1);
     assert_eq!(check(&history(95.6, 20.0), &options(None)).unwrap().scenes["s"][FPS].verdict, Verdict::Same);
-    assert_eq!(check(&history(104.5, 20.0), &options(None)).unwrap().scenes["s"][FPS].verdict, Verdict::Improvement);
+    assert_eq!(
+        check(&history(104.5, 20.0), &options(None)).unwrap().scenes["s"][FPS].verdict,
+        Verdict::Improvement
+    );
     // Lower is better for a frame time: 20.3 ms is 1.5 % worse than M = 20 (σ = 0).
-    assert_eq!(check(&history(100.0, 20.3), &options(None)).unwrap().scenes["s"][P99].verdict, Verdict::Regression);
+    assert_eq!(
+        check(&history(100.0, 20.3), &options(None)).unwrap().scenes["s"][P99].verdict,
+        Verdict::Regression
+    );
 }
 
 #[test]

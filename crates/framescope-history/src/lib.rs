@@ -22,7 +22,9 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
     /// The file is not a SQLite database, or it is damaged.
-    #[error("{path}: not a framescope history: the file is not a SQLite database or is damaged ({detail}); it was left unchanged")]
+    #[error(
+        "{path}: not a framescope history: the file is not a SQLite database or is damaged ({detail}); it was left unchanged"
+    )]
     NotADatabase {
         /// The file.
         path: PathBuf,
@@ -30,13 +32,17 @@ pub enum HistoryError {
         detail: String,
     },
     /// A SQLite database of something else.
-    #[error("{path}: not a framescope history: a SQLite database of another application; it was left unchanged")]
+    #[error(
+        "{path}: not a framescope history: a SQLite database of another application; it was left unchanged"
+    )]
     Foreign {
         /// The file.
         path: PathBuf,
     },
     /// A history written by a newer framescope.
-    #[error("{path}: a history of schema version {found}, newer than this framescope reads (up to {supported}); update framescope")]
+    #[error(
+        "{path}: a history of schema version {found}, newer than this framescope reads (up to {supported}); update framescope"
+    )]
     TooNew {
         /// The file.
         path: PathBuf,

@@ -55,7 +55,8 @@ impl Sketch {
     /// are left out).
     #[must_use]
     pub fn of(frame_time_ms: &[f64]) -> Self {
-        let mut sorted: Vec<f64> = frame_time_ms.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
+        let mut sorted: Vec<f64> =
+            frame_time_ms.iter().copied().filter(|v| v.is_finite() && *v > 0.0).collect();
         sorted.sort_unstable_by(f64::total_cmp);
         let bins = BINS_PER_DECADE * DECADES;
         let mut counts = vec![0u64; bins];

@@ -4,7 +4,7 @@
 //! before anything is written to it.
 
 use crate::schema::{APPLICATION_ID, MIGRATIONS, VERSION};
-use crate::{Added, HistoryError, NewRun, OpenMode, Place, Sketch, StoredRun, Store, Time};
+use crate::{Added, HistoryError, NewRun, OpenMode, Place, Sketch, Store, StoredRun, Time};
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -213,8 +213,11 @@ impl Store for SqliteStore {
     }
 
     fn schema_version(&mut self) -> Result<u32, HistoryError> {
-        let v: String =
-            self.conn.query_row("SELECT value FROM framescope_meta WHERE key = 'schema_version'", [], |r| r.get(0))?;
+        let v: String = self.conn.query_row(
+            "SELECT value FROM framescope_meta WHERE key = 'schema_version'",
+            [],
+            |r| r.get(0),
+        )?;
         v.parse().map_err(|_| HistoryError::Damaged(format!("schema version {v:?}")))
     }
 }

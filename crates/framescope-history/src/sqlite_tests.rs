@@ -86,7 +86,8 @@ fn newer_foreign_and_non_databases_are_refused_untouched() {
     drop(SqliteStore::open(&path, OpenMode::Create).expect("create"));
     {
         let conn = Connection::open(&path).expect("open");
-        conn.execute("UPDATE framescope_meta SET value = '99' WHERE key = 'schema_version'", []).expect("bump");
+        conn.execute("UPDATE framescope_meta SET value = '99' WHERE key = 'schema_version'", [])
+            .expect("bump");
     }
     let err = SqliteStore::open(&path, OpenMode::Create).expect_err("newer");
     assert!(matches!(err, HistoryError::TooNew { found: 99, supported: 2, .. }), "{err}");

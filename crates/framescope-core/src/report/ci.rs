@@ -133,7 +133,11 @@ impl CiReport {
         let _ = writeln!(
             md,
             "{} in {} figure{} of {} scene{} ({} not judged).\n",
-            if failed == 0 { "No regression".to_owned() } else { format!("**{failed} regression{}**", plural(failed)) },
+            if failed == 0 {
+                "No regression".to_owned()
+            } else {
+                format!("**{failed} regression{}**", plural(failed))
+            },
             self.count(None),
             plural(self.count(None)),
             self.suites.len(),
@@ -179,14 +183,21 @@ pub fn gate_report(title: &str, scene: &str, gate: &Gate, outcome: &GateOutcome)
                     CiOutcome::Failed,
                     format!("{name} got worse: {} -> {}; limit {}", r.baseline, r.other, r.limit),
                 ),
-                (None, Some(n)) if n.fails => (CiOutcome::Failed, format!("{name} is missing in the {} run", n.missing)),
-                (None, Some(n)) => (CiOutcome::Skipped, format!("{name} is not comparable (missing in {})", n.missing)),
+                (None, Some(n)) if n.fails => {
+                    (CiOutcome::Failed, format!("{name} is missing in the {} run", n.missing))
+                }
+                (None, Some(n)) => {
+                    (CiOutcome::Skipped, format!("{name} is not comparable (missing in {})", n.missing))
+                }
                 (None, None) => (CiOutcome::Passed, format!("{name} within its limit {}", rule.limit)),
             };
             CiCase { name, detail, outcome }
         })
         .collect();
-    CiReport { title: title.to_owned(), suites: vec![CiSuite { name: scene.to_owned(), cases, notes: Vec::new() }] }
+    CiReport {
+        title: title.to_owned(),
+        suites: vec![CiSuite { name: scene.to_owned(), cases, notes: Vec::new() }],
+    }
 }
 
 /// Text for XML content and attribute values: the five markup characters as
