@@ -1,10 +1,12 @@
 //! Is a build a regression? `metrics.md` §14: per scene and figure, the build's value
 //! (the mean over its runs of the scene) against the median `M` of the up to 10 builds
 //! before it, with `σ = 1.4826 · MAD`; worse than `M` by more than
-//! `max(noise_band · |M|, 3σ)` is a regression, better by as much an improvement.
+//! `max(noise_band · |M|, 3σ)` is a regression, better by as much an improvement. A
+//! figure the registry writes as a whole number (counts, Steady FPS) has a threshold of
+//! at least 1 (issue 37's decision: one quantisation step is no regression).
 
 use crate::StoredRun;
-use framescope_core::figures::{Direction, FIGURES, Figure};
+use framescope_core::figures::{Direction, FIGURES, Figure, Unit};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -215,7 +217,11 @@ fn judge(
     let (Some(v), Some(m), true) = (value, median(before), before.len() >= MIN_EARLIER) else { return c };
     let deviations: Vec<f64> = before.iter().map(|x| (x - m).abs()).collect();
     let sigma = MAD_SCALE * median(&deviations).unwrap_or(0.0);
-    let threshold = (band * m.abs()).max(3.0 * sigma);
+    // A whole-number figure (the registry writes it without decimals: a count, Steady
+    // FPS) cannot resolve less than 1: its earlier builds often agree exactly (σ = 0),
+    // and one step is quantisation.
+    let whole = figure.decimals == 0 && matches!(figure.unit, Unit::Count | Unit::Fps);
+    let threshold = (band * m.abs()).max(3.0 * sigma).max(if whole { 1.0 } else { 0.0 });
     // How much worse than M (positive: worse).
     let worse = |x: f64| match figure.direction {
         Direction::HigherIsBetter => m - x,

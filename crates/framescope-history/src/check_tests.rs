@@ -69,6 +69,21 @@ fn median_and_mad_worked_by_hand() {
 }
 
 #[test]
+fn a_whole_number_figure_needs_more_than_one_step() {
+    // Steady FPS of earlier builds all 33 (σ = 0, 1 % band = 0.33): 32 is one step,
+    // not a regression; 31.5 (a build's mean of 31 and 32) is.
+    const STEADY: &str = "pacing.steady_fps";
+    let mut runs: Vec<StoredRun> = (1..=5).map(|k| stored(k, &format!("b{k}"), "s", 100.0, 20.0)).collect();
+    for (k, r) in runs.iter_mut().enumerate() {
+        r.run.figures.insert(STEADY.to_owned(), if k == 4 { 32.0 } else { 33.0 });
+    }
+    let c = &check(&runs, &options(None)).unwrap().scenes["s"][STEADY];
+    assert_eq!((c.threshold, c.verdict), (Some(1.0), Verdict::Same));
+    runs[4].run.figures.insert(STEADY.to_owned(), 31.5);
+    assert_eq!(check(&runs, &options(None)).unwrap().scenes["s"][STEADY].verdict, Verdict::Regression);
+}
+
+#[test]
 fn fewer_than_three_earlier_builds_are_not_judged_and_unknown_builds_refused() {
     let runs = history(50.0, 20.0);
     let r = check(&runs, &options(Some("b3"))).expect("check");

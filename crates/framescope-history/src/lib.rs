@@ -145,6 +145,8 @@ pub trait Store {
     fn add(&mut self, runs: &[NewRun]) -> Result<Vec<Added>, HistoryError>;
     /// Every stored run, in the order of addition.
     fn runs(&mut self) -> Result<Vec<StoredRun>, HistoryError>;
+    /// The database's own consistency check: the problems found (empty when sound).
+    fn integrity(&mut self) -> Result<Vec<String>, HistoryError>;
     /// The schema version of the stored history.
     fn schema_version(&mut self) -> Result<u32, HistoryError>;
 }

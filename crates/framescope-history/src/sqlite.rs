@@ -51,7 +51,16 @@ impl SqliteStore {
             Found::History(v) if v > VERSION => {
                 return Err(HistoryError::TooNew { path: path.to_owned(), found: v, supported: VERSION });
             }
-            Found::Empty | Found::History(_) => {}
+            Found::History(_) => {
+                let problems = integrity(&conn, "quick_check").map_err(|e| not_a_database(path, &e))?;
+                if let Some(first) = problems.first() {
+                    return Err(HistoryError::NotADatabase {
+                        path: path.to_owned(),
+                        detail: format!("damaged: {first}"),
+                    });
+                }
+            }
+            Found::Empty => {}
         }
         // Ours (or new): only now is anything written.
         conn.pragma_update(None, "journal_mode", "WAL")?;
@@ -115,6 +124,13 @@ fn inspect(conn: &Connection, path: &Path) -> Result<Found, HistoryError> {
         None if tables == 0 => Ok(Found::Empty),
         _ => Err(HistoryError::Damaged(format!("{}: no readable schema version", path.display()))),
     }
+}
+
+/// SQLite's `integrity_check` or `quick_check`: the problems found (none when "ok").
+fn integrity(conn: &Connection, pragma: &str) -> Result<Vec<String>, rusqlite::Error> {
+    let mut q = conn.prepare(&format!("PRAGMA {pragma}"))?;
+    let rows: Vec<String> = q.query_map([], |r| r.get(0))?.collect::<Result<_, _>>()?;
+    Ok(rows.into_iter().filter(|r| r != "ok").collect())
 }
 
 fn now_unix() -> i64 {
@@ -210,6 +226,16 @@ impl Store for SqliteStore {
             out.push(stored_run(r, figures.remove(&id).unwrap_or_default())?);
         }
         Ok(out)
+    }
+
+    fn integrity(&mut self) -> Result<Vec<String>, HistoryError> {
+        let mut problems = integrity(&self.conn, "integrity_check")?;
+        let mut q = self.conn.prepare("PRAGMA foreign_key_check")?;
+        let orphans = q.query_map([], |r| r.get::<_, String>(0))?.count();
+        if orphans > 0 {
+            problems.push(format!("{orphans} rows refer to missing rows"));
+        }
+        Ok(problems)
     }
 
     fn schema_version(&mut self) -> Result<u32, HistoryError> {
