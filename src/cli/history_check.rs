@@ -103,7 +103,9 @@ fn write_text(report: &CheckReport, github: bool) -> std::io::Result<()> {
         if report.scenes.len() == 1 { "" } else { "s" }
     ));
     if github {
-        lines.iter().for_each(|l| say!("{l}"));
+        for l in &lines {
+            say!("{l}");
+        }
         return Ok(());
     }
     let mut out = std::io::stdout().lock();
@@ -208,7 +210,7 @@ fn table(runs: &[StoredRun]) -> Table {
     t.push("application", text_col(&|r| Some(r.run.application.clone())));
     t.push("format", text_col(&|r| Some(r.run.format.clone())));
     t.push("frames", Cells::Int(runs.iter().map(|r| i64::try_from(r.run.frames).ok()).collect()));
-    for f in FIGURES.iter() {
+    for f in FIGURES {
         let name = f.qualified_name();
         t.push(
             &name,

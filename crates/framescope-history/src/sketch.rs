@@ -84,7 +84,7 @@ impl Sketch {
         let p = p.clamp(0.0, 100.0);
         let i = PERCENTILES.iter().position(|&q| q >= p)?;
         let hi = *self.percentile_ms.get(i)?;
-        if i == 0 || PERCENTILES[i] == p {
+        if i == 0 || PERCENTILES[i] <= p {
             return Some(hi);
         }
         let lo = *self.percentile_ms.get(i - 1)?;

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// How long a writer waits for another's transaction before giving up.
-const BUSY_TIMEOUT: Duration = Duration::from_secs(120);
+const BUSY_TIMEOUT: Duration = Duration::from_mins(2);
 
 /// Testing hook: when set, [`Store::add`] creates this file once its rows are written
 /// and then waits, inside the open transaction, for the test to kill the process.
@@ -178,7 +178,7 @@ fn insert(tx: &rusqlite::Transaction<'_>, run: &NewRun, added: i64) -> Result<i6
 fn hold_if_asked() {
     if let Some(marker) = std::env::var_os(HOLD_ENV) {
         let _ = std::fs::write(PathBuf::from(marker), b"holding");
-        std::thread::sleep(Duration::from_secs(60));
+        std::thread::sleep(Duration::from_mins(1));
     }
 }
 

@@ -1,5 +1,5 @@
 // A test fails by panicking: expect() with a message is the clearest way to say why.
-#![allow(clippy::expect_used, clippy::unwrap_used)]
+#![allow(clippy::expect_used, clippy::unwrap_used, clippy::float_cmp)]
 
 use super::*;
 use crate::schema::MIGRATIONS;
