@@ -1,11 +1,11 @@
 //! `framescope history check` (`metrics.md` §14) and `history export`.
 
 use super::history::{CheckArgs, ExportArgs, ExportFormat, db_path};
-use framescope_core::figures::{FIGURES, Figure, figure, find_figure};
+use framescope_core::figures::{Figure, figure, find_figure};
 use framescope_core::output::{Inputs, write_file};
-use framescope_core::report::{Cells, CiCase, CiOutcome, CiReport, CiSuite, Table, text};
+use framescope_core::report::{CiCase, CiOutcome, CiReport, CiSuite, text};
 use framescope_history::check::{self, CheckReport, FigureCheck, MIN_EARLIER, Options, Verdict};
-use framescope_history::{OpenMode, StoredRun, Time};
+use framescope_history::{OpenMode, StoredRun};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -180,7 +180,7 @@ pub(super) fn export_command(args: &ExportArgs) -> ExitCode {
         Ok(r) => r,
         Err(code) => return code,
     };
-    let table = table(&runs);
+    let table = framescope_history::export::table(&runs);
     let written = match args.format {
         ExportFormat::Csv => write_file(&args.output, |out| table.write_csv(out))
             .map_err(|e| format!("cannot write {}: {e}", args.output.display())),
@@ -193,31 +193,4 @@ pub(super) fn export_command(args: &ExportArgs) -> ExitCode {
             ExitCode::from(1)
         }
     }
-}
-
-/// One row per run: where it is in the history, its capture, every registry figure.
-fn table(runs: &[StoredRun]) -> Table {
-    let text_col = |f: &dyn Fn(&StoredRun) -> Option<String>| Cells::Text(runs.iter().map(f).collect());
-    let mut t = Table::default();
-    t.push("build", text_col(&|r| Some(r.run.place.build.clone())));
-    t.push("scene", text_col(&|r| Some(r.run.place.scene.clone())));
-    t.push("commit", text_col(&|r| r.run.place.commit.clone()));
-    t.push("branch", text_col(&|r| r.run.place.branch.clone()));
-    t.push("time", text_col(&|r| r.run.place.time.map(|t| t.to_string())));
-    t.push("added", text_col(&|r| Some(Time { unix: r.added_unix }.to_string())));
-    t.push("file", text_col(&|r| Some(r.run.file.clone())));
-    t.push("content_hash", text_col(&|r| Some(r.run.content_hash.clone())));
-    t.push("application", text_col(&|r| Some(r.run.application.clone())));
-    t.push("format", text_col(&|r| Some(r.run.format.clone())));
-    t.push("frames", Cells::Int(runs.iter().map(|r| i64::try_from(r.run.frames).ok()).collect()));
-    for f in FIGURES {
-        let name = f.qualified_name();
-        t.push(
-            &name,
-            Cells::Float(
-                runs.iter().map(|r| r.run.figures.get(&name).copied().unwrap_or(f64::NAN)).collect(),
-            ),
-        );
-    }
-    t
 }

@@ -7,6 +7,7 @@
 //! SQLite. Nothing here reads captures; the command line hands [`NewRun`]s in.
 
 pub mod check;
+pub mod export;
 mod ident;
 mod schema;
 mod sketch;
