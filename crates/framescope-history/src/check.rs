@@ -5,7 +5,7 @@
 //! figure the registry writes as a whole number (counts, Steady FPS) has a threshold of
 //! at least 1 (issue 37's decision: one quantisation step is no regression).
 
-use crate::StoredRun;
+use crate::{StoredRun, changes};
 use framescope_core::figures::{Direction, FIGURES, Figure, Unit};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -16,8 +16,6 @@ pub const WINDOW: usize = 10;
 pub const MIN_EARLIER: usize = 3;
 /// MAD to standard deviation for normal noise.
 const MAD_SCALE: f64 = 1.4826;
-/// Later builds a change must persist through to be a change point.
-const PERSIST: usize = 3;
 /// §12's outlier limit on `avg_fps` within one build's runs of a scene.
 const OUTLIER_LIMIT: f64 = 0.05;
 
@@ -59,7 +57,8 @@ pub struct FigureCheck {
     pub threshold: Option<f64>,
     /// The verdict.
     pub verdict: Verdict,
-    /// The change persists through the following builds (up to three, at least one).
+    /// A regression or improvement where the figure's level over the whole history
+    /// steps and stays ([`changes::change_points`]).
     pub change_point: bool,
     /// How many earlier builds were compared.
     #[serde(skip)]
@@ -177,30 +176,44 @@ pub fn check(runs: &[StoredRun], options: &Options) -> Result<CheckReport, Check
             })
             .collect();
         let Some(at) = levels.iter().position(|(b, _)| *b == build) else { continue };
-        let mut judged = BTreeMap::new();
-        for f in &figures {
-            let name = f.qualified_name();
-            let value = levels[at].1.get(&name).copied();
-            if value.is_none() && !named {
-                continue;
-            }
-            judged.insert(
-                name.clone(),
-                judge(f, &name, value, &levels[..at], &levels[at + 1..], options.noise_band),
-            );
-        }
+        let judged = judge_scene(&levels, at, &figures, named, options.noise_band);
         out.scenes.insert(scene.to_owned(), judged);
     }
     Ok(out)
 }
 
-/// §14 on one figure: `earlier` and `later` are the scene's builds around the judged one.
+/// One scene's figures in build `at` of its `levels` (every build with runs of it).
+fn judge_scene(
+    levels: &[(&str, BTreeMap<String, f64>)],
+    at: usize,
+    figures: &[&'static Figure],
+    named: bool,
+    band: f64,
+) -> BTreeMap<String, FigureCheck> {
+    let mut judged = BTreeMap::new();
+    for f in figures {
+        let name = f.qualified_name();
+        let value = levels[at].1.get(&name).copied();
+        if value.is_none() && !named {
+            continue;
+        }
+        let series: Vec<(usize, f64)> =
+            levels.iter().enumerate().filter_map(|(i, (_, l))| l.get(&name).map(|v| (i, *v))).collect();
+        let values: Vec<f64> = series.iter().map(|(_, v)| *v).collect();
+        let step = changes::change_points(&values, band).iter().any(|&k| series[k].0 == at);
+        let mut c = judge(f, &name, value, &levels[..at], band);
+        c.change_point = step && matches!(c.verdict, Verdict::Regression | Verdict::Improvement);
+        judged.insert(name, c);
+    }
+    judged
+}
+
+/// §14 on one figure: `earlier` are the scene's builds before the judged one.
 fn judge(
     figure: &Figure,
     name: &str,
     value: Option<f64>,
     earlier: &[(&str, BTreeMap<String, f64>)],
-    later: &[(&str, BTreeMap<String, f64>)],
     band: f64,
 ) -> FigureCheck {
     let before: Vec<f64> = earlier.iter().filter_map(|(_, l)| l.get(name).copied()).collect();
@@ -240,10 +253,6 @@ fn judge(
         }
     };
     c.verdict = verdict(v);
-    let next: Vec<f64> = later.iter().filter_map(|(_, l)| l.get(name).copied()).take(PERSIST).collect();
-    c.change_point = matches!(c.verdict, Verdict::Regression | Verdict::Improvement)
-        && !next.is_empty()
-        && next.iter().all(|&x| verdict(x) == c.verdict);
     (c.median, c.sigma, c.threshold) = (Some(m), Some(sigma), Some(threshold));
     c
 }

@@ -99,6 +99,7 @@ fn a_step_that_stays_is_a_change_point_and_one_that_recovers_is_not() {
     let mut runs = history(90.0, 20.0);
     runs.push(stored(7, "b7", "s", 90.5, 20.0));
     runs.push(stored(8, "b8", "s", 89.5, 20.0));
+    runs.push(stored(9, "b9", "s", 90.2, 20.0));
     let c = &check(&runs, &options(Some("b6"))).unwrap().scenes["s"][FPS];
     assert!(c.verdict == Verdict::Regression && c.change_point);
     let mut recovers = history(90.0, 20.0);

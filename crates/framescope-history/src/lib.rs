@@ -6,6 +6,7 @@
 //! The core crate has no database dependency: this crate is the only one that links
 //! SQLite. Nothing here reads captures; the command line hands [`NewRun`]s in.
 
+pub mod changes;
 pub mod check;
 pub mod export;
 mod ident;

@@ -21,6 +21,7 @@ pub use system::{SystemRow, facts, headline, side_by_side};
 pub use tabular::{Cells, Table, TableChunks};
 
 pub use compare::{CompareReport, Comparison, compare};
+pub use stats::{Welch, t_cdf};
 pub use table::{
     FEW_FRAMES, limiter_text, lows_note, write_entry, write_settings, write_table, write_table_with,
 };
