@@ -31,9 +31,26 @@ enum HistoryCommand {
     /// Judge a build (default: the newest) against the builds before it, per scene and
     /// figure (docs/figures.md §14): exit 3 on a regression.
     Check(CheckArgs),
+    /// Write one self-contained HTML page: per scene, each figure over the builds with
+    /// the runs' spread, regressions and change points; hover names the build, commit
+    /// and captures, a click compares a build with the one before.
+    Report(ReportArgs),
     /// Write one row per stored run (build, scene, commit, branch, time, file, content
     /// hash and every figure) as CSV or Parquet.
     Export(ExportArgs),
+}
+
+#[derive(Debug, Args)]
+pub(super) struct ReportArgs {
+    /// The history: a SQLite file.
+    #[arg(value_name = "DB")]
+    pub(super) db: String,
+    /// The page to write.
+    #[arg(long, value_name = "OUT.html")]
+    pub(super) html: PathBuf,
+    /// The noise band of the regressions marked (as `history check --noise-band`).
+    #[arg(long, value_name = "P", default_value = "0.01", value_parser = fraction)]
+    pub(super) noise_band: f64,
 }
 
 #[derive(Debug, Args)]
@@ -110,6 +127,7 @@ pub(super) fn history_command(args: &HistoryArgs) -> ExitCode {
     match &args.command {
         HistoryCommand::Add(a) => add_command(a),
         HistoryCommand::Check(a) => super::history_check::check_command(a),
+        HistoryCommand::Report(a) => super::history_check::report_command(a),
         HistoryCommand::Export(a) => super::history_check::export_command(a),
     }
 }

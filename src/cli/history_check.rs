@@ -1,6 +1,6 @@
 //! `framescope history check` (`metrics.md` §14) and `history export`.
 
-use super::history::{CheckArgs, ExportArgs, ExportFormat, db_path};
+use super::history::{CheckArgs, ExportArgs, ExportFormat, ReportArgs, db_path};
 use framescope_core::figures::{Figure, figure, find_figure};
 use framescope_core::output::{Inputs, write_file};
 use framescope_core::report::{CiCase, CiOutcome, CiReport, CiSuite, text};
@@ -190,6 +190,27 @@ pub(super) fn export_command(args: &ExportArgs) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             say!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// `framescope history report --html`.
+pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
+    if let Some(path) = db_path(&args.db)
+        && let Err(e) = Inputs::new([path.to_owned()]).check("--html", &args.html)
+    {
+        say!("error: {e}");
+        return ExitCode::from(2);
+    }
+    let runs = match stored_runs(&args.db) {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    match write_file(&args.html, |out| framescope_history::page::write(&runs, args.noise_band, out)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            say!("error: cannot write {}: {e}", args.html.display());
             ExitCode::from(1)
         }
     }

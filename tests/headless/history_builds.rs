@@ -13,9 +13,9 @@ use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-const BUILDS: usize = 14;
+pub(super) const BUILDS: usize = 14;
 /// The first slow build of scene alpha (1-based).
-const STEP_AT: usize = 9;
+pub(super) const STEP_AT: usize = 9;
 const STEP: f64 = 1.10;
 const DRIFT: f64 = 0.001;
 
@@ -24,7 +24,7 @@ fn build_id(k: usize) -> String {
 }
 
 /// Writes the captures and adds every build (out of order: `--time` orders them).
-fn make_history(dir: &TempDir) -> PathBuf {
+pub(super) fn make_history(dir: &TempDir) -> PathBuf {
     let db = dir.0.join("history.db");
     let mut rng = Rng(2026);
     let mut order: Vec<usize> = (1..=BUILDS).collect();

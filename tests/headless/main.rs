@@ -24,6 +24,7 @@ mod format_quirks;
 mod history_builds;
 mod history_ci;
 mod history_gen;
+mod history_page;
 mod history_store;
 mod hostile_inputs;
 mod hostile_memory;

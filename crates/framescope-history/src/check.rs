@@ -236,23 +236,19 @@ fn judge(
     let whole = figure.decimals == 0 && matches!(figure.unit, Unit::Count | Unit::Fps);
     let threshold = (band * m.abs()).max(3.0 * sigma).max(if whole { 1.0 } else { 0.0 });
     // How much worse than M (positive: worse).
-    let worse = |x: f64| match figure.direction {
-        Direction::HigherIsBetter => m - x,
-        _ => x - m,
+    let worse = match figure.direction {
+        Direction::HigherIsBetter => m - v,
+        _ => v - m,
     };
-    let verdict = |x: f64| {
-        let w = worse(x);
-        if !figure.judged() {
-            Verdict::NotJudged
-        } else if w > threshold {
-            Verdict::Regression
-        } else if -w > threshold {
-            Verdict::Improvement
-        } else {
-            Verdict::Same
-        }
+    c.verdict = if !figure.judged() {
+        Verdict::NotJudged
+    } else if worse > threshold {
+        Verdict::Regression
+    } else if -worse > threshold {
+        Verdict::Improvement
+    } else {
+        Verdict::Same
     };
-    c.verdict = verdict(v);
     (c.median, c.sigma, c.threshold) = (Some(m), Some(sigma), Some(threshold));
     c
 }

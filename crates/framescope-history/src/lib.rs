@@ -10,6 +10,7 @@ pub mod changes;
 pub mod check;
 pub mod export;
 mod ident;
+pub mod page;
 mod schema;
 mod sketch;
 pub mod sqlite;
