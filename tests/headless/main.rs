@@ -25,6 +25,7 @@ mod history_builds;
 mod history_ci;
 mod history_gen;
 mod history_page;
+mod history_postgres;
 mod history_store;
 mod hostile_inputs;
 mod hostile_memory;

@@ -11,6 +11,8 @@ pub mod check;
 pub mod export;
 mod ident;
 pub mod page;
+#[cfg(feature = "postgres")]
+pub mod pgsql;
 mod schema;
 mod sketch;
 pub mod sqlite;
@@ -61,8 +63,11 @@ pub enum HistoryError {
         path: PathBuf,
     },
     /// A URL scheme this build has no storage for.
-    #[error("{0}: this framescope stores histories in SQLite files only (PostgreSQL is not built in yet)")]
+    #[error("{0}: this framescope was built without PostgreSQL support (cargo feature `postgres`)")]
     Unsupported(String),
+    /// PostgreSQL refused (the connection, a statement).
+    #[error("PostgreSQL history: {0}")]
+    Postgres(String),
     /// A stored value that cannot be read back.
     #[error("the history holds a damaged value: {0}")]
     Damaged(String),
@@ -163,10 +168,13 @@ pub enum OpenMode {
     Existing,
 }
 
-/// Opens the history `db` names: a SQLite file path (a `postgres://` URL is refused
-/// until PostgreSQL storage exists).
+/// Opens the history `db` names: a SQLite file path, or a `postgres://` URL (with the
+/// `postgres` feature).
 pub fn open(db: &str, mode: OpenMode) -> Result<Box<dyn Store>, HistoryError> {
     if db.starts_with("postgres://") || db.starts_with("postgresql://") {
+        #[cfg(feature = "postgres")]
+        return Ok(Box::new(pgsql::PgStore::open(db, mode)?));
+        #[cfg(not(feature = "postgres"))]
         return Err(HistoryError::Unsupported(db.split('@').next_back().unwrap_or(db).to_owned()));
     }
     Ok(Box::new(sqlite::SqliteStore::open(std::path::Path::new(db), mode)?))

@@ -43,3 +43,36 @@ pub(crate) const MIGRATIONS: [&str; 2] = [
 
 /// The version this build writes and reads.
 pub(crate) const VERSION: u32 = MIGRATIONS.len() as u32;
+
+/// The same schema in PostgreSQL, in the schema `framescope` (a database may hold other
+/// applications' tables): `PG_MIGRATIONS[k]` takes version k to k + 1, as [`MIGRATIONS`].
+#[cfg(feature = "postgres")]
+pub(crate) const PG_MIGRATIONS: [&str; 2] = [
+    "CREATE TABLE framescope.meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+     CREATE TABLE framescope.runs (
+         id BIGSERIAL PRIMARY KEY,
+         build TEXT NOT NULL,
+         scene TEXT NOT NULL,
+         commit_sha TEXT,
+         branch TEXT,
+         time_unix BIGINT,
+         added_unix BIGINT NOT NULL,
+         file TEXT NOT NULL,
+         content_hash TEXT NOT NULL,
+         trace TEXT NOT NULL,
+         application TEXT NOT NULL,
+         format TEXT NOT NULL,
+         frames BIGINT NOT NULL,
+         settings TEXT NOT NULL,
+         system TEXT NOT NULL,
+         UNIQUE (content_hash, trace)
+     );
+     CREATE TABLE framescope.figures (
+         run_id BIGINT NOT NULL REFERENCES framescope.runs(id) ON DELETE CASCADE,
+         figure TEXT NOT NULL,
+         value DOUBLE PRECISION NOT NULL,
+         PRIMARY KEY (run_id, figure)
+     );",
+    "ALTER TABLE framescope.runs ADD COLUMN sketch TEXT;
+     CREATE INDEX runs_scene_build ON framescope.runs (scene, build);",
+];

@@ -133,7 +133,7 @@ fn integrity(conn: &Connection, pragma: &str) -> Result<Vec<String>, rusqlite::E
     Ok(rows.into_iter().filter(|r| r != "ok").collect())
 }
 
-fn now_unix() -> i64 {
+pub(crate) fn now_unix() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs() as i64)
 }
 
@@ -175,7 +175,7 @@ fn insert(tx: &rusqlite::Transaction<'_>, run: &NewRun, added: i64) -> Result<i6
 }
 
 /// The testing hook of [`HOLD_ENV`].
-fn hold_if_asked() {
+pub(crate) fn hold_if_asked() {
     if let Some(marker) = std::env::var_os(HOLD_ENV) {
         let _ = std::fs::write(PathBuf::from(marker), b"holding");
         std::thread::sleep(Duration::from_mins(1));
