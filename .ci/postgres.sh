@@ -2,7 +2,7 @@
 # A throwaway PostgreSQL for the history tests (tests/headless/history_postgres.rs):
 # `.ci/postgres.sh start DIR` installs Debian's postgresql when missing (as root or via
 # sudo), makes a cluster in DIR owned by the postgres user, starts it on 127.0.0.1:54329
-# with trust authentication and prints the URL of an empty database for the tests to
+# with trust authentication (fsync off: a throwaway cluster) and prints the URL of an empty database for the tests to
 # create theirs from; `.ci/postgres.sh stop DIR` stops it and removes DIR.
 set -euo pipefail
 cmd=${1:?start|stop}
@@ -23,7 +23,7 @@ start)
     ${as_root[@]+"${as_root[@]}"} mkdir -p "$dir"
     ${as_root[@]+"${as_root[@]}"} chown postgres "$dir"
     as_pg "'$bin/initdb' -D '$dir/data' -A trust -U postgres" >/dev/null
-    as_pg "'$bin/pg_ctl' -D '$dir/data' -o \"-k '$dir' -p $port -c listen_addresses=127.0.0.1 -c max_connections=200\" -l '$dir/log' -w start" >/dev/null
+    as_pg "'$bin/pg_ctl' -D '$dir/data' -o \"-k '$dir' -p $port -c listen_addresses=127.0.0.1 -c max_connections=200 -c fsync=off -c full_page_writes=off\" -l '$dir/log' -w start" >/dev/null
     echo "postgres://postgres@127.0.0.1:$port/postgres"
     ;;
 stop)
