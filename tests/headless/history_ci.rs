@@ -160,3 +160,51 @@ fn compare_gate_writes_junit_and_needs_a_gate() {
     assert_eq!(without_gate.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&without_gate.stderr).contains("--fail-if-worse"));
 }
+
+#[test]
+fn compare_sets_gate_writes_markdown_and_junit() {
+    let dir = TempDir::new("compare-sets-ci");
+    let a: Vec<_> =
+        (0..3).map(|k| capture(&dir, &format!("a{k}.csv"), "game.exe", 1.0 + 0.001 * f64::from(k))).collect();
+    let b: Vec<_> =
+        (0..3).map(|k| capture(&dir, &format!("b{k}.csv"), "game.exe", 1.1 + 0.001 * f64::from(k))).collect();
+    let (junit, md) = (dir.0.join("sets.xml"), dir.0.join("sets.md"));
+    let out = Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .arg("compare")
+        .args(&a)
+        .arg("--vs")
+        .args(&b)
+        .args(["--fail-if-worse", "avg_fps=3%", "--junit"])
+        .arg(&junit)
+        .arg("--markdown")
+        .arg(&md)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_valid_junit(&junit);
+    assert_eq!(std::fs::read_to_string(&junit).unwrap().matches("<failure ").count(), 1);
+    let md = std::fs::read_to_string(&md).unwrap();
+    assert!(md.contains("**1 regression**") && md.contains("summary.avg_fps"), "{md}");
+}
+
+#[test]
+fn history_check_judges_only_the_figures_named() {
+    let dir = TempDir::new("history-figures");
+    let db = make_history(&dir);
+    let out = history(&[
+        "check".as_ref(),
+        db.as_os_str(),
+        "--json".as_ref(),
+        "--figures".as_ref(),
+        "avg_fps,p99_ms".as_ref(),
+    ]);
+    assert_eq!(out.code, 3, "{}", out.stderr);
+    let doc: Value = serde_json::from_str(&out.stdout).unwrap();
+    let names: Vec<&String> = doc["scenes"][EVIL].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["summary.avg_fps", "summary.p99_ms"]);
+    let bad = history(&["check".as_ref(), db.as_os_str(), "--figures".as_ref(), "frames".as_ref()]);
+    assert_eq!(bad.code, 2, "a figure without a better direction: {}", bad.stderr);
+    let unknown = history(&["check".as_ref(), db.as_os_str(), "--build".as_ref(), "nope".as_ref()]);
+    assert_eq!(unknown.code, 1);
+    assert!(unknown.stderr.contains("no build \"nope\""), "{}", unknown.stderr);
+}

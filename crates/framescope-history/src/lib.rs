@@ -36,6 +36,14 @@ pub enum HistoryError {
         /// SQLite's words.
         detail: String,
     },
+    /// A new history file that cannot be created.
+    #[error("{path}: cannot create the history: {detail}")]
+    CannotCreate {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        detail: String,
+    },
     /// A SQLite database of something else.
     #[error(
         "{path}: not a framescope history: a SQLite database of another application; it was left unchanged"

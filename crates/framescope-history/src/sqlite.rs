@@ -42,7 +42,13 @@ impl SqliteStore {
         if !exists {
             flags |= OpenFlags::SQLITE_OPEN_CREATE;
         }
-        let conn = Connection::open_with_flags(path, flags).map_err(|e| not_a_database(path, &e))?;
+        let conn = Connection::open_with_flags(path, flags).map_err(|e| {
+            if exists {
+                not_a_database(path, &e)
+            } else {
+                HistoryError::CannotCreate { path: path.to_owned(), detail: e.to_string() }
+            }
+        })?;
         conn.busy_timeout(BUSY_TIMEOUT)?;
         match inspect(&conn, path)? {
             Found::Empty if mode == OpenMode::Existing => {

@@ -110,6 +110,10 @@ fn newer_foreign_and_non_databases_are_refused_untouched() {
     assert!(err.to_string().contains("left unchanged"), "{err}");
     assert_eq!(std::fs::read(&text).expect("read"), before);
 
+    let nowhere = temp("nowhere").join("no-such-folder").join("h.db");
+    let err = SqliteStore::open(&nowhere, OpenMode::Create).expect_err("no folder");
+    assert!(matches!(err, HistoryError::CannotCreate { .. }), "{err}");
+
     let missing = temp("missing");
     let err = SqliteStore::open(&missing, OpenMode::Existing).expect_err("missing");
     assert!(matches!(err, HistoryError::Missing { .. }), "{err}");
