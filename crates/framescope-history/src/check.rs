@@ -166,20 +166,56 @@ pub fn check(runs: &[StoredRun], options: &Options) -> Result<CheckReport, Check
         options.figures.clone().unwrap_or_else(|| FIGURES.iter().filter(|f| f.judged()).collect());
     let named = options.figures.is_some();
     let mut out = CheckReport { build: build.clone(), scenes: BTreeMap::new() };
+    let levels = levels(runs, &order);
     for scene in scenes {
-        let levels: Vec<(&str, BTreeMap<String, f64>)> = order
-            .iter()
-            .filter_map(|b| {
-                let of: Vec<&StoredRun> =
-                    runs.iter().filter(|r| &r.run.place.build == b && r.run.place.scene == scene).collect();
-                (!of.is_empty()).then(|| (b.as_str(), level(&of)))
-            })
-            .collect();
+        let Some(levels) = levels.get(scene) else { continue };
         let Some(at) = levels.iter().position(|(b, _)| *b == build) else { continue };
-        let judged = judge_scene(&levels, at, &figures, named, options.noise_band);
+        let judged = judge_scene(levels, at, &figures, named, options.noise_band);
         out.scenes.insert(scene.to_owned(), judged);
     }
     Ok(out)
+}
+
+/// Each scene's levels: the builds with runs of it, in history order, each with its
+/// figures' values (§12's set mean).
+type Levels<'a> = BTreeMap<&'a str, Vec<(&'a str, BTreeMap<String, f64>)>>;
+
+fn levels<'a>(runs: &'a [StoredRun], order: &'a [String]) -> Levels<'a> {
+    let mut groups: BTreeMap<(&str, &str), Vec<&StoredRun>> = BTreeMap::new();
+    for r in runs {
+        groups.entry((r.run.place.scene.as_str(), r.run.place.build.as_str())).or_default().push(r);
+    }
+    let scenes: BTreeSet<&str> = groups.keys().map(|(s, _)| *s).collect();
+    scenes
+        .into_iter()
+        .map(|scene| {
+            let of =
+                order.iter().filter_map(|b| groups.get(&(scene, b.as_str())).map(|g| (b.as_str(), level(g))));
+            (scene, of.collect())
+        })
+        .collect()
+}
+
+/// Every build's regressions and improvements (without change points), for the history
+/// page: `(scene, figure) → [(build's index in history order, verdict)]`.
+#[must_use]
+pub fn verdicts(runs: &[StoredRun], band: f64) -> BTreeMap<(String, String), Vec<(usize, Verdict)>> {
+    let order = build_order(runs);
+    let index: BTreeMap<&str, usize> = order.iter().enumerate().map(|(i, b)| (b.as_str(), i)).collect();
+    let mut out: BTreeMap<(String, String), Vec<(usize, Verdict)>> = BTreeMap::new();
+    for (scene, levels) in levels(runs, &order) {
+        for f in FIGURES.iter().filter(|f| f.judged()) {
+            let name = f.qualified_name();
+            for (at, (build, level)) in levels.iter().enumerate() {
+                let c = judge(f, &name, level.get(&name).copied(), &levels[..at], band);
+                if matches!(c.verdict, Verdict::Regression | Verdict::Improvement) {
+                    let key = (scene.to_owned(), name.clone());
+                    out.entry(key).or_default().push((index.get(build).copied().unwrap_or(0), c.verdict));
+                }
+            }
+        }
+    }
+    out
 }
 
 /// One scene's figures in build `at` of its `levels` (every build with runs of it).

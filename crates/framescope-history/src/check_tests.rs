@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::{NewRun, Place, Sketch, Time};
+use framescope_core::figures::{FIGURES, Figure};
 
 const FPS: &str = "summary.avg_fps";
 const P99: &str = "summary.p99_ms";
@@ -123,4 +124,28 @@ fn a_build_is_its_runs_mean_without_the_outlier_and_builds_follow_their_time() {
     }
     assert_eq!(build_order(&runs)[0], "b6");
     assert_eq!(check(&runs, &options(None)).unwrap().build, "b5");
+}
+
+#[test]
+fn a_long_history_is_checked_quickly() {
+    // 400 builds of two scenes, every judged figure (as many as a real run has).
+    let names: Vec<String> = FIGURES.iter().filter(|f| f.judged()).map(Figure::qualified_name).collect();
+    let mut runs = Vec::new();
+    for k in 0..400 {
+        for scene in ["a", "b"] {
+            let mut r = stored(runs.len() as i64 + 1, &format!("b{k}"), scene, 100.0, 20.0);
+            let level = if k >= 300 { 1.1 } else { 1.0 } * (1.0 + 0.001 * f64::from(k % 7));
+            r.run.figures = names.iter().map(|n| (n.clone(), 50.0 * level)).collect();
+            runs.push(r);
+        }
+    }
+    let start = std::time::Instant::now();
+    let r = check(&runs, &options(Some("b300"))).unwrap();
+    assert_eq!(r.scenes["a"][FPS].verdict, Verdict::Improvement);
+    assert!(r.scenes["a"][FPS].change_point);
+    let all = verdicts(&runs, 0.01);
+    assert!(!all.is_empty());
+    let took = start.elapsed();
+    eprintln!("check and every build's verdicts over 800 runs × {} figures: {took:?}", names.len());
+    assert!(took.as_secs_f64() < 20.0, "{took:?}");
 }

@@ -6,7 +6,7 @@
 //! alone (the core's Content-Security-Policy); every name is escaped, and the script
 //! writes text only through `textContent`.
 
-use crate::check::{self, Options, Verdict, build_order};
+use crate::check::{self, Verdict, build_order};
 use crate::{StoredRun, changes};
 use framescope_core::figures::{Direction, FIGURES, Figure, Unit};
 use serde_json::{Value, json};
@@ -43,26 +43,6 @@ fn figures(runs: &[StoredRun]) -> Vec<&'static Figure> {
         .collect()
 }
 
-/// Each build's verdicts: `(build, scene, figure) → verdict` for regressions and
-/// improvements.
-fn verdicts(runs: &[StoredRun], order: &[String], band: f64) -> BTreeMap<(usize, String, String), Verdict> {
-    let mut out = BTreeMap::new();
-    for (i, b) in order.iter().enumerate() {
-        let Ok(r) = check::check(runs, &Options { build: Some(b.clone()), figures: None, noise_band: band })
-        else {
-            continue;
-        };
-        for (scene, figs) in r.scenes {
-            for (name, c) in figs {
-                if matches!(c.verdict, Verdict::Regression | Verdict::Improvement) {
-                    out.insert((i, scene.clone(), name), c.verdict);
-                }
-            }
-        }
-    }
-    out
-}
-
 /// The page's data: builds in history order, figures, and per scene its runs and
 /// each figure's series (build means, regressions, improvements, change points).
 fn data(runs: &[StoredRun], band: f64) -> Value {
@@ -82,7 +62,7 @@ fn data(runs: &[StoredRun], band: f64) -> Value {
         })
         .collect();
     let figs = figures(runs);
-    let verdicts = verdicts(runs, &order, band);
+    let verdicts = check::verdicts(runs, band);
     let scenes: BTreeSet<&str> = runs.iter().map(|r| r.run.place.scene.as_str()).collect();
     let scenes: Vec<Value> =
         scenes.into_iter().map(|s| scene(runs, s, &index, &figs, &verdicts, band)).collect();
@@ -109,7 +89,7 @@ fn scene(
     name: &str,
     index: &BTreeMap<&str, usize>,
     figs: &[&'static Figure],
-    verdicts: &BTreeMap<(usize, String, String), Verdict>,
+    verdicts: &BTreeMap<(String, String), Vec<(usize, Verdict)>>,
     band: f64,
 ) -> Value {
     let of: Vec<&StoredRun> = runs.iter().filter(|r| r.run.place.scene == name).collect();
@@ -132,12 +112,9 @@ fn scene(
         let values: Vec<f64> = means.iter().map(|(_, v)| *v).collect();
         let steps: Vec<usize> =
             changes::change_points(&values, band).into_iter().map(|k| means[k].0).collect();
+        let judged = verdicts.get(&(name.to_owned(), fname.clone()));
         let marked = |want: Verdict| -> Vec<usize> {
-            means
-                .iter()
-                .filter(|(b, _)| verdicts.get(&(*b, name.to_owned(), fname.clone())) == Some(&want))
-                .map(|(b, _)| *b)
-                .collect()
+            judged.into_iter().flatten().filter(|(_, v)| *v == want).map(|(b, _)| *b).collect()
         };
         series.insert(
             fname.clone(),
