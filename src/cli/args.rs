@@ -113,6 +113,9 @@ pub(super) struct CompareArgs {
     /// The other set B1 B2 … (docs/figures.md §12): compare set means with 95 % intervals.
     #[arg(long, num_args = 1.., value_name = "FILE")]
     pub(super) vs: Vec<PathBuf>,
+    /// With --fail-if-worse: the gate's verdict for CI (JUnit, GitHub, Markdown).
+    #[command(flatten)]
+    pub(super) ci: super::ci::CiArgs,
 }
 
 /// Options shared by `report` and `compare`.

@@ -49,6 +49,10 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
         rules: args.fail_if_worse.iter().flat_map(|g| g.rules.iter().copied()).collect(),
         allow_missing: args.allow_missing,
     };
+    if args.ci.any() && gate.rules.is_empty() {
+        say!("error: --junit, --github and --markdown write the gate's verdict: give --fail-if-worse SPEC");
+        return ExitCode::from(2);
+    }
     let job = Job { selector: a.trace.clone(), opts: a.load_options(), trim: a.trim() };
     let table = !a.json;
     let echo = echo_errors(table);
@@ -57,7 +61,7 @@ pub(super) fn compare_command(args: &CompareArgs) -> ExitCode {
     if let Err(code) = inputs::check_outputs(
         &inputs,
         &[a.pcl.as_deref(), args.other_pcl.as_deref()],
-        &[("--html", a.html.as_deref())],
+        &[&[("--html", a.html.as_deref())], args.ci.outputs().as_slice()].concat(),
     ) {
         return code;
     }
@@ -197,9 +201,14 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
     let mut out = report::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
+    let other = match runs.last() {
+        Some(RunEntry::Run(r)) => r.application.clone(),
+        _ => String::new(),
+    };
     let (doc, outcome) = pcompare::single(settings_json, runs, gate, args.noise_band, warnings);
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
+        failed |= !emit_ci(args, gate, o, &other);
     }
     if let Some(path) = &args.analysis.html {
         failed |= !html::write_compare(path, &doc, pages);
@@ -226,10 +235,18 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
         c;
     let mut out = report::Terminal::new(std::io::stdout().lock(), !table);
+    let other = entries
+        .iter()
+        .find_map(|(i, e)| match e {
+            RunEntry::Run(r) if *i >= baseline_count => Some(r.application.clone()),
+            _ => None,
+        })
+        .unwrap_or_default();
     let pcompare::SetsOutcome { doc, gate: outcome, set_warnings } =
         pcompare::sets(settings_json, &entries, baseline_count, args.outlier_limit, gate, warnings);
     if let Some(o) = &outcome {
         report_gate(o, gate.rules.len());
+        failed |= !emit_ci(args, gate, o, &other);
     }
     if echo {
         for w in &set_warnings {
@@ -241,6 +258,13 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     }
     let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
     finish(written, failed, outcome.is_some_and(|o| o.failed()))
+}
+
+/// The gate's verdict in the CI outputs asked for (a suite named after the other run's
+/// application); false when one could not be written.
+fn emit_ci(args: &CompareArgs, gate: &Gate, outcome: &GateOutcome, scene: &str) -> bool {
+    !args.ci.any()
+        || args.ci.emit(&report::gate_report("framescope compare --fail-if-worse", scene, gate, outcome))
 }
 
 /// Prints the gate's findings to stderr.

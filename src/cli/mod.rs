@@ -1,7 +1,7 @@
 //! The command line: arguments are parsed into raw form by clap, checked once into
 //! typed settings, then handed to the library. Exit status: 0 success, 1 when a file
 //! could not be read or held no frames (or `--strict` / `--max-skipped` failed it), 2
-//! on bad arguments, 3 when `compare --fail-if-worse` finds a regression.
+//! on bad arguments, 3 when `compare --fail-if-worse` or `history check` finds a regression.
 //!
 //! Files are loaded in parallel across cores (`inputs`), analysed, and reported in
 //! argument order; `report` streams each file's runs as soon as it and every file
@@ -17,10 +17,13 @@ macro_rules! say {
 }
 
 mod args;
+mod ci;
 mod comparing;
 mod following;
 mod frames;
 mod help;
+mod history;
+mod history_check;
 mod html;
 mod inputs;
 mod loading;
@@ -107,6 +110,9 @@ enum Command {
     /// latency and telemetry column.
     #[command(after_help = FIGURES_HELP)]
     Frames(frames::FramesArgs),
+    /// Track a game across builds: store runs per build and scene (add), find
+    /// regressions against earlier builds (check, exit 3), export the history.
+    History(history::HistoryArgs),
 }
 
 /// Where the figures are defined, for `-h`.
@@ -139,6 +145,7 @@ pub fn run() -> Outcome {
         Some(Command::Report(args)) => Outcome::Exit(reporting::report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         Some(Command::Frames(args)) => Outcome::Exit(frames::frames_command(&args)),
+        Some(Command::History(args)) => Outcome::Exit(history::history_command(&args)),
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {

@@ -146,6 +146,21 @@ fn frames_parquet(py: Python<'_>, path: PathBuf, options: RawOptions) -> PyResul
     Ok(PyBytes::new(py, &bytes))
 }
 
+/// The history in `db` (a SQLite file) as Parquet bytes: a row per stored run, as
+/// `framescope history export` writes it; `FramescopeError` when it cannot be read.
+#[pyfunction]
+fn history_parquet(py: Python<'_>, db: PathBuf) -> PyResult<Bound<'_, PyBytes>> {
+    let bytes = py.detach(|| {
+        let db = db.to_string_lossy();
+        let runs = framescope_history::open(&db, framescope_history::OpenMode::Existing)
+            .and_then(|mut s| s.runs())
+            .map_err(|e| FramescopeError::new_err(e.to_string()))?;
+        framescope_parquet::to_bytes(&framescope_history::export::table(&runs))
+            .map_err(|e| FramescopeError::new_err(format!("cannot write the table: {e}")))
+    })?;
+    Ok(PyBytes::new(py, &bytes))
+}
+
 /// The runs table of `paths` (a row per run, the `report --format csv` columns,
 /// typed), as Parquet bytes. Files are read on `workers` threads; a file that fails is
 /// a row with its `error.message`, never an exception.
@@ -184,6 +199,7 @@ fn _framescope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare_json, m)?)?;
     m.add_function(wrap_pyfunction!(frames_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(batch_parquet, m)?)?;
+    m.add_function(wrap_pyfunction!(history_parquet, m)?)?;
     m.add_function(wrap_pyfunction!(run_columns, m)?)?;
     m.add_function(wrap_pyfunction!(captures, m)?)?;
     Ok(())

@@ -22,6 +22,7 @@ mod page;
 mod reduce;
 mod tables;
 
+pub use markup::content_security_policy;
 pub use page::limit_raw_frames;
 pub use reduce::PageRun;
 

@@ -2,6 +2,7 @@
 //! a readable table. Built from loaded captures and analysis; never reads files.
 
 pub(crate) mod batch;
+pub(crate) mod ci;
 pub mod compare;
 pub(crate) mod escape;
 pub(crate) mod etl;
@@ -14,11 +15,13 @@ pub(crate) mod tabular;
 pub(crate) mod verdict;
 
 pub use batch::{COLUMNS as BATCH_COLUMNS, CsvSink, table as batch_table};
+pub use ci::{CiCase, CiOutcome, CiReport, CiSuite, gate_report};
 pub use escape::{Terminal, formula, lines, text};
 pub use system::{SystemRow, facts, headline, side_by_side};
 pub use tabular::{Cells, Table, TableChunks};
 
 pub use compare::{CompareReport, Comparison, compare};
+pub use stats::{Welch, t_cdf};
 pub use table::{
     FEW_FRAMES, limiter_text, lows_note, sampled_lows_note, write_entry, write_settings, write_table,
     write_table_with,

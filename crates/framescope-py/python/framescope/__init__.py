@@ -26,7 +26,7 @@ import polars as pl
 from ._framescope import FramescopeError, __version__, run_columns
 from . import _framescope as _native
 
-__all__ = ["FramescopeError", "__version__", "batch", "captures", "compare", "frames", "report", "RUN_COLUMNS"]
+__all__ = ["FramescopeError", "__version__", "batch", "captures", "compare", "frames", "history", "report", "RUN_COLUMNS"]
 
 #: A path, or a list of paths (files or folders).
 Paths = Union[str, "os.PathLike[str]", Sequence[Union[str, "os.PathLike[str]"]]]
@@ -230,3 +230,14 @@ def batch(
                     trim_start, trim_end, column, unit, qpc_frequency, workers)
     data = _native.batch_parquet(_paths(paths), opts)
     return pl.read_parquet(io.BytesIO(data))
+
+
+def history(db: Union[str, "os.PathLike[str]"]) -> pl.DataFrame:
+    """A row per run stored in the history ``db`` (a SQLite file written by
+    ``framescope history add``), as ``framescope history export`` writes it: ``build``,
+    ``scene``, ``commit``, ``branch``, ``time``, ``added``, ``file``, ``content_hash``,
+    ``application``, ``format``, ``frames``, then every figure by ``section.name``.
+
+    Raises :class:`FramescopeError` when ``db`` does not exist or is not a history.
+    """
+    return pl.read_parquet(io.BytesIO(_native.history_parquet(os.fspath(db))))
