@@ -20,6 +20,7 @@ pub(in crate::report) fn run(scale: f64) -> Run {
         frame_time: "presents",
         sampled: false,
         conventions: None,
+        tool_summary: None,
         telemetry: crate::analysis::Telemetry::new(),
         system: Vec::new(),
         other_traces: Vec::new(),
