@@ -26,6 +26,7 @@ mod inputs;
 mod loading;
 mod parse;
 mod pipeline;
+mod recording;
 mod reporting;
 
 pub use framescope_core::pipeline::TraceSelector;
@@ -107,6 +108,10 @@ enum Command {
     /// latency and telemetry column.
     #[command(after_help = FIGURES_HELP)]
     Frames(frames::FramesArgs),
+    /// Record captures of a game with the capturing tool (Linux: MangoHud): launch
+    /// COMMAND, capture for --duration seconds (--repeat N times: one set), and write
+    /// the tool's own files into -o DIR; prints each capture's path.
+    Record(recording::RecordArgs),
 }
 
 /// Where the figures are defined, for `-h`.
@@ -139,6 +144,7 @@ pub fn run() -> Outcome {
         Some(Command::Report(args)) => Outcome::Exit(reporting::report_command(&args)),
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         Some(Command::Frames(args)) => Outcome::Exit(frames::frames_command(&args)),
+        Some(Command::Record(args)) => Outcome::Exit(recording::record_command(&args)),
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {
