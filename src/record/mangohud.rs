@@ -40,9 +40,6 @@ pub enum Launcher {
 /// Finds MangoHud: the `mangohud` wrapper on `PATH`, else its Vulkan layer's manifest
 /// in the loader's folders; the install instructions when neither is there.
 pub fn find() -> Result<Launcher, RecordError> {
-    if let Some(wrapper) = on_path("mangohud") {
-        return Ok(Launcher::Wrapper(wrapper));
-    }
     let mut dirs: Vec<PathBuf> = ["/usr/share", "/usr/local/share", "/etc"]
         .iter()
         .map(|d| Path::new(d).join("vulkan/implicit_layer.d"))
@@ -50,8 +47,18 @@ pub fn find() -> Result<Launcher, RecordError> {
     if let Some(home) = std::env::var_os("HOME") {
         dirs.push(Path::new(&home).join(".local/share/vulkan/implicit_layer.d"));
     }
-    for dir in dirs {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+    find_in(std::env::var_os("PATH").as_deref(), &dirs)
+}
+
+/// [`find`] in the folders of `path` (a `PATH` value) and the layer folders `layers`.
+fn find_in(path: Option<&OsStr>, layers: &[PathBuf]) -> Result<Launcher, RecordError> {
+    if let Some(wrapper) =
+        path.and_then(|p| std::env::split_paths(p).map(|d| d.join("mangohud")).find(|p| p.is_file()))
+    {
+        return Ok(Launcher::Wrapper(wrapper));
+    }
+    for dir in layers {
+        let Ok(entries) = std::fs::read_dir(dir) else { continue };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_ascii_lowercase();
             if name.starts_with("mangohud") && name.ends_with(".json") {
@@ -60,12 +67,6 @@ pub fn find() -> Result<Launcher, RecordError> {
         }
     }
     Err(RecordError(INSTALL.to_owned()))
-}
-
-/// `program` in a folder of `PATH`, when it is there.
-pub fn on_path(program: &str) -> Option<PathBuf> {
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path).map(|d| d.join(program)).find(|p| p.is_file())
 }
 
 /// `MANGOHUD_CONFIG` for one capture: per frame, into `dir`, starting `delay_s` after
@@ -323,5 +324,30 @@ mod tests {
         assert!(config(Path::new("/tmp/a,b"), 0.0, None).is_err());
         assert_eq!(summary_of(Path::new("/d/x_1.csv")), PathBuf::from("/d/x_1_summary.csv"));
         assert!(is_log_name(OsStr::new("a.csv")) && !is_log_name(OsStr::new("a_summary.csv")));
+    }
+
+    /// Without the wrapper on PATH and without a layer manifest: how to install it.
+    /// A manifest alone is the Vulkan layer (`MANGOHUD=1`).
+    #[test]
+    fn missing_mangohud_says_how_to_install_it() {
+        let dir = std::env::temp_dir().join(format!("framescope-find-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("bin")).unwrap_or_default();
+        let path = dir.join("bin").into_os_string();
+        let Err(e) = find_in(Some(&path), &[dir.join("layers")]) else {
+            panic!("found MangoHud in an empty folder")
+        };
+        assert!(
+            e.0.contains("sudo apt install mangohud") && e.0.contains("MangoHud is not installed"),
+            "{e}"
+        );
+        std::fs::create_dir_all(dir.join("layers")).unwrap_or_default();
+        std::fs::write(dir.join("layers/MangoHud.x86_64.json"), "{}").unwrap_or_default();
+        assert_eq!(
+            find_in(Some(&path), &[dir.join("layers")]),
+            Ok(Launcher::Layer(dir.join("layers/MangoHud.x86_64.json")))
+        );
+        std::fs::write(dir.join("bin/mangohud"), "").unwrap_or_default();
+        assert_eq!(find_in(Some(&path), &[]), Ok(Launcher::Wrapper(dir.join("bin/mangohud"))));
     }
 }
