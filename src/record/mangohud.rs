@@ -61,7 +61,7 @@ fn find_in(path: Option<&OsStr>, layers: &[PathBuf]) -> Result<Launcher, RecordE
         let Ok(entries) = std::fs::read_dir(dir) else { continue };
         for e in entries.flatten() {
             let name = e.file_name().to_string_lossy().to_ascii_lowercase();
-            if name.starts_with("mangohud") && name.ends_with(".json") {
+            if name.starts_with("mangohud") && Path::new(&name).extension().is_some_and(|x| x == "json") {
                 return Ok(Launcher::Layer(e.path()));
             }
         }
@@ -164,107 +164,148 @@ fn one(
         Launcher::Wrapper(w) => (w.clone().into_os_string(), plan.command.clone()),
         Launcher::Layer(_) => (plan.command[0].clone(), plan.command[1..].to_vec()),
     };
-    let mut child = Launched::spawn(&program, &args, &env)
+    let child = Launched::spawn(&program, &args, &env)
         .map_err(|e| RecordError(format!("cannot start {}: {e}", Path::new(&plan.command[0]).display())))?;
-    let started = Instant::now();
     observer.note(&Note::Launched { k, of: plan.repeat, pid: child.id() });
     // MangoHud starts logging after whole seconds, at least one (`config`).
     let delay = plan.delay_s.round().max(1.0);
-    let deadline = plan.duration_s.map(|d| started + Duration::from_secs_f64(delay + d.ceil()) + WRITE_GRACE);
-    let past = |deadline: Option<Instant>| deadline.is_some_and(|d| Instant::now() >= d);
-
-    // Until the log appears.
-    let log = loop {
-        let new: Vec<OsString> = logs_in(dir).difference(&before).cloned().collect();
-        if let Some(name) = new.into_iter().min() {
-            break dir.join(name);
-        }
-        let exited = child.exited();
-        let stopped = observer.stop_requested();
-        if exited.is_some() || stopped || past(deadline) {
-            child.stop();
-            // A log may still land (MangoHud writes it as logging ends).
-            std::thread::sleep(Duration::from_secs(1));
-            if let Some(name) = logs_in(dir).difference(&before).min().cloned() {
-                break dir.join(name);
-            }
-            let what = Path::new(&plan.command[0]).display();
-            let secs = started.elapsed().as_secs_f64();
-            return Err(RecordError(match (exited, stopped) {
-                (Some(status), _) => format!(
-                    "{what} exited ({status}) after {secs:.1} s before MangoHud wrote a log: nothing was \
-                     recorded. Does it run with MangoHud (a Vulkan or OpenGL program; `mangohud {what}` shows \
-                     the overlay)? Is the delay ({delay:.0} s) shorter than it runs?"
-                ),
-                (None, true) => "stopped before MangoHud wrote a log: nothing was recorded (MangoHud 0.6.8 \
-                                 and older write the log only when logging ends, at the end of --duration)"
-                    .to_owned(),
-                (None, false) => format!(
-                    "MangoHud wrote no log into {} within {secs:.0} s: nothing was recorded. Does {what} \
-                     render with Vulkan or OpenGL, and does MangoHud's overlay show in it?",
-                    dir.display()
-                ),
-            }));
-        }
-        std::thread::sleep(POLL);
+    let started = Instant::now();
+    let mut capture = Capture {
+        child,
+        started,
+        deadline: plan.duration_s.map(|d| started + Duration::from_secs_f64(delay + d.ceil()) + WRITE_GRACE),
+        what: Path::new(&plan.command[0]).display().to_string(),
+        delay,
     };
+    let log = capture.wait_for_log(dir, &before, observer)?;
     observer.note(&Note::Found { k, file: log.clone() });
-
-    // Follow it as it grows, until MangoHud has finished it.
-    let summary = summary_of(&log);
-    let mut source = FileSource::new(&log, POLL);
-    let opts = LoadOptions::default();
-    let mut ended = Ended::Duration;
-    let mut last_growth = Instant::now();
-    let mut next_note = Instant::now();
-    let followed = live::follow(&mut source, &log, &opts, &mut |event| {
-        let Event::Update(live) = event else {
-            last_growth = Instant::now();
-            return Flow::Continue;
-        };
-        let now = Instant::now();
-        if live.grew || live.read {
-            last_growth = now;
-        }
-        if now >= next_note && live.grew {
-            // The capture so far as a load reads it (MangoHud's units decided), once a
-            // second: a MangoHud log grows by a few hundred rows a second.
-            let (rows, avg_fps) = live.capture().ok().map_or((0, None), |c| {
-                let t = c.traces.iter().max_by_key(|t| t.len());
-                let times = t.map_or(&[][..], |t| t.frames.frame_time_ms.as_slice());
-                let total: f64 = times.iter().sum();
-                (
-                    times.len(),
-                    (total > 0.0 && !t.is_some_and(|t| t.is_sampled()))
-                        .then(|| 1000.0 * times.len() as f64 / total),
-                )
-            });
-            let seconds = started.elapsed().as_secs_f64();
-            observer.note(&Note::Progress { k, seconds, rows, avg_fps });
-            next_note = now + Duration::from_secs(1);
-        }
-        let settled = now.duration_since(last_growth) >= SETTLED;
-        if observer.stop_requested() {
-            ended = Ended::Stopped;
-            return Flow::Stop;
-        }
-        if settled && summary.is_file() {
-            ended = Ended::Duration;
-            return Flow::Stop;
-        }
-        if settled && child.exited().is_some() {
-            ended = Ended::CommandExited;
-            return Flow::Stop;
-        }
-        if past(deadline) {
-            ended = Ended::TimedOut;
-            return Flow::Stop;
-        }
-        Flow::Continue
-    });
-    child.stop();
-    followed.map_err(|e| RecordError(format!("cannot read {}: {e}", log.display())))?;
+    let ended = capture.follow(&log, k, observer);
+    capture.child.stop();
+    let ended = ended.map_err(|e| RecordError(format!("cannot read {}: {e}", log.display())))?;
     Ok((log, ended, started.elapsed().as_secs_f64()))
+}
+
+/// A capture under way: the launched command and its clock.
+struct Capture {
+    child: Launched,
+    started: Instant,
+    /// When MangoHud should have finished its files (none: no duration).
+    deadline: Option<Instant>,
+    /// The command, for messages.
+    what: String,
+    /// The seconds MangoHud waits before logging.
+    delay: f64,
+}
+
+impl Capture {
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Waits until a new log appears in `dir` (not among `before`); the error says
+    /// why none did (the command exited, Ctrl-C, the tool wrote nothing in time).
+    fn wait_for_log(
+        &mut self,
+        dir: &Path,
+        before: &HashSet<OsString>,
+        observer: &dyn Observer,
+    ) -> Result<PathBuf, RecordError> {
+        let new_log = || logs_in(dir).difference(before).min().cloned().map(|n| dir.join(n));
+        loop {
+            if let Some(log) = new_log() {
+                return Ok(log);
+            }
+            let exited = self.child.exited();
+            let stopped = observer.stop_requested();
+            if exited.is_some() || stopped || self.past_deadline() {
+                self.child.stop();
+                // A log may still land (MangoHud writes it as logging ends).
+                std::thread::sleep(Duration::from_secs(1));
+                if let Some(log) = new_log() {
+                    return Ok(log);
+                }
+                let (what, delay) = (&self.what, self.delay);
+                let secs = self.started.elapsed().as_secs_f64();
+                return Err(RecordError(match (exited, stopped) {
+                    (Some(status), _) => format!(
+                        "{what} exited ({status}) after {secs:.1} s before MangoHud wrote a log: nothing was \
+                         recorded. Does it run with MangoHud (a Vulkan or OpenGL program; `mangohud {what}` \
+                         shows the overlay)? Is the delay ({delay:.0} s) shorter than it runs?"
+                    ),
+                    (None, true) => "stopped before MangoHud wrote a log: nothing was recorded (MangoHud \
+                                     0.6.8 and older write the log only when logging ends, at the end of \
+                                     --duration)"
+                        .to_owned(),
+                    (None, false) => format!(
+                        "MangoHud wrote no log into {} within {secs:.0} s: nothing was recorded. Does {what} \
+                         render with Vulkan or OpenGL, and does MangoHud's overlay show in it?",
+                        dir.display()
+                    ),
+                }));
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    /// Follows the log as it grows until MangoHud has finished it (its summary is
+    /// there and the log has settled), the command exits, Ctrl-C, or the deadline.
+    fn follow(&mut self, log: &Path, k: u32, observer: &mut dyn Observer) -> std::io::Result<Ended> {
+        let summary = summary_of(log);
+        let mut source = FileSource::new(log, POLL);
+        let opts = LoadOptions::default();
+        let mut ended = Ended::Duration;
+        let mut last_growth = Instant::now();
+        let mut next_note = Instant::now();
+        live::follow(&mut source, log, &opts, &mut |event| {
+            let Event::Update(live) = event else {
+                last_growth = Instant::now();
+                return Flow::Continue;
+            };
+            let now = Instant::now();
+            if live.grew || live.read {
+                last_growth = now;
+            }
+            if now >= next_note && live.grew {
+                let (rows, avg_fps) = so_far(live);
+                let seconds = self.started.elapsed().as_secs_f64();
+                observer.note(&Note::Progress { k, seconds, rows, avg_fps });
+                next_note = now + Duration::from_secs(1);
+            }
+            let settled = now.duration_since(last_growth) >= SETTLED;
+            let why = if observer.stop_requested() {
+                Some(Ended::Stopped)
+            } else if settled && summary.is_file() {
+                Some(Ended::Duration)
+            } else if settled && self.child.exited().is_some() {
+                Some(Ended::CommandExited)
+            } else if self.past_deadline() {
+                Some(Ended::TimedOut)
+            } else {
+                None
+            };
+            match why {
+                Some(why) => {
+                    ended = why;
+                    Flow::Stop
+                }
+                None => Flow::Continue,
+            }
+        })?;
+        Ok(ended)
+    }
+}
+
+/// The rows of a growing log so far and their average FPS (per-frame logs), as a load
+/// reads them (MangoHud's units decided): taken once a second, a MangoHud log grows by
+/// a few hundred rows a second.
+fn so_far(live: &live::Live<'_>) -> (usize, Option<f64>) {
+    live.capture().ok().map_or((0, None), |c| {
+        let t = c.traces.iter().max_by_key(|t| t.len());
+        let times = t.map_or(&[][..], |t| t.frames.frame_time_ms.as_slice());
+        let total: f64 = times.iter().sum();
+        let per_frame = !t.is_some_and(framescope_core::model::Trace::is_sampled);
+        (times.len(), (total > 0.0 && per_frame).then(|| 1000.0 * times.len() as f64 / total))
+    })
 }
 
 /// Checks that a capture holds frames and writes its sidecar.
@@ -280,7 +321,7 @@ fn finish(
     let capture = framescope_core::open(file, &LoadOptions::default()).map_err(|e| {
         RecordError(format!("MangoHud's log {} holds no frame: {e} (nothing was recorded)", file.display()))
     })?;
-    let rows: usize = capture.traces.iter().map(|t| t.len()).sum();
+    let rows: usize = capture.traces.iter().map(framescope_core::model::Trace::len).sum();
     let summary = summary_of(file);
     let summary = summary.is_file().then_some(summary);
     let sidecar = Sidecar {
