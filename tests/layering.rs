@@ -309,6 +309,8 @@ const TEXT_MATCHES: &[(&str, &str, &str)] = &[
     ("ingest/generic_extra.rs", "l", "a column name's unit"),
     ("ingest/preamble.rs", "t", "MangoHud's preamble lines"),
     ("ingest/mangohud_summary.rs", "stem", "a file name (a summary file has no summary beside it)"),
+    ("record/mangohud.rs", "name", "a Vulkan layer manifest's file name"),
+    ("record/mangohud.rs", "n", "MangoHud's log file names"),
     ("ingest/pcl.rs", "t", "a marker log's lines"),
     ("ingest/pcl.rs", "event", "a marker log's event names"),
     ("ingest/detect.rs", "first", "a header's first cell"),
