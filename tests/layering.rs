@@ -311,6 +311,12 @@ const TEXT_MATCHES: &[(&str, &str, &str)] = &[
     ("ingest/mangohud_summary.rs", "stem", "a file name (a summary file has no summary beside it)"),
     ("record/mangohud.rs", "name", "a Vulkan layer manifest's file name"),
     ("record/mangohud.rs", "n", "MangoHud's log file names"),
+    ("record/presentmon.rs", "pm_name", "PresentMon's program names (PresentMon-2.x.y-x64.exe)"),
+    (
+        "record/presentmon.rs",
+        "pm_output",
+        "PresentMon's console output: its one sign of a refused trace session (exit 6 is any failure)",
+    ),
     ("ingest/pcl.rs", "t", "a marker log's lines"),
     ("ingest/pcl.rs", "event", "a marker log's event names"),
     ("ingest/detect.rs", "first", "a header's first cell"),

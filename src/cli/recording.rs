@@ -20,7 +20,8 @@ use std::process::ExitCode;
 pub(super) enum BackendArg {
     /// MangoHud (Linux): launches COMMAND with MangoHud's per-frame log.
     Mangohud,
-    /// PresentMon (Windows).
+    /// PresentMon (Windows): captures --process, or COMMAND launched, with PresentMon's
+    /// console program.
     Presentmon,
 }
 
@@ -106,20 +107,20 @@ impl Observer for Terminal {
 pub(super) fn record_command(args: &RecordArgs) -> ExitCode {
     let backend =
         args.backend.unwrap_or(if cfg!(windows) { BackendArg::Presentmon } else { BackendArg::Mangohud });
-    if backend == BackendArg::Presentmon {
-        say!(
-            "error: the PresentMon backend (Windows) is not available in this build yet; on Linux record with \
-             MangoHud (--backend mangohud)"
-        );
-        return ExitCode::from(2);
-    }
-    if args.process.is_some() || args.presentmon.is_some() {
+    if backend == BackendArg::Mangohud && (args.process.is_some() || args.presentmon.is_some()) {
         say!(
             "error: --process and --presentmon are PresentMon's (--backend presentmon); MangoHud launches COMMAND"
         );
         return ExitCode::from(2);
     }
-    if args.command.is_empty() {
+    if backend == BackendArg::Presentmon && args.process.is_some() != args.command.is_empty() {
+        say!(
+            "error: record with PresentMon needs either --process NAME|PID (a running game) or the command to \
+             launch after `--`, not both"
+        );
+        return ExitCode::from(2);
+    }
+    if backend == BackendArg::Mangohud && args.command.is_empty() {
         say!(
             "error: record needs the command to launch after `--` (framescope record --duration 60 -- ./game)"
         );
@@ -141,7 +142,16 @@ pub(super) fn record_command(args: &RecordArgs) -> ExitCode {
         );
     }
     let mut terminal = Terminal { stop };
-    let (recorded, error) = record::mangohud::record(&plan, &mut terminal);
+    let (recorded, error) = match backend {
+        BackendArg::Mangohud => record::mangohud::record(&plan, &mut terminal),
+        BackendArg::Presentmon => match record::presentmon::find(args.presentmon.as_deref()) {
+            Ok(presentmon) => {
+                let target = args.process.as_deref().map(record::presentmon::Target::parse);
+                record::presentmon::record(&plan, &presentmon, target.as_ref(), &mut terminal)
+            }
+            Err(e) => (Vec::new(), Some(e)),
+        },
+    };
     for r in &recorded {
         if r.ended != record::Ended::Duration {
             say!("note: {} ended early ({}): {} rows kept", r.file.display(), r.ended.as_str(), r.rows);

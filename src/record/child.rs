@@ -23,8 +23,24 @@ impl Launched {
     /// # Errors
     /// The program could not be started (not found, not executable).
     pub fn spawn(program: &OsString, args: &[OsString], env: &[(String, String)]) -> std::io::Result<Self> {
+        Self::spawn_with(program, args, env, false)
+    }
+
+    /// [`Launched::spawn`] with its standard output and error piped to framescope
+    /// (`piped`: read them with [`Launched::take_output`]).
+    pub fn spawn_with(
+        program: &OsString,
+        args: &[OsString],
+        env: &[(String, String)],
+        piped: bool,
+    ) -> std::io::Result<Self> {
         let mut command = Command::new(program);
-        command.args(args).stdin(Stdio::null()).stdout(std::io::stderr()).stderr(std::io::stderr());
+        command.args(args).stdin(Stdio::null());
+        if piped {
+            command.stdout(Stdio::piped()).stderr(Stdio::piped());
+        } else {
+            command.stdout(std::io::stderr()).stderr(std::io::stderr());
+        }
         for (k, v) in env {
             command.env(k, v);
         }
@@ -34,6 +50,11 @@ impl Launched {
             command.process_group(0);
         }
         Ok(Self { child: command.spawn()?, exited: None })
+    }
+
+    /// Its piped standard output and error (once; `None` when not piped).
+    pub fn take_output(&mut self) -> (Option<std::process::ChildStdout>, Option<std::process::ChildStderr>) {
+        (self.child.stdout.take(), self.child.stderr.take())
     }
 
     /// The process id.

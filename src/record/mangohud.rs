@@ -117,18 +117,8 @@ pub fn record(plan: &Plan, observer: &mut dyn Observer) -> (Vec<Recorded>, Optio
     let mut recorded: Vec<Recorded> = Vec::new();
     let mut set: Option<String> = None;
     for k in 1..=plan.repeat {
-        if k > 1 {
-            if observer.stop_requested() {
-                break;
-            }
-            observer.note(&Note::Pausing { seconds: plan.pause_s });
-            let until = Instant::now() + Duration::from_secs_f64(plan.pause_s);
-            while Instant::now() < until && !observer.stop_requested() {
-                std::thread::sleep(POLL.min(until.saturating_duration_since(Instant::now())));
-            }
-            if observer.stop_requested() {
-                break;
-            }
+        if k > 1 && !super::pause(plan, observer) {
+            break;
         }
         match one(plan, k, &launcher, &dir, &config, observer) {
             Ok((file, ended, seconds)) => {

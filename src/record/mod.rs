@@ -10,6 +10,7 @@
 
 mod child;
 pub mod mangohud;
+pub mod presentmon;
 
 pub use child::Launched;
 
@@ -131,11 +132,35 @@ impl StopFlag {
     }
 }
 
+/// Waits `plan.pause_s` before the next launch (telling the observer); false when the
+/// observer asked to stop meanwhile (no further capture then).
+pub(crate) fn pause(plan: &Plan, observer: &mut dyn Observer) -> bool {
+    if observer.stop_requested() {
+        return false;
+    }
+    observer.note(&Note::Pausing { seconds: plan.pause_s });
+    let until = std::time::Instant::now() + Duration::from_secs_f64(plan.pause_s);
+    while std::time::Instant::now() < until && !observer.stop_requested() {
+        std::thread::sleep(POLL.min(until.saturating_duration_since(std::time::Instant::now())));
+    }
+    !observer.stop_requested()
+}
+
 /// The set's name: the application and the first capture's time, from the tool's file
 /// name (`vkcube_2026-11-29_06-25-42.csv` → `vkcube 2026-11-29 06:25:42`).
 #[must_use]
 pub fn set_name(first: &Path) -> String {
     let stem = first.file_stem().map_or_else(String::new, |s| s.to_string_lossy().into_owned());
+    // PresentMon's runs: `PresentMon-<process>-YYYY-MM-DDTHHMMSSZ[-n]`.
+    if let Some(rest) = stem.strip_prefix("PresentMon-")
+        && let Some(t) = rest.rfind('T').filter(|&t| t >= 11)
+        && rest.len() >= t + 8
+    {
+        let (who, date, time) = (&rest[..t - 11], &rest[t - 10..t], &rest[t + 1..t + 7]);
+        if time.bytes().all(|b| b.is_ascii_digit()) {
+            return format!("{who} {date} {}:{}:{} UTC", &time[..2], &time[2..4], &time[4..]);
+        }
+    }
     let parts: Vec<&str> = stem.rsplitn(3, '_').collect();
     if let [time, date, app] = parts[..]
         && date.len() == 10
@@ -212,6 +237,14 @@ mod tests {
         assert_eq!(set_name(Path::new("/d/vkcube_2026-11-29_06-25-42.csv")), "vkcube 2026-11-29 06:25:42");
         assert_eq!(set_name(Path::new("/d/my_game_2026-11-29_06-25-42.csv")), "my_game 2026-11-29 06:25:42");
         assert_eq!(set_name(Path::new("/d/odd.csv")), "odd");
+        assert_eq!(
+            set_name(Path::new("/d/PresentMon-game.exe-2026-11-29T063939Z-2.csv")),
+            "game.exe 2026-11-29 06:39:39 UTC"
+        );
+        assert_eq!(
+            set_name(Path::new("PresentMon-pid42-2026-11-29T063939Z.csv")),
+            "pid42 2026-11-29 06:39:39 UTC"
+        );
         assert_eq!(
             sidecar_path(Path::new("/d/vkcube_2026-11-29_06-25-42.csv")),
             PathBuf::from("/d/vkcube_2026-11-29_06-25-42.framescope.json")

@@ -44,6 +44,7 @@ mod pcl_cli;
 mod presentmon_versions;
 mod real_traces;
 mod record_cli;
+mod record_presentmon;
 mod sampled_logs;
 mod sets_cli;
 #[cfg(feature = "parquet")]
