@@ -351,7 +351,7 @@ mod tests {
         );
         assert_eq!(Target::parse("+12"), Target::Name("+12".into()));
         assert_eq!(
-            arguments(&Target::Pid(1), 0.4, Some(2.1))[5..],
+            arguments(&Target::Pid(1), 0.4, Some(2.1))[4..],
             ["--timed", "3", "--terminate_after_timed"].map(OsString::from)
         );
     }
