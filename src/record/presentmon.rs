@@ -4,7 +4,8 @@
 //! process to capture (`--process_name NAME` / `--process_id PID`, handed over as given;
 //! with a COMMAND, the PID framescope launched), `--output_stdout` (the rows stream into
 //! the live reader and are written to the run's file when the capture ends),
-//! `--no_console_stats`, `--delay`, `--timed` and `--terminate_after_timed`.
+//! `--no_console_stats`, `--delay`, `--timed` and `--terminate_after_timed`, in a trace
+//! session of its own (`--session_name framescope --stop_existing_session`).
 //!
 //! PresentMon needs administrator rights or the "Performance Log Users" group; its
 //! "access denied" error is recognised and answered with what to do.
@@ -74,6 +75,10 @@ pub fn arguments(target: &Target, delay_s: f64, duration_s: Option<f64>) -> Vec<
         Target::Pid(p) => vec!["--process_id".into(), p.to_string()],
     };
     a.extend(["--output_stdout".into(), "--no_console_stats".into()]);
+    // A session of framescope's own name, so one left behind by a PresentMon that was
+    // ended (Ctrl-C on Windows) is stopped by the next capture, and another tool's
+    // PresentMon session (named "PresentMon") is left alone.
+    a.extend(["--session_name".into(), "framescope".into(), "--stop_existing_session".into()]);
     let delay = delay_s.round() as u64;
     if delay > 0 {
         a.extend(["--delay".into(), delay.to_string()]);
@@ -342,16 +347,18 @@ mod tests {
     #[test]
     fn presentmon_arguments() {
         let a = arguments(&Target::parse("game.exe"), 5.0, Some(60.0));
-        let want = "--process_name game.exe --output_stdout --no_console_stats --delay 5 --timed 60 --terminate_after_timed";
+        let want = "--process_name game.exe --output_stdout --no_console_stats --session_name framescope --stop_existing_session --delay 5 --timed 60 --terminate_after_timed";
         assert_eq!(a.join(OsString::from(" ").as_os_str()), OsString::from(want));
         let a = arguments(&Target::parse("1234"), 0.0, None);
         assert_eq!(
             a.join(OsString::from(" ").as_os_str()),
-            OsString::from("--process_id 1234 --output_stdout --no_console_stats")
+            OsString::from(
+                "--process_id 1234 --output_stdout --no_console_stats --session_name framescope --stop_existing_session"
+            )
         );
         assert_eq!(Target::parse("+12"), Target::Name("+12".into()));
         assert_eq!(
-            arguments(&Target::Pid(1), 0.4, Some(2.1))[4..],
+            arguments(&Target::Pid(1), 0.4, Some(2.1))[7..],
             ["--timed", "3", "--terminate_after_timed"].map(OsString::from)
         );
     }

@@ -26,6 +26,8 @@ while [ $# -gt 0 ]; do
     --process_name|--process_id) proc="$2"; shift 2 ;;
     --timed) timed="$2"; shift 2 ;;
     --delay) shift 2 ;;
+    --session_name) [ "$2" = framescope ] || exit 2; shift 2 ;;
+    --stop_existing_session) shift ;;
     --output_stdout) stdout=yes; shift ;;
     --no_console_stats|--terminate_after_timed) shift ;;
     *) echo "error: unrecognized argument: $1" >&2; exit 2 ;;
@@ -103,7 +105,7 @@ fn presentmon_stand_in_records_a_process() {
     let args = std::fs::read_to_string(dir.join("args")).unwrap();
     assert_eq!(
         args.trim(),
-        "--process_name game.exe --output_stdout --no_console_stats --timed 2 --terminate_after_timed"
+        "--process_name game.exe --output_stdout --no_console_stats --session_name framescope --stop_existing_session --timed 2 --terminate_after_timed"
     );
     let err = text(&out.stderr);
     let growing: Vec<u64> =
@@ -145,7 +147,7 @@ fn presentmon_stand_in_captures_the_launched_command() {
     assert!(pid[1].parse::<u32>().is_ok(), "{args}");
     assert_eq!(
         pid[2..].join(" "),
-        "--output_stdout --no_console_stats --delay 1 --timed 1 --terminate_after_timed"
+        "--output_stdout --no_console_stats --session_name framescope --stop_existing_session --delay 1 --timed 1 --terminate_after_timed"
     );
     // The launched `sleep 30` is gone.
     let alive = Command::new("kill").args(["-0", pid[1]]).stderr(Stdio::null()).status().unwrap();
