@@ -356,7 +356,7 @@ pub(super) const FIGURES: &[Figure] = &[
         unit: Unit::Fps,
         decimals: 2,
         direction: HIGHER,
-        help: "MangoHud's summary (0.8): 1000 ÷ d[trunc(0.97 × frames − 1)], d slowest first — the fast end of the run (0.6.x logs: the logged fps at rank ⌊0.97 × (rows − 1)⌋, ascending).",
+        help: "MangoHud's summary (0.8): 1000 ÷ d[trunc(0.97 × frames − 1)], d slowest first — the fast end of the run (0.6.x logs: the logged fps at rank floor(0.97 × (rows − 1)), ascending).",
         value: |r| mh(r).map(|c| c.p97_fps),
     },
 ];
