@@ -102,7 +102,22 @@ fn summary_of(log: &Path) -> PathBuf {
 /// that recorded frames, and the error of the first that did not (the recording stops
 /// there).
 pub fn record(plan: &Plan, observer: &mut dyn Observer) -> (Vec<Recorded>, Option<RecordError>) {
-    let launcher = match find() {
+    record_with(plan, None, observer)
+}
+
+/// [`record`] with the `mangohud` wrapper at `wrapper` (the window's setting) rather
+/// than found ([`find`]).
+pub fn record_with(
+    plan: &Plan,
+    wrapper: Option<PathBuf>,
+    observer: &mut dyn Observer,
+) -> (Vec<Recorded>, Option<RecordError>) {
+    let launcher = match wrapper {
+        Some(w) if w.is_file() => Ok(Launcher::Wrapper(w)),
+        Some(w) => Err(RecordError(format!("no mangohud program at {}. {INSTALL}", w.display()))),
+        None => find(),
+    };
+    let launcher = match launcher {
         Ok(l) => l,
         Err(e) => return (Vec::new(), Some(e)),
     };

@@ -51,6 +51,10 @@ pub struct Jobs {
     live: Vec<LiveJob>,
     /// A CSV of no known format waiting for the user's column mapping.
     pub mapping_step: Option<MappingStep>,
+    /// A recording under way (File › Record…).
+    pub recording: Option<crate::app::recording::Recording>,
+    /// Recorded captures whose runs go into their recording's set once open.
+    pub recorded_sets: Vec<(PathBuf, String)>,
 }
 
 impl Jobs {
@@ -68,6 +72,8 @@ impl Jobs {
             from_watch: Vec::new(),
             live: Vec::new(),
             mapping_step: None,
+            recording: None,
+            recorded_sets: Vec::new(),
         }
     }
 
