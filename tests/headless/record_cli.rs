@@ -26,11 +26,12 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// The stand-in: writes `ROWS` rows (10 ms frames), in bursts of 10 every 0.1 s, then
+/// The stand-in: after a second (`autostart_log=1`), writes `ROWS` rows (10 ms frames), in bursts of 10 every 0.1 s, then
 /// `END`: `exit` (the game quits), `run` (it runs on until ended) or `summary` (the
 /// log ends, MangoHud writes its summary, the game runs on). `ROWS=0` writes no log.
 const STAND_IN: &str = r#"#!/bin/sh
 folder=$(printf '%s' "$MANGOHUD_CONFIG" | tr ',' '\n' | sed -n 's/^output_folder=//p')
+sleep 1  # autostart_log=1: MangoHud names its logs by the second
 rows=${FAKE_ROWS:-50}
 name="$folder/fakegame_$(date +%Y-%m-%d_%H-%M-%S)"
 if [ "$rows" -gt 0 ]; then
