@@ -72,7 +72,7 @@ impl Launched {
     }
 
     /// Ends the command and its children: SIGTERM to its process group, then SIGKILL
-    /// after [`GRACE`] (elsewhere: kills it). Returns its exit status when known.
+    /// after 3 s (elsewhere: kills it). Returns its exit status when known.
     pub fn stop(&mut self) -> Option<ExitStatus> {
         if let Some(status) = self.exited() {
             // Its children may outlive it: end the group as well.

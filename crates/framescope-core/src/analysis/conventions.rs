@@ -54,7 +54,7 @@ impl Conventions {
     /// A MangoHud log written with a `log_interval` (a sampled log): only MangoHud's
     /// own convention, on the logged `frametime` values, as its summary file does —
     /// or, for a 0.6.x log (`logged_fps` not empty), on its logged `fps` values
-    /// ([`MangoHud::of_logged_fps`]).
+    /// (`MangoHud::of_logged_fps`).
     #[must_use]
     pub fn mangohud_only(logged_ft: &[f64], logged_fps: &[f64]) -> Option<Self> {
         let mangohud = if logged_fps.is_empty() {
