@@ -178,6 +178,18 @@ pub fn sidecar_path(file: &Path) -> PathBuf {
     file.with_file_name(format!("{stem}.framescope.json"))
 }
 
+/// The set a recorded capture belongs to, from its sidecar (`None` without one): so
+/// that the repeats of one recording open as one set again later.
+#[must_use]
+pub fn sidecar_set(file: &Path) -> Option<String> {
+    use std::io::Read as _;
+    let mut text = String::new();
+    std::fs::File::open(sidecar_path(file)).ok()?.take(64 * 1024).read_to_string(&mut text).ok()?;
+    let doc: serde_json::Value = serde_json::from_str(&text).ok()?;
+    (doc.get("recorded_by")?.as_str()? == "framescope").then_some(())?;
+    doc.get("set")?.as_str().map(str::to_owned)
+}
+
 /// What framescope adds about a recording, written beside the tool's files as JSON
 /// (never over them: the tool's files are the inputs [`Inputs::check`] guards).
 pub(crate) struct Sidecar<'a> {

@@ -175,6 +175,13 @@ impl Jobs {
         if let Some(k) = from_watch {
             self.from_watch.remove(k);
         }
+        // A capture framescope recorded goes into its recording's set once open.
+        if result.is_ok()
+            && let Some(path) = &p.path
+            && let Some(set) = crate::record::sidecar_set(path)
+        {
+            self.recorded_sets.push((path.clone(), set));
+        }
         match result {
             Ok(capture) => LoadOutcome::Loaded(Loaded {
                 load: Some(p.id),
