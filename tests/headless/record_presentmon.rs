@@ -200,3 +200,40 @@ fn presentmon_missing_and_usage() {
         assert_eq!(out.status.code(), Some(2), "{args:?}");
     }
 }
+
+/// Ctrl-C ends a PresentMon capture that has no duration: exit 0, the rows streamed so
+/// far are written, the sidecar says `stopped`, PresentMon is ended.
+#[test]
+fn presentmon_ctrl_c_keeps_the_rows() {
+    let dir = temp_dir("ctrlc");
+    let mut c = Command::new(env!("CARGO_BIN_EXE_framescope"));
+    c.args(["record", "--backend", "presentmon", "--presentmon"])
+        .arg(stand_in(&dir))
+        .arg("-o")
+        .arg(dir.join("caps"))
+        .args(["--process", "game.exe"])
+        .env("FAKE_PM_ARGS", dir.join("args"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    assert!(Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap().success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx.recv_timeout(Duration::from_secs(15)).expect("record ends after Ctrl-C").unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let file = PathBuf::from(text(&out.stdout).trim());
+    let rows = std::fs::read_to_string(&file).unwrap().lines().count() - 1;
+    assert!(rows >= 50, "{rows} rows kept");
+    let stem = file.file_stem().unwrap().to_string_lossy().into_owned();
+    let sidecar: Value = serde_json::from_str(
+        &std::fs::read_to_string(file.with_file_name(format!("{stem}.framescope.json"))).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sidecar["ended"], "stopped", "{sidecar}");
+    assert_eq!(sidecar["rows"].as_u64(), Some(rows as u64));
+    let args = std::fs::read_to_string(dir.join("args")).unwrap();
+    assert!(!args.contains("--timed"), "no duration: {args}");
+}
