@@ -6,11 +6,13 @@
 //! * [`cli`] — the command line (`report`, `compare`), no window;
 //! * [`launch`] — what the command line hands to the window, and what to say when no
 //!   window can open;
+//! * [`record`] — recording captures with the capturing tool (MangoHud), GUI-free;
 //! * [`app`] — the window (feature `gui`).
 
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;
 pub mod launch;
+pub mod record;
 
 pub use framescope_core as core;

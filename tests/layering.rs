@@ -308,6 +308,15 @@ const TEXT_MATCHES: &[(&str, &str, &str)] = &[
     ("ingest/generic.rs", "s", "column names"),
     ("ingest/generic_extra.rs", "l", "a column name's unit"),
     ("ingest/preamble.rs", "t", "MangoHud's preamble lines"),
+    ("ingest/mangohud_summary.rs", "stem", "a file name (a summary file has no summary beside it)"),
+    ("record/mangohud.rs", "name", "a Vulkan layer manifest's file name"),
+    ("record/mangohud.rs", "n", "MangoHud's log file names"),
+    ("record/presentmon.rs", "pm_name", "PresentMon's program names (PresentMon-2.x.y-x64.exe)"),
+    (
+        "record/presentmon.rs",
+        "pm_output",
+        "PresentMon's console output: its one sign of a refused trace session (exit 6 is any failure)",
+    ),
     ("ingest/pcl.rs", "t", "a marker log's lines"),
     ("ingest/pcl.rs", "event", "a marker log's event names"),
     ("ingest/detect.rs", "first", "a header's first cell"),
@@ -392,7 +401,11 @@ fn text_matches_name_the_expression_they_are_called_on() {
 /// Row names of the window's timeline that are words a figure's name also is: the
 /// stutter row is "Stutters" as the figure `stutters.count` is, but it is a row, not
 /// the figure.
-const NOT_FIGURE_NAMES: &[(&str, &str)] = &[("src/app/timeline/stutter_row.rs", "Stutters")];
+const NOT_FIGURE_NAMES: &[(&str, &str)] = &[
+    ("src/app/timeline/stutter_row.rs", "Stutters"),
+    // A column of the summary file MangoHud writes (its header, read by name).
+    ("crates/framescope-core/src/ingest/mangohud_summary.rs", "Average FPS"),
+];
 
 /// A figure's name is spelled once, in the registry (`framescope_core::figures`): no
 /// production file outside it holds a string literal that is a figure's display name,

@@ -26,6 +26,7 @@ mod mapping;
 mod mapping_extra;
 mod panels;
 mod peer_figures;
+mod recording;
 pub mod row_choice;
 pub mod session;
 mod settings;

@@ -28,7 +28,8 @@ How to capture:
               stop. Use FrameView_<game>_<date>_Log.csv (not FrameView_Summary.csv).
   MangoHud    set output_folder (e.g. MANGOHUD_CONFIG=output_folder=/tmp/mh,log_interval=0
               mangohud %command%); Shift_L+F2 starts and stops a log. log_interval=0 logs
-              every frame; a larger interval gives a sampled log.
+              every frame; a larger interval gives a sampled log. Or let framescope launch
+              it: framescope record --duration 60 -o DIR -- ./game (Linux).
   NVIDIA App  turn on performance logging in the overlay's statistics settings; the log is
               sampled (one row about every 0.5 s).
   Afterburner Settings > Monitoring > \"Log history to file\"; the log is HardwareMonitoring.hml.

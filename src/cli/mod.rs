@@ -29,6 +29,7 @@ mod inputs;
 mod loading;
 mod parse;
 mod pipeline;
+mod recording;
 mod reporting;
 
 pub use framescope_core::pipeline::TraceSelector;
@@ -113,6 +114,10 @@ enum Command {
     /// Track a game across builds: store runs per build and scene (add), find
     /// regressions against earlier builds (check, exit 3), export the history.
     History(history::HistoryArgs),
+    /// Record captures of a game with the capturing tool (Linux: MangoHud): launch
+    /// COMMAND, capture for --duration seconds (--repeat N times: one set), and write
+    /// the tool's own files into -o DIR; prints each capture's path.
+    Record(recording::RecordArgs),
 }
 
 /// Where the figures are defined, for `-h`.
@@ -146,6 +151,7 @@ pub fn run() -> Outcome {
         Some(Command::Compare(args)) => Outcome::Exit(comparing::compare_command(&args)),
         Some(Command::Frames(args)) => Outcome::Exit(frames::frames_command(&args)),
         Some(Command::History(args)) => Outcome::Exit(history::history_command(&args)),
+        Some(Command::Record(args)) => Outcome::Exit(recording::record_command(&args)),
         None => {
             let reason = if cfg!(feature = "gui") { no_display() } else { Some(launch::HEADLESS.to_owned()) };
             if let Some(reason) = reason {

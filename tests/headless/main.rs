@@ -50,6 +50,8 @@ mod outputs_not_inputs;
 mod pcl_cli;
 mod presentmon_versions;
 mod real_traces;
+mod record_cli;
+mod record_presentmon;
 mod sampled_logs;
 mod sets_cli;
 #[cfg(feature = "parquet")]

@@ -218,3 +218,72 @@ fn real_mangohud_logs_are_sampled() {
         assert!(run["warnings"].to_string().contains("not one per frame"), "{name}");
     }
 }
+
+/// The MangoHud convention reproduces what MangoHud 0.6.8 wrote in its own
+/// `_summary.csv` (`metrics.md` §11, the 0.6.x rule: the logged `fps` column, every row),
+/// on two real captures of `vkcube` recorded with Debian's MangoHud 0.6.8 (per frame,
+/// and sampled every 100 ms); the summary file itself is reported as `tool_summary`,
+/// apart from framescope's figures, and the readable table names it.
+#[test]
+fn mangohud_0_6_8_convention_is_its_own_summary() {
+    for (name, sampled, frames) in
+        [("vkcube_2026-11-29_06-25-42", false, Some(713)), ("vkcube_2026-11-29_06-25-51", true, None)]
+    {
+        let path = common::repo_file(&format!("sample-traces/mangohud-0.6.8/{name}.csv"));
+        let (code, doc) = report_json([path.as_os_str()]);
+        assert_eq!(code, 0, "{doc}");
+        let run = &doc["runs"][0];
+        assert_eq!(run["sampled"], sampled, "{name}");
+        if let Some(n) = frames {
+            assert_eq!(run["frames"], n, "{name}: one frame a row, the first row too");
+        }
+        let mine = &run["conventions"]["mangohud"];
+        let theirs = &run["tool_summary"];
+        assert_eq!(theirs["tool"], "MangoHud");
+        assert_eq!(theirs["file"], format!("{name}_summary.csv"));
+        for key in ["low_0_1pct_fps", "low_1pct_fps", "p97_fps", "average_fps"] {
+            let (a, b) = (mine[key].as_f64().unwrap(), theirs[key].as_f64().unwrap());
+            // MangoHud prints one decimal.
+            assert!((a - b).abs() <= 0.05 + 1e-9, "{name} {key}: framescope {a}, MangoHud {b}");
+        }
+        // framescope's own figures stay its own (per frame: 1000·n / Σft, not the mean fps).
+        if !sampled {
+            let avg = run["summary"]["avg_fps"].as_f64().unwrap();
+            assert!((avg - theirs["average_fps"].as_f64().unwrap()).abs() > 50.0, "{avg}");
+        }
+    }
+    let path = common::repo_file("sample-traces/mangohud-0.6.8/vkcube_2026-11-29_06-25-42.csv");
+    let table =
+        common::framescope([std::ffi::OsStr::new("report"), "--conventions".as_ref(), path.as_os_str()]);
+    assert!(
+        table.stdout.contains(
+            "MangoHud's own summary (vkcube_2026-11-29_06-25-42_summary.csv): 0.1% min 5.2  1% min 52.5  97% 643.9  average 358.2 FPS"
+        ),
+        "{}",
+        table.stdout
+    );
+}
+
+/// A summary file whose rows do not match the log's sessions one for one is not shown
+/// (a warning says why); a log without one has no `tool_summary` key.
+#[test]
+fn a_summary_that_does_not_match_the_sessions_is_not_shown() {
+    let log = "os,cpu,gpu,ram,kernel,driver\nL,c,g,1,k,d\nfps,frametime,cpu_load,gpu_load,cpu_temp,gpu_temp,\
+               gpu_core_clock,gpu_mem_clock,gpu_vram_used,ram_used,elapsed\n\
+               100,10000,5,5,40,40,400,0,0.3,2.1,10000000\n50,20000,5,5,40,40,400,0,0.3,2.1,30000000\n";
+    let path = common::temp_file("game_2021-06-03_21-32-02.csv", log);
+    let (_, doc) = report_json([path.as_os_str()]);
+    assert!(doc["runs"][0].get("tool_summary").is_none(), "{doc}");
+    // MangoHud 0.6.x: the mean of the logged fps (75), not 1000 / mean ft (66.7).
+    assert!(close(doc["runs"][0]["conventions"]["mangohud"]["average_fps"].as_f64().unwrap(), 75.0));
+    let head = "0.1% Min FPS,1% Min FPS,97% Percentile FPS,Average FPS,GPU Load,CPU Load\n";
+    let two = format!("{head}1,2,3,4,0,0\n{head}1,2,3,4,0,0\n");
+    std::fs::write(path.with_file_name("game_2021-06-03_21-32-02_summary.csv"), two).unwrap();
+    let (_, doc) = report_json([path.as_os_str()]);
+    assert!(doc["runs"][0].get("tool_summary").is_none(), "{doc}");
+    let warned =
+        doc["runs"][0]["warnings"].as_array().unwrap().iter().any(|w| {
+            w["message"].as_str().is_some_and(|m| m.contains("2 summary rows for 1 logging sessions"))
+        });
+    assert!(warned, "{doc}");
+}

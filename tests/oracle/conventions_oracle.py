@@ -290,6 +290,24 @@ def mangohud(ft):
     return out
 
 
+# MangoHud 0.6.x (metrics.md section 11; writeSummary of 0.6.8 sorts the log's rows by
+# `fps`): logs whose frametime is in microseconds are summarised on the logged `fps`
+# column, every row: a = fps ascending, the 0.1 % and 1 % "min" are the means of the
+# lowest ceil(p*n), 97 % is a[floor(0.97*(n-1))], the average the plain mean.
+
+
+def mangohud_06(fps):
+    n = len(fps)
+    a = sorted(fps)
+    out = {"average_fps": naive_sum(fps) / n}
+    for key, per in (("low_1pct_fps", 100), ("low_0_1pct_fps", 1000)):
+        k = max(1, -(-n // per))
+        out[key] = naive_sum(a[:k]) / k
+    out["p97_fps"] = a[(97 * (n - 1)) // 100]
+    return {"average_fps": out["average_fps"], "low_1pct_fps": out["low_1pct_fps"],
+            "low_0_1pct_fps": out["low_0_1pct_fps"], "p97_fps": out["p97_fps"]}
+
+
 def conventions(ft, limiter=None):
     """The four tools' figures of one non-empty series."""
     return {
@@ -559,6 +577,28 @@ def mangohud_rows(lines):
     return header, [(c, v * scale) for c, v in zip(rows, fts) if v is not None and v > 0]
 
 
+def mangohud_06_fps(lines):
+    """A 0.6.x log's (frametime in microseconds) logged fps, every row mangohud_rows
+    reads with a number there, in file order; None for a later version's log."""
+    k, version = so.mangohud_header(lines)
+    header = so.csv_cells(lines[k])
+    i_fps = so.column_index(header, "fps")
+    if i_fps is None or mangohud_frametime_scale(lines) != 0.001:
+        return None
+    i_el = so.column_index(header, "elapsed")
+    out = []
+    for line in lines[k + 1:]:
+        if not line.strip():
+            continue
+        cells = so.csv_cells(line)
+        if len(cells) < len(header) or so.cell(cells, i_el) is None:
+            continue
+        v = so.cell(cells, i_fps)
+        if v is not None and math.isfinite(v):
+            out.append(v)
+    return out or None
+
+
 # LibreHardwareMonitor sensor types: whether the type word is added to the sensor's Name
 # to name the column ("GPU Core" + "Clock" -> "GPU Core Clock"; never twice).
 CX_TYPE_IN_NAME = {"Voltage", "Current", "Power", "Clock", "Temperature", "Load", "Frequency",
@@ -620,14 +660,18 @@ def sampled_or_cx_document(path, source):
         for name, i in cols:
             per_col.append((name, [v for v in (_cell(c, i) for c, _ in (rows or []))
                                    if v is not None]))
-        return [_trace_entry(stem, analysis["process_id"], None,
-                             conventions(vals) if vals else None, plain_stats(per_col))]
+        conv = conventions(vals) if vals else None
+        fps06 = mangohud_06_fps(lines)
+        if conv is not None and fps06:
+            conv["mangohud"] = mangohud_06(fps06)
+        return [_trace_entry(stem, analysis["process_id"], None, conv, plain_stats(per_col))]
     conv = None
     if fmt == "mangohud":
         _, rows = mangohud_rows(lines)
         fts = [ft for _, ft in rows] if rows else []
+        fps06 = mangohud_06_fps(lines)
         conv = {"capframex": None, "frameview": None, "presentmon": None,
-                "mangohud": mangohud(fts) if fts else None}
+                "mangohud": mangohud_06(fps06) if fps06 else (mangohud(fts) if fts else None)}
     tele = sampled_telemetry(fmt, lines, analysis["samples"])
     return [_trace_entry(stem, analysis["process_id"], None, conv, tele)]
 
@@ -869,6 +913,20 @@ def self_test():
     check("MangoHud log: average 80, 1% 50, 0.1% 50, 97% 100",
           (mh["average_fps"], mh["low_1pct_fps"], mh["low_0_1pct_fps"], mh["p97_fps"]),
           (80.0, 50.0, 50.0, 100.0))
+    # MangoHud 0.6.x summarises the logged fps instead (metrics.md section 11): 50, 100,
+    # 100, 100 -> mean 87.5; ceil(0.04) = 1 lowest -> 50 for both lows; a[floor(0.97*3)]
+    # = a[2] = 100.
+    fps06 = mangohud_06_fps(lines)
+    check("MangoHud 0.6.x log: logged fps, every row", fps06, [50.0, 100.0, 100.0, 100.0])
+    m06 = mangohud_06(fps06)
+    check("MangoHud 0.6.x: average 87.5, 1% 50, 0.1% 50, 97% 100",
+          (m06["average_fps"], m06["low_1pct_fps"], m06["low_0_1pct_fps"], m06["p97_fps"]),
+          (87.5, 50.0, 50.0, 100.0))
+    # 1500 values 1..1500: ceil(1.5) = 2 -> 1.5; ceil(15) = 15 -> 8; a[1454] = 1455.
+    m06 = mangohud_06([float(v) for v in range(1500, 0, -1)])
+    check("MangoHud 0.6.x: 1..1500 -> 0.1% 1.5, 1% 8, 97% 1455, avg 750.5",
+          (m06["low_0_1pct_fps"], m06["low_1pct_fps"], m06["p97_fps"], m06["average_fps"]),
+          (1.5, 8.0, 1455.0, 750.5))
     a_mh = so.read_mangohud("/nonexistent/mh.csv", mh_text)
     check("MangoHud log: sampled", a_mh["sampled"], True)
     tel = sampled_telemetry("mangohud", lines, a_mh["samples"])

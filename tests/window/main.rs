@@ -19,6 +19,7 @@ mod window_limiter;
 mod window_live;
 mod window_navigation;
 mod window_peers;
+mod window_record;
 mod window_resize;
 mod window_rows;
 mod window_sampled_charts;

@@ -328,3 +328,30 @@ fn the_window_s_convention_option_names_the_tools() {
     let help = common::framescope(["--help"]);
     assert!(help.stdout.contains("--convention <TOOL>"), "{}", help.stdout);
 }
+
+/// A MangoHud 0.6.8 log recorded here with its own `_summary.csv`: the MangoHud section
+/// shows the figures computed MangoHud 0.6.x's way and, under them, what MangoHud wrote
+/// in its summary file, as it wrote it — the same numbers to its one decimal.
+#[test]
+fn the_panel_shows_mangohud_s_own_summary_file() {
+    let file = common::repo_file("sample-traces/mangohud-0.6.8/vkcube_2026-11-29_06-25-42.csv");
+    let mut h = window(std::slice::from_ref(&file));
+    open_peers_panel(&mut h);
+    assert_eq!(texts(&h, "MangoHud's own summary"), 1);
+    assert_eq!(texts(&h, "vkcube_2026-11-29_06-25-42_summary.csv"), 1);
+    for (title, printed) in [
+        ("Average FPS", "358.2"),
+        ("1% Min FPS", "52.5"),
+        ("0.1% Min FPS", "5.2"),
+        ("97% Percentile FPS", "643.9"),
+    ] {
+        assert_eq!(labelled(&h, &format!("{title} (file)")), [format!("{printed} FPS")], "{title}");
+        // MangoHud's section is the last of the tools (CapFrameX also says "Average FPS").
+        let computed = labelled(&h, title);
+        let v: f64 = computed.last().and_then(|c| c.split_whitespace().next()?.parse().ok()).unwrap();
+        assert!(
+            (v - printed.parse::<f64>().unwrap()).abs() <= 0.05,
+            "{title}: {computed:?} against {printed}"
+        );
+    }
+}

@@ -19,6 +19,7 @@ pub mod limiter;
 mod path_field;
 mod peers;
 mod png_header;
+mod record_panel;
 mod rows_menu;
 mod runs_list;
 mod sets_panel;

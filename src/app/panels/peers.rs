@@ -147,6 +147,11 @@ fn tool_figures_ui(ui: &mut egui::Ui, run: &Run, tool: Section, value_width: f32
             ui.label(RichText::new(text).strong()).labelled_by(label.id).on_hover_text(help);
             ui.end_row();
         }
+        if tool == Section::MangoHud
+            && let Some(own) = &run.tool_summary
+        {
+            mangohud_summary_rows(ui, own, &figures);
+        }
         if tool == Section::FrameView {
             for (name, v, help) in frameview_latency(run) {
                 let label = ui.label(name).on_hover_text(help);
@@ -157,6 +162,34 @@ fn tool_figures_ui(ui: &mut egui::Ui, run: &Run, tool: Section, value_width: f32
             }
         }
     });
+}
+
+/// What MangoHud wrote in its own summary file beside the log (`tool_summary`), as it
+/// wrote it, under the rows framescope computes its way: a heading row, then each of
+/// MangoHud's figures by the registry's names.
+fn mangohud_summary_rows(
+    ui: &mut egui::Ui,
+    own: &framescope_core::report::ToolSummary,
+    figures: &[&framescope_core::figures::Figure],
+) {
+    let help = "As MangoHud wrote it in the summary file beside the log (one decimal): the tool's own \
+                figures, not framescope's. The rows above reproduce them.";
+    ui.label(RichText::new(format!("{}'s own summary", own.tool)).strong()).on_hover_text(help);
+    ui.label(RichText::new(own.file.as_str()).small().weak()).on_hover_text(help);
+    ui.end_row();
+    for f in figures {
+        let value = match f.name {
+            "average_fps" => own.average_fps,
+            "low_1pct_fps" => own.low_1pct_fps,
+            "low_0_1pct_fps" => own.low_0_1pct_fps,
+            "p97_fps" => own.p97_fps,
+            _ => None,
+        };
+        let Some(v) = value else { continue };
+        let label = ui.label(format!("{} (file)", f.title)).on_hover_text(help);
+        ui.label(RichText::new(format!("{v:.1} FPS")).strong()).labelled_by(label.id).on_hover_text(help);
+        ui.end_row();
+    }
 }
 
 /// The run's telemetry columns (in the capture's order): mean, min and max.

@@ -71,8 +71,10 @@ pub fn toolbar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         {
             out.push(ShellCommand::OpenSamplePair.into());
         }
+        super::record_panel::record_button(ui);
         loads_ui(ui, m, &mut out);
         super::path_field::path_window(ui.ctx(), m, &mut out);
+        super::record_panel::record_window(ui.ctx(), m, &mut out);
         if let Some(status) = &m.scratch.status {
             ui.separator();
             ui.label(status);
@@ -132,6 +134,7 @@ fn file_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
         .ui(ui, |ui| out.extend(super::export_menu::export_menu(ui, m)));
     watch_menu(ui, m, out);
     super::path_field::live_menu(ui, m, out);
+    super::record_panel::record_button(ui);
     if ui.button("Open the sample pair").clicked() {
         ui.close();
         out.push(ShellCommand::OpenSamplePair.into());

@@ -185,6 +185,10 @@ pub enum ShellCommand {
     StopWatching,
     /// Follow a capture that is being written (a live run).
     Follow(PathBuf),
+    /// Record captures with the capturing tool (File › Record…).
+    StartRecording(Box<RecordRequest>),
+    /// End the recording under way (the current capture keeps what it recorded).
+    StopRecording,
     /// Save the bytes read so far of the live run named `name` as a capture at `path`.
     SaveLive {
         /// The live run's name.
@@ -221,6 +225,20 @@ pub enum ShellCommand {
     Error(String),
     /// The Map columns step was cancelled: its file's error goes to the list.
     CancelMapping,
+}
+
+/// What File › Record… asks for.
+#[derive(Debug, Clone)]
+pub struct RecordRequest {
+    /// What to record: the command, folder, delay, duration, repeats, pause.
+    pub plan: crate::record::Plan,
+    /// The capturing tool: MangoHud (true) or PresentMon.
+    pub mangohud: bool,
+    /// The tool's program (the `mangohud` wrapper, PresentMon's console program);
+    /// `None`: found as the command line finds it.
+    pub tool: Option<PathBuf>,
+    /// PresentMon: a running process (name or PID) rather than the command.
+    pub process: Option<String>,
 }
 
 impl From<ShellCommand> for AppCommand {

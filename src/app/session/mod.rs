@@ -31,7 +31,7 @@ mod sets;
 mod tests;
 mod view;
 
-pub use command::{AppCommand, Effects, Loaded, ShellCommand};
+pub use command::{AppCommand, Effects, Loaded, RecordRequest, ShellCommand};
 pub use run::{Failure, OpenRun, RunId, short_name};
 pub use sets::{RunGroups, SetsCache};
 pub use view::{TimeView, TimelineCommand};

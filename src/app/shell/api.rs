@@ -227,6 +227,12 @@ impl App {
         self.jobs.mapping_step.as_ref().map(|s| s.unknown.columns.as_slice())
     }
 
+    /// True while a recording (File › Record…) is under way.
+    #[must_use]
+    pub fn recording(&self) -> bool {
+        self.jobs.recording.is_some()
+    }
+
     /// Error messages shown in the window.
     #[must_use]
     pub fn errors(&self) -> &[String] {

@@ -51,6 +51,10 @@ pub struct Jobs {
     live: Vec<LiveJob>,
     /// A CSV of no known format waiting for the user's column mapping.
     pub mapping_step: Option<MappingStep>,
+    /// A recording under way (File › Record…).
+    pub recording: Option<crate::app::recording::Recording>,
+    /// Recorded captures whose runs go into their recording's set once open.
+    pub recorded_sets: Vec<(PathBuf, String)>,
 }
 
 impl Jobs {
@@ -68,6 +72,8 @@ impl Jobs {
             from_watch: Vec::new(),
             live: Vec::new(),
             mapping_step: None,
+            recording: None,
+            recorded_sets: Vec::new(),
         }
     }
 
@@ -168,6 +174,13 @@ impl Jobs {
         let from_watch = p.path.as_ref().and_then(|path| self.from_watch.iter().position(|w| w == path));
         if let Some(k) = from_watch {
             self.from_watch.remove(k);
+        }
+        // A capture framescope recorded goes into its recording's set once open.
+        if result.is_ok()
+            && let Some(path) = &p.path
+            && let Some(set) = crate::record::sidecar_set(path)
+        {
+            self.recorded_sets.push((path.clone(), set));
         }
         match result {
             Ok(capture) => LoadOutcome::Loaded(Loaded {

@@ -52,15 +52,27 @@ impl Conventions {
     }
 
     /// A MangoHud log written with a `log_interval` (a sampled log): only MangoHud's
-    /// own convention, on the logged `frametime` values, as its summary file does.
+    /// own convention, on the logged `frametime` values, as its summary file does —
+    /// or, for a 0.6.x log (`logged_fps` not empty), on its logged `fps` values
+    /// (`MangoHud::of_logged_fps`).
     #[must_use]
-    pub fn mangohud_only(logged_ft: &[f64]) -> Option<Self> {
-        MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft), logged_ft.iter().sum()).map(|m| Self {
-            capframex: None,
-            frameview: None,
-            presentmon: None,
-            mangohud: Some(m),
-        })
+    pub fn mangohud_only(logged_ft: &[f64], logged_fps: &[f64]) -> Option<Self> {
+        let mangohud = if logged_fps.is_empty() {
+            MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft), logged_ft.iter().sum())
+        } else {
+            MangoHud::of_logged_fps(logged_fps)
+        };
+        mangohud.map(|m| Self { capframex: None, frameview: None, presentmon: None, mangohud: Some(m) })
+    }
+
+    /// These figures with MangoHud's replaced by its 0.6.x summary of the logged `fps`
+    /// values when there are any (a per-frame MangoHud 0.6.x log, `metrics.md` §11).
+    #[must_use]
+    pub fn with_logged_fps(mut self, logged_fps: &[f64]) -> Self {
+        if !logged_fps.is_empty() {
+            self.mangohud = MangoHud::of_logged_fps(logged_fps);
+        }
+        self
     }
 }
 
@@ -168,16 +180,18 @@ pub struct PresentMon {
     pub max_fps: f64,
 }
 
-/// MangoHud's summary figures.
+/// MangoHud's summary figures: 0.7 and later of the frame times (below), 0.6.x of the
+/// logged `fps` column ([`MangoHud::of_logged_fps`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MangoHud {
-    /// `1000 / mean ft`.
+    /// `1000 / mean ft` (0.6.x: the mean of the logged `fps`).
     pub average_fps: f64,
-    /// `m(0.01)`: one frame, `1000 / d[max(0, trunc(0.01·n − 1))]` of `ft` sorted descending.
+    /// `m(0.01)`: one frame, `1000 / d[max(0, trunc(0.01·n − 1))]` of `ft` sorted
+    /// descending (0.6.x: the mean of the lowest `⌈0.01·n⌉` logged `fps`).
     pub low_1pct_fps: f64,
-    /// `m(0.001)`.
+    /// `m(0.001)` (0.6.x: the mean of the lowest `⌈0.001·n⌉` logged `fps`).
     pub low_0_1pct_fps: f64,
-    /// `m(0.97)`.
+    /// `m(0.97)` (0.6.x: `a[⌊0.97·(n − 1)⌋]` of the logged `fps` ascending).
     pub p97_fps: f64,
 }
 
@@ -366,12 +380,65 @@ impl MangoHud {
     }
 }
 
+impl MangoHud {
+    /// MangoHud 0.6.x's summary (`metrics.md` §11; its `writeSummary` sorts the log's
+    /// rows by `fps`): `a` = the logged `fps` values (every row, the first included)
+    /// ascending; the 0.1 % and 1 % "min" are the means of the lowest `⌈p·n⌉`,
+    /// `p97_fps = a[⌊0.97·(n − 1)⌋]` and the average the plain mean. `None` when
+    /// there is no value.
+    #[must_use]
+    pub fn of_logged_fps(fps: &[f64]) -> Option<Self> {
+        if fps.is_empty() {
+            return None;
+        }
+        let a = sorted_ascending(fps);
+        let n = a.len();
+        // ⌈n / per⌉ of the lowest (MangoHud's float product agrees below ~8 million rows).
+        let low = |per: usize| {
+            let k = n.div_ceil(per).clamp(1, n);
+            a[..k].iter().sum::<f64>() / k as f64
+        };
+        // MangoHud: `sorted[floor(0.97 * (sorted.size() - 1))]` in double.
+        let p97 = ((0.97 * (n - 1) as f64).floor() as usize).min(n - 1);
+        Some(Self {
+            average_fps: mean(fps.iter().sum(), n),
+            low_1pct_fps: low(100),
+            low_0_1pct_fps: low(1000),
+            p97_fps: a[p97],
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() < 1e-9 * b.abs().max(1.0)
+    }
+
+    /// MangoHud 0.6.x on 1500 logged `fps` values 1, 2, …, 1500 in reverse order:
+    /// ⌈1.5⌉ = 2 lowest → 0.1 % min 1.5; ⌈15⌉ = 15 lowest → 1 % min 8; the 97th
+    /// percentile a[⌊0.97·1499⌋] = a[1454] = 1455; the average 750.5. One value: each
+    /// figure is that value.
+    #[test]
+    fn mangohud_0_6_summarises_the_logged_fps() {
+        let fps: Vec<f64> = (1..=1500).rev().map(f64::from).collect();
+        let m = MangoHud::of_logged_fps(&fps).unwrap_or_else(|| unreachable!());
+        assert!(close(m.low_0_1pct_fps, 1.5), "{m:?}");
+        assert!(close(m.low_1pct_fps, 8.0), "{m:?}");
+        assert!(close(m.p97_fps, 1455.0), "{m:?}");
+        assert!(close(m.average_fps, 750.5), "{m:?}");
+        let one = MangoHud::of_logged_fps(&[0.0]).unwrap_or_else(|| unreachable!());
+        assert_eq!(
+            (one.low_0_1pct_fps, one.low_1pct_fps, one.p97_fps, one.average_fps),
+            (0.0, 0.0, 0.0, 0.0)
+        );
+        assert_eq!(MangoHud::of_logged_fps(&[]), None);
+        // A sampled log with a first row of 0 FPS: its lows are 0, as MangoHud wrote.
+        let c = Conventions::mangohud_only(&[], &[0.0, 480.0, 490.0]).and_then(|c| c.mangohud);
+        assert_eq!(c.map(|m| m.low_1pct_fps), Some(0.0));
+        assert!(c.is_some_and(|m| close(m.average_fps, 970.0 / 3.0)));
     }
 
     /// R8 on 1..=10: h = (10 + 1/3)·τ + 1/3. τ = 0.5: h = 5.5 → 5.5. τ = 0.01: h = 0.436

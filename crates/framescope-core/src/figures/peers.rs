@@ -356,7 +356,7 @@ pub(super) const FIGURES: &[Figure] = &[
         unit: Unit::Fps,
         decimals: 2,
         direction: HIGHER,
-        help: "MangoHud's summary: 1000 ÷ the mean frame time.",
+        help: "MangoHud's summary: 1000 ÷ the mean frame time (0.6.x logs: the plain mean of the logged fps column).",
         value: |r| mh(r).map(|c| c.average_fps),
     },
     Figure {
@@ -367,7 +367,7 @@ pub(super) const FIGURES: &[Figure] = &[
         unit: Unit::Fps,
         decimals: 2,
         direction: HIGHER,
-        help: "MangoHud's summary (0.8): a single frame, not an average — 1000 ÷ d[trunc(0.01 × frames − 1)], d the frame times slowest first.",
+        help: "MangoHud's summary (0.8): a single frame, not an average — 1000 ÷ d[trunc(0.01 × frames − 1)], d the frame times slowest first (0.6.x logs: the mean of the lowest 1 % of the logged fps).",
         value: |r| mh(r).map(|c| c.low_1pct_fps),
     },
     Figure {
@@ -378,7 +378,7 @@ pub(super) const FIGURES: &[Figure] = &[
         unit: Unit::Fps,
         decimals: 2,
         direction: HIGHER,
-        help: "MangoHud's summary (0.8): a single frame — 1000 ÷ d[trunc(0.001 × frames − 1)], d slowest first.",
+        help: "MangoHud's summary (0.8): a single frame — 1000 ÷ d[trunc(0.001 × frames − 1)], d slowest first (0.6.x logs: the mean of the lowest 0.1 % of the logged fps).",
         value: |r| mh(r).map(|c| c.low_0_1pct_fps),
     },
     Figure {
@@ -389,7 +389,7 @@ pub(super) const FIGURES: &[Figure] = &[
         unit: Unit::Fps,
         decimals: 2,
         direction: HIGHER,
-        help: "MangoHud's summary (0.8): 1000 ÷ d[trunc(0.97 × frames − 1)], d slowest first — the fast end of the run.",
+        help: "MangoHud's summary (0.8): 1000 ÷ d[trunc(0.97 × frames − 1)], d slowest first — the fast end of the run (0.6.x logs: the logged fps at rank floor(0.97 × (rows − 1)), ascending).",
         value: |r| mh(r).map(|c| c.p97_fps),
     },
 ];

@@ -46,6 +46,9 @@ pub(super) struct MangoRows {
     malformed: Vec<bool>,
     /// Malformed rows of the trace (as the per-frame trace lists them).
     skips: SkipLog,
+    /// `frametime` turned out to be µs: a 0.6.x log, whose summary is of its `fps`
+    /// column ([`MangoRows::logged_fps`]); set by [`MangoRows::verdict`].
+    micros: bool,
 }
 
 /// What the log turned out to be.
@@ -103,15 +106,30 @@ impl MangoRows {
 
     /// Decides the unit of `frametime` and whether the log is sampled, from the
     /// per-frame trace's frame times as read (`builder`).
-    pub(super) fn verdict(&self, builder: &TraceBuilder) -> Verdict {
+    pub(super) fn verdict(&mut self, builder: &TraceBuilder) -> Verdict {
         let raw = builder.frame_times();
         let micros = self.frametime_column && self.frametime_micros(raw);
+        self.micros = micros;
         let scale = if micros { 1e-3 } else { 1.0 };
         let frame_ms: Vec<f64> = raw.iter().map(|v| v * scale).collect();
         let steps_ms: Vec<f64> = self.elapsed_ns.windows(2).map(|w| (w[1] - w[0]) * 1e-6).collect();
         let (step, frame) = (median(&steps_ms), median(&frame_ms));
         let sampled = step.is_finite() && frame.is_finite() && step > SAMPLED_RATIO * frame;
         Verdict { micros, sampled }
+    }
+
+    /// What a MangoHud 0.6.x log's summary is computed on (`metrics.md` §11): the
+    /// `fps` of every well-formed row with a number there, in file order, on lines
+    /// `after < line ≤ upto`; empty for a later version's log (its summary is of the
+    /// frame times).
+    pub(super) fn logged_fps(&self, after: u64, upto: u64) -> Vec<f64> {
+        if !self.micros {
+            return Vec::new();
+        }
+        (self.line.iter().zip(&self.fps))
+            .filter(|&(&line, fps)| line > after && line <= upto && fps.is_finite())
+            .map(|(_, &fps)| fps)
+            .collect()
     }
 
     /// `frametime` is µs up to 0.6.8 and ms from 0.6.9: the version line says so when
@@ -144,14 +162,14 @@ impl MangoRows {
     /// into (its telemetry is each sample's), with `rows` data rows read; the error
     /// says why there is no sample.
     pub(super) fn sampled_traces(
-        self,
+        mut self,
         per_frame: &Trace,
         rows: u64,
         extra: Vec<Warning>,
     ) -> Result<(Vec<Trace>, Vec<Warning>), String> {
         let mut s = Samples::new("fps");
         s.rows = rows;
-        s.skips = self.skips;
+        s.skips = std::mem::take(&mut self.skips);
         let pf = &per_frame.frames;
         let logged =
             self.frametime_column.then(|| s.add_column("frametime".into(), ColumnKind::Telemetry, false));
@@ -194,17 +212,21 @@ impl MangoRows {
         if traces.is_empty() {
             return Err("no logging session of the log has a sample".into());
         }
-        // MangoHud's own summary figures: each session's logged frame times, those of
-        // the rows after the previous session's last sample up to its own last one.
-        if self.frametime_column {
+        // MangoHud's own summary figures: each session's logged frame times (0.6.x:
+        // its logged `fps`), those of the rows after the previous session's last sample
+        // up to its own last one.
+        if self.frametime_column || self.micros {
             let mut after = 0;
             let n = traces.len();
             for (k, t) in traces.iter_mut().enumerate() {
                 let upto = if k + 1 == n { u64::MAX } else { t.frames.line.last().unwrap_or(after) };
-                t.frames.logged_frame_time_ms = (pf.line.iter().zip(&pf.frame_time_ms))
-                    .filter(|&(line, &ft)| line > after && line <= upto && ft > 0.0)
-                    .map(|(_, &ft)| ft)
-                    .collect();
+                if self.frametime_column {
+                    t.frames.logged_frame_time_ms = (pf.line.iter().zip(&pf.frame_time_ms))
+                        .filter(|&(line, &ft)| line > after && line <= upto && ft > 0.0)
+                        .map(|(_, &ft)| ft)
+                        .collect();
+                }
+                t.frames.logged_fps = self.logged_fps(after, upto);
                 after = upto;
             }
         }

@@ -27,6 +27,7 @@ mod generic_extra;
 pub(crate) mod layout;
 pub mod live;
 mod mangohud;
+mod mangohud_summary;
 mod nvidia_app;
 pub(crate) mod open;
 mod overflow;

@@ -119,6 +119,14 @@ pub enum InvariantError {
         /// The value.
         value: f64,
     },
+    /// A value of a MangoHud 0.6.x log's own `fps` column that is not finite.
+    #[error("logged fps {index} is {value}, not a number")]
+    LoggedFps {
+        /// Its index.
+        index: usize,
+        /// The value.
+        value: f64,
+    },
 }
 
 impl Capture {
@@ -219,10 +227,11 @@ impl Trace {
                 previous: f.start_ms[k],
             });
         }
-        match f.logged_frame_time_ms.iter().position(|v| v.is_nan() || *v <= 0.0) {
-            Some(index) => {
-                Err(InvariantError::LoggedFrameTime { index, value: f.logged_frame_time_ms[index] })
-            }
+        if let Some(index) = f.logged_frame_time_ms.iter().position(|v| v.is_nan() || *v <= 0.0) {
+            return Err(InvariantError::LoggedFrameTime { index, value: f.logged_frame_time_ms[index] });
+        }
+        match f.logged_fps.iter().position(|v| !v.is_finite()) {
+            Some(index) => Err(InvariantError::LoggedFps { index, value: f.logged_fps[index] }),
             None => Ok(()),
         }
     }
@@ -359,6 +368,10 @@ mod tests {
         assert_eq!(
             broken(|t| t.frames.logged_frame_time_ms = vec![0.0]),
             "logged frame time 0 is 0, not > 0"
+        );
+        assert_eq!(
+            broken(|t| t.frames.logged_fps = vec![0.0, f64::NAN]),
+            "logged fps 1 is NaN, not a number"
         );
         // Back by at most 1 ms is in order (timestamps' rounding).
         let mut t = trace();

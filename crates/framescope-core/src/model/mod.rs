@@ -203,6 +203,15 @@ pub struct Frames {
     /// above 0 in file order (the row that opens the log too): what MangoHud's summary
     /// computes its figures on (`metrics.md` §11). Empty otherwise.
     pub logged_frame_time_ms: Vec<f64>,
+    /// A MangoHud 0.6.x log's own `fps` column (the logs whose `frametime` is in µs),
+    /// every row with a number there, in file order (the row that opens the log too):
+    /// what that version's summary computes its figures on (`metrics.md` §11). Empty
+    /// otherwise.
+    pub logged_fps: Vec<f64>,
+    /// The capturing tool's own figures for this trace from the summary file it wrote
+    /// beside the capture (MangoHud's `NAME_summary.csv`), as it wrote them; `None`
+    /// when there is none.
+    pub tool_summary: Option<ToolSummary>,
     /// Labelled events the capture logs (Unreal's `EVENTS` column, `formats.md` §10),
     /// in frame order: each belongs to a kept frame. Empty for most formats.
     pub events: Vec<Event>,
@@ -211,6 +220,25 @@ pub struct Frames {
     /// column order; empty when the file declares none (units are then guessed from the
     /// names, `presentation::axes`).
     pub units: Vec<(String, String)>,
+}
+
+/// What a capturing tool wrote in its own summary file beside a capture: its figures,
+/// never framescope's (`NAME_summary.csv` beside a MangoHud log: `0.1% Min FPS`,
+/// `1% Min FPS`, `97% Percentile FPS`, `Average FPS`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolSummary {
+    /// The tool that wrote it (`MangoHud`).
+    pub tool: &'static str,
+    /// The summary file's name (in the capture's folder).
+    pub file: String,
+    /// "0.1% Min FPS".
+    pub low_0_1pct_fps: Option<f64>,
+    /// "1% Min FPS".
+    pub low_1pct_fps: Option<f64>,
+    /// "97% Percentile FPS".
+    pub p97_fps: Option<f64>,
+    /// "Average FPS".
+    pub average_fps: Option<f64>,
 }
 
 /// A labelled moment of a capture (an engine's event: a map load, a checkpoint).
@@ -350,6 +378,8 @@ impl Trace {
             sample_ms: part(&f.sample_ms),
             // The log's own summary convention belongs to the whole log, not a slice.
             logged_frame_time_ms: Vec::new(),
+            logged_fps: Vec::new(),
+            tool_summary: None,
             events: f
                 .events
                 .iter()

@@ -127,6 +127,37 @@ impl OtherTrace {
     }
 }
 
+/// `tool_summary`: what the capturing tool wrote in its own summary file, under the
+/// keys of its `conventions` entry (`conventions.mangohud`), plus the tool and file.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ToolSummary {
+    /// The tool (`MangoHud`).
+    pub tool: &'static str,
+    /// The summary file's name, beside the capture.
+    pub file: String,
+    /// "Average FPS".
+    pub average_fps: Option<f64>,
+    /// "1% Min FPS".
+    pub low_1pct_fps: Option<f64>,
+    /// "0.1% Min FPS".
+    pub low_0_1pct_fps: Option<f64>,
+    /// "97% Percentile FPS".
+    pub p97_fps: Option<f64>,
+}
+
+impl ToolSummary {
+    fn of(s: &crate::model::ToolSummary) -> Self {
+        Self {
+            tool: s.tool,
+            file: s.file.clone(),
+            average_fps: s.average_fps,
+            low_1pct_fps: s.low_1pct_fps,
+            low_0_1pct_fps: s.low_0_1pct_fps,
+            p97_fps: s.p97_fps,
+        }
+    }
+}
+
 /// A reported trace, or a file that could not be reported.
 #[derive(Debug, Clone, Serialize)]
 #[serde(untagged)]
@@ -202,6 +233,11 @@ pub struct Run {
     /// `metrics.md` §10: the capturing tool's own figures in a sampled log (RTSS, NVIDIA
     /// App); null for per-frame captures and logs without them.
     pub tool_figures: Option<ToolFigures>,
+    /// The capturing tool's own figures from the summary file it wrote beside the
+    /// capture (MangoHud's `NAME_summary.csv`), as it wrote them — never framescope's
+    /// (an addition to the contract; absent when there is no such file).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_summary: Option<ToolSummary>,
     /// Every telemetry column's mean, min and max.
     pub telemetry: Telemetry,
     /// What the capture says about its system (GPU, CPU, driver, OS, comment…), name →
@@ -344,13 +380,17 @@ pub fn run_prepared(
         frame_types: if prepared.is_sampled() { None } else { prepared.frame_types },
         // A sampled log has none, but for a MangoHud log MangoHud's own summary figures
         // on its logged frame times (metrics.md §11).
+        // A MangoHud 0.6.x log's summary is of its logged `fps` column instead.
         conventions: if prepared.is_sampled() {
-            Conventions::mangohud_only(&trace.frames.logged_frame_time_ms)
+            Conventions::mangohud_only(&trace.frames.logged_frame_time_ms, &trace.frames.logged_fps)
         } else {
-            prepared.conventions.map(|c| c.with_frameview_power(&telemetry))
+            prepared
+                .conventions
+                .map(|c| c.with_frameview_power(&telemetry).with_logged_fps(&trace.frames.logged_fps))
         },
         efficiency: prepared.summary.and_then(|s| crate::analysis::efficiency::of(trace, series, s.avg_fps)),
         tool_figures: crate::analysis::tool_figures::of(trace),
+        tool_summary: trace.frames.tool_summary.as_ref().map(ToolSummary::of),
         telemetry,
         system: system::facts(source.info),
         other_traces: Vec::new(),

@@ -299,7 +299,23 @@ fn write_conventions(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
             writeln!(out, "    {:<11} {}", tool.title(), cells.join("  "))?;
         }
     }
-    Ok(())
+    write_tool_summary(r, out)
+}
+
+/// The capturing tool's own summary file, as it wrote it (one decimal, as MangoHud).
+fn write_tool_summary(r: &Run, out: &mut impl Write) -> std::io::Result<()> {
+    let Some(s) = &r.tool_summary else { return Ok(()) };
+    let v = |x: Option<f64>| x.map_or_else(|| "—".to_owned(), |x| format!("{x:.1}"));
+    writeln!(
+        out,
+        "  {}'s own summary ({}): 0.1% min {}  1% min {}  97% {}  average {} FPS",
+        s.tool,
+        s.file,
+        v(s.low_0_1pct_fps),
+        v(s.low_1pct_fps),
+        v(s.p97_fps),
+        v(s.average_fps)
+    )
 }
 
 /// The figures of the FPS line (`summary.*`), in order.

@@ -58,6 +58,10 @@ impl RowReader<'_> {
                 traces.extend(sessions);
                 trace = last;
             }
+            // A per-frame MangoHud 0.6.x log: its summary's `fps` values.
+            if !sampled && let Some(rows) = &mango {
+                trace.frames.logged_fps = rows.logged_fps(0, u64::MAX);
+            }
             if has_kept_frame(&trace) {
                 traces.push(trace);
             } else {
@@ -96,7 +100,7 @@ impl RowReader<'_> {
     /// µs up to 0.6.8 and in ms after; a log written with a `log_interval` is sampled
     /// (`mangohud.rs`). Returns true for a sampled log.
     fn mangohud_fixups(&mut self) -> bool {
-        let Some(mango) = &self.mango else { return false };
+        let Some(mango) = &mut self.mango else { return false };
         let app = mangohud_application(&self.file_stem);
         let mut sampled = false;
         for b in &mut self.builders {

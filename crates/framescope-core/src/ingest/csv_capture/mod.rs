@@ -135,11 +135,16 @@ fn take_batch<'a>(batch: &mut Batch<'a>, rows: &mut RowReader<'a>, info: &mut Fi
     }
 }
 
-/// A MangoHud log's traces with the units of the columns MangoHud writes.
+/// A MangoHud log's traces with the units of the columns MangoHud writes and the
+/// figures of the summary file MangoHud wrote beside it.
 fn with_units(mut capture: Capture) -> Capture {
     if capture.info.format == Format::MangoHud {
-        for t in &mut capture.traces {
+        let (summaries, warning) =
+            super::mangohud_summary::read_beside(&capture.info.path, capture.traces.len());
+        capture.warnings.extend(warning);
+        for (t, summary) in capture.traces.iter_mut().zip(summaries) {
             t.frames.units = super::mangohud::units(&t.frames.columns);
+            t.frames.tool_summary = summary;
         }
     }
     capture

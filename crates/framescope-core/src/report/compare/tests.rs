@@ -28,6 +28,7 @@ pub(in crate::report) fn run(scale: f64) -> Run {
             cpu_power_mean_w: None,
         }),
         tool_figures: None,
+        tool_summary: None,
         telemetry: crate::analysis::Telemetry::new(),
         system: Vec::new(),
         other_traces: Vec::new(),
