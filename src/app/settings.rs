@@ -64,6 +64,13 @@ pub struct Persisted {
     pub run_trims: Vec<RunTrim>,
     /// The watched folder (File › Watch folder…; empty: none).
     pub watch_dir: PathBuf,
+    /// Where File › Record… writes captures (empty: Documents/framescope).
+    pub record_dir: PathBuf,
+    /// The `mangohud` program File › Record… runs (empty: found on PATH).
+    pub mangohud_program: PathBuf,
+    /// PresentMon's console program File › Record… runs (empty: found on PATH or
+    /// next to framescope).
+    pub presentmon_program: PathBuf,
     /// Sets of runs: a run whose average FPS is further than this (relative) from its
     /// set's median is an outlier (`metrics.md` §12).
     pub outlier_limit: f64,
@@ -104,6 +111,9 @@ impl Default for Persisted {
             trim_end_s: 0.0,
             run_trims: Vec::new(),
             watch_dir: PathBuf::new(),
+            record_dir: PathBuf::new(),
+            mangohud_program: PathBuf::new(),
+            presentmon_program: PathBuf::new(),
             outlier_limit: framescope_core::report::sets::DEFAULT_OUTLIER_LIMIT,
             column_mappings: Vec::new(),
             row_choices: Vec::new(),
@@ -190,6 +200,13 @@ impl Persisted {
                 _ => Vec::new(),
             },
             watch_dir: field::<PathBuf>(obj, "watch_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
+            record_dir: field::<PathBuf>(obj, "record_dir").filter(|p| p.is_absolute()).unwrap_or_default(),
+            mangohud_program: field::<PathBuf>(obj, "mangohud_program")
+                .filter(|p| p.is_absolute())
+                .unwrap_or_default(),
+            presentmon_program: field::<PathBuf>(obj, "presentmon_program")
+                .filter(|p| p.is_absolute())
+                .unwrap_or_default(),
             outlier_limit: field(obj, "outlier_limit")
                 .filter(|&v| in_range(v, 0.0, 1.0))
                 .unwrap_or(d.outlier_limit),
@@ -338,6 +355,9 @@ mod tests {
             trim_end_s: 0.5,
             run_trims: Vec::new(),
             watch_dir: abs("captures/incoming"),
+            record_dir: abs("captures/recorded"),
+            mangohud_program: abs("usr/bin/mangohud"),
+            presentmon_program: abs("tools/PresentMon-2.3.0-x64.exe"),
             outlier_limit: 0.1,
             column_mappings: Vec::new(),
             row_choices: vec![crate::app::row_choice::RowChoice {

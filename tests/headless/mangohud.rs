@@ -287,3 +287,50 @@ fn a_summary_that_does_not_match_the_sessions_is_not_shown() {
         });
     assert!(warned, "{doc}");
 }
+
+/// A trimmed run of a per-frame MangoHud 0.6.x log: MangoHud's convention is that
+/// version's rule on the logged `fps` of the rows its kept frames came from (the
+/// summary file, of the whole log, is not shown for a part of it).
+#[test]
+fn a_trimmed_mangohud_0_6_run_takes_the_fps_of_its_rows() {
+    let path = common::repo_file("sample-traces/mangohud-0.6.8/vkcube_2026-11-29_06-25-42.csv");
+    let (code, doc) = report_json(["--trim-start".as_ref(), "1".as_ref(), path.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert!(run.get("tool_summary").is_none(), "{run}");
+    let mh = &run["conventions"]["mangohud"];
+    // The kept frames' lines, from `framescope frames`.
+    let table = std::env::temp_dir().join(format!("framescope-mh-trim-{}.csv", std::process::id()));
+    let out = common::framescope([
+        "frames".as_ref(),
+        path.as_os_str(),
+        "--trim-start".as_ref(),
+        "1".as_ref(),
+        "-o".as_ref(),
+        table.as_os_str(),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let lines: Vec<u64> = std::fs::read_to_string(&table)
+        .unwrap()
+        .lines()
+        .skip(1)
+        .map(|l| l.split(',').nth(2).unwrap().parse().unwrap())
+        .collect();
+    let (first, last) = (lines[0], lines[lines.len() - 1]);
+    assert!(first > 4, "the trim left out the first second");
+    let fps: Vec<f64> = std::fs::read_to_string(&path)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| (first..=last).contains(&(*i as u64 + 1)))
+        .map(|(_, l)| l.split(',').next().unwrap().parse().unwrap())
+        .collect();
+    let mut a = fps.clone();
+    a.sort_by(f64::total_cmp);
+    let n = a.len();
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    assert!(close(mh["average_fps"].as_f64().unwrap(), mean(&fps)), "{mh}");
+    assert!(close(mh["low_1pct_fps"].as_f64().unwrap(), mean(&a[..n.div_ceil(100)])), "{mh}");
+    assert!(close(mh["low_0_1pct_fps"].as_f64().unwrap(), mean(&a[..n.div_ceil(1000)])), "{mh}");
+    assert!(close(mh["p97_fps"].as_f64().unwrap(), a[(0.97 * (n - 1) as f64).floor() as usize]), "{mh}");
+}

@@ -340,7 +340,9 @@ fn real_mangohud_records_vkcube() {
     assert_eq!(theirs["tool"], "MangoHud", "{run}");
     for key in ["low_0_1pct_fps", "low_1pct_fps", "p97_fps", "average_fps"] {
         let (a, b) = (mine[key].as_f64().unwrap(), theirs[key].as_f64().unwrap());
-        assert!((a - b).abs() <= 0.05 + 1e-9, "{key}: framescope {a}, MangoHud's summary {b}");
+        // MangoHud prints one decimal of sums it adds in float32 (about 0.02 off on a
+        // thousand frames): within 0.1.
+        assert!((a - b).abs() <= 0.1, "{key}: framescope {a}, MangoHud's summary {b}");
     }
     eprintln!("real capture: {} frames; MangoHud {theirs}; framescope {mine}", run["frames"]);
 

@@ -84,6 +84,9 @@ fn a_two_run_recording_opens_live_as_one_set_and_compares() {
     h.get_by_label("Start recording").click();
     h.run_steps(2);
     assert!(app(&h).recording(), "the recording started: {:?}", app(&h).errors());
+    // The folder and the tool's program are remembered for the next time.
+    assert_eq!(app(&h).persisted().record_dir, caps);
+    assert_eq!(app(&h).persisted().mangohud_program, tool);
     // The window keeps drawing while it records (never blocked), and the first capture
     // opens live before the recording ends.
     let until = Instant::now() + Duration::from_secs(40);

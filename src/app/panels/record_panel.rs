@@ -44,6 +44,20 @@ impl Default for Form {
     }
 }
 
+impl Form {
+    /// The form as last used: the folder and tool's program the settings remember.
+    fn remembered(m: &Model<'_>) -> Self {
+        let mut f = Self::default();
+        let p = m.persisted;
+        if !p.record_dir.as_os_str().is_empty() {
+            f.folder = p.record_dir.display().to_string();
+        }
+        let program = if f.mangohud { &p.mangohud_program } else { &p.presentmon_program };
+        f.tool = program.display().to_string();
+        f
+    }
+}
+
 fn window_id() -> egui::Id {
     egui::Id::NULL.with("framescope record window")
 }
@@ -72,7 +86,7 @@ pub fn record_window(ctx: &egui::Context, m: &Model<'_>, out: &mut Vec<AppComman
         return;
     }
     let form_id = window_id().with("form");
-    let mut f: Form = ctx.data(|d| d.get_temp(form_id)).unwrap_or_default();
+    let mut f: Form = ctx.data(|d| d.get_temp(form_id)).unwrap_or_else(|| Form::remembered(m));
     let recording = m.jobs.recording.as_ref();
     egui::Window::new("Record").open(&mut open).resizable(false).show(ctx, |ui| {
         ui.add_enabled_ui(recording.is_none(), |ui| form_ui(ui, &mut f));
@@ -81,7 +95,17 @@ pub fn record_window(ctx: &egui::Context, m: &Model<'_>, out: &mut Vec<AppComman
                 let ready = if f.mangohud { !f.command.trim().is_empty() } else { !(f.command.trim().is_empty() && f.process.trim().is_empty()) };
                 let start = ui.add_enabled(ready && !f.folder.trim().is_empty(), egui::Button::new("Start recording"));
                 if start.on_disabled_hover_text("Type the command to launch (and the folder)").clicked() {
-                    out.push(ShellCommand::StartRecording(Box::new(request(&f))).into());
+                    let r = request(&f);
+                    // Remembered (absolute paths only) for the next time.
+                    let absolute = |p: &std::path::Path| {
+                        std::path::absolute(p).ok().filter(|_| !p.as_os_str().is_empty()).unwrap_or_default()
+                    };
+                    out.push(AppCommand::RecordSettings {
+                        dir: absolute(&r.plan.out_dir),
+                        mangohud: r.mangohud,
+                        program: r.tool.as_deref().map(absolute).unwrap_or_default(),
+                    });
+                    out.push(ShellCommand::StartRecording(Box::new(r)).into());
                 }
             }
             Some(r) => {

@@ -84,6 +84,16 @@ impl Session {
                 effects.settings_changed = saved(persisted, |p| p.outlier_limit = v);
             }
             AppCommand::ExportDir(dir) => effects.settings_changed = saved(persisted, |p| p.export_dir = dir),
+            AppCommand::RecordSettings { dir, mangohud, program } => {
+                effects.settings_changed = saved(persisted, |p| {
+                    p.record_dir = dir;
+                    if mangohud {
+                        p.mangohud_program = program;
+                    } else {
+                        p.presentmon_program = program;
+                    }
+                });
+            }
             AppCommand::CompareView(v) => effects.settings_changed = saved(persisted, |p| p.compare_view = v),
             AppCommand::Rows { format, shown } => {
                 let remember =

@@ -145,6 +145,16 @@ pub enum AppCommand {
     OutlierLimit(f64),
     /// Where exports go without a file dialog (saved; empty: beside the capture).
     ExportDir(PathBuf),
+    /// File › Record…'s folder and the capturing tool's program (saved; `mangohud`:
+    /// the program is MangoHud's, else PresentMon's; empty: found).
+    RecordSettings {
+        /// The folder.
+        dir: PathBuf,
+        /// Which tool the program is.
+        mangohud: bool,
+        /// The program.
+        program: PathBuf,
+    },
     /// The telemetry rows a capture format shows, top to bottom (saved).
     Rows {
         /// The format's name.

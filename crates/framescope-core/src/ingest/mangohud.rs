@@ -122,14 +122,14 @@ impl MangoRows {
     /// `fps` of every well-formed row with a number there, in file order, on lines
     /// `after < line ≤ upto`; empty for a later version's log (its summary is of the
     /// frame times).
-    pub(super) fn logged_fps(&self, after: u64, upto: u64) -> Vec<f64> {
+    pub(super) fn logged_fps(&self, after: u64, upto: u64) -> (Vec<f64>, Vec<u64>) {
         if !self.micros {
-            return Vec::new();
+            return (Vec::new(), Vec::new());
         }
         (self.line.iter().zip(&self.fps))
             .filter(|&(&line, fps)| line > after && line <= upto && fps.is_finite())
-            .map(|(_, &fps)| fps)
-            .collect()
+            .map(|(&line, &fps)| (fps, line))
+            .unzip()
     }
 
     /// `frametime` is µs up to 0.6.8 and ms from 0.6.9: the version line says so when
@@ -226,7 +226,7 @@ impl MangoRows {
                         .map(|(_, &ft)| ft)
                         .collect();
                 }
-                t.frames.logged_fps = self.logged_fps(after, upto);
+                (t.frames.logged_fps, t.frames.logged_fps_line) = self.logged_fps(after, upto);
                 after = upto;
             }
         }

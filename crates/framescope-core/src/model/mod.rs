@@ -208,6 +208,9 @@ pub struct Frames {
     /// what that version's summary computes its figures on (`metrics.md` §11). Empty
     /// otherwise.
     pub logged_fps: Vec<f64>,
+    /// The 1-based line of each of [`Frames::logged_fps`] (a part of a per-frame log
+    /// keeps the rows of its lines).
+    pub logged_fps_line: Vec<u64>,
     /// The capturing tool's own figures for this trace from the summary file it wrote
     /// beside the capture (MangoHud's `NAME_summary.csv`), as it wrote them; `None`
     /// when there is none.
@@ -376,9 +379,12 @@ impl Trace {
                 .map(|c| Column { name: c.name.clone(), kind: c.kind, values: c.values.slice(r.clone()) })
                 .collect(),
             sample_ms: part(&f.sample_ms),
-            // The log's own summary convention belongs to the whole log, not a slice.
+            // The log's own summary convention belongs to the whole log, not a slice;
+            // a part of a per-frame MangoHud 0.6.x log keeps the logged `fps` of its
+            // lines (its frames), which that version's summary would take.
             logged_frame_time_ms: Vec::new(),
-            logged_fps: Vec::new(),
+            logged_fps: logged_part(f, &f.logged_fps, r.clone()),
+            logged_fps_line: logged_part(f, &f.logged_fps_line, r.clone()),
             tool_summary: None,
             events: f
                 .events
@@ -428,6 +434,20 @@ impl Trace {
             _ => app.clone(),
         }
     }
+}
+
+/// The values of `logged` (one per row of [`Frames::logged_fps_line`]) on the lines of
+/// the frames `r` of a per-frame trace; none for a sampled one.
+fn logged_part<T: Copy>(f: &Frames, logged: &[T], r: std::ops::Range<usize>) -> Vec<T> {
+    let lines = f.line.slice(r);
+    let (Some(first), Some(last)) = (lines.first(), lines.last()) else { return Vec::new() };
+    if !f.sample_ms.is_empty() || logged.len() != f.logged_fps_line.len() {
+        return Vec::new();
+    }
+    (f.logged_fps_line.iter().zip(logged))
+        .filter(|&(&line, _)| (first..=last).contains(&line))
+        .map(|(_, &v)| v)
+        .collect()
 }
 
 #[cfg(test)]

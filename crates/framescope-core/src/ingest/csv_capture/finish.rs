@@ -60,7 +60,7 @@ impl RowReader<'_> {
             }
             // A per-frame MangoHud 0.6.x log: its summary's `fps` values.
             if !sampled && let Some(rows) = &mango {
-                trace.frames.logged_fps = rows.logged_fps(0, u64::MAX);
+                (trace.frames.logged_fps, trace.frames.logged_fps_line) = rows.logged_fps(0, u64::MAX);
             }
             if has_kept_frame(&trace) {
                 traces.push(trace);
