@@ -165,6 +165,11 @@ pub enum ShellCommand {
     Open(LoadSource),
     /// Open the synthetic A/B pair and compare the two of them once loaded.
     OpenSamplePair,
+    /// Read a history (File › Open history…) and show its scenes and builds.
+    OpenHistory(PathBuf),
+    /// Open these captures and compare them once loaded, the first as baseline (two
+    /// builds picked in a history).
+    OpenCompared(Vec<PathBuf>),
     /// Load a CSV of no known format with the column mapping the user chose (and
     /// remember the mapping for its header).
     OpenMapped {

@@ -1,0 +1,58 @@
+//! File › Open history… (issue 37): the history window lists a history's scenes and
+//! builds; "Compare the two builds" opens the runs of the two builds picked (by
+//! default the newest two), compared with the older as baseline. A file that is not a
+//! history is an error in the window.
+// A test fails by panicking: expect() with a message is the clearest way to say why.
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use crate::common;
+
+use common::ui::{app, run_id, settle, window_of};
+use common::{TempDir, framescope, repo_file};
+use eframe::egui;
+use eframe::egui::accesskit::Role;
+use egui_kittest::kittest::Queryable as _;
+use framescope::app::Persisted;
+
+#[test]
+fn two_builds_of_a_history_open_compared() {
+    let dir = TempDir::new("window-history");
+    let db = dir.0.join("perf.db");
+    let a = dir.file("build1.csv", &std::fs::read(repo_file("sample-traces/synthetic-run-a.csv")).unwrap());
+    let b = dir.file("build2.csv", &std::fs::read(repo_file("sample-traces/synthetic-run-b.csv")).unwrap());
+    for (build, file) in [("1", &a), ("2", &b)] {
+        let out = framescope([
+            "history".as_ref(),
+            "add".as_ref(),
+            db.as_os_str(),
+            "--build".as_ref(),
+            build.as_ref(),
+            file.as_os_str(),
+        ]);
+        assert_eq!(out.code, 0, "{}", out.stderr);
+    }
+    let mut h = window_of(egui::vec2(1400.0, 900.0), Persisted::default(), std::slice::from_ref(&a), |app| {
+        app.open_history(&db);
+    });
+    // The window opened with a capture; closed, the comparison holds the builds' runs only.
+    let first = run_id(&h, 0);
+    h.state_mut().as_mut().unwrap().close_run(first);
+    settle(&mut h);
+    assert!(h.query_by_label("Compare the two builds").is_some(), "the history window is shown");
+    h.get_by_role_and_label(Role::Button, "Compare the two builds").click();
+    settle(&mut h);
+    assert!(app(&h).comparing(), "the two builds' runs are compared");
+    let names = app(&h).run_names();
+    assert_eq!(names.len(), 2, "{names:?}");
+    assert!(names[0].ends_with("build1.csv") && names[1].ends_with("build2.csv"), "{names:?}");
+    assert!(h.query_by_label("Compare the two builds").is_none(), "the history window closed");
+
+    let not_history = dir.file("notes.db", b"not a database");
+    h.state_mut().as_mut().unwrap().open_history(&not_history);
+    settle(&mut h);
+    assert!(
+        app(&h).errors().iter().any(|e| e.contains("not a framescope history")),
+        "{:?}",
+        app(&h).errors()
+    );
+}
