@@ -61,18 +61,19 @@ impl HistoryView {
         self.runs.iter().filter(|r| &r.run.place.build == b && &r.run.place.scene == s).collect()
     }
 
-    /// The captures to open: the baseline build's runs of the scene, then the other
-    /// build's; or what is missing.
-    pub fn files(&self) -> Result<Vec<PathBuf>, String> {
+    /// The captures to open, each with its set (`build ID`): the baseline build's runs of
+    /// the scene, then the other build's; or what is missing.
+    pub fn files(&self) -> Result<Vec<(PathBuf, String)>, String> {
         let mut files = Vec::new();
         for b in [self.baseline, self.other] {
             let runs = self.runs_of(b);
             if runs.is_empty() {
                 return Err(format!("build {} has no run of this scene", self.builds[b]));
             }
-            files.extend(runs.iter().map(|r| PathBuf::from(&r.run.file)));
+            let set = format!("build {}", self.builds[b]);
+            files.extend(runs.iter().map(|r| (PathBuf::from(&r.run.file), set.clone())));
         }
-        match files.iter().find(|f| !f.is_file()) {
+        match files.iter().map(|(f, _)| f).find(|f| !f.is_file()) {
             Some(missing) => {
                 Err(format!("{} is no longer where the history says it was added from", missing.display()))
             }

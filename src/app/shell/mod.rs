@@ -164,11 +164,16 @@ impl App {
         self.run_command(AppCommand::CompareWhenLoaded { baseline: loads.first().copied(), only_new: true });
     }
 
-    /// Opens `files` and compares them once loaded, the first as baseline.
-    fn open_compared_now(&mut self, files: Vec<PathBuf>) {
-        let loads: Vec<_> =
-            files.into_iter().map(|f| self.jobs.open(LoadSource::File(f), None, &self.persisted)).collect();
-        self.run_command(AppCommand::CompareWhenLoaded { baseline: loads.first().copied(), only_new: true });
+    /// Opens `files`, each in its set, and compares them once loaded, the first as
+    /// baseline.
+    fn open_compared_now(&mut self, files: Vec<(PathBuf, String)>) {
+        let loads: Vec<_> = files
+            .into_iter()
+            .map(|(f, set)| (self.jobs.open(LoadSource::File(f), None, &self.persisted), set))
+            .collect();
+        let baseline = loads.first().map(|(l, _)| *l);
+        self.run_command(AppCommand::SetsOfLoads(loads));
+        self.run_command(AppCommand::CompareWhenLoaded { baseline, only_new: true });
     }
 
     /// Moves finished jobs into the session (or the error list) and keeps every run's
