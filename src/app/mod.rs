@@ -21,6 +21,7 @@ pub mod compare_view;
 mod dialog;
 mod export;
 mod figure_text;
+mod history_view;
 mod icon;
 mod mapping;
 mod mapping_extra;

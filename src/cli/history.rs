@@ -13,7 +13,6 @@ use framescope_core::output::Inputs;
 use framescope_core::pipeline::{self, Input, Job, Loaded, TraceSelector};
 use framescope_core::report::{RunEntry, SettingsJson};
 use framescope_history::{Added, NewRun, OpenMode, Place, Sketch, Time};
-use rayon::iter::{IntoParallelRefIterator, ParallelIterator};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -166,19 +165,21 @@ fn add_command(args: &AddArgs) -> ExitCode {
         branch: args.branch.clone(),
         time: args.time,
     };
-    let read: Vec<Result<Vec<NewRun>, String>> =
-        inputs.par_iter().map(|input| runs_of(input, &place, args.scene.as_deref())).collect();
+    // Plain worker threads, not rayon's: loading a file blocks on its own rayon
+    // pipeline (a rayon worker blocked there deadlocked two large files on two cores).
     let mut runs = Vec::new();
     let mut failed = false;
-    for r in read {
-        match r {
+    pipeline::for_each_ordered(
+        &inputs,
+        |input| runs_of(input, &place, args.scene.as_deref()),
+        |_, read, _| match read {
             Ok(mut r) => runs.append(&mut r),
             Err(e) => {
                 say!("error: {e}");
                 failed = true;
             }
-        }
-    }
+        },
+    );
     if failed {
         say!("error: nothing was added to {}: every file must be read to add a build's runs", args.db);
         return ExitCode::from(1);

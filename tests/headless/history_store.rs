@@ -166,3 +166,30 @@ fn outputs_never_overwrite_the_history() {
         assert_eq!(std::fs::read(&db).unwrap(), before);
     }
 }
+
+/// Two large captures in one add on two cores: loading must not run on rayon's workers
+/// (a file's load blocks on its own rayon pipeline: this deadlocked).
+#[test]
+fn large_captures_in_one_add_do_not_deadlock() {
+    let dir = TempDir::new("history-large");
+    let files: Vec<PathBuf> = ["synthetic-run-a.csv", "synthetic-run-b.csv", "synthetic-run-a.csv"]
+        .iter()
+        .enumerate()
+        .map(|(k, name)| {
+            let mut bytes =
+                std::fs::read(crate::common::repo_file(&format!("sample-traces/{name}"))).unwrap();
+            bytes.extend(std::iter::repeat_n(b'\n', k));
+            dir.file(&format!("large-{k}.csv"), &bytes)
+        })
+        .collect();
+    let mut child = add_command(&dir.0.join("h.db"), "1", &files).spawn().unwrap();
+    let deadline = Instant::now() + Duration::from_mins(1);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("history add of three large captures did not finish in a minute");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(stored(&dir.0.join("h.db")).len(), 3);
+}

@@ -111,6 +111,16 @@ fn file_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
             }
         }
     });
+    if ui.button("Open history…").on_hover_text("A history of builds (framescope history add): its scenes and builds; pick two to compare their runs").clicked() {
+        ui.close();
+        let picked = dialog::show(|| {
+            rfd::FileDialog::new().add_filter("framescope history", &["db", "sqlite", "sqlite3"]).pick_file()
+        });
+        match picked {
+            Ok(path) => out.push(ShellCommand::OpenHistory(path).into()),
+            Err(why) => out.push(ShellCommand::Status(why).into()),
+        }
+    }
     examples_menu(ui, out);
     let shown = m.session.selected_run().map(|r| r.id);
     let pcl = ui.add_enabled(shown.is_some(), egui::Button::new("Attach PCL log…"));

@@ -49,6 +49,7 @@ impl Session {
             AppCommand::CompareWhenLoaded { baseline, only_new } => {
                 self.compare_when_loaded(baseline, only_new);
             }
+            AppCommand::SetsOfLoads(sets) => self.sets_of_loads.extend(sets),
             AppCommand::LoadsFinished => self.loads_finished(),
             AppCommand::Baseline(id) => self.set_baseline(id),
             AppCommand::Compared(id, on) => self.with_run(id, |r| r.compared = on),
@@ -127,6 +128,13 @@ impl Session {
         // Its set among the open runs: apart from a same-named run of another game.
         if let (Some(set), Some(r)) = (self.auto_sets().pop(), self.runs.last_mut()) {
             r.set = set;
+        }
+        // The set asked for with its load (a build of a history).
+        if let Some(k) = self.sets_of_loads.iter().position(|(l, _)| Some(*l) == load) {
+            let (_, set) = self.sets_of_loads.swap_remove(k);
+            if let Some(r) = self.runs.last_mut() {
+                r.set = set;
+            }
         }
         // The baseline of a comparison asked for with the loads, now that it has an id.
         if let Some(w) = &mut self.compare_when_loaded

@@ -101,6 +101,9 @@ pub enum AppCommand {
         /// Leave the runs open now out of the comparison.
         only_new: bool,
     },
+    /// The set each of these loads' runs goes in once it opens (the two builds picked in
+    /// a history, each a set).
+    SetsOfLoads(Vec<(LoadId, String)>),
     /// Every load asked for has finished (starts a comparison asked for by
     /// [`AppCommand::CompareWhenLoaded`]).
     LoadsFinished,
@@ -175,6 +178,11 @@ pub enum ShellCommand {
     Open(LoadSource),
     /// Open the synthetic A/B pair and compare the two of them once loaded.
     OpenSamplePair,
+    /// Read a history (File › Open history…) and show its scenes and builds.
+    OpenHistory(PathBuf),
+    /// Open these captures, each in the set named with it, and compare them once loaded,
+    /// the first as baseline (two builds picked in a history).
+    OpenCompared(Vec<(PathBuf, String)>),
     /// Load a CSV of no known format with the column mapping the user chose (and
     /// remember the mapping for its header).
     OpenMapped {

@@ -66,6 +66,9 @@ pub struct Session {
     compare: bool,
     /// Turn comparing on once every load has finished (`--compare`, the sample pair).
     compare_when_loaded: Option<WhenLoaded>,
+    /// The set each of these loads' runs goes in once it opens
+    /// ([`AppCommand::SetsOfLoads`]: two builds of a history).
+    sets_of_loads: Vec<(LoadId, String)>,
     /// The baseline run of the comparison; `None`: the first run.
     baseline: Option<RunId>,
     /// Compared runs share the frame rows' vertical scales.
@@ -110,6 +113,7 @@ impl Session {
             cursor_ms: None,
             compare: false,
             compare_when_loaded: None,
+            sets_of_loads: Vec::new(),
             baseline: None,
             shared_scale: true,
             convention: None,

@@ -59,6 +59,11 @@ impl App {
         self.run_command(ShellCommand::OpenSamplePair.into());
     }
 
+    /// Shows the scenes and builds of a history (File › Open history…).
+    pub fn open_history(&mut self, path: &std::path::Path) {
+        self.run_command(ShellCommand::OpenHistory(path.to_owned()).into());
+    }
+
     /// Starts loading a capture on a worker thread.
     pub fn open(&mut self, source: LoadSource, _ctx: &egui::Context) {
         self.run_command(ShellCommand::Open(source).into());

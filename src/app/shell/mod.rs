@@ -81,6 +81,11 @@ impl App {
                 self.jobs.open(source, None, &self.persisted);
             }
             ShellCommand::OpenSamplePair => self.open_sample_pair_now(),
+            ShellCommand::OpenHistory(path) => match super::history_view::HistoryView::open(&path) {
+                Ok(view) => self.scratch.history = Some(view),
+                Err(e) => self.scratch.errors.push(e),
+            },
+            ShellCommand::OpenCompared(files) => self.open_compared_now(files),
             ShellCommand::OpenMapped { path, header, mapping } => {
                 self.jobs.mapping_step = None;
                 self.persisted.remember_mapping(&header, mapping.clone());
@@ -164,6 +169,18 @@ impl App {
             .collect();
         // Its first run is the baseline: named by its load (the run has no id yet).
         self.run_command(AppCommand::CompareWhenLoaded { baseline: loads.first().copied(), only_new: true });
+    }
+
+    /// Opens `files`, each in its set, and compares them once loaded, the first as
+    /// baseline.
+    fn open_compared_now(&mut self, files: Vec<(PathBuf, String)>) {
+        let loads: Vec<_> = files
+            .into_iter()
+            .map(|(f, set)| (self.jobs.open(LoadSource::File(f), None, &self.persisted), set))
+            .collect();
+        let baseline = loads.first().map(|(l, _)| *l);
+        self.run_command(AppCommand::SetsOfLoads(loads));
+        self.run_command(AppCommand::CompareWhenLoaded { baseline, only_new: true });
     }
 
     /// Moves finished jobs into the session (or the error list) and keeps every run's
@@ -357,6 +374,13 @@ impl App {
         }
         let commands = panels::help_ui(&ctx, self.scratch.show_help);
         self.run_commands(commands);
+        if let Some(view) = self.scratch.history.as_mut() {
+            let (commands, open) = super::history_view::history_ui(&ctx, view);
+            if !open {
+                self.scratch.history = None;
+            }
+            self.run_commands(commands);
+        }
         if let Some(step) = self.jobs.mapping_step.as_mut() {
             let commands = super::mapping::mapping_ui(&ctx, step);
             self.run_commands(commands);

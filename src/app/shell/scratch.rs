@@ -46,6 +46,8 @@ pub struct UiScratch {
     /// Per run name, the text of its last analysis failure put in `errors` (replaced,
     /// not repeated, by the next).
     pub analysis_errors: std::collections::HashMap<String, String>,
+    /// The history window's history (File › Open history…), while it is open.
+    pub history: Option<crate::app::history_view::HistoryView>,
 }
 
 impl Default for UiScratch {
@@ -65,6 +67,7 @@ impl Default for UiScratch {
             status: None,
             errors: Vec::new(),
             analysis_errors: std::collections::HashMap::new(),
+            history: None,
         }
     }
 }
