@@ -116,19 +116,7 @@ impl App {
                     self.scratch.status = Some("ending the recording…".into());
                 }
             }
-            ShellCommand::SaveLive { name, path } => {
-                let open = framescope_core::output::Inputs::new(
-                    self.session.runs().iter().filter_map(|r| r.path.clone()),
-                );
-                if open.check("save", &path).is_err() {
-                    self.scratch.errors.push(format!(
-                        "{}: that is an open capture; framescope never writes over its inputs",
-                        path.display()
-                    ));
-                } else if !self.jobs.save_live(&name, path) {
-                    self.scratch.errors.push(format!("{name} is not a live capture"));
-                }
-            }
+            ShellCommand::SaveLive { name, path } => self.save_live_now(&name, path),
             ShellCommand::ExportFrames { run, range, path, note } => {
                 if let Some(r) = self.session.run(run) {
                     self.jobs.export_frames(Arc::clone(&r.capture), r.trace(), range, path, note);
@@ -157,6 +145,20 @@ impl App {
                     self.scratch.errors.push(format!("{}: {}", step.path.display(), step.unknown.message));
                 }
             }
+        }
+    }
+
+    /// Saves live capture `name` to `path`, never over an open capture.
+    fn save_live_now(&mut self, name: &str, path: std::path::PathBuf) {
+        let open =
+            framescope_core::output::Inputs::new(self.session.runs().iter().filter_map(|r| r.path.clone()));
+        if open.check("save", &path).is_err() {
+            self.scratch.errors.push(format!(
+                "{}: that is an open capture; framescope never writes over its inputs",
+                path.display()
+            ));
+        } else if !self.jobs.save_live(name, path) {
+            self.scratch.errors.push(format!("{name} is not a live capture"));
         }
     }
 
