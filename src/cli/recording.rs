@@ -96,28 +96,34 @@ impl Observer for Terminal {
     }
 }
 
+/// What is wrong with the arguments for `backend`, if anything (exit 2).
+fn usage_error(args: &RecordArgs, backend: BackendArg) -> Option<&'static str> {
+    if backend == BackendArg::Mangohud && (args.process.is_some() || args.presentmon.is_some()) {
+        return Some(
+            "--process and --presentmon are PresentMon's (--backend presentmon); MangoHud launches COMMAND",
+        );
+    }
+    if backend == BackendArg::Presentmon && args.process.is_some() != args.command.is_empty() {
+        return Some(
+            "record with PresentMon needs either --process NAME|PID (a running game) or the command to launch \
+             after `--`, not both",
+        );
+    }
+    if backend == BackendArg::Mangohud && args.command.is_empty() {
+        return Some(
+            "record needs the command to launch after `--` (framescope record --duration 60 -- ./game)",
+        );
+    }
+    None
+}
+
 /// `framescope record`: exit 0, 1 (nothing recorded, or a capture failed) or 2 (bad
 /// arguments).
 pub(super) fn record_command(args: &RecordArgs) -> ExitCode {
     let backend =
         args.backend.unwrap_or(if cfg!(windows) { BackendArg::Presentmon } else { BackendArg::Mangohud });
-    if backend == BackendArg::Mangohud && (args.process.is_some() || args.presentmon.is_some()) {
-        say!(
-            "error: --process and --presentmon are PresentMon's (--backend presentmon); MangoHud launches COMMAND"
-        );
-        return ExitCode::from(2);
-    }
-    if backend == BackendArg::Presentmon && args.process.is_some() != args.command.is_empty() {
-        say!(
-            "error: record with PresentMon needs either --process NAME|PID (a running game) or the command to \
-             launch after `--`, not both"
-        );
-        return ExitCode::from(2);
-    }
-    if backend == BackendArg::Mangohud && args.command.is_empty() {
-        say!(
-            "error: record needs the command to launch after `--` (framescope record --duration 60 -- ./game)"
-        );
+    if let Some(message) = usage_error(args, backend) {
+        say!("error: {message}");
         return ExitCode::from(2);
     }
     let plan = Plan {

@@ -59,11 +59,7 @@ impl Session {
             AppCommand::PinSet(set) => self.pinned_set = set,
             AppCommand::MoveToSet(id, set) => self.with_run(id, |r| set.trim().clone_into(&mut r.set)),
             AppCommand::GroupByFileName => self.group_by_file_name(),
-            AppCommand::OneSetPerRun => {
-                for r in &mut self.runs {
-                    r.set.clone_from(&r.label);
-                }
-            }
+            AppCommand::OneSetPerRun => self.runs.iter_mut().for_each(|r| r.set.clone_from(&r.label)),
             AppCommand::ToggleOutlier(id) => self.with_run(id, |r| r.keep_outlier = !r.keep_outlier),
             // Trims and the settings the user keeps.
             AppCommand::TrimAll { start_s, end_s } => {
@@ -86,14 +82,7 @@ impl Session {
             }
             AppCommand::ExportDir(dir) => effects.settings_changed = saved(persisted, |p| p.export_dir = dir),
             AppCommand::RecordSettings { dir, mangohud, program } => {
-                effects.settings_changed = saved(persisted, |p| {
-                    p.record_dir = dir;
-                    if mangohud {
-                        p.mangohud_program = program;
-                    } else {
-                        p.presentmon_program = program;
-                    }
-                });
+                effects.settings_changed = saved(persisted, |p| p.remember_recording(dir, mangohud, program));
             }
             AppCommand::CompareView(v) => effects.settings_changed = saved(persisted, |p| p.compare_view = v),
             AppCommand::Rows { format, shown } => {

@@ -72,26 +72,33 @@ impl RowReader<'_> {
             }
         }
         if traces.is_empty() {
-            let why = if self.count == 0 {
-                "the file has a header but no data rows".to_owned()
-            } else {
-                format!(
-                    "none of its {} rows has a usable frame time (a frame time or display interval above 0)",
-                    self.count
-                )
-            };
-            let line = warnings.first().and_then(|w| w.line);
-            return Err(LoadError::new(path, line, LoadErrorKind::NoFrames(why)));
+            return Err(no_frames(path, self.count, &warnings));
         }
-        let shift =
-            traces.iter().filter_map(|t| t.frames.start_ms.first().copied()).fold(f64::INFINITY, f64::min);
-        if shift.is_finite() && shift != 0.0 {
-            for t in &mut traces {
-                t.frames.start_ms.iter_mut().for_each(|s| *s -= shift);
-            }
-        }
+        start_at_zero(&mut traces);
         warnings.sort_by_key(|w| w.line);
         Ok(Capture { info, traces, warnings })
+    }
+}
+
+/// The error for a file none of whose `rows` gave a run.
+fn no_frames(path: &Path, rows: u64, warnings: &[Warning]) -> LoadError {
+    let why = if rows == 0 {
+        "the file has a header but no data rows".to_owned()
+    } else {
+        format!("none of its {rows} rows has a usable frame time (a frame time or display interval above 0)")
+    };
+    let line = warnings.first().and_then(|w| w.line);
+    LoadError::new(path, line, LoadErrorKind::NoFrames(why))
+}
+
+/// Shifts every trace's start times so the file's first frame starts at 0.
+fn start_at_zero(traces: &mut [crate::model::Trace]) {
+    let shift =
+        traces.iter().filter_map(|t| t.frames.start_ms.first().copied()).fold(f64::INFINITY, f64::min);
+    if shift.is_finite() && shift != 0.0 {
+        for t in traces {
+            t.frames.start_ms.iter_mut().for_each(|s| *s -= shift);
+        }
     }
 }
 
