@@ -96,7 +96,7 @@ fn the_charts_follow_a_time_selection() {
     let p50 = app(&h).selection_chart_percentile(50.0).unwrap();
     assert!((p50 - 10.0).abs() < 1e-9, "{p50:?} {:?}", app(&h).selection());
     // Its figures above the timeline: 30 frames in 29 × 10 + 40 = 330 ms, 90.91 FPS.
-    h.get_by_label_contains("30 frames · average 90.91 FPS");
+    h.get_by_label_contains("30 frames · Average FPS 90.91");
 
     // Esc (the pointer over the timeline) clears it: the whole capture's charts again.
     h.key_press(eframe::egui::Key::Escape);

@@ -30,6 +30,10 @@ fn line(ui: &mut egui::Ui, name: &str, text: &str) {
     });
 }
 
+/// The key figures of a time selection (`section.name`).
+const SELECTION_FIGURES: [&str; 4] =
+    ["summary.avg_fps", "summary.low_1pct_fps", "summary.p99_ms", "stutters.count"];
+
 /// Run `run`'s time selection and its key figures, when there is one.
 fn selection_line(m: &Model<'_>, run: &OpenRun) -> Option<String> {
     let s = m.session;
@@ -38,14 +42,21 @@ fn selection_line(m: &Model<'_>, run: &OpenRun) -> Option<String> {
     let figures = run.selection_run(&m.run_settings(run.id), m.run_trim(run.id), range).map_or_else(
         || "computing…".to_owned(),
         |r| match &r.summary {
-            Some(x) => format!(
-                "{} frames · average {:.2} FPS · 1% low {:.2} FPS · p99 {:.2} ms · stutters {}",
-                r.frames,
-                x.avg_fps,
-                x.low_1pct_fps,
-                x.p99_ms,
-                r.stutters.as_ref().map_or_else(|| "—".to_owned(), |st| st.count.to_string())
-            ),
+            Some(_) => {
+                // Names, units and decimals are the registry's, as in the figures panel.
+                let parts: Vec<String> = SELECTION_FIGURES
+                    .iter()
+                    .filter_map(|q| framescope_core::figures::figure(q))
+                    .map(|f| {
+                        format!(
+                            "{} {}",
+                            f.title,
+                            (f.value)(r).map_or_else(|| "—".to_owned(), |v| f.format(v))
+                        )
+                    })
+                    .collect();
+                format!("{} frames · {}", r.frames, parts.join(" · "))
+            }
             None => "no frames".to_owned(),
         },
     );
