@@ -288,6 +288,52 @@ fn a_summary_that_does_not_match_the_sessions_is_not_shown() {
     assert!(warned, "{doc}");
 }
 
+/// MangoHud 0.7.x, one row per frame, its rolling `fps` unlike its `frametime`:
+/// (fps, ft ms) = (60, 40), (30, 10), (90, 20), (45, 5), (120, 10). 0.7.x's summary
+/// orders the rows by fps: (30,10) (45,5) (60,40) (90,20) (120,10); ⌈0.05⌉ = 1 row →
+/// 1 % and 0.1 % = 1000/10 = 100; row ⌊0.97·4⌋ = 3 → 1000/20 = 50; average 1000·5/85.
+/// The same rows written by 0.8.0–0.8.1 (its `cpu_power` column): fps ranks → 30, 30,
+/// 90. With a version line saying 0.8.2: the frame times → 1000/40 = 25 (both lows)
+/// and d[trunc(4.85 − 1)] = 10 ms → 100.
+#[test]
+fn mangohud_0_7_and_0_8_0_summaries_are_their_own() {
+    let rows = [(60, 40), (30, 10), (90, 20), (45, 5), (120, 10)];
+    let log = |preamble: &str, extra: &str| {
+        let mut text = format!(
+            "{preamble}os,cpu,gpu,ram,kernel,driver,cpuscheduler\nL,c,g,1,k,d,s\n\
+             fps,frametime,cpu_load,{extra}gpu_load,swap_used,process_rss,elapsed\n"
+        );
+        let mut elapsed = 0;
+        for (fps, ft) in rows {
+            elapsed += ft * 1_000_000;
+            let power = if extra.is_empty() { "" } else { "20," };
+            writeln!(text, "{fps},{ft},5,{power}5,0.1,0.2,{elapsed}").unwrap();
+        }
+        text
+    };
+    let avg = 1000.0 * 5.0 / 85.0;
+    let cases = [
+        ("v07", log("", ""), [100.0, 100.0, 50.0]),
+        ("v080", log("", "cpu_power,"), [30.0, 30.0, 90.0]),
+        (
+            "v082",
+            log("v1\n0.8.2\n---------------------SYSTEM INFO---------------------\n", "cpu_power,"),
+            [25.0, 25.0, 100.0],
+        ),
+    ];
+    for (name, text, [low01, low1, p97]) in cases {
+        let path = common::temp_file(&format!("game_{name}_2026-01-01_10-00-00.csv"), &text);
+        let (code, doc) = report_json([path.as_os_str()]);
+        assert_eq!(code, 0, "{doc}");
+        let mh = &doc["runs"][0]["conventions"]["mangohud"];
+        let got = |k: &str| mh[k].as_f64().unwrap_or(f64::NAN);
+        assert!(close(got("low_0_1pct_fps"), low01) && close(got("low_1pct_fps"), low1), "{name}: {mh}");
+        assert!(close(got("p97_fps"), p97) && close(got("average_fps"), avg), "{name}: {mh}");
+        // framescope's own figures are of the frames, whatever the version.
+        assert!(close(doc["runs"][0]["summary"]["avg_fps"].as_f64().unwrap_or(0.0), avg), "{name}");
+    }
+}
+
 /// A trimmed run of a per-frame MangoHud 0.6.x log: MangoHud's convention is that
 /// version's rule on the logged `fps` of the rows its kept frames came from (the
 /// summary file, of the whole log, is not shown for a part of it).

@@ -308,6 +308,75 @@ def mangohud_06(fps):
             "low_0_1pct_fps": out["low_0_1pct_fps"], "p97_fps": out["p97_fps"]}
 
 
+# MangoHud 0.7.x and 0.8.0-0.8.1 (their writeSummary, read in MangoHud's sources at the
+# tags v0.7.0..v0.7.2 and v0.8.0..v0.8.1; docs/decisions.md): the version line decides,
+# else the newest column of the header (swap_used/process_rss 0.7.0, cpu_power 0.8.0,
+# cpu_mhz 0.8.2).
+#   0.7.x: rows sorted by fps ascending; the lows are 1000 / the mean frametime of the
+#          first ceil(p*n) rows, 97 % is 1000 / frametime of row floor(0.97*(n-1)), the
+#          average 1000 / mean frametime.
+#   0.8.0-0.8.1: fps ascending, a[max(0, trunc(p*n - 1))] for p = 0.001, 0.01, 0.97;
+#          the average 1000 / mean frametime.
+# Rows with both a fps and a frametime > 0 count.
+
+
+def mangohud_generation(header_lc, version):
+    if version is None:
+        if "cpu_mhz" in header_lc:
+            version = (0, 8, 2)
+        elif "cpu_power" in header_lc:
+            version = (0, 8, 0)
+        elif "swap_used" in header_lc or "process_rss" in header_lc:
+            version = (0, 7, 0)
+        else:
+            version = (0, 6, 0)
+    if version < (0, 7, 0):
+        return "0.6"
+    if version < (0, 8, 0):
+        return "0.7"
+    if version < (0, 8, 2):
+        return "0.8.0"
+    return "0.8.2"
+
+
+def mangohud_07(pairs):
+    rows = sorted(pairs, key=lambda r: r[0])
+    n = len(rows)
+    out = {"average_fps": 1000.0 / (naive_sum([t for _, t in rows]) / n)}
+    for key, per in (("low_1pct_fps", 100), ("low_0_1pct_fps", 1000)):
+        k = max(1, -(-n // per))
+        out[key] = 1000.0 / (naive_sum([t for _, t in rows[:k]]) / k)
+    out["p97_fps"] = 1000.0 / rows[(97 * (n - 1)) // 100][1]
+    return {k: out[k] for k in ("average_fps", "low_1pct_fps", "low_0_1pct_fps", "p97_fps")}
+
+
+def mangohud_080(pairs):
+    n = len(pairs)
+    a = sorted(r for r, _ in pairs)
+
+    def at(p):
+        return a[min(n - 1, max(0, math.trunc(p * n - 1)))]
+    return {"average_fps": 1000.0 / (naive_sum([t for _, t in pairs]) / n),
+            "low_1pct_fps": at(0.01), "low_0_1pct_fps": at(0.001), "p97_fps": at(0.97)}
+
+
+def mangohud_own(lines):
+    """The summary of the MangoHud version that wrote the log when that version
+    summarises its rows by fps (0.6, 0.7, 0.8.0-0.8.1); None for 0.8.2 and later."""
+    k, version = so.mangohud_header(lines)
+    header_lc = [h.lower() for h in so.csv_cells(lines[k])]
+    gen = mangohud_generation(header_lc, version)
+    if gen == "0.8.2":
+        return None
+    if gen == "0.6":
+        fps06 = mangohud_06_fps(lines)
+        return mangohud_06(fps06) if fps06 else None
+    pairs = mangohud_fps_rows(lines)
+    if not pairs:
+        return None
+    return mangohud_07(pairs) if gen == "0.7" else mangohud_080(pairs)
+
+
 def conventions(ft, limiter=None):
     """The four tools' figures of one non-empty series."""
     return {
@@ -577,13 +646,37 @@ def mangohud_rows(lines):
     return header, [(c, v * scale) for c, v in zip(rows, fts) if v is not None and v > 0]
 
 
+def mangohud_fps_rows(lines):
+    """(fps, frametime ms) of every row mangohud_rows reads with a fps and a frametime
+    above 0, in file order."""
+    k, _ = so.mangohud_header(lines)
+    header = so.csv_cells(lines[k])
+    i_fps = so.column_index(header, "fps")
+    i_ft = so.column_index(header, "frametime")
+    i_el = so.column_index(header, "elapsed")
+    if i_fps is None or i_ft is None:
+        return []
+    scale = mangohud_frametime_scale(lines)
+    out = []
+    for line in lines[k + 1:]:
+        if not line.strip():
+            continue
+        cells = so.csv_cells(line)
+        if len(cells) < len(header) or so.cell(cells, i_el) is None:
+            continue
+        r, t = so.cell(cells, i_fps), so.cell(cells, i_ft)
+        if r is not None and math.isfinite(r) and t is not None and t > 0:
+            out.append((r, t * scale))
+    return out
+
+
 def mangohud_06_fps(lines):
-    """A 0.6.x log's (frametime in microseconds) logged fps, every row mangohud_rows
+    """A 0.6.x log's (no column of 0.7.0 or later) logged fps, every row mangohud_rows
     reads with a number there, in file order; None for a later version's log."""
     k, version = so.mangohud_header(lines)
     header = so.csv_cells(lines[k])
     i_fps = so.column_index(header, "fps")
-    if i_fps is None or mangohud_frametime_scale(lines) != 0.001:
+    if i_fps is None or mangohud_generation([h.lower() for h in header], version) != "0.6":
         return None
     i_el = so.column_index(header, "elapsed")
     out = []
@@ -661,17 +754,17 @@ def sampled_or_cx_document(path, source):
             per_col.append((name, [v for v in (_cell(c, i) for c, _ in (rows or []))
                                    if v is not None]))
         conv = conventions(vals) if vals else None
-        fps06 = mangohud_06_fps(lines)
-        if conv is not None and fps06:
-            conv["mangohud"] = mangohud_06(fps06)
+        own = mangohud_own(lines)
+        if conv is not None and own:
+            conv["mangohud"] = own
         return [_trace_entry(stem, analysis["process_id"], None, conv, plain_stats(per_col))]
     conv = None
     if fmt == "mangohud":
         _, rows = mangohud_rows(lines)
         fts = [ft for _, ft in rows] if rows else []
-        fps06 = mangohud_06_fps(lines)
+        own = mangohud_own(lines)
         conv = {"capframex": None, "frameview": None, "presentmon": None,
-                "mangohud": mangohud_06(fps06) if fps06 else (mangohud(fts) if fts else None)}
+                "mangohud": own if own else (mangohud(fts) if fts else None)}
     tele = sampled_telemetry(fmt, lines, analysis["samples"])
     return [_trace_entry(stem, analysis["process_id"], None, conv, tele)]
 
@@ -927,6 +1020,22 @@ def self_test():
     check("MangoHud 0.6.x: 1..1500 -> 0.1% 1.5, 1% 8, 97% 1455, avg 750.5",
           (m06["low_0_1pct_fps"], m06["low_1pct_fps"], m06["p97_fps"], m06["average_fps"]),
           (1.5, 8.0, 1455.0, 750.5))
+    # 0.7.x and 0.8.0 (docs/decisions.md): (fps, ft) = (60,40) (30,10) (90,20) (45,5)
+    # (120,10). 0.7: by fps (30,10) (45,5) (60,40) (90,20) (120,10): ceil(0.05) = 1 row
+    # -> 1000/10 = 100 (both lows); row floor(0.97*4) = 3 -> 1000/20 = 50; 1000*5/85.
+    # 0.8.0: fps 30 45 60 90 120 -> a[0] = 30 (both lows), a[trunc(4.85 - 1)] = a[3] = 90.
+    pairs = [(60.0, 40.0), (30.0, 10.0), (90.0, 20.0), (45.0, 5.0), (120.0, 10.0)]
+    m07, m080 = mangohud_07(pairs), mangohud_080(pairs)
+    check("MangoHud 0.7.x: 100, 100, 50, 58.82",
+          (m07["low_0_1pct_fps"], m07["low_1pct_fps"], m07["p97_fps"], m07["average_fps"]),
+          (100.0, 100.0, 50.0, 1000.0 * 5 / 85))
+    check("MangoHud 0.8.0: 30, 30, 90, 58.82",
+          (m080["low_0_1pct_fps"], m080["low_1pct_fps"], m080["p97_fps"], m080["average_fps"]),
+          (30.0, 30.0, 90.0, 1000.0 * 5 / 85))
+    check("MangoHud generations by column",
+          [mangohud_generation(h, None) for h in (["fps"], ["swap_used"], ["cpu_power"],
+                                                   ["cpu_power", "cpu_mhz"])],
+          ["0.6", "0.7", "0.8.0", "0.8.2"])
     a_mh = so.read_mangohud("/nonexistent/mh.csv", mh_text)
     check("MangoHud log: sampled", a_mh["sampled"], True)
     tel = sampled_telemetry("mangohud", lines, a_mh["samples"])
@@ -938,13 +1047,14 @@ def self_test():
           tel["frametime"]["max"], 10.0)
 
     # --- A per-frame MangoHud log (log_interval 0): ordinary per-frame figures ---------------
-    # frametime in ms (cpu_power column: 0.8+), rows 10, 10, 30, 10 ms, elapsed steps 10, 30,
+    # frametime in ms (cpu_mhz column: 0.8.2+, whose summary is of the frame times), rows
+    # 10, 10, 30, 10 ms, elapsed steps 10, 30,
     # 10 ms: median step 10 is not > 1.5 x median frame time 10 -> per frame. n = 4, T = 60:
     # every tool's average 66.67; MangoHud 1%: trunc(0.04 - 1) = 0 -> 30 ms -> 33.33;
     # FrameView 1% low k = 1 -> 33.33. Telemetry: plain per-frame mean of cpu_load
     # (10 + 20 + 30 + 40)/4 = 25; fps, frametime, elapsed are not telemetry.
     pf_text = ("os,cpu,gpu,ram,kernel,driver,cpuscheduler\nL,c,g,1,k,d,s\n"
-               "fps,frametime,cpu_load,cpu_power,elapsed\n"
+               "fps,frametime,cpu_load,cpu_mhz,elapsed\n"
                "100,10,10,5,10000000\n100,10,20,5,20000000\n33.3,30,30,5,50000000\n"
                "100,10,40,5,60000000\n")
     tmpdir = tempfile.mkdtemp(prefix="conventions_oracle_selftest_")
@@ -965,7 +1075,7 @@ def self_test():
            t["conventions"]["frameview"]["low_1pct_fps"]), (1000.0 / 30, 1000.0 / 30))
     check("per-frame MangoHud: telemetry per frame, fps/frametime/elapsed left out",
           (list(t["telemetry"]), t["telemetry"]["cpu_load"]["mean"]),
-          (["cpu_load", "cpu_power"], 25.0))
+          (["cpu_load", "cpu_mhz"], 25.0))
 
     print("%d check(s) failed" % len(failures) if failures else "all checks passed")
     return len(failures)

@@ -8,6 +8,8 @@
 
 use serde::Serialize;
 
+use crate::model::{Frames, MangoSummary};
+
 /// Each tool's figures for one run.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Conventions {
@@ -53,24 +55,22 @@ impl Conventions {
 
     /// A MangoHud log written with a `log_interval` (a sampled log): only MangoHud's
     /// own convention, on the logged `frametime` values, as its summary file does —
-    /// or, for a 0.6.x log (`logged_fps` not empty), on its logged `fps` values
-    /// (`MangoHud::of_logged_fps`).
+    /// or, for a version that summarises its rows by `fps` (`frames.logged_fps` not
+    /// empty), as that version does ([`MangoHud::of_log`]).
     #[must_use]
-    pub fn mangohud_only(logged_ft: &[f64], logged_fps: &[f64]) -> Option<Self> {
-        let mangohud = if logged_fps.is_empty() {
-            MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft), logged_ft.iter().sum())
-        } else {
-            MangoHud::of_logged_fps(logged_fps)
-        };
+    pub fn mangohud_only(logged_ft: &[f64], frames: &Frames) -> Option<Self> {
+        let mangohud = MangoHud::of_log(frames)
+            .or_else(|| MangoHud::of_sorted(logged_ft, &sorted_ascending(logged_ft), logged_ft.iter().sum()));
         mangohud.map(|m| Self { capframex: None, frameview: None, presentmon: None, mangohud: Some(m) })
     }
 
-    /// These figures with MangoHud's replaced by its 0.6.x summary of the logged `fps`
-    /// values when there are any (a per-frame MangoHud 0.6.x log, `metrics.md` §11).
+    /// These figures with MangoHud's replaced by the summary of the version that wrote
+    /// a per-frame MangoHud log when that version summarises its rows by `fps`
+    /// (`metrics.md` §11, [`MangoHud::of_log`]).
     #[must_use]
-    pub fn with_logged_fps(mut self, logged_fps: &[f64]) -> Self {
-        if !logged_fps.is_empty() {
-            self.mangohud = MangoHud::of_logged_fps(logged_fps);
+    pub fn with_logged_fps(mut self, frames: &Frames) -> Self {
+        if let Some(m) = MangoHud::of_log(frames) {
+            self.mangohud = Some(m);
         }
         self
     }
@@ -180,8 +180,8 @@ pub struct PresentMon {
     pub max_fps: f64,
 }
 
-/// MangoHud's summary figures: 0.7 and later of the frame times (below), 0.6.x of the
-/// logged `fps` column ([`MangoHud::of_logged_fps`]).
+/// MangoHud's summary figures: 0.8.2 and later of the frame times (below), earlier
+/// versions each their own way of the logged rows ([`MangoHud::of_log`]).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MangoHud {
     /// `1000 / mean ft` (0.6.x: the mean of the logged `fps`).
@@ -381,6 +381,66 @@ impl MangoHud {
 }
 
 impl MangoHud {
+    /// The summary of the MangoHud version that wrote the log, for the versions that
+    /// summarise their rows by logged `fps` ([`MangoSummary`]); `None` for the others
+    /// (their summary is of the frame times, [`MangoHud::of_sorted`]) and when no row
+    /// has the values the rule needs.
+    #[must_use]
+    pub fn of_log(frames: &Frames) -> Option<Self> {
+        let (fps, ft) = (&frames.logged_fps, &frames.logged_fps_ft_ms);
+        match frames.mangohud_summary {
+            MangoSummary::FrameTimeRanks => None,
+            MangoSummary::LoggedFpsMeans => Self::of_logged_fps(fps),
+            MangoSummary::SlowRowsFrameTimes => Self::of_slow_rows(fps, ft),
+            MangoSummary::LoggedFpsRanks => Self::of_fps_ranks(fps, ft),
+        }
+    }
+
+    /// MangoHud 0.7.x's summary (its `writeSummary` sorts the rows by `fps`
+    /// ascending): the lows are `1000 /` the mean `frametime` of the first `⌈p·n⌉`
+    /// rows, `p97_fps = 1000 / frametime` of row `⌊0.97·(n − 1)⌋`, the average
+    /// `1000 / mean frametime`; on the rows with both values (`frametime` > 0).
+    fn of_slow_rows(fps: &[f64], ft: &[f64]) -> Option<Self> {
+        let mut rows: Vec<(f64, f64)> =
+            fps.iter().zip(ft).filter(|&(r, t)| r.is_finite() && *t > 0.0).map(|(&r, &t)| (r, t)).collect();
+        if rows.is_empty() {
+            return None;
+        }
+        rows.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let n = rows.len();
+        let low = |per: usize| {
+            let k = n.div_ceil(per).clamp(1, n);
+            1000.0 / (rows[..k].iter().map(|r| r.1).sum::<f64>() / k as f64)
+        };
+        let p97 = ((0.97 * (n - 1) as f64).floor() as usize).min(n - 1);
+        Some(Self {
+            average_fps: 1000.0 / mean(rows.iter().map(|r| r.1).sum(), n),
+            low_1pct_fps: low(100),
+            low_0_1pct_fps: low(1000),
+            p97_fps: 1000.0 / rows[p97].1,
+        })
+    }
+
+    /// MangoHud 0.8.0–0.8.1's summary (`fpsMetrics` of the logged `fps`): `a` = the
+    /// `fps` ascending, each figure `a[max(0, trunc(p·n − 1))]` for p = 0.001, 0.01,
+    /// 0.97; the average `1000 / mean frametime`; on the rows with both values.
+    fn of_fps_ranks(fps: &[f64], ft: &[f64]) -> Option<Self> {
+        let rows: Vec<(f64, f64)> =
+            fps.iter().zip(ft).filter(|&(r, t)| r.is_finite() && *t > 0.0).map(|(&r, &t)| (r, t)).collect();
+        if rows.is_empty() {
+            return None;
+        }
+        let n = rows.len();
+        let a = sorted_ascending(&rows.iter().map(|r| r.0).collect::<Vec<_>>());
+        let at = |p: f64| a[((p * n as f64 - 1.0).trunc().max(0.0) as usize).min(n - 1)];
+        Some(Self {
+            average_fps: 1000.0 / mean(rows.iter().map(|r| r.1).sum(), n),
+            low_1pct_fps: at(0.01),
+            low_0_1pct_fps: at(0.001),
+            p97_fps: at(0.97),
+        })
+    }
+
     /// MangoHud 0.6.x's summary (`metrics.md` §11; its `writeSummary` sorts the log's
     /// rows by `fps`): `a` = the logged `fps` values (every row, the first included)
     /// ascending; the 0.1 % and 1 % "min" are the means of the lowest `⌈p·n⌉`,

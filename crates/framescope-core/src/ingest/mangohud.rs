@@ -17,7 +17,7 @@ use super::records::Row;
 use super::sampled::{Clock, Interval, MAX_TIME_MS, NotSample, Samples, frame_time_from_rate};
 use super::sessions::SessionClock;
 use super::values::{Cell, parse_cell};
-use crate::model::{ColumnKind, Trace, Warning};
+use crate::model::{ColumnKind, Frames, MangoSummary, Trace, Warning};
 
 /// A log is sampled when its median `elapsed` step is more than this many median
 /// frame times (`metrics.md` §10).
@@ -46,9 +46,31 @@ pub(super) struct MangoRows {
     malformed: Vec<bool>,
     /// Malformed rows of the trace (as the per-frame trace lists them).
     skips: SkipLog,
-    /// `frametime` turned out to be µs: a 0.6.x log, whose summary is of its `fps`
-    /// column ([`MangoRows::logged_fps`]); set by [`MangoRows::verdict`].
-    micros: bool,
+    /// What the version that wrote the log summarises ([`MangoRows::logged_fps`]).
+    summary: MangoSummary,
+}
+
+/// A MangoHud log's rows as its summary takes them ([`MangoRows::logged_fps`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(super) struct LoggedRows {
+    /// Which summary.
+    pub summary: MangoSummary,
+    /// Each row's `fps`.
+    pub fps: Vec<f64>,
+    /// Each row's `frametime` in ms (NaN: none).
+    pub ft_ms: Vec<f64>,
+    /// Each row's 1-based line.
+    pub line: Vec<u64>,
+}
+
+impl LoggedRows {
+    /// Puts the rows into `frames`.
+    pub(super) fn store(self, frames: &mut Frames) {
+        frames.mangohud_summary = self.summary;
+        frames.logged_fps = self.fps;
+        frames.logged_fps_ft_ms = self.ft_ms;
+        frames.logged_fps_line = self.line;
+    }
 }
 
 /// What the log turned out to be.
@@ -68,13 +90,15 @@ impl MangoRows {
             FrameTimeRule::FromFps(i) => Some(i),
             _ => layout.numeric.iter().find(|c| c.name.eq_ignore_ascii_case("fps")).map(|c| c.index),
         };
-        let late_columns = header.iter().any(|h| LATE_COLUMNS.iter().any(|c| h.eq_ignore_ascii_case(c)));
+        let has = |name: &str| header.iter().any(|h| h.eq_ignore_ascii_case(name));
+        let late_columns = LATE_COLUMNS.iter().any(|c| has(c));
         Self {
             elapsed_index,
             fps_index,
             frametime_column: matches!(layout.frame_time, FrameTimeRule::Column(_)),
             late_columns,
             version,
+            summary: summary_rule(version, has),
             ..Self::default()
         }
     }
@@ -109,7 +133,6 @@ impl MangoRows {
     pub(super) fn verdict(&mut self, builder: &TraceBuilder) -> Verdict {
         let raw = builder.frame_times();
         let micros = self.frametime_column && self.frametime_micros(raw);
-        self.micros = micros;
         let scale = if micros { 1e-3 } else { 1.0 };
         let frame_ms: Vec<f64> = raw.iter().map(|v| v * scale).collect();
         let steps_ms: Vec<f64> = self.elapsed_ns.windows(2).map(|w| (w[1] - w[0]) * 1e-6).collect();
@@ -118,18 +141,28 @@ impl MangoRows {
         Verdict { micros, sampled }
     }
 
-    /// What a MangoHud 0.6.x log's summary is computed on (`metrics.md` §11): the
-    /// `fps` of every well-formed row with a number there, in file order, on lines
-    /// `after < line ≤ upto`; empty for a later version's log (its summary is of the
-    /// frame times).
-    pub(super) fn logged_fps(&self, after: u64, upto: u64) -> (Vec<f64>, Vec<u64>) {
-        if !self.micros {
-            return (Vec::new(), Vec::new());
+    /// What the log's summary is computed on when its version summarises its rows by
+    /// `fps` (`metrics.md` §11, [`MangoSummary`]): the `fps` of every well-formed row
+    /// with a number there, with its frame time in `pf` (the per-frame trace the rows
+    /// were read into, in ms), in file order, on lines `after < line ≤ upto`; empty for
+    /// a log whose summary is of the frame times.
+    pub(super) fn logged_fps(&self, pf: &Frames, after: u64, upto: u64) -> LoggedRows {
+        let mut out = LoggedRows { summary: self.summary, ..LoggedRows::default() };
+        if self.summary == MangoSummary::FrameTimeRanks || self.fps_index.is_none() {
+            out.summary = MangoSummary::FrameTimeRanks;
+            return out;
         }
-        (self.line.iter().zip(&self.fps))
-            .filter(|&(&line, fps)| line > after && line <= upto && fps.is_finite())
-            .map(|(&line, &fps)| (fps, line))
-            .unzip()
+        for k in 0..self.line.len() {
+            let (line, fps) = (self.line[k], self.fps[k]);
+            if line <= after || line > upto || !fps.is_finite() {
+                continue;
+            }
+            let ft = usize::try_from(self.frame[k]).ok().and_then(|f| pf.frame_time_ms.get(f));
+            out.fps.push(fps);
+            out.ft_ms.push(ft.copied().unwrap_or(f64::NAN));
+            out.line.push(line);
+        }
+        out
     }
 
     /// `frametime` is µs up to 0.6.8 and ms from 0.6.9: the version line says so when
@@ -215,7 +248,7 @@ impl MangoRows {
         // MangoHud's own summary figures: each session's logged frame times (0.6.x:
         // its logged `fps`), those of the rows after the previous session's last sample
         // up to its own last one.
-        if self.frametime_column || self.micros {
+        if self.frametime_column || self.summary != MangoSummary::FrameTimeRanks {
             let mut after = 0;
             let n = traces.len();
             for (k, t) in traces.iter_mut().enumerate() {
@@ -226,11 +259,32 @@ impl MangoRows {
                         .map(|(_, &ft)| ft)
                         .collect();
                 }
-                (t.frames.logged_fps, t.frames.logged_fps_line) = self.logged_fps(after, upto);
+                self.logged_fps(pf, after, upto).store(&mut t.frames);
                 after = upto;
             }
         }
         Ok((traces, notes))
+    }
+}
+
+/// What the MangoHud version that wrote a log summarises (`metrics.md` §11): from
+/// its version line when it has one, else from the columns each version added
+/// (`formats.md` §5: `swap_used` 0.7.0, `cpu_power` 0.8.0, `cpu_mhz` 0.8.2).
+fn summary_rule(version: Option<(u32, u32, u32)>, has: impl Fn(&str) -> bool) -> MangoSummary {
+    let version = version.unwrap_or(if has("cpu_mhz") {
+        (0, 8, 2)
+    } else if has("cpu_power") {
+        (0, 8, 0)
+    } else if has("swap_used") || has("process_rss") {
+        (0, 7, 0)
+    } else {
+        (0, 6, 0)
+    });
+    match version {
+        v if v < (0, 7, 0) => MangoSummary::LoggedFpsMeans,
+        v if v < (0, 8, 0) => MangoSummary::SlowRowsFrameTimes,
+        v if v < (0, 8, 2) => MangoSummary::LoggedFpsRanks,
+        _ => MangoSummary::FrameTimeRanks,
     }
 }
 
@@ -284,5 +338,27 @@ mod tests {
         assert!((median(&[4.0, 1.0, 2.0, 3.0]) - 2.5).abs() < 1e-12);
         assert!((median(&[-5.0, 10.0, 10.0]) - 10.0).abs() < 1e-12, "steps back count too");
         assert!(median(&[f64::NAN]).is_nan());
+    }
+
+    /// The version line decides; without one, the newest column the header has.
+    #[test]
+    fn each_version_its_summary() {
+        fn header(cols: &'static [&'static str]) -> impl Fn(&str) -> bool {
+            move |n: &str| cols.contains(&n)
+        }
+        const V070: &[&str] = &["fps", "frametime", "swap_used", "process_rss", "elapsed"];
+        const V080: &[&str] = &["fps", "frametime", "cpu_power", "swap_used", "elapsed"];
+        const V082: &[&str] = &["fps", "frametime", "cpu_power", "swap_used", "cpu_mhz", "elapsed"];
+        assert_eq!(
+            summary_rule(None, header(&["fps", "frametime", "elapsed"])),
+            MangoSummary::LoggedFpsMeans
+        );
+        assert_eq!(summary_rule(None, header(V070)), MangoSummary::SlowRowsFrameTimes);
+        assert_eq!(summary_rule(None, header(V080)), MangoSummary::LoggedFpsRanks);
+        assert_eq!(summary_rule(None, header(V082)), MangoSummary::FrameTimeRanks);
+        assert_eq!(summary_rule(Some((0, 6, 9)), header(V082)), MangoSummary::LoggedFpsMeans);
+        assert_eq!(summary_rule(Some((0, 7, 2)), header(V082)), MangoSummary::SlowRowsFrameTimes);
+        assert_eq!(summary_rule(Some((0, 8, 1)), header(&[])), MangoSummary::LoggedFpsRanks);
+        assert_eq!(summary_rule(Some((0, 9, 0)), header(&[])), MangoSummary::FrameTimeRanks);
     }
 }

@@ -203,11 +203,17 @@ pub struct Frames {
     /// above 0 in file order (the row that opens the log too): what MangoHud's summary
     /// computes its figures on (`metrics.md` §11). Empty otherwise.
     pub logged_frame_time_ms: Vec<f64>,
-    /// A MangoHud 0.6.x log's own `fps` column (the logs whose `frametime` is in µs),
-    /// every row with a number there, in file order (the row that opens the log too):
-    /// what that version's summary computes its figures on (`metrics.md` §11). Empty
-    /// otherwise.
+    /// Which summary the MangoHud version that wrote the log computes
+    /// ([`MangoSummary`]); [`MangoSummary::FrameTimeRanks`] for every other capture.
+    pub mangohud_summary: MangoSummary,
+    /// A MangoHud log's own `fps` column when its version summarises the rows by `fps`
+    /// (every rule but [`MangoSummary::FrameTimeRanks`]): every row with a number
+    /// there, in file order (the row that opens the log too), what that version's
+    /// summary computes its figures on (`metrics.md` §11). Empty otherwise.
     pub logged_fps: Vec<f64>,
+    /// The logged `frametime` (ms) of each row of [`Frames::logged_fps`] (NaN when the
+    /// row has none).
+    pub logged_fps_ft_ms: Vec<f64>,
     /// The 1-based line of each of [`Frames::logged_fps`] (a part of a per-frame log
     /// keeps the rows of its lines).
     pub logged_fps_line: Vec<u64>,
@@ -223,6 +229,25 @@ pub struct Frames {
     /// column order; empty when the file declares none (units are then guessed from the
     /// names, `presentation::axes`).
     pub units: Vec<(String, String)>,
+}
+
+/// What a MangoHud log's own summary (`NAME_summary.csv`) computes its figures on,
+/// which changed with MangoHud's versions (`metrics.md` §11, `docs/decisions.md`).
+/// Decided from the log's version line, else from its columns (`formats.md` §5).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MangoSummary {
+    /// 0.6.x and older (no `swap_used` column): the logged `fps`, every row; the lows
+    /// are means of the lowest `⌈p·n⌉`.
+    LoggedFpsMeans,
+    /// 0.7.x (`swap_used` without `cpu_power`): the rows ordered by logged `fps`; the
+    /// lows are `1000 /` the mean `frametime` of the first `⌈p·n⌉` of them.
+    SlowRowsFrameTimes,
+    /// 0.8.0–0.8.1 (`cpu_power` without `cpu_mhz`): the logged `fps` ascending, the
+    /// value at `max(0, trunc(p·n − 1))`.
+    LoggedFpsRanks,
+    /// 0.8.2 and later, and every capture that is not a MangoHud log: the frame times.
+    #[default]
+    FrameTimeRanks,
 }
 
 /// What a capturing tool wrote in its own summary file beside a capture: its figures,
@@ -383,7 +408,9 @@ impl Trace {
             // a part of a per-frame MangoHud 0.6.x log keeps the logged `fps` of its
             // lines (its frames), which that version's summary would take.
             logged_frame_time_ms: Vec::new(),
+            mangohud_summary: f.mangohud_summary,
             logged_fps: logged_part(f, &f.logged_fps, r.clone()),
+            logged_fps_ft_ms: logged_part(f, &f.logged_fps_ft_ms, r.clone()),
             logged_fps_line: logged_part(f, &f.logged_fps_line, r.clone()),
             tool_summary: None,
             events: f

@@ -382,11 +382,9 @@ pub fn run_prepared(
         // on its logged frame times (metrics.md §11).
         // A MangoHud 0.6.x log's summary is of its logged `fps` column instead.
         conventions: if prepared.is_sampled() {
-            Conventions::mangohud_only(&trace.frames.logged_frame_time_ms, &trace.frames.logged_fps)
+            Conventions::mangohud_only(&trace.frames.logged_frame_time_ms, &trace.frames)
         } else {
-            prepared
-                .conventions
-                .map(|c| c.with_frameview_power(&telemetry).with_logged_fps(&trace.frames.logged_fps))
+            prepared.conventions.map(|c| c.with_frameview_power(&telemetry).with_logged_fps(&trace.frames))
         },
         efficiency: prepared.summary.and_then(|s| crate::analysis::efficiency::of(trace, series, s.avg_fps)),
         tool_figures: crate::analysis::tool_figures::of(trace),

@@ -20,9 +20,64 @@ fn mangohud_0_6_summarises_the_logged_fps() {
     assert_eq!((one.low_0_1pct_fps, one.low_1pct_fps, one.p97_fps, one.average_fps), (0.0, 0.0, 0.0, 0.0));
     assert_eq!(MangoHud::of_logged_fps(&[]), None);
     // A sampled log with a first row of 0 FPS: its lows are 0, as MangoHud wrote.
-    let c = Conventions::mangohud_only(&[], &[0.0, 480.0, 490.0]).and_then(|c| c.mangohud);
+    let frames = logged(MangoSummary::LoggedFpsMeans, &[(0.0, 5.0), (480.0, 2.0), (490.0, 2.0)]);
+    let c = Conventions::mangohud_only(&[], &frames).and_then(|c| c.mangohud);
     assert_eq!(c.map(|m| m.low_1pct_fps), Some(0.0));
     assert!(c.is_some_and(|m| close(m.average_fps, 970.0 / 3.0)));
+}
+
+/// A MangoHud log's rows `(fps, frametime ms)` summarised by `summary`.
+fn logged(summary: MangoSummary, rows: &[(f64, f64)]) -> Frames {
+    Frames {
+        mangohud_summary: summary,
+        logged_fps: rows.iter().map(|r| r.0).collect(),
+        logged_fps_ft_ms: rows.iter().map(|r| r.1).collect(),
+        logged_fps_line: (4..).take(rows.len()).collect(),
+        ..Frames::default()
+    }
+}
+
+/// Five rows whose rolling `fps` disagrees with their `frametime` — (fps, ft):
+/// (60, 40), (30, 10), (90, 20), (45, 5), (120, 10) — summarised by each version's rule
+/// (`metrics.md` §11, `docs/decisions.md`). n = 5, Σft = 85 → 1000 / 17 = 58.8235.
+/// * 0.7.x: by fps (30,10) (45,5) (60,40) (90,20) (120,10); ⌈0.05⌉ = 1 row → lows
+///   1000/10 = 100; row ⌊0.97·4⌋ = 3 → 1000/20 = 50.
+/// * 0.8.0–0.8.1: a = 30 45 60 90 120; a[max(0, trunc(0.05 − 1))] = a[0] = 30 (both
+///   lows); a[trunc(4.85 − 1)] = a[3] = 90.
+/// * 0.6.x: lows the mean of the lowest ⌈p·5⌉ = 1 fps: 30; a[⌊0.97·4⌋] = 90; mean 69.
+/// * 0.8.2+: none here (its summary is of the frame times).
+#[test]
+fn each_mangohud_version_summarises_its_rows_its_own_way() {
+    let rows = [(60.0, 40.0), (30.0, 10.0), (90.0, 20.0), (45.0, 5.0), (120.0, 10.0)];
+    let of = |s| {
+        MangoHud::of_log(&logged(s, &rows))
+            .map(|m| [m.low_0_1pct_fps, m.low_1pct_fps, m.p97_fps, m.average_fps])
+    };
+    let avg = 1000.0 / 17.0;
+    let expect = [
+        (MangoSummary::SlowRowsFrameTimes, [100.0, 100.0, 50.0, avg]),
+        (MangoSummary::LoggedFpsRanks, [30.0, 30.0, 90.0, avg]),
+        (MangoSummary::LoggedFpsMeans, [30.0, 30.0, 90.0, 69.0]),
+    ];
+    for (summary, want) in expect {
+        let got = of(summary).unwrap_or_else(|| panic!("{summary:?}: no figures"));
+        assert!(got.iter().zip(want).all(|(g, w)| close(*g, w)), "{summary:?}: {got:?} != {want:?}");
+    }
+    assert_eq!(of(MangoSummary::FrameTimeRanks), None);
+    // 0.7.x with 1500 rows: ⌈1.5⌉ = 2 and ⌈15⌉ = 15 rows are averaged; 0.8.0 takes one
+    // rank: trunc(1.5 − 1) = 0 and trunc(15 − 1) = 14. fps k ↔ frametime 1000/k.
+    let many: Vec<(f64, f64)> = (1..=1500).rev().map(|k| (f64::from(k), 1000.0 / f64::from(k))).collect();
+    let m07 =
+        MangoHud::of_log(&logged(MangoSummary::SlowRowsFrameTimes, &many)).unwrap_or_else(|| unreachable!());
+    assert!(close(m07.low_0_1pct_fps, 1000.0 / 750.0), "{m07:?}");
+    let mean15: f64 = (1..=15).map(|k| 1000.0 / f64::from(k)).sum::<f64>() / 15.0;
+    assert!(close(m07.low_1pct_fps, 1000.0 / mean15), "{m07:?}");
+    let m080 =
+        MangoHud::of_log(&logged(MangoSummary::LoggedFpsRanks, &many)).unwrap_or_else(|| unreachable!());
+    assert_eq!((m080.low_0_1pct_fps, m080.low_1pct_fps), (1.0, 15.0));
+    // A row without a frame time is left out of the rules that need one.
+    let gap = logged(MangoSummary::SlowRowsFrameTimes, &[(10.0, f64::NAN)]);
+    assert_eq!(MangoHud::of_log(&gap), None);
 }
 
 /// R8 on 1..=10: h = (10 + 1/3)·τ + 1/3. τ = 0.5: h = 5.5 → 5.5. τ = 0.01: h = 0.436

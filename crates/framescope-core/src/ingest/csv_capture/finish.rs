@@ -58,9 +58,9 @@ impl RowReader<'_> {
                 traces.extend(sessions);
                 trace = last;
             }
-            // A per-frame MangoHud 0.6.x log: its summary's `fps` values.
+            // A per-frame MangoHud log whose version summarises its rows by `fps`.
             if !sampled && let Some(rows) = &mango {
-                (trace.frames.logged_fps, trace.frames.logged_fps_line) = rows.logged_fps(0, u64::MAX);
+                rows.logged_fps(&trace.frames, 0, u64::MAX).store(&mut trace.frames);
             }
             if has_kept_frame(&trace) {
                 traces.push(trace);
