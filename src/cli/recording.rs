@@ -52,6 +52,10 @@ pub(super) struct RecordArgs {
     /// PresentMon's console program (Windows backend).
     #[arg(long, value_name = "PATH")]
     presentmon: Option<PathBuf>,
+    /// MangoHud: hook OpenGL through dlsym (`mangohud --dlsym`), for OpenGL games that
+    /// load their GL functions themselves (Vulkan games need nothing).
+    #[arg(long)]
+    dlsym: bool,
     /// A running process to capture, by name or PID (PresentMon).
     #[arg(long, value_name = "NAME|PID")]
     process: Option<String>,
@@ -103,6 +107,11 @@ fn usage_error(args: &RecordArgs, backend: BackendArg) -> Option<&'static str> {
             "--process and --presentmon are PresentMon's (--backend presentmon); MangoHud launches COMMAND",
         );
     }
+    if backend == BackendArg::Presentmon && args.dlsym {
+        return Some(
+            "--dlsym is MangoHud's (its OpenGL hook); PresentMon captures every graphics API as it is",
+        );
+    }
     if backend == BackendArg::Presentmon && args.process.is_some() != args.command.is_empty() {
         return Some(
             "record with PresentMon needs either --process NAME|PID (a running game) or the command to launch \
@@ -133,6 +142,7 @@ pub(super) fn record_command(args: &RecordArgs) -> ExitCode {
         duration_s: args.duration,
         repeat: args.repeat,
         pause_s: args.pause,
+        opengl_dlsym: args.dlsym,
     };
     let stop = StopFlag::default();
     let flag = stop.clone();

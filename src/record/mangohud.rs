@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 const WRITE_GRACE: Duration = Duration::from_secs(15);
 /// A log that has not grown for this long, once MangoHud's summary is there or the
 /// command has exited, is complete.
-const SETTLED: Duration = Duration::from_millis(400);
+const SETTLED: Duration = Duration::from_millis(1000);
 
 /// What to say when MangoHud is not installed.
 pub const INSTALL: &str = "MangoHud is not installed (framescope records on Linux with MangoHud, which \
@@ -27,6 +27,11 @@ writes the per-frame log). Install it with your distribution's package manager â
 install mangohud`; Fedora: `sudo dnf install mangohud`; Arch: `sudo pacman -S mangohud`; openSUSE: `sudo \
 zypper install mangohud`; Steam/Flatpak games: `flatpak install org.freedesktop.Platform.VulkanLayer.MangoHud` \
 â€” or from https://github.com/flightlessmango/MangoHud#installation; then run framescope record again.";
+
+/// What to say when `--dlsym` is asked for and only the Vulkan layer is installed.
+const NO_DLSYM: &str = "--dlsym (OpenGL) needs MangoHud's `mangohud` program, which preloads its OpenGL \
+hook; only its Vulkan layer is installed here. Install the full mangohud package, or leave out --dlsym to \
+record a Vulkan game";
 
 /// How MangoHud is brought into the command.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -118,6 +123,9 @@ pub fn record_with(
         None => find(),
     };
     let launcher = match launcher {
+        Ok(Launcher::Layer(_)) if plan.opengl_dlsym => {
+            return (Vec::new(), Some(RecordError(NO_DLSYM.into())));
+        }
         Ok(l) => l,
         Err(e) => return (Vec::new(), Some(e)),
     };
@@ -163,8 +171,11 @@ fn one(
     observer: &mut dyn Observer,
 ) -> Result<(PathBuf, Ended, f64), RecordError> {
     let before = logs_in(dir);
-    let env =
+    let mut env =
         vec![("MANGOHUD".to_owned(), "1".to_owned()), ("MANGOHUD_CONFIG".to_owned(), config.to_owned())];
+    if plan.opengl_dlsym {
+        env.push(("MANGOHUD_DLSYM".to_owned(), "1".to_owned()));
+    }
     let (program, args): (OsString, Vec<OsString>) = match launcher {
         Launcher::Wrapper(w) => (w.clone().into_os_string(), plan.command.clone()),
         Launcher::Layer(_) => (plan.command[0].clone(), plan.command[1..].to_vec()),
@@ -333,7 +344,7 @@ fn finish(
         plan,
         backend: "mangohud",
         tool_version: Some(capture.info.format_version.clone()).filter(|v| !v.is_empty()),
-        tool_config: config.to_owned(),
+        tool_config: if plan.opengl_dlsym { format!("MANGOHUD_DLSYM=1 {config}") } else { config.to_owned() },
         k,
         set,
         file,

@@ -39,6 +39,9 @@ pub struct Plan {
     pub repeat: u32,
     /// Seconds between one capture's end and the next launch.
     pub pause_s: f64,
+    /// MangoHud: hook OpenGL through `dlsym` (`mangohud --dlsym`, `MANGOHUD_DLSYM=1`),
+    /// for OpenGL games that load their GL functions themselves.
+    pub opengl_dlsym: bool,
 }
 
 /// Why a capture ended.

@@ -362,3 +362,70 @@ fn real_mangohud_records_vkcube() {
     let set = sidecar(Path::new(two[0]))["set"].clone();
     assert_eq!(sidecar(Path::new(two[1]))["set"], set, "the repeats are one set");
 }
+
+/// A real OpenGL capture: `framescope record --dlsym --duration 2 -- glxgears` under
+/// Xvfb (Mesa's software GL) with Debian's MangoHud preloading its OpenGL hook through
+/// dlsym: a per-frame log whose MangoHud convention equals MangoHud's own summary, and a
+/// sidecar that says the hook was dlsym's. `--dlsym` with PresentMon is bad usage.
+#[test]
+fn real_mangohud_records_an_opengl_game_with_dlsym() {
+    let missing: Vec<&str> = ["mangohud", "glxgears", "xvfb-run"].into_iter().filter(|p| !found(p)).collect();
+    if !missing.is_empty() {
+        let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
+        assert!(
+            !required,
+            "FRAMESCOPE_REQUIRE_SHARED=1 but {missing:?} missing (apt-get install mangohud mesa-utils xvfb)"
+        );
+        eprintln!("skipping the real MangoHud OpenGL capture: {missing:?} not installed");
+        return;
+    }
+    let out_dir = temp_dir("glxgears");
+    let mut c = Command::new("xvfb-run");
+    c.args(["-a", env!("CARGO_BIN_EXE_framescope"), "record", "--dlsym", "--duration", "2"])
+        .arg("-o")
+        .arg(&out_dir)
+        .args(["--", "glxgears"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let out = output_within(c, Duration::from_secs(90));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    let file = PathBuf::from(stdout.lines().next().expect("a capture's path"));
+    assert!(file.file_name().unwrap().to_string_lossy().starts_with("glxgears"), "{}", file.display());
+    let s = sidecar(&file);
+    assert!(
+        s["tool_config"].as_str().is_some_and(|c| c.starts_with("MANGOHUD_DLSYM=1 log_interval=0")),
+        "{s}"
+    );
+    assert_eq!(s["ended"], "duration", "{s}");
+    let report = Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .args(["report", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(report.status.code(), Some(0), "{}", text(&report.stderr));
+    let doc: Value = serde_json::from_slice(&report.stdout).unwrap();
+    let run = &doc["runs"][0];
+    assert_eq!((run["format"].as_str(), run["sampled"].as_bool()), (Some("mangohud"), Some(false)), "{run}");
+    assert!(
+        run["frames"].as_u64().unwrap() >= 50,
+        "{}: {}",
+        run["frames"],
+        std::fs::read_to_string(&file).unwrap_or_default().lines().take(8).collect::<Vec<_>>().join("\n")
+    );
+    let (mine, theirs) = (&run["conventions"]["mangohud"], &run["tool_summary"]);
+    for key in ["low_0_1pct_fps", "low_1pct_fps", "p97_fps", "average_fps"] {
+        let (a, b) = (mine[key].as_f64().unwrap(), theirs[key].as_f64().unwrap());
+        assert!((a - b).abs() <= 0.1, "{key}: framescope {a}, MangoHud's summary {b}");
+    }
+    let bad = output_within(
+        record_command(
+            &std::env::var("PATH").unwrap_or_default(),
+            &[],
+            &["--backend", "presentmon", "--dlsym", "--", "game.exe"],
+        ),
+        Duration::from_secs(20),
+    );
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
+    assert!(text(&bad.stderr).contains("--dlsym is MangoHud's"), "{}", text(&bad.stderr));
+}

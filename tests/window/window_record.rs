@@ -81,6 +81,9 @@ fn a_two_run_recording_opens_live_as_one_set_and_compares() {
     type_text(&mut h, "Tool program", &tool.to_string_lossy());
     type_number(&mut h, "Repeat", "2");
     type_number(&mut h, "Duration (s)", "20");
+    // An OpenGL game: MangoHud's hook through dlsym.
+    h.get_by_role_and_label(Role::CheckBox, "OpenGL").click();
+    h.run_steps(2);
     h.get_by_label("Start recording").click();
     h.run_steps(2);
     assert!(app(&h).recording(), "the recording started: {:?}", app(&h).errors());
@@ -119,6 +122,15 @@ fn a_two_run_recording_opens_live_as_one_set_and_compares() {
         .filter(|e| e.path().extension().is_some_and(|x| x == "csv"))
         .count();
     assert_eq!(csvs, 2);
+    // The sidecars say MangoHud was asked for its dlsym hook (`MANGOHUD_DLSYM=1`).
+    let dlsym = std::fs::read_dir(&caps)
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".framescope.json"))
+        .map(|e| std::fs::read_to_string(e.path()).unwrap())
+        .filter(|text| text.contains("\"tool_config\": \"MANGOHUD_DLSYM=1 log_interval=0"))
+        .count();
+    assert_eq!(dlsym, 2, "both sidecars record the dlsym hook");
     // Compare the set's runs.
     // Opened again later, the two captures are one set again (their sidecars say so),
     // though their file names differ in the seconds.

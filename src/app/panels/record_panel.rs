@@ -24,6 +24,8 @@ struct Form {
     repeat: u32,
     pause: f64,
     mangohud: bool,
+    /// MangoHud's OpenGL hook through dlsym.
+    dlsym: bool,
 }
 
 impl Default for Form {
@@ -40,6 +42,7 @@ impl Default for Form {
             repeat: 1,
             pause: 0.0,
             mangohud: !cfg!(windows),
+            dlsym: false,
         }
     }
 }
@@ -152,6 +155,13 @@ fn form_ui(ui: &mut egui::Ui, f: &mut Form) {
                     .desired_width(300.0),
             )
         });
+        if f.mangohud {
+            field(ui, "OpenGL", |ui| {
+                ui.checkbox(&mut f.dlsym, "hook through dlsym (mangohud --dlsym)").on_hover_text(
+                    "For OpenGL games that load their GL functions themselves; Vulkan games need nothing",
+                )
+            });
+        }
         if !f.mangohud {
             field(ui, "Process", |ui| {
                 ui.add(
@@ -186,6 +196,7 @@ fn request(f: &Form) -> RecordRequest {
             duration_s: Some(f.duration),
             repeat: f.repeat.max(1),
             pause_s: f.pause,
+            opengl_dlsym: f.mangohud && f.dlsym,
         },
         mangohud: f.mangohud,
         tool: trimmed(&f.tool).map(PathBuf::from),
