@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 const WRITE_GRACE: Duration = Duration::from_secs(15);
 /// A log that has not grown for this long, once MangoHud's summary is there or the
 /// command has exited, is complete.
-const SETTLED: Duration = Duration::from_millis(1000);
+const SETTLED: Duration = Duration::from_secs(1);
 
 /// What to say when MangoHud is not installed.
 pub const INSTALL: &str = "MangoHud is not installed (framescope records on Linux with MangoHud, which \
