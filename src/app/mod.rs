@@ -22,6 +22,7 @@ mod dialog;
 mod export;
 mod figure_text;
 mod history_view;
+mod hotkey;
 mod icon;
 mod mapping;
 mod mapping_extra;

@@ -6,6 +6,7 @@
 //! the time. The recording runs on a thread of its own (`app::recording`).
 
 use super::Model;
+use crate::app::hotkey::{HotkeyState, KEY_NAME};
 use crate::app::session::{AppCommand, RecordRequest, ShellCommand};
 use crate::record::Plan;
 use eframe::egui;
@@ -26,6 +27,8 @@ struct Form {
     mangohud: bool,
     /// MangoHud's OpenGL hook through dlsym.
     dlsym: bool,
+    /// The global hotkey is asked for.
+    hotkey: bool,
 }
 
 impl Default for Form {
@@ -43,6 +46,7 @@ impl Default for Form {
             pause: 0.0,
             mangohud: !cfg!(windows),
             dlsym: false,
+            hotkey: true,
         }
     }
 }
@@ -58,6 +62,50 @@ impl Form {
         let program = if f.mangohud { &p.mangohud_program } else { &p.presentmon_program };
         f.tool = program.display().to_string();
         f
+    }
+
+    /// Whether Start can start: a command (or, with PresentMon, a process) and a folder.
+    fn ready(&self) -> bool {
+        let target = if self.mangohud {
+            !self.command.trim().is_empty()
+        } else {
+            !(self.command.trim().is_empty() && self.process.trim().is_empty())
+        };
+        target && !self.folder.trim().is_empty()
+    }
+}
+
+/// Starts a recording with the form's settings, remembering the folder and program.
+fn start(f: &Form, out: &mut Vec<AppCommand>) {
+    let r = request(f);
+    // Remembered (absolute paths only) for the next time.
+    let absolute = |p: &std::path::Path| {
+        std::path::absolute(p).ok().filter(|_| !p.as_os_str().is_empty()).unwrap_or_default()
+    };
+    out.push(AppCommand::RecordSettings {
+        dir: absolute(&r.plan.out_dir),
+        mangohud: r.mangohud,
+        program: r.tool.as_deref().map(absolute).unwrap_or_default(),
+    });
+    out.push(ShellCommand::StartRecording(Box::new(r)).into());
+}
+
+/// The global hotkey: held while the open window asks for it or a recording runs; a
+/// press stops the recording under way, or starts one with the window's settings.
+fn hotkey(m: &Model<'_>, f: Option<&Form>, open: bool, out: &mut Vec<AppCommand>) {
+    let recording = m.jobs.recording.as_ref();
+    let want = (open && f.is_some_and(|f| f.hotkey)) || recording.is_some();
+    let held = *m.jobs.hotkey.state() != HotkeyState::Off;
+    if want != held {
+        out.push(ShellCommand::RecordHotkey(want).into());
+    }
+    if m.jobs.hotkey.take_presses() == 0 {
+        return;
+    }
+    match (recording, f) {
+        (Some(r), _) if !r.stopping() => out.push(ShellCommand::StopRecording.into()),
+        (None, Some(f)) if open && f.ready() => start(f, out),
+        _ => {}
     }
 }
 
@@ -85,30 +133,21 @@ fn field(ui: &mut egui::Ui, name: &str, add: impl FnOnce(&mut egui::Ui) -> egui:
 /// The Record window, when open.
 pub fn record_window(ctx: &egui::Context, m: &Model<'_>, out: &mut Vec<AppCommand>) {
     let mut open = ctx.data(|d| d.get_temp::<bool>(window_id())).unwrap_or(false);
+    let form_id = window_id().with("form");
+    let kept: Option<Form> = ctx.data(|d| d.get_temp(form_id));
+    hotkey(m, kept.as_ref(), open, out);
     if !open {
         return;
     }
-    let form_id = window_id().with("form");
-    let mut f: Form = ctx.data(|d| d.get_temp(form_id)).unwrap_or_else(|| Form::remembered(m));
+    let mut f: Form = kept.unwrap_or_else(|| Form::remembered(m));
     let recording = m.jobs.recording.as_ref();
     egui::Window::new("Record").open(&mut open).resizable(false).show(ctx, |ui| {
         ui.add_enabled_ui(recording.is_none(), |ui| form_ui(ui, &mut f));
         ui.horizontal(|ui| match recording {
             None => {
-                let ready = if f.mangohud { !f.command.trim().is_empty() } else { !(f.command.trim().is_empty() && f.process.trim().is_empty()) };
-                let start = ui.add_enabled(ready && !f.folder.trim().is_empty(), egui::Button::new("Start recording"));
-                if start.on_disabled_hover_text("Type the command to launch (and the folder)").clicked() {
-                    let r = request(&f);
-                    // Remembered (absolute paths only) for the next time.
-                    let absolute = |p: &std::path::Path| {
-                        std::path::absolute(p).ok().filter(|_| !p.as_os_str().is_empty()).unwrap_or_default()
-                    };
-                    out.push(AppCommand::RecordSettings {
-                        dir: absolute(&r.plan.out_dir),
-                        mangohud: r.mangohud,
-                        program: r.tool.as_deref().map(absolute).unwrap_or_default(),
-                    });
-                    out.push(ShellCommand::StartRecording(Box::new(r)).into());
+                let button = ui.add_enabled(f.ready(), egui::Button::new("Start recording"));
+                if button.on_disabled_hover_text("Type the command to launch (and the folder)").clicked() {
+                    start(&f, out);
                 }
             }
             Some(r) => {
@@ -120,6 +159,7 @@ pub fn record_window(ctx: &egui::Context, m: &Model<'_>, out: &mut Vec<AppComman
                 ui.label(format!("recording {}", r.what));
             }
         });
+        hotkey_line(ui, m.jobs.hotkey.state(), f.hotkey);
         ui.label(
             egui::RichText::new(if f.mangohud {
                 "MangoHud logs every frame (log_interval=0); it counts whole seconds and starts 1 s after the \
@@ -136,6 +176,22 @@ pub fn record_window(ctx: &egui::Context, m: &Model<'_>, out: &mut Vec<AppComman
         d.insert_temp(form_id, f);
         d.insert_temp(window_id(), open);
     });
+}
+
+/// What the global hotkey does now, or why there is none.
+fn hotkey_line(ui: &mut egui::Ui, state: &HotkeyState, asked: bool) {
+    match state {
+        HotkeyState::On => {
+            ui.label(format!("{KEY_NAME} starts and stops a recording, whichever program has the focus"));
+        }
+        HotkeyState::Unavailable(why) => {
+            ui.colored_label(ui.visuals().warn_fg_color, why.as_str());
+        }
+        HotkeyState::Off if asked => {
+            ui.label(format!("holding {KEY_NAME}…"));
+        }
+        HotkeyState::Off => {}
+    }
 }
 
 /// The form's fields.
@@ -171,6 +227,11 @@ fn form_ui(ui: &mut egui::Ui, f: &mut Form) {
             });
         }
         field(ui, "Folder", |ui| ui.add(egui::TextEdit::singleline(&mut f.folder).desired_width(300.0)));
+        field(ui, "Hotkey", |ui| {
+            ui.checkbox(&mut f.hotkey, format!("{KEY_NAME}: start and stop from the game (global)")).on_hover_text(
+                "Held only while this window is open or a recording runs; not on Wayland without XWayland",
+            )
+        });
         field(ui, "Tool program", |ui| {
             ui.add(
                 egui::TextEdit::singleline(&mut f.tool)

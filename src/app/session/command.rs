@@ -207,6 +207,8 @@ pub enum ShellCommand {
     StartRecording(Box<RecordRequest>),
     /// End the recording under way (the current capture keeps what it recorded).
     StopRecording,
+    /// Holds the Record window's global hotkey (`true`) or lets it go.
+    RecordHotkey(bool),
     /// Save the bytes read so far of the live run named `name` as a capture at `path`.
     SaveLive {
         /// The live run's name.

@@ -238,6 +238,21 @@ impl App {
         self.jobs.recording.is_some()
     }
 
+    /// The Record window's global hotkey: `off`, `on` or `unavailable: why`.
+    #[must_use]
+    pub fn record_hotkey(&self) -> String {
+        match self.jobs.hotkey.state() {
+            crate::app::hotkey::HotkeyState::Off => "off".into(),
+            crate::app::hotkey::HotkeyState::On => "on".into(),
+            crate::app::hotkey::HotkeyState::Unavailable(why) => format!("unavailable: {why}"),
+        }
+    }
+
+    /// A press of the global hotkey, as the key makes it (where there is no X server).
+    pub fn press_record_hotkey(&self) {
+        self.jobs.hotkey.press();
+    }
+
     /// Error messages shown in the window.
     #[must_use]
     pub fn errors(&self) -> &[String] {

@@ -55,6 +55,8 @@ pub struct Jobs {
     pub recording: Option<crate::app::recording::Recording>,
     /// Recorded captures whose runs go into their recording's set once open.
     pub recorded_sets: Vec<(PathBuf, String)>,
+    /// The Record window's global hotkey.
+    pub hotkey: crate::app::hotkey::RecordHotkey,
 }
 
 impl Jobs {
@@ -74,6 +76,7 @@ impl Jobs {
             mapping_step: None,
             recording: None,
             recorded_sets: Vec::new(),
+            hotkey: crate::app::hotkey::RecordHotkey::default(),
         }
     }
 

@@ -116,6 +116,7 @@ impl App {
                     self.scratch.status = Some("ending the recording…".into());
                 }
             }
+            ShellCommand::RecordHotkey(on) => self.jobs.hotkey.set(on, &self.ctx),
             ShellCommand::SaveLive { name, path } => self.save_live_now(&name, path),
             ShellCommand::ExportFrames { run, range, path, note } => {
                 if let Some(r) = self.session.run(run) {
