@@ -1,49 +1,16 @@
-//! `framescope record --backend presentmon` with a stand-in PresentMon (a shell script
-//! that checks the arguments it was given and streams PresentMon 2.x rows to standard
-//! output, or answers as PresentMon does when its trace session is refused).
-#![cfg(unix)]
+//! `framescope record --backend presentmon` with a stand-in PresentMon
+//! (`examples/presentmon_stand_in.rs`, which `cargo test` builds: it checks the
+//! arguments it was given and streams PresentMon 2.x rows to standard output, or answers
+//! as PresentMon does when its trace session is refused). On Linux and, as Windows
+//! programs, under Wine (`.ci/windows.sh`); Ctrl-C is tested on Linux.
 // A test fails by panicking: expect() with a message is the clearest way to say why.
 #![allow(clippy::expect_used, clippy::unwrap_used)]
 
 use serde_json::Value;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
-
-/// The stand-in: refuses unknown arguments and a capture without `--output_stdout`,
-/// saves its arguments, then streams 10 rows (10 ms frames, PresentMon 2.4's default
-/// columns) every 0.1 s for `--timed` seconds (without it, until ended). `FAKE_PM=denied`
-/// answers as PresentMon does without the rights to trace.
-const STAND_IN: &str = r#"#!/bin/sh
-echo "$@" > "$FAKE_PM_ARGS"
-if [ "$FAKE_PM" = denied ]; then
-  printf 'error: failed to start trace session: access denied.\n       PresentMon requires either administrative privileges or to be run by a user in the\n       "Performance Log Users" user group.  View the readme for more details.\n' >&2
-  exit 6
-fi
-timed=0; stdout=no; proc=
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --process_name|--process_id) proc="$2"; shift 2 ;;
-    --timed) timed="$2"; shift 2 ;;
-    --delay) shift 2 ;;
-    --session_name) [ "$2" = framescope ] || exit 2; shift 2 ;;
-    --stop_existing_session) shift ;;
-    --output_stdout) stdout=yes; shift ;;
-    --no_console_stats|--terminate_after_timed) shift ;;
-    *) echo "error: unrecognized argument: $1" >&2; exit 2 ;;
-  esac
-done
-[ "$stdout" = yes ] && [ -n "$proc" ] || { echo "error: no --output_stdout or no process" >&2; exit 2; }
-echo 'Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,PresentMode,FrameType,TimeInSeconds,MsBetweenSimulationStart,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsRenderPresentLatency,MsUntilDisplayed'
-i=0
-limit=$((timed * 100))
-while [ "$timed" -eq 0 ] || [ "$i" -lt "$limit" ]; do
-  i=$((i + 1))
-  echo "game.exe,4242,0x1A2B,DXGI,1,0,0,Hardware: Independent Flip,Application,$((i / 100)).$((i % 100 / 10))$((i % 10))00,NA,10.0000,10.0000,0.1000,1.0000,12.0000"
-  if [ $((i % 10)) -eq 0 ]; then sleep 0.1; fi
-done
-exit 0
-"#;
 
 fn temp_dir(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("framescope-recpm-{}-{name}", std::process::id()));
@@ -52,12 +19,51 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The stand-in, built beside this test (`target/…/examples`), copied into `dir` under
+/// PresentMon's name.
 fn stand_in(dir: &Path) -> PathBuf {
-    use std::os::unix::fs::PermissionsExt as _;
-    let script = dir.join("PresentMon-2.4.0-x64.exe");
-    std::fs::write(&script, STAND_IN).unwrap();
-    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
-    script
+    let exe = std::env::current_exe().unwrap();
+    let built = exe
+        .parent()
+        .and_then(Path::parent)
+        .unwrap()
+        .join("examples")
+        .join(format!("presentmon_stand_in{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        built.is_file(),
+        "{} is missing: `cargo test` builds it (or `cargo build --example presentmon_stand_in`)",
+        built.display()
+    );
+    let named = dir.join("PresentMon-2.4.0-x64.exe");
+    std::fs::copy(&built, &named).unwrap();
+    named
+}
+
+/// The child's output, failing the test past `limit` (no hang), on every platform.
+fn output_within(mut child: Child, limit: Duration) -> Output {
+    let read = |r: Option<Box<dyn std::io::Read + Send>>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            if let Some(mut r) = r {
+                let _ = r.read_to_end(&mut bytes);
+            }
+            bytes
+        })
+    };
+    let out = read(child.stdout.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>));
+    let err = read(child.stderr.take().map(|s| Box::new(s) as Box<dyn std::io::Read + Send>));
+    let end = Instant::now() + limit;
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if Instant::now() > end {
+            let _ = child.kill();
+            panic!("framescope record did not end within {limit:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    Output { status, stdout: out.join().unwrap(), stderr: err.join().unwrap() }
 }
 
 fn run(dir: &Path, env: &[(&str, &str)], args: &[&str], limit: Duration) -> Output {
@@ -73,17 +79,7 @@ fn run(dir: &Path, env: &[(&str, &str)], args: &[&str], limit: Duration) -> Outp
     for (k, v) in env {
         c.env(k, v);
     }
-    let child = c.spawn().unwrap();
-    let id = child.id();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let _ = tx.send(child.wait_with_output());
-    });
-    let Ok(out) = rx.recv_timeout(limit) else {
-        let _ = Command::new("kill").args(["-KILL", &id.to_string()]).status();
-        panic!("framescope record did not end within {limit:?}");
-    };
-    out.unwrap()
+    output_within(c.spawn().unwrap(), limit)
 }
 
 fn text(b: &[u8]) -> String {
@@ -138,8 +134,16 @@ fn presentmon_stand_in_records_a_process() {
 #[test]
 fn presentmon_stand_in_captures_the_launched_command() {
     let dir = temp_dir("command");
-    let out =
-        run(&dir, &[], &["--delay", "0.6", "--duration", "1", "--", "sleep", "30"], Duration::from_secs(30));
+    // The game: the stand-in itself, told only to wait.
+    let game = stand_in(&dir).with_file_name(format!("game{}", std::env::consts::EXE_SUFFIX));
+    std::fs::copy(stand_in(&dir), &game).unwrap();
+    let game = game.to_string_lossy().into_owned();
+    let out = run(
+        &dir,
+        &[],
+        &["--delay", "0.6", "--duration", "1", "--", &game, "--sleep", "30"],
+        Duration::from_secs(30),
+    );
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let args = std::fs::read_to_string(dir.join("args")).unwrap();
     let pid: Vec<&str> = args.split_whitespace().collect();
@@ -149,9 +153,12 @@ fn presentmon_stand_in_captures_the_launched_command() {
         pid[2..].join(" "),
         "--output_stdout --no_console_stats --session_name framescope --stop_existing_session --delay 1 --timed 1 --terminate_after_timed"
     );
-    // The launched `sleep 30` is gone.
-    let alive = Command::new("kill").args(["-0", pid[1]]).stderr(Stdio::null()).status().unwrap();
-    assert!(!alive.success(), "the launched command still runs");
+    // The launched game is gone (Linux: `kill -0`; Wine has no such check).
+    #[cfg(unix)]
+    {
+        let alive = Command::new("kill").args(["-0", pid[1]]).stderr(Stdio::null()).status().unwrap();
+        assert!(!alive.success(), "the launched command still runs");
+    }
 }
 
 /// PresentMon without the rights to trace: exit 1, the message says what to do
@@ -203,6 +210,7 @@ fn presentmon_missing_and_usage() {
 
 /// Ctrl-C ends a PresentMon capture that has no duration: exit 0, the rows streamed so
 /// far are written, the sidecar says `stopped`, PresentMon is ended.
+#[cfg(unix)]
 #[test]
 fn presentmon_ctrl_c_keeps_the_rows() {
     let dir = temp_dir("ctrlc");
