@@ -93,7 +93,7 @@ fn stream(timed: u64) -> ExitCode {
         if writeln!(out, "{row}").is_err() {
             return ExitCode::SUCCESS;
         }
-        if i % 10 == 0 {
+        if i.is_multiple_of(10) {
             let _ = out.flush();
             std::thread::sleep(Duration::from_millis(100));
         }
