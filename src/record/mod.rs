@@ -11,6 +11,7 @@
 mod child;
 pub mod mangohud;
 pub mod presentmon;
+pub mod processes;
 
 pub use child::Launched;
 

@@ -12,7 +12,7 @@ use crate::common;
 use common::ui::{Window, app, settle, window};
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -150,4 +150,32 @@ fn a_two_run_recording_opens_live_as_one_set_and_compares() {
     h.get_by_label("Close window").click();
     h.run_steps(2);
     common::ui::tick_compare(&mut h);
+}
+
+/// With PresentMon, the running processes are listed (off the UI thread) and picking
+/// one fills the Process field: a `sleep` started here is in the list by name and PID.
+#[test]
+fn a_running_process_is_picked_from_the_list() {
+    let mut child = std::process::Command::new("sleep").arg("31").spawn().unwrap();
+    let mut h = window(&[]);
+    h.get_all_by_label("Record…").next().expect("the toolbar's Record… button").click();
+    h.run_steps(3);
+    h.get_by_label("PresentMon").click();
+    h.run_steps(2);
+    type_text(&mut h, "Process", "slee");
+    h.get_by_role_and_label(Role::Button, "Running processes").click();
+    let until = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < until && h.query_by_role_and_label(Role::ComboBox, "Running processes").is_none() {
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    h.get_by_role_and_label(Role::ComboBox, "Running processes").click();
+    h.run_steps(2);
+    let entry = format!("sleep (PID {})", child.id());
+    h.get_by_label(&entry).click();
+    h.run_steps(2);
+    let process = h.get_by_role_and_label(Role::TextInput, "Process").accesskit_node().value();
+    let _ = child.kill();
+    let _ = child.wait();
+    assert_eq!(process.as_deref(), Some("sleep"), "the picked process fills the field");
 }

@@ -142,7 +142,7 @@ pub fn record_window(ctx: &egui::Context, m: &Model<'_>, out: &mut Vec<AppComman
     let mut f: Form = kept.unwrap_or_else(|| Form::remembered(m));
     let recording = m.jobs.recording.as_ref();
     egui::Window::new("Record").open(&mut open).resizable(false).show(ctx, |ui| {
-        ui.add_enabled_ui(recording.is_none(), |ui| form_ui(ui, &mut f));
+        ui.add_enabled_ui(recording.is_none(), |ui| form_ui(ui, &mut f, m, out));
         ui.horizontal(|ui| match recording {
             None => {
                 let button = ui.add_enabled(f.ready(), egui::Button::new("Start recording"));
@@ -195,7 +195,7 @@ fn hotkey_line(ui: &mut egui::Ui, state: &HotkeyState, asked: bool) {
 }
 
 /// The form's fields.
-fn form_ui(ui: &mut egui::Ui, f: &mut Form) {
+fn form_ui(ui: &mut egui::Ui, f: &mut Form, m: &Model<'_>, out: &mut Vec<AppCommand>) {
     egui::Grid::new("record_form").num_columns(2).show(ui, |ui| {
         field(ui, "Tool", |ui| {
             ui.horizontal(|ui| {
@@ -225,6 +225,7 @@ fn form_ui(ui: &mut egui::Ui, f: &mut Form) {
                         .hint_text("game.exe or a PID (instead of a command)"),
                 )
             });
+            field(ui, "Running processes", |ui| process_picker(ui, f, m, out));
         }
         field(ui, "Folder", |ui| ui.add(egui::TextEdit::singleline(&mut f.folder).desired_width(300.0)));
         field(ui, "Hotkey", |ui| {
@@ -244,6 +245,49 @@ fn form_ui(ui: &mut egui::Ui, f: &mut Form) {
         field(ui, "Repeat", |ui| ui.add(egui::DragValue::new(&mut f.repeat).range(1..=100)));
         field(ui, "Pause (s)", |ui| ui.add(egui::DragValue::new(&mut f.pause).range(0.0..=3600.0)));
     });
+}
+
+/// The running processes to pick the one to capture from (listed off the UI thread
+/// when asked, again with Refresh), filtered by what the Process field holds.
+fn process_picker(
+    ui: &mut egui::Ui,
+    f: &mut Form,
+    m: &Model<'_>,
+    out: &mut Vec<AppCommand>,
+) -> egui::Response {
+    ui.horizontal(|ui| {
+        let picker = match &m.jobs.processes {
+            Some(Ok(list)) => {
+                let typed = f.process.trim().to_lowercase();
+                let matches = |p: &&crate::record::processes::Process| {
+                    typed.is_empty() || p.name.to_lowercase().contains(&typed) || typed == p.pid.to_string()
+                };
+                let shown: Vec<_> = list.iter().filter(matches).take(200).collect();
+                let combo = egui::ComboBox::from_id_salt("record_process_pick")
+                    .selected_text(format!("pick one of {} processes", shown.len()))
+                    .show_ui(ui, |ui| {
+                        for p in shown {
+                            if ui.selectable_label(false, format!("{} (PID {})", p.name, p.pid)).clicked() {
+                                f.process.clone_from(&p.name);
+                            }
+                        }
+                    });
+                Some(combo.response)
+            }
+            Some(Err(why)) => {
+                ui.colored_label(ui.visuals().warn_fg_color, why.as_str());
+                None
+            }
+            None => None,
+        };
+        let label = if m.jobs.processes.is_some() { "Refresh" } else { "List" };
+        let button = ui.button(label).on_hover_text("List the running processes, to pick the game");
+        if button.clicked() {
+            out.push(ShellCommand::ListProcesses.into());
+        }
+        picker.unwrap_or(button)
+    })
+    .inner
 }
 
 /// The form as a request.

@@ -209,6 +209,8 @@ pub enum ShellCommand {
     StopRecording,
     /// Holds the Record window's global hotkey (`true`) or lets it go.
     RecordHotkey(bool),
+    /// Lists the running processes for the Record window's picker.
+    ListProcesses,
     /// Save the bytes read so far of the live run named `name` as a capture at `path`.
     SaveLive {
         /// The live run's name.

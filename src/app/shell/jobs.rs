@@ -9,6 +9,7 @@ use crate::app::settings::Persisted;
 use crate::app::watch::{self, Watch};
 use crate::app::work::live::{Follower, LiveInput, LiveNews};
 use crate::app::work::{LoadId, LoadSource, Pending, Spawner, Task};
+use crate::record::processes::Process;
 use framescope_core::ingest::MarkerLog;
 use framescope_core::ingest::{ColumnMapping, LoadError, LoadErrorKind, LoadOptions};
 use framescope_core::model::Capture;
@@ -57,6 +58,10 @@ pub struct Jobs {
     pub recorded_sets: Vec<(PathBuf, String)>,
     /// The Record window's global hotkey.
     pub hotkey: crate::app::hotkey::RecordHotkey,
+    /// The running processes being listed for the Record window's picker.
+    process_task: Option<Task<Result<Vec<Process>, String>>>,
+    /// The running processes last listed, or why they could not be.
+    pub processes: Option<Result<Vec<Process>, String>>,
 }
 
 impl Jobs {
@@ -77,6 +82,8 @@ impl Jobs {
             recording: None,
             recorded_sets: Vec::new(),
             hotkey: crate::app::hotkey::RecordHotkey::default(),
+            process_task: None,
+            processes: None,
         }
     }
 
@@ -213,6 +220,21 @@ impl Jobs {
             Err(e) => Err(format!("{name}: {e}")),
         };
         Some((run, name, result))
+    }
+
+    /// Starts listing the running processes (`tasklist` takes a moment on Windows).
+    pub fn list_processes(&mut self) {
+        if self.process_task.is_none() {
+            self.process_task = Some(self.spawner.task(crate::record::processes::running));
+        }
+    }
+
+    /// Takes the process list once listed.
+    pub fn take_processes(&mut self) {
+        if let Some(result) = self.process_task.as_ref().and_then(Task::poll) {
+            self.processes = Some(result.and_then(|r| r));
+            self.process_task = None;
+        }
     }
 
     /// The frames CSV, once written: where, or why not.

@@ -117,6 +117,7 @@ impl App {
                 }
             }
             ShellCommand::RecordHotkey(on) => self.jobs.hotkey.set(on, &self.ctx),
+            ShellCommand::ListProcesses => self.jobs.list_processes(),
             ShellCommand::SaveLive { name, path } => self.save_live_now(&name, path),
             ShellCommand::ExportFrames { run, range, path, note } => {
                 if let Some(r) = self.session.run(run) {
@@ -189,6 +190,7 @@ impl App {
     /// Moves finished jobs into the session (or the error list) and keeps every run's
     /// background work in step with the settings.
     fn drain(&mut self) {
+        self.jobs.take_processes();
         if let Some(result) = self.jobs.finished_export() {
             self.scratch.status = Some(saved_text(result));
         }
