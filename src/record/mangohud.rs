@@ -90,6 +90,34 @@ pub fn config(dir: &Path, delay_s: f64, duration_s: Option<f64>) -> Result<Strin
     Ok(format!("log_interval=0,output_folder={folder},autostart_log={delay},log_duration={duration}"))
 }
 
+/// How long a stop waits for MangoHud to write the log it was asked to end.
+const END_GRACE: Duration = Duration::from_secs(5);
+
+/// The name of the control socket MangoHud opens for framescope (its `control`
+/// setting: an abstract Unix socket, one capture at a time).
+fn control_name() -> String {
+    format!("framescope-{}", std::process::id())
+}
+
+/// Tells MangoHud through its control socket to end its log (`:logging=0;`, what
+/// `mangohudctl` sends): MangoHud then writes the log and its summary as at the end of
+/// `log_duration`. Nothing happens when no MangoHud listens (the game has not drawn a
+/// frame yet, or it is gone): the stop then ends the game as before.
+#[cfg(target_os = "linux")]
+fn ask_to_end_logging() {
+    use std::io::Write as _;
+    use std::os::linux::net::SocketAddrExt as _;
+    let Ok(addr) = std::os::unix::net::SocketAddr::from_abstract_name(control_name()) else { return };
+    if let Ok(mut socket) = std::os::unix::net::UnixStream::connect_addr(&addr) {
+        let _ = socket.write_all(b":logging=0;");
+        // MangoHud reads it on its next frame; a moment before the socket closes.
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn ask_to_end_logging() {}
+
 /// The capture files (`*.csv`, not a `_summary.csv`) in `dir`.
 fn logs_in(dir: &Path) -> HashSet<OsString> {
     std::fs::read_dir(dir)
@@ -134,7 +162,7 @@ pub fn record_with(
     }
     let dir = std::fs::canonicalize(&plan.out_dir).unwrap_or_else(|_| plan.out_dir.clone());
     let config = match config(&dir, plan.delay_s, plan.duration_s) {
-        Ok(c) => c,
+        Ok(c) => format!("{c},control={}", control_name()),
         Err(e) => return (Vec::new(), Some(e)),
     };
     let mut recorded: Vec<Recorded> = Vec::new();
@@ -192,6 +220,7 @@ fn one(
         deadline: plan.duration_s.map(|d| started + Duration::from_secs_f64(delay + d.ceil()) + WRITE_GRACE),
         what: Path::new(&plan.command[0]).display().to_string(),
         delay,
+        asked_to_end: None,
     };
     let log = capture.wait_for_log(dir, &before, observer)?;
     observer.note(&Note::Found { k, file: log.clone() });
@@ -211,11 +240,24 @@ struct Capture {
     what: String,
     /// The seconds MangoHud waits before logging.
     delay: f64,
+    /// When MangoHud was asked to end its log (a stop), if it was.
+    asked_to_end: Option<Instant>,
 }
 
 impl Capture {
     fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// On a stop: asks MangoHud, once, to end its log now (so that it writes the log
+    /// and its summary, which 0.6.8 and older write only then); true while MangoHud is
+    /// given time to do so ([`END_GRACE`]).
+    fn ending(&mut self) -> bool {
+        let asked = *self.asked_to_end.get_or_insert_with(|| {
+            ask_to_end_logging();
+            Instant::now()
+        });
+        asked.elapsed() < END_GRACE
     }
 
     /// Waits until a new log appears in `dir` (not among `before`); the error says
@@ -233,6 +275,10 @@ impl Capture {
             }
             let exited = self.child.exited();
             let stopped = observer.stop_requested();
+            if stopped && exited.is_none() && self.ending() {
+                std::thread::sleep(POLL);
+                continue;
+            }
             if exited.is_some() || stopped || self.past_deadline() {
                 self.child.stop();
                 // A log may still land (MangoHud writes it as logging ends).
@@ -288,7 +334,11 @@ impl Capture {
                 next_note = now + Duration::from_secs(1);
             }
             let settled = now.duration_since(last_growth) >= SETTLED;
-            let why = if observer.stop_requested() {
+            let stopped = observer.stop_requested();
+            // A stop asks MangoHud to end the log, and waits for it a little.
+            let why = if stopped && !(settled && summary.is_file()) && self.ending() {
+                None
+            } else if stopped {
                 Some(Ended::Stopped)
             } else if settled && summary.is_file() {
                 Some(Ended::Duration)

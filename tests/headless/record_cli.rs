@@ -134,10 +134,12 @@ fn a_command_that_exits_early_keeps_what_was_recorded() {
         .map(|e| std::fs::read_to_string(e.path()).unwrap())
         .expect("the stand-in saw MANGOHUD_CONFIG");
     let folder = std::fs::canonicalize(&out_dir).unwrap();
+    let (config, control) = config.trim().split_once(",control=").expect("a control socket is named");
     assert_eq!(
-        config.trim(),
+        config,
         format!("log_interval=0,output_folder={},autostart_log=1,log_duration=30", folder.display())
     );
+    assert!(control.starts_with("framescope-"), "{control}");
     // Only the tool's CSV and framescope's JSON are in the folder.
     let mut names: Vec<String> = std::fs::read_dir(&out_dir)
         .unwrap()
@@ -428,4 +430,61 @@ fn real_mangohud_records_an_opengl_game_with_dlsym() {
     );
     assert_eq!(bad.status.code(), Some(2), "{}", text(&bad.stderr));
     assert!(text(&bad.stderr).contains("--dlsym is MangoHud's"), "{}", text(&bad.stderr));
+}
+
+/// Ctrl-C in the middle of a real 30 s MangoHud 0.6.8 capture of `vkcube`: framescope
+/// asks MangoHud through its control socket to end the log (0.6.8 writes its log only
+/// then), so the capture is kept whole, with MangoHud's summary, which the MangoHud
+/// convention equals: exit 0, `stopped`, well before the 30 s.
+#[test]
+fn ctrl_c_keeps_a_real_mangohud_capture() {
+    let missing: Vec<&str> = ["mangohud", "vkcube", "xvfb-run"].into_iter().filter(|p| !found(p)).collect();
+    if !missing.is_empty() {
+        let required = std::env::var("FRAMESCOPE_REQUIRE_SHARED").is_ok_and(|v| v == "1");
+        assert!(!required, "FRAMESCOPE_REQUIRE_SHARED=1 but {missing:?} missing");
+        eprintln!("skipping the real MangoHud Ctrl-C capture: {missing:?} not installed");
+        return;
+    }
+    let out_dir = temp_dir("vkcube-ctrl-c");
+    let started = Instant::now();
+    let mut c = Command::new("xvfb-run");
+    c.args(["-a", env!("CARGO_BIN_EXE_framescope"), "record", "--duration", "30"])
+        .arg("-o")
+        .arg(&out_dir)
+        .args(["--", "vkcube"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let child = c.spawn().unwrap();
+    // Once MangoHud logs (1 s after the launch), Ctrl-C to framescope (not to xvfb-run).
+    let framescope = || {
+        let out =
+            Command::new("pgrep").args(["-f", "-n", "framescope record --duration 30"]).output().ok()?;
+        String::from_utf8_lossy(&out.stdout).trim().parse::<u32>().ok()
+    };
+    std::thread::sleep(Duration::from_secs(5));
+    let pid = framescope().expect("framescope record runs");
+    assert!(Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap().success());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(child.wait_with_output());
+    });
+    let out = rx.recv_timeout(Duration::from_secs(40)).expect("record ends after Ctrl-C").unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(started.elapsed() < Duration::from_secs(25), "ended by Ctrl-C, not the duration");
+    let file = PathBuf::from(text(&out.stdout).trim());
+    assert_eq!(sidecar(&file)["ended"], "stopped");
+    let report = Command::new(env!("CARGO_BIN_EXE_framescope"))
+        .args(["report", "--json"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let doc: Value = serde_json::from_slice(&report.stdout).unwrap();
+    let run = &doc["runs"][0];
+    assert!(run["frames"].as_u64().unwrap() >= 100, "{}", run["frames"]);
+    let (mine, theirs) = (&run["conventions"]["mangohud"], &run["tool_summary"]);
+    assert_eq!(theirs["tool"], "MangoHud", "MangoHud wrote its summary: {run}");
+    for key in ["low_0_1pct_fps", "low_1pct_fps", "p97_fps", "average_fps"] {
+        let (a, b) = (mine[key].as_f64().unwrap(), theirs[key].as_f64().unwrap());
+        assert!((a - b).abs() <= 0.1, "{key}: framescope {a}, MangoHud's summary {b}");
+    }
 }
