@@ -198,7 +198,8 @@ struct Compared<'a> {
 
 /// One file per side: the comparison of `metrics.md` §9 (as before sets existed).
 fn write_single(c: Compared<'_>) -> ExitCode {
-    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, pages, .. } = c;
+    let Compared { args, gate, settings: settings_json, entries, warnings, mut failed, table, echo, pages } =
+        c;
     let mut out = report::Terminal::new(std::io::stdout().lock(), !table);
     let runs: Vec<RunEntry> = entries.into_iter().map(|(_, e)| e).collect();
     let other = match runs.last() {
@@ -213,8 +214,13 @@ fn write_single(c: Compared<'_>) -> ExitCode {
     if let Some(path) = &args.analysis.html {
         failed |= !html::write_compare(path, &doc, pages);
     }
+    // Errors already on stderr (stdout is not a terminal) are left out of the table.
+    let shown = echo.then(|| report::Report {
+        runs: doc.report.runs.iter().filter(|e| !matches!(e, RunEntry::Failed(_))).cloned().collect(),
+        ..doc.report.clone()
+    });
     let written = if table {
-        report::write_table(&doc.report, &mut out)
+        report::write_table(shown.as_ref().unwrap_or(&doc.report), &mut out)
             .and_then(|()| {
                 doc.warnings.iter().try_for_each(|w| writeln!(out, "\nwarning: {}", report::text(&w.message)))
             })
@@ -256,7 +262,8 @@ fn write_sets(c: Compared<'_>, baseline_count: usize) -> ExitCode {
     if let Some(path) = &args.analysis.html {
         failed |= !html::write_sets(path, &doc, pages);
     }
-    let written = if table { sets::write_sets_table(&doc, &mut out) } else { write_json(&doc, &mut out) };
+    let written =
+        if table { sets::write_sets_table(&doc, echo, &mut out) } else { write_json(&doc, &mut out) };
     finish(written, failed, outcome.is_some_and(|o| o.failed()))
 }
 
@@ -279,7 +286,7 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
             compare::number(r.baseline),
             compare::number(r.other),
             relative(r),
-            r.limit
+            r.meant
         );
     }
     for r in &outcome.within_noise {
@@ -290,7 +297,7 @@ fn report_gate(outcome: &GateOutcome, rules: usize) {
             compare::number(r.baseline),
             compare::number(r.other),
             relative(r),
-            r.limit
+            r.meant
         );
     }
     for n in &outcome.not_comparable {

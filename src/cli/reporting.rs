@@ -60,7 +60,14 @@ pub(super) fn report_command(args: &ReportArgs) -> ExitCode {
             // back, so on a terminal the two never share a line.
             if written.is_ok() {
                 let sink = csv_sink.as_mut();
-                written = write_runs(result.entries, sink, format, args.conventions, &mut out, &mut all_runs);
+                written = write_runs(
+                    result.entries,
+                    sink,
+                    (format, echo),
+                    args.conventions,
+                    &mut out,
+                    &mut all_runs,
+                );
             }
             progress.update(finished, failed_files);
         },
@@ -104,10 +111,12 @@ fn start_output(
 /// Writes one file's runs as soon as it is read: CSV rows, or table sections (flushed,
 /// so the progress line never shares a line with them). JSON and Parquet keep them in
 /// `collected`, for the document written at the end.
+/// `(format, echoed)`: a table leaves out the failed files whose errors went to stderr
+/// (`echoed`: stdout is not a terminal), so that each error is printed once.
 fn write_runs(
     entries: Vec<RunEntry>,
     csv_sink: Option<&mut CsvOut>,
-    format: FormatArg,
+    (format, echoed): (FormatArg, bool),
     conventions: bool,
     out: &mut impl Write,
     collected: &mut Vec<RunEntry>,
@@ -116,6 +125,7 @@ fn write_runs(
         (Some(sink), _) => sink.write(&entries),
         (None, FormatArg::Table) => entries
             .iter()
+            .filter(|e| !(echoed && matches!(e, RunEntry::Failed(_))))
             .try_for_each(|e| report::write_entry(e, conventions, out))
             .and_then(|()| out.flush()),
         _ => {

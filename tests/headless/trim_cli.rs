@@ -131,7 +131,7 @@ fn a_trim_longer_than_the_run_fails_naming_it() {
     let whole = temp("short.csv", &text(&all.iter().collect::<Vec<_>>()));
     let run = framescope(["report".as_ref(), "--trim-start".as_ref(), "60".as_ref(), whole.as_os_str()]);
     assert_eq!(run.code, 1, "{}", run.stdout);
-    assert!(run.stdout.contains("nothing is left after trimming"), "{}", run.stdout);
+    assert!(run.stderr.contains("nothing is left after trimming"), "{}", run.stderr);
     let bad = framescope(["report".as_ref(), "--trim-end".as_ref(), "-1".as_ref(), whole.as_os_str()]);
     assert_eq!(bad.code, 2, "{}", bad.stderr);
 }

@@ -43,6 +43,31 @@ pub enum Limit {
     Absolute(f64),
 }
 
+impl Limit {
+    /// The limit in words, saying whether it is relative or absolute and in which unit
+    /// (`3 FPS (absolute; 3% would be relative)`, `1 % of the baseline (relative)`), for
+    /// the verdict a reader of a CI log sees.
+    #[must_use]
+    pub fn meant(self, figure: &Figure) -> String {
+        use crate::figures::Unit;
+        match self {
+            Self::Percent(p) => format!("{p} % of the baseline (relative)"),
+            Self::Absolute(a) => {
+                let amount = match figure.unit {
+                    Unit::Fps => format!("{a} FPS"),
+                    Unit::Ms | Unit::Seconds => format!("{a} ms"),
+                    Unit::Fraction => format!("{a} = {} pp", (a * 100.0 * 1e9).round() / 1e9),
+                    Unit::Count => format!("{a} more"),
+                    Unit::Watts => format!("{a} W"),
+                    Unit::FpsPerWatt => format!("{a} FPS/W"),
+                    Unit::Ratio => format!("{a}"),
+                };
+                format!("{amount} (absolute; {a}% would be relative)")
+            }
+        }
+    }
+}
+
 impl std::fmt::Display for Limit {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
@@ -86,6 +111,9 @@ pub struct Regression {
     pub relative: Option<f64>,
     /// The limit as given, e.g. `"5%"` or `"2"`.
     pub limit: String,
+    /// The limit in words ([`Limit::meant`]), for the verdict on stderr.
+    #[serde(skip)]
+    pub meant: String,
 }
 
 /// A gated figure that one side (or both) lacks. It fails the gate when the other
@@ -271,6 +299,7 @@ impl Gate {
                     delta: entry.delta,
                     relative: entry.relative,
                     limit: rule.limit.to_string(),
+                    meant: rule.limit.meant(rule.figure),
                 };
                 if row.significant == Some(false) {
                     outcome.within_noise.push(regression);

@@ -10,8 +10,14 @@ use std::io::Write;
 
 /// Writes the sets report as text: each set's runs (average FPS, outliers marked),
 /// then the comparison of the means with the 95 % interval and a verdict per figure
-/// (`better`/`worse` only for a significant change, else `noise`).
-pub fn write_sets_table(doc: &SetsReport, out: &mut impl Write) -> std::io::Result<()> {
+/// (`better`/`worse` only for a significant change, else `noise`). A file that failed
+/// is listed with its error, or, when `errors_on_stderr` (the command line printed them
+/// there: stdout is not a terminal), only named, so that each error is printed once.
+pub fn write_sets_table(
+    doc: &SetsReport,
+    errors_on_stderr: bool,
+    out: &mut impl Write,
+) -> std::io::Result<()> {
     crate::report::table::write_settings(&doc.settings, out)?;
     for side in [Side::Baseline, Side::Other] {
         let set =
@@ -42,6 +48,9 @@ pub fn write_sets_table(doc: &SetsReport, out: &mut impl Write) -> std::io::Resu
                     for w in run.warnings.iter().take(3) {
                         writeln!(out, "    warning: {}", text(&w.message))?;
                     }
+                }
+                RunEntry::Failed(f) if errors_on_stderr => {
+                    writeln!(out, "  {}  not read (its error is on stderr)", text(&f.file))?;
                 }
                 RunEntry::Failed(f) => {
                     writeln!(out, "  {}  error: {}", text(&f.file), text(&f.error.message))?;
