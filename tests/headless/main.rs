@@ -31,6 +31,7 @@ mod hostile_inputs;
 mod hostile_memory;
 mod hostile_sizes;
 mod html_hostile;
+mod html_page_rows;
 mod html_report;
 mod issue18_captures;
 mod issue18_sessions;

@@ -127,3 +127,33 @@ FS.ms = function (v) { return v.toFixed(3) + " ms (" + (1000 / v).toFixed(2) + "
 FS.seconds = function (ms, step) {
   return (ms / 1000).toFixed(Math.min(3, FS.decimals(step / 1000))) + " s";
 };
+
+/** An axis tick: seconds, or from 30 s steps on a clock, m:ss or h:mm:ss (as the window). */
+FS.tick = function (ms, step) {
+  if (step < 30000) return FS.seconds(ms, step);
+  const s = Math.round(ms / 1000), h = Math.floor(s / 3600), m = Math.floor(s / 60) % 60, r = s % 60;
+  const two = (v) => (v < 10 ? "0" : "") + v;
+  return h > 0 ? h + ":" + two(m) + ":" + two(r) : m + ":" + two(r);
+};
+
+/** A moment of a run `total` ms long: seconds (3 decimals), or from a minute on a clock
+ * with tenths (1:57:13.1). */
+FS.when = function (ms, total) {
+  if (total < 60000) return FS.seconds(ms, 1);
+  const tenths = Math.round(ms / 100), s = Math.floor(tenths / 10), h = Math.floor(s / 3600);
+  const m = Math.floor(s / 60) % 60, r = s % 60, two = (v) => (v < 10 ? "0" : "") + v;
+  return (h > 0 ? h + ":" + two(m) : String(m)) + ":" + two(r) + "." + (tenths % 10);
+};
+
+/** A share 0..1 in %, never "0 %" when it is not 0 (nor "100 %" when it is not 1). */
+FS.share = function (v) {
+  if (v > 0 && v < 0.005) return "< 1 %";
+  if (v < 1 && v > 0.995) return "> 99 %";
+  return (v * 100).toFixed(0) + " %";
+};
+
+/** A value with as many decimals as its size needs. */
+FS.num = function (v) {
+  const a = Math.abs(v);
+  return v.toFixed(a >= 100 ? 0 : a >= 10 ? 1 : a >= 1 ? 2 : 3);
+};

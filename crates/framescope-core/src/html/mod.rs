@@ -20,6 +20,7 @@ mod encode;
 mod markup;
 mod page;
 mod reduce;
+mod rows;
 mod tables;
 
 pub use markup::content_security_policy;

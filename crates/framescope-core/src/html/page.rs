@@ -306,6 +306,7 @@ fn page_data(
                 "outlier": e.outlier,
                 "timeline": p.timeline,
                 "charts": p.charts,
+                "rows": p.rows,
             }),
             None => serde_json::Value::Null,
         })

@@ -98,6 +98,8 @@ pub struct PageRun {
     pub(crate) timeline: Timeline,
     pub(crate) charts: Option<Charts>,
     pub(crate) distribution: Distribution,
+    /// Health spikes, VSYNC, latency and telemetry over time.
+    pub(crate) rows: super::rows::Rows,
 }
 
 impl PageRun {
@@ -120,6 +122,7 @@ impl PageRun {
             .as_ref()
             .map(|s| s.frames.iter().filter_map(|&k| series.frame_of(k)).collect())
             .unwrap_or_default();
+        let rows = super::rows::Rows::new(run, trace, &series);
         drop(series);
         let f = &trace.frames;
         // A trace without display data keeps no display list: NaN intervals stand for it.
@@ -133,7 +136,7 @@ impl PageRun {
             _ => &f.frame_time_ms,
         };
         let timeline = timeline(trace, values, Budget::of_fps(settings.target_fps), scale_ms, &stutters);
-        Self { name: run.file.clone(), system: system.to_vec(), timeline, charts, distribution }
+        Self { name: run.file.clone(), system: system.to_vec(), timeline, charts, distribution, rows }
     }
 
     /// Frames whose raw values the page embeds (0 when it keeps only the levels).
@@ -213,7 +216,7 @@ fn level(
     let (mut typ, mut max, mut frames, mut over, mut far) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let mut scratch = Vec::new();
-    let byte = |share: f32| (share * 255.0).round().clamp(0.0, 255.0) as u8;
+    let byte = share_byte;
     for r in ranges {
         push_varint(&mut typ, micros_or_none(index.median.typical(values, r.clone(), &mut scratch)));
         let slowest = index.max.argmax(values, r.clone()).map_or(f64::NAN, |i| values[i]);
@@ -231,6 +234,17 @@ fn level(
         frames: base64(&frames),
         over: base64(&over),
         far: base64(&far),
+    }
+}
+
+/// A share of time 0..1 as a byte (255 = all). A share that is not 0 (or not 1) never
+/// rounds to 0 (or 255): the page's hover must not say "0 %" of a column whose slowest
+/// frame is over the target.
+fn share_byte(share: f32) -> u8 {
+    match share {
+        s if s <= 0.0 => 0,
+        s if s >= 1.0 => 255,
+        s => (s * 255.0).round().clamp(1.0, 254.0) as u8,
     }
 }
 
@@ -299,6 +313,13 @@ mod tests {
     const HEADER: &str = "Application,ProcessID,SwapChainAddress,Runtime,SyncInterval,PresentFlags,AllowsTearing,\
 PresentMode,Dropped,TimeInSeconds,MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsUntilRenderComplete,\
 MsUntilDisplayed";
+
+    /// 0 and 1 stay; any other share is 1..=254, a tiny one 1, a near-whole one 254.
+    #[test]
+    fn a_share_that_is_not_0_or_1_never_rounds_to_them() {
+        let bytes: Vec<u8> = [0.0, 0.0004, 0.004, 0.34, 0.999_9, 1.0].into_iter().map(share_byte).collect();
+        assert_eq!(bytes, [0, 1, 1, 87, 254, 255]);
+    }
 
     /// A PresentMon 1.x capture of frames `ft` (ms), its run and its page data at 60 FPS.
     fn page(ft: &[f64]) -> PageRun {

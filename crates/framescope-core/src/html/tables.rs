@@ -176,6 +176,7 @@ fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageR
     let duration =
         run.duration_ms.map_or_else(|| "—".to_owned(), |d| Unit::Seconds.format(d, DURATION_DECIMALS));
     html!(out, "<p>{} · {} · {} · frame time: {}</p>", frames, dropped, duration, run.frame_time);
+    display_facts(out, run);
     if run.sampled {
         out.raw(
             "<p class=\"note\">Sampled log: figures from samples; pacing, stutters, oscillation and \
@@ -190,13 +191,16 @@ fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageR
         };
         html!(out, "<p class=\"note\">Lows: {}{}.</p>", note, own);
     }
-    if let Some(p) = page.filter(|p| !p.system.is_empty()) {
-        out.raw("<details open><summary>System</summary><table class=\"facts\">");
-        for (k, v) in &p.system {
+    // The capture's system facts: the file's own, else those of its columns (FrameView).
+    let system = page.map(|p| p.system.as_slice()).filter(|s| !s.is_empty()).unwrap_or(&run.system);
+    if !system.is_empty() {
+        out.raw("<details open class=\"system\"><summary>System</summary><table class=\"facts\">");
+        for (k, v) in system {
             html!(out, "<tr><th scope=\"row\">{}</th><td>{}</td></tr>", k, v);
         }
         out.raw("</table></details>");
     }
+    telemetry_table(out, run, page);
     if !run.other_traces.is_empty() {
         html!(
             out,
@@ -206,6 +210,69 @@ fn run_header(out: &mut Html, i: usize, run: &Run, (page, label): (Option<&PageR
     }
     warnings(out, &run.warnings);
     out.raw("</article>");
+}
+
+/// The refresh rate (VSYNC) and the frame-health spikes, as the window's panel says them.
+fn display_facts(out: &mut Html, run: &Run) {
+    if !run.sampled {
+        match &run.vsync {
+            Some(v) => {
+                let how = match v.source {
+                    crate::analysis::VsyncSource::Detected => {
+                        format!("detected (confidence {})", Unit::Fraction.format(v.confidence, 0))
+                    }
+                    crate::analysis::VsyncSource::User => "set by the user".to_owned(),
+                };
+                html!(
+                    out,
+                    "<p class=\"refresh\">Refresh {} Hz — {} · VSYNC every {}</p>",
+                    format!("{:.2}", v.refresh_hz),
+                    how,
+                    Unit::Ms.format(v.period_ms, 3)
+                );
+            }
+            None => out.raw("<p class=\"refresh\">Refresh not detected (no display times on a grid)</p>"),
+        }
+    }
+    if let Some(h) = &run.health {
+        let spikes: Vec<String> =
+            h.spikes.iter().filter(|(_, s)| !s.is_empty()).map(|(a, s)| format!("{a} {}", s.len())).collect();
+        let text = if spikes.is_empty() { "none".to_owned() } else { spikes.join(", ") };
+        html!(out, "<p class=\"health\">Frame health — spikes: {}</p>", text);
+    }
+}
+
+/// Every telemetry column with its unit and its mean, minimum and maximum over the run.
+fn telemetry_table(out: &mut Html, run: &Run, page: Option<&PageRun>) {
+    if run.telemetry.is_empty() {
+        return;
+    }
+    let unit_of =
+        |name: &str| page.and_then(|p| p.rows.units.iter().find(|(n, _)| n == name)).map_or("", |(_, u)| *u);
+    let drawn = page.map_or(String::new(), |p| match p.rows.telemetry_not_drawn {
+        0 => ", all drawn on the timeline".to_owned(),
+        n => format!(", {} drawn on the timeline", run.telemetry.len() - n),
+    });
+    html!(
+        out,
+        "<details class=\"telemetry\"><summary>Telemetry ({} columns{})</summary><table class=\"facts\">\
+         <tr><th>column</th><th>unit</th><th>mean</th><th>min</th><th>max</th></tr>",
+        run.telemetry.len(),
+        drawn
+    );
+    let n = |v: f64| if v.is_finite() { format!("{v:.2}") } else { "—".to_owned() };
+    for (name, s) in &run.telemetry {
+        html!(
+            out,
+            "<tr><th scope=\"row\">{}</th><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            name,
+            unit_of(name),
+            n(s.mean),
+            n(s.min),
+            n(s.max)
+        );
+    }
+    out.raw("</table></details>");
 }
 
 fn warnings(out: &mut Html, warnings: &[crate::model::Warning]) {

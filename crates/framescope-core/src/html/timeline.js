@@ -8,7 +8,7 @@ FS.timeline = (function () {
   const canvas = document.getElementById("tl");
   const tip = document.getElementById("tip");
   const range = document.getElementById("range");
-  const LEFT = 170, RULER = 24, STRIP = 10, GAP = 10;
+  const LEFT = 170, RULER = 24, STRIP = 10, GAP = 10, BAND = 34;
   const target = FS.data.target_fps;
   const budget = { over: (1000 / target) * 1.005 };
   budget.far = 2 * budget.over;
@@ -33,7 +33,14 @@ FS.timeline = (function () {
     const st = FS.signed(tl.stutter_ms, tl.stutters), sf = FS.signed(tl.stutter_frames, tl.stutters);
     for (let i = 1; i < tl.stutters; i++) { st[i] += st[i - 1]; sf[i] += sf[i - 1]; }
     for (let i = 0; i < tl.stutters; i++) st[i] /= 1000;
-    return { name: run.name, colour: run.colour, tl: tl, levels: levels, raw: null, stutT: st, stutF: sf };
+    const rows = run.rows || { health_ms: [], vsync: null, bands: [] };
+    return { name: run.name, colour: run.colour, tl: tl, levels: levels, raw: null, stutT: st, stutF: sf,
+      health: rows.health_ms, vsync: rows.vsync, bands: rows.bands };
+  }
+
+  /** A run's height: frame times, stutters, health spikes, then one band per series. */
+  function runHeight(run) {
+    return rowH + STRIP + (run.health.length ? STRIP : 0) + run.bands.length * BAND + GAP;
   }
 
   /** The raw frames, decoded the first time they are needed. */
@@ -150,8 +157,15 @@ FS.timeline = (function () {
         ctx.beginPath(); ctx.moveTo(xm - 4, top + 6); ctx.lineTo(xm + 4, top + 6); ctx.lineTo(xm, top); ctx.fill();
       }
     }
+    drawVsync(ctx, theme, run, top, W);
     drawStutters(ctx, theme, run, top + rowH + 2, W, cols);
     ctx.restore();
+    let below = top + rowH + STRIP;
+    if (run.health.length) {
+      drawMarks(ctx, theme.over, run.health, below + 2, W);
+      below += STRIP;
+    }
+    for (const b of run.bands) { drawBand(ctx, theme, run, b, below, W); below += BAND; }
     const ty = y(1000 / target);
     if (1000 / target <= scale) {
       ctx.strokeStyle = theme.target; ctx.setLineDash([5, 4]);
@@ -166,8 +180,71 @@ FS.timeline = (function () {
     ctx.fillText(fitText(ctx, run.name, LEFT - 34), 24, top + 3);
     ctx.fillStyle = theme.muted;
     ctx.fillText("frame time, ms", 8, top + 20);
-    ctx.fillText("stutters", 8, top + rowH);
+    const font = ctx.font;
+    ctx.font = "10px system-ui, sans-serif";
+    ctx.fillText("stutters", 8, top + rowH + 1);
+    if (run.health.length) ctx.fillText("health spikes", 8, top + rowH + STRIP + 1);
+    ctx.font = font;
     return cols;
+  }
+
+  /** The refresh grid, once its lines are at least 6 px apart. */
+  function drawVsync(ctx, theme, run, top, W) {
+    if (!run.vsync) return;
+    const mpp = (view.t1 - view.t0) / W, period = run.vsync[0], first = run.vsync[1];
+    if (period / mpp < 6) return;
+    ctx.strokeStyle = theme.grid; ctx.setLineDash([2, 3]);
+    for (let t = first + Math.ceil((view.t0 - first) / period) * period; t <= view.t1; t += period) {
+      const x = Math.round(LEFT + (t - view.t0) / mpp) + 0.5;
+      ctx.beginPath(); ctx.moveTo(x, top); ctx.lineTo(x, top + rowH); ctx.stroke();
+    }
+    ctx.setLineDash([]);
+  }
+
+  /** Marks at the times `ts` (ascending, ms) in a strip at `top`. */
+  function drawMarks(ctx, colour, ts, top, W) {
+    const mpp = (view.t1 - view.t0) / W;
+    const a = lowerBound(ts, view.t0 - mpp), b = lowerBound(ts, view.t1);
+    ctx.fillStyle = colour;
+    let last = -1;
+    for (let i = a; i < b; i++) {
+      const px = Math.floor((ts[i] - view.t0) / mpp);
+      if (px === last) continue;
+      last = px;
+      ctx.fillRect(LEFT + px, top, 2, STRIP - 3);
+    }
+  }
+
+  /** One value over time as a min–max band, scaled to its own range. */
+  function drawBand(ctx, theme, run, b, top, W) {
+    const h = BAND - 6;
+    ctx.fillStyle = theme.stripe;
+    ctx.fillRect(LEFT, top + 2, W, h);
+    let lo = Infinity, hi = -Infinity;
+    for (let i = 0; i < b.lo.length; i++) {
+      if (b.lo[i] !== null && b.lo[i] < lo) lo = b.lo[i];
+      if (b.hi[i] !== null && b.hi[i] > hi) hi = b.hi[i];
+    }
+    if (!(hi >= lo)) return;
+    const pad = hi > lo ? 0 : Math.max(1, Math.abs(hi) * 0.1);
+    const y = (v) => top + 2 + h - ((v - lo + pad) / (hi - lo + 2 * pad)) * h;
+    const mpp = (view.t1 - view.t0) / W;
+    ctx.save();
+    ctx.beginPath(); ctx.rect(LEFT, top + 2, W, h); ctx.clip();
+    ctx.fillStyle = theme.runs[run.colour % 6]; ctx.globalAlpha = 0.75;
+    const first = Math.max(0, Math.floor(view.t0 / b.dt_ms)), last = Math.min(b.lo.length - 1, Math.floor(view.t1 / b.dt_ms));
+    for (let k = first; k <= last; k++) {
+      if (b.lo[k] === null) continue;
+      const x0 = LEFT + (k * b.dt_ms - view.t0) / mpp, x1 = LEFT + ((k + 1) * b.dt_ms - view.t0) / mpp;
+      const top1 = y(b.hi[k]), bottom = y(b.lo[k]);
+      ctx.fillRect(x0, top1 - 1, Math.max(1, x1 - x0), Math.max(2, bottom - top1 + 2));
+    }
+    ctx.restore();
+    ctx.fillStyle = theme.text; ctx.textAlign = "left"; ctx.textBaseline = "top";
+    const unit = b.unit ? " (" + b.unit + ")" : "";
+    ctx.fillText(fitText(ctx, b.name + unit, LEFT - 16), 8, top + 3);
+    ctx.fillStyle = theme.muted;
+    ctx.fillText(FS.num(lo) + " – " + FS.num(hi), 8, top + 17);
   }
 
   function drawStutters(ctx, theme, run, top, W, cols) {
@@ -200,7 +277,7 @@ FS.timeline = (function () {
   }
 
   function draw() {
-    const height = RULER + runs.length * (rowH + STRIP + GAP) + 4;
+    const height = RULER + runs.reduce((h, r) => h + runHeight(r), 0) + 4;
     const { ctx, w } = FS.fit(canvas, height);
     const theme = FS.theme();
     const W = Math.max(50, w - LEFT - 8);
@@ -212,10 +289,11 @@ FS.timeline = (function () {
       ctx.strokeStyle = theme.grid;
       ctx.beginPath(); ctx.moveTo(Math.round(x) + 0.5, RULER - 6); ctx.lineTo(Math.round(x) + 0.5, height); ctx.stroke();
       ctx.fillStyle = theme.axis;
-      const label = FS.seconds(t, step), half = ctx.measureText(label).width / 2;
+      const label = FS.tick(t, step), half = ctx.measureText(label).width / 2;
       ctx.fillText(label, Math.min(Math.max(x, LEFT + half), LEFT + W - half), 4);
     }
-    drawn = runs.map((run, i) => ({ run: run, top: RULER + i * (rowH + STRIP + GAP), cols: [] }));
+    let top = RULER;
+    drawn = runs.map((run) => { const d = { run: run, top: top, cols: [] }; top += runHeight(run); return d; });
     for (const d of drawn) d.cols = drawRow(ctx, theme, d.run, d.top, W);
     if (pointer && pointer.x >= LEFT) {
       ctx.strokeStyle = theme.text; ctx.globalAlpha = 0.5;
@@ -223,8 +301,8 @@ FS.timeline = (function () {
       ctx.globalAlpha = 1;
     }
     const span = view.t1 - view.t0;
-    range.textContent = FS.seconds(view.t0, 1) + " – " + FS.seconds(view.t1, 1) + " of " +
-      FS.seconds(total, 1) + (span < total ? " (zoomed in)" : " (whole run)");
+    range.textContent = FS.when(view.t0, total) + " – " + FS.when(view.t1, total) + " of " +
+      FS.when(total, total) + (span < total ? " (zoomed in)" : " (whole run)");
     range.dataset.t0 = view.t0.toFixed(3);
     range.dataset.t1 = view.t1.toFixed(3);
     hover();
@@ -233,24 +311,38 @@ FS.timeline = (function () {
   /** The tooltip for what is under the pointer. */
   function hover() {
     if (!pointer || pointer.x < LEFT) { FS.tip(tip, ""); return; }
-    const d = drawn.find((r) => pointer.y >= r.top && pointer.y < r.top + rowH + STRIP + 2);
+    const d = drawn.find((r) => pointer.y >= r.top && pointer.y < r.top + runHeight(r.run) - GAP);
     if (!d) { FS.tip(tip, ""); return; }
     const px = pointer.x - LEFT;
+    const below = pointer.y - (d.top + rowH + STRIP + (d.run.health.length ? STRIP : 0));
+    if (below >= 0) { bandTip(d.run, Math.floor(below / BAND), px); return; }
     const c = d.cols.find((c) => px >= c.x0 && px < Math.max(c.x1, c.x0 + 1));
     const t = view.t0 + (px / (canvas.clientWidth - LEFT - 8)) * (view.t1 - view.t0);
     let text = d.run.name + "\n";
     if (!c) text += FS.seconds(t, 1) + ": no frame";
     else if (c.n === 1 && c.frame >= 0) {
-      text += "frame " + c.frame.toLocaleString("en") + " at " + FS.seconds(c.ta, 1) + "\nframe time " +
+      text += "frame " + c.frame.toLocaleString("en") + " at " + FS.when(c.ta, total) + "\nframe time " +
         (c.typ > 0 ? FS.ms(c.typ) : "none (dropped)") + (c.stutter ? "\nstutter" : "");
     } else {
       const a = lowerBound(d.run.stutT, c.ta), b = lowerBound(d.run.stutT, c.tb);
-      text += FS.seconds(c.ta, 1) + " – " + FS.seconds(c.tb, 1) + ": " + c.n.toLocaleString("en") + " frames\n" +
+      text += FS.when(c.ta, total) + " – " + FS.when(c.tb, total) + ": " + c.n.toLocaleString("en") + " frames\n" +
         "typical " + (c.typ > 0 ? FS.ms(c.typ) : "—") + "\nslowest " + (c.max > 0 ? FS.ms(c.max) : "—") + "\n" +
-        (c.over * 100).toFixed(0) + " % of the time over the target (" + (c.far * 100).toFixed(0) + " % over twice)" +
+        FS.share(c.over) + " of the time over the target (" + FS.share(c.far) + " over twice)" +
         (b > a ? "\n" + (b - a) + " stutter" + (b - a > 1 ? "s" : "") : "");
     }
     FS.tip(tip, text, pointer.x, pointer.y);
+  }
+
+  /** The tooltip over band `k` of `run` at `px`: the bucket's range. */
+  function bandTip(run, k, px) {
+    const b = run.bands[k];
+    if (!b) { FS.tip(tip, ""); return; }
+    const W = canvas.clientWidth - LEFT - 8, t = view.t0 + (px / W) * (view.t1 - view.t0);
+    const c = Math.min(b.lo.length - 1, Math.max(0, Math.floor(t / b.dt_ms))), unit = b.unit ? " " + b.unit : "";
+    const value = b.lo[c] === null ? "no value" : b.lo[c] === b.hi[c] ? FS.num(b.lo[c]) + unit :
+      FS.num(b.lo[c]) + " – " + FS.num(b.hi[c]) + unit;
+    FS.tip(tip, run.name + "\n" + b.name + "\n" + FS.when(c * b.dt_ms, total) + " – " +
+      FS.when((c + 1) * b.dt_ms, total) + ": " + value, pointer.x, pointer.y);
   }
 
   function zoom(factor, atX) {
