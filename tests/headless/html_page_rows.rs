@@ -78,7 +78,7 @@ fn a_frameview_page_shows_refresh_health_system_and_telemetry() {
     let refresh = text(&mut b, "document.querySelector('article.run p.refresh').textContent");
     match run["vsync"].as_object() {
         Some(v) => {
-            assert!(refresh.contains(&format!("{:.2} Hz", v["refresh_hz"].as_f64().unwrap())), "{refresh}")
+            assert!(refresh.contains(&format!("{:.2} Hz", v["refresh_hz"].as_f64().unwrap())), "{refresh}");
         }
         None => assert!(refresh.starts_with("Refresh not detected"), "{refresh}"),
     }
