@@ -16,7 +16,8 @@ use std::io::Write;
 use std::sync::Arc;
 
 /// The Arrow array of a column's cells.
-fn array(cells: &Cells) -> ArrayRef {
+#[must_use]
+pub fn array(cells: &Cells) -> ArrayRef {
     match cells {
         Cells::Float(v) => Arc::new(v.iter().map(|x| (!x.is_nan()).then_some(*x)).collect::<Float64Array>()),
         Cells::Int(v) => Arc::new(v.iter().copied().collect::<Int64Array>()),
@@ -31,7 +32,8 @@ fn array(cells: &Cells) -> ArrayRef {
 }
 
 /// The Arrow type of a column's cells.
-fn data_type(cells: &Cells) -> DataType {
+#[must_use]
+pub fn data_type(cells: &Cells) -> DataType {
     match cells {
         Cells::Float(_) => DataType::Float64,
         Cells::Int(_) => DataType::Int64,
