@@ -45,10 +45,8 @@ echo "== python: pytest"
 "$venv/bin/python" -m pytest -q -p no:cacheprovider tests
 
 # The declared lower bounds (pyproject.toml): polars 1.10 (the Arrow PyCapsule import),
-# pandas 2.0 / pyarrow 15 (the `pandas` extra), with the package built above. The tests
-# that read the command line's Parquet files with polars are left out: parquet-rs 60
-# writes the IEEE_754_TOTAL_ORDER column order for Float64 columns, which polars
-# before 1.43 cannot read (issue 39; not configurable in parquet 60).
+# pandas 2.0 / pyarrow 15 (the `pandas` extra), with the package built above: the whole
+# suite, the command line's Parquet files read by polars, pyarrow and DuckDB included.
 echo "== python: minimum versions"
 min="$CARGO_TARGET_DIR/pyvenv-min"
 rm -rf "$min"
@@ -57,6 +55,5 @@ python3 -m venv "$min"
     polars==1.10.0 "numpy<2" pandas==2.0.3 pyarrow==15.0.2 pytest==9.2.0 duckdb==2.0.1 dask==2024.12.1 \
     distributed==2024.12.1 tqdm==4.60.0
 "$min/bin/python" -m pip install --quiet --disable-pip-version-check --no-deps "$(ls "$CARGO_TARGET_DIR"/wheels-ci/framescope-*.whl)"
-"$min/bin/python" -m pytest -q -p no:cacheprovider tests \
-    -k "not parquet and not cli_frames_file and not stubs_refuse"
+"$min/bin/python" -m pytest -q -p no:cacheprovider tests -k "not stubs_refuse"
 echo "python tests took $(( $(date +%s) - start )) s"

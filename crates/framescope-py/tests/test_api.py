@@ -192,3 +192,20 @@ def test_stubs_refuse_a_wrong_option(tmp_path):
     bad.write_text("import framescope\nframescope.open('a.csv').analyze(frame_time='gpu')\n")
     out, _, status = mypy.run(["--strict", str(bad)])
     assert status == 1 and "frame_time" in out, out
+
+
+def test_the_clis_parquet_reads_in_polars_pyarrow_and_duckdb(tmp_path):
+    import duckdb
+    import pyarrow.parquet as pq
+    from conftest import cli
+    out = tmp_path / "frames.parquet"
+    cli("frames", SAMPLE, "-o", str(out), check_codes=(0,))
+    want = framescope.frames(SAMPLE)
+    assert pl.read_parquet(out).equals(want, null_equal=True)
+    assert pl.from_arrow(pq.read_table(out)).equals(want, null_equal=True)
+    assert duckdb.sql(f"SELECT count(*), sum(frame_time_ms) FROM read_parquet('{out}')").fetchone() == \
+        (want.height, pytest.approx(want["frame_time_ms"].sum()))
+    # Every float column's statistics are in the type-defined order, which readers
+    # older than parquet-format 2.11 know (polars before 1.43 refused the file).
+    meta = pq.ParquetFile(out).metadata
+    assert meta.row_group(0).column(want.columns.index("frame_time_ms")).statistics.has_min_max
