@@ -22,7 +22,7 @@ rm -rf "$venv"
 python3 -m venv "$venv"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
     maturin==1.16.0 pytest==9.2.0 polars==2.1.0 pandas==3.1.1 pyarrow==26.0.1 duckdb==2.0.1 \
-    dask==2026.8.0 distributed==2026.8.0 mypy==2.4.1 tqdm
+    dask==2026.8.0 distributed==2026.8.0 mypy==2.4.1 pyright==1.1.414 tqdm
 
 profile="${FRAMESCOPE_PY_PROFILE:-dev}"
 echo "== python: pip install ./crates/framescope-py (the README's command; Cargo profile $profile)"
@@ -40,6 +40,8 @@ export FRAMESCOPE_BIN="$CARGO_TARGET_DIR/debug/framescope"
 echo "== python: mypy --strict on the stubs and a user's script"
 cd "$repo/crates/framescope-py"
 "$venv/bin/python" -m mypy --strict python/framescope/__init__.pyi tests/typing/use_api.py
+echo "== python: pyright on the same (it fetches its engine from the npm registry)"
+"$venv/bin/pyright" --pythonpath "$venv/bin/python" python/framescope/__init__.pyi tests/typing/use_api.py
 
 echo "== python: pytest"
 "$venv/bin/python" -m pytest -q -p no:cacheprovider tests
