@@ -10,8 +10,9 @@
 //! capture columns that hold only whole numbers as `Int64`, and the trace's
 //! `application`, `process_id` and `swap_chain` on every row).
 
+use arrow_array::builder::StringViewBuilder;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchIterator, StringArray};
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchIterator, StringViewArray};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use framescope_core::report::{Cells, Table, TableChunks};
 use pyo3::prelude::*;
@@ -103,8 +104,11 @@ pub struct Layout {
 }
 
 /// The trace columns the data API adds to a per-frame table, after `run`.
-const TRACE_COLUMNS: [(&str, DataType); 3] =
-    [("application", DataType::Utf8), ("process_id", DataType::Int64), ("swap_chain", DataType::Utf8)];
+const TRACE_COLUMNS: [(&str, DataType); 3] = [
+    ("application", DataType::Utf8View),
+    ("process_id", DataType::Int64),
+    ("swap_chain", DataType::Utf8View),
+];
 
 /// A run's trace: its application, process id and swap chain.
 pub type TraceLabels = (String, Option<i64>, Option<String>);
@@ -118,7 +122,10 @@ impl Layout {
         let mut whole_at = HashSet::new();
         let mut fields: Vec<Field> = Vec::with_capacity(columns.columns.len() + 3);
         for (i, (c, name)) in columns.columns.iter().zip(&names).enumerate() {
-            let mut ty = framescope_parquet::data_type(&c.cells);
+            let mut ty = match framescope_parquet::data_type(&c.cells) {
+                DataType::Utf8 => DataType::Utf8View,
+                other => other,
+            };
             if naming == Naming::Snake && matches!(c.cells, Cells::Float(_)) && whole.contains(&c.name) {
                 ty = DataType::Int64;
                 whole_at.insert(i);
@@ -145,6 +152,10 @@ impl Layout {
         for (i, c) in chunk.columns.iter().enumerate() {
             arrays.push(match (&c.cells, self.whole.contains(&i)) {
                 (Cells::Float(v), true) => Arc::new(v.iter().map(|x| whole(*x)).collect::<Int64Array>()),
+                (Cells::Text(v), _) => Arc::new(views(v.iter().map(Option::as_deref))),
+                (Cells::Labels { values, keys }, _) => Arc::new(views(
+                    keys.iter().map(|k| k.and_then(|k| values.get(k as usize)).map(String::as_str)),
+                )),
                 (cells, _) => framescope_parquet::array(cells),
             });
         }
@@ -155,10 +166,9 @@ impl Layout {
             };
             let at = chunk.columns.iter().position(|c| c.name == "run").map_or(0, |p| p + 1);
             let trace = |r: &Option<i64>| r.and_then(|r| self.traces.get(usize::try_from(r).ok()?));
-            let application = runs.iter().map(|r| trace(r).map(|t| t.0.as_str())).collect::<StringArray>();
+            let application = views(runs.iter().map(|r| trace(r).map(|t| t.0.as_str())));
             let process = runs.iter().map(|r| trace(r).and_then(|t| t.1)).collect::<Int64Array>();
-            let swap_chain =
-                runs.iter().map(|r| trace(r).and_then(|t| t.2.as_deref())).collect::<StringArray>();
+            let swap_chain = views(runs.iter().map(|r| trace(r).and_then(|t| t.2.as_deref())));
             arrays.insert(at, Arc::new(application));
             arrays.insert(at + 1, Arc::new(process));
             arrays.insert(at + 2, Arc::new(swap_chain));
@@ -181,6 +191,17 @@ impl Layout {
     pub fn stream(&self, batches: Vec<RecordBatch>) -> ArrowStream {
         ArrowStream { inner: Mutex::new(Some((self.schema.clone(), batches))) }
     }
+}
+
+/// Text as an Arrow string view array (what polars holds, so it is not converted),
+/// each distinct text stored once (a frame's present mode repeats on every row).
+fn views<'s>(cells: impl Iterator<Item = Option<&'s str>>) -> StringViewArray {
+    let (n, _) = cells.size_hint();
+    let mut b = StringViewBuilder::with_capacity(n).with_deduplicate_strings();
+    for c in cells {
+        b.append_option(c);
+    }
+    b.finish()
 }
 
 /// A whole number, or null (NaN, or a value that is not whole).
