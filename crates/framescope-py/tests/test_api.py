@@ -209,3 +209,14 @@ def test_the_clis_parquet_reads_in_polars_pyarrow_and_duckdb(tmp_path):
     # older than parquet-format 2.11 know (polars before 1.43 refused the file).
     meta = pq.ParquetFile(out).metadata
     assert meta.row_group(0).column(want.columns.index("frame_time_ms")).statistics.has_min_max
+
+
+def test_a_comparison_is_typed_and_equals_the_clis():
+    b = str(REPO / "sample-traces" / "synthetic-run-b.csv")
+    cmp = framescope.compare(SAMPLE, b, fail_if_worse="summary.avg_fps=3%")
+    want = cli_json("compare", "--json", "--fail-if-worse", "summary.avg_fps=3%", SAMPLE, b, check_codes=(3,))
+    assert cmp.to_dict() == want
+    assert [r.file for r in cmp.runs] == [SAMPLE, b] and isinstance(cmp.runs[0], framescope.Run)
+    assert cmp.sets is None and isinstance(cmp.regressions, list)
+    sets = framescope.compare([SAMPLE, SAMPLE], [b, b])
+    assert sets.sets is not None and sets.regressions == []

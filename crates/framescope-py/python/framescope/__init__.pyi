@@ -231,11 +231,14 @@ class Report(Record, _RunSections):
     def run(self) -> Run: ...  # type: ignore[override]
 
 class Comparison(Record):
-    kind: str
-    baseline: Any
-    other: Any
+    schema: int
+    settings: Record
+    runs: List[Run]
     comparison: Optional[Record]
+    noise_band: Optional[float]
     regressions: List[Record]
+    not_comparable: List[Record]
+    sets: Optional[Record]
 
 class Trace(Record):
     index: int

@@ -221,16 +221,21 @@ class Report(Record):
 
 
 class Comparison(Record):
-    """A ``compare --json`` document (``kind`` ``runs`` or ``sets``): ``baseline`` and
-    ``other`` runs, ``comparison`` (every figure with its delta and verdict),
-    ``regressions`` of the gate."""
+    """A ``compare --json`` document: ``runs`` (:class:`Run`: the baseline's, then the
+    other's), ``comparison`` (every figure with its delta and verdict), and for two
+    runs ``noise_band``, ``regressions`` (the gate's findings) and ``not_comparable``;
+    for two sets ``sets`` (set means, 95 % intervals, outliers)."""
 
     def __init__(self, doc: Dict[str, Any]) -> None:
         super().__init__(doc)
-        for side in ("baseline", "other"):
-            value = self.get(side)
-            if isinstance(value, dict) and ("file" in value):
-                self[side] = Run(value)
+        self["runs"] = [Run(r) for r in doc.get("runs", [])]
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ("regressions", "not_comparable") and name not in self:
+            return []
+        if name in ("sets", "noise_band", "comparison") and name not in self:
+            return None
+        return super().__getattr__(name)
 
 
 def _record_hook(d: Dict[str, Any]) -> Record:
