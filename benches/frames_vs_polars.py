@@ -66,8 +66,8 @@ def main():
     for which, rs in results.items():
         med[which] = (median([r["s"] for r in rs]), median([r["rss_mib"] for r in rs]))
         r = rs[0]
-        print(f"  {which:10s} {med[which][0]:6.2f} s  peak RSS {med[which][1]:6.0f} MiB  "
-              f"({r['rows']} rows × {r['columns']} columns)")
+        print(f"  {which:10s} {med[which][0]:6.2f} s (best {min(x['s'] for x in rs):.2f})  "
+              f"peak RSS {med[which][1]:6.0f} MiB  ({r['rows']} rows × {r['columns']} columns)")
     t = med["framescope"][0] / med["polars"][0]
     m = med["framescope"][1] / med["polars"][1]
     print(f"frames() / read_csv: time {t:.2f}× (goal ≤ 1.2), peak RSS {m:.2f}× (goal ≤ 1.0)")

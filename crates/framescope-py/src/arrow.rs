@@ -12,7 +12,7 @@
 
 use arrow_array::builder::StringViewBuilder;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchIterator, StringViewArray};
+use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchIterator, StringViewArray, UInt32Array};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use framescope_core::report::{Cells, Table, TableChunks};
 use pyo3::prelude::*;
@@ -153,9 +153,7 @@ impl Layout {
             arrays.push(match (&c.cells, self.whole.contains(&i)) {
                 (Cells::Float(v), true) => Arc::new(v.iter().map(|x| whole(*x)).collect::<Int64Array>()),
                 (Cells::Text(v), _) => Arc::new(views(v.iter().map(Option::as_deref))),
-                (Cells::Labels { values, keys }, _) => Arc::new(views(
-                    keys.iter().map(|k| k.and_then(|k| values.get(k as usize)).map(String::as_str)),
-                )),
+                (Cells::Labels { values, keys }, _) => labels(values.iter().map(|v| Some(v.as_str())), keys)?,
                 (cells, _) => framescope_parquet::array(cells),
             });
         }
@@ -165,13 +163,17 @@ impl Layout {
                 _ => vec![None; chunk.rows()],
             };
             let at = chunk.columns.iter().position(|c| c.name == "run").map_or(0, |p| p + 1);
-            let trace = |r: &Option<i64>| r.and_then(|r| self.traces.get(usize::try_from(r).ok()?));
-            let application = views(runs.iter().map(|r| trace(r).map(|t| t.0.as_str())));
-            let process = runs.iter().map(|r| trace(r).and_then(|t| t.1)).collect::<Int64Array>();
-            let swap_chain = views(runs.iter().map(|r| trace(r).and_then(|t| t.2.as_deref())));
-            arrays.insert(at, Arc::new(application));
+            let keys: Vec<Option<u32>> = runs
+                .iter()
+                .map(|r| r.and_then(|r| u32::try_from(r).ok()).filter(|&r| (r as usize) < self.traces.len()))
+                .collect();
+            let application = labels(self.traces.iter().map(|t| Some(t.0.as_str())), &keys)?;
+            let swap_chain = labels(self.traces.iter().map(|t| t.2.as_deref()), &keys)?;
+            let process =
+                keys.iter().map(|k| k.and_then(|k| self.traces[k as usize].1)).collect::<Int64Array>();
+            arrays.insert(at, application);
             arrays.insert(at + 1, Arc::new(process));
-            arrays.insert(at + 2, Arc::new(swap_chain));
+            arrays.insert(at + 2, swap_chain);
         }
         RecordBatch::try_new(self.schema.clone(), arrays)
     }
@@ -202,6 +204,16 @@ fn views<'s>(cells: impl Iterator<Item = Option<&'s str>>) -> StringViewArray {
         b.append_option(c);
     }
     b.finish()
+}
+
+/// Each row's text from a short list (`values`, by index in `keys`) as a string view
+/// array: the list's views copied per row, its texts stored once.
+fn labels<'s>(
+    values: impl Iterator<Item = Option<&'s str>>,
+    keys: &[Option<u32>],
+) -> Result<ArrayRef, ArrowError> {
+    let distinct = views(values);
+    arrow_select::take::take(&distinct, &UInt32Array::from(keys.to_vec()), None)
 }
 
 /// A whole number, or null (NaN, or a value that is not whole).
