@@ -3,8 +3,8 @@
 //! Documents (`report`, `compare`) cross as the JSON text `--json` prints, which the
 //! Python side (`python/framescope/`) wraps in typed objects; tables (frames, runs,
 //! history) cross as Arrow record batches through the Arrow PyCapsule stream
-//! interface ([`arrow`]). Files are read and analysed off the Python thread with the
-//! GIL released; long calls report progress and stop on KeyboardInterrupt ([`work`]).
+//! interface (the `arrow` module). Files are read and analysed off the Python thread with the
+//! GIL released; long calls report progress and stop on KeyboardInterrupt (the `work` module).
 
 // PyO3 extracts Python arguments into owned values (`Vec<PathBuf>`), which a function
 // then only borrows.
