@@ -198,8 +198,10 @@ fn compare_json(
         Sides::Sets(a, b) => a.len() + b.len(),
         Sides::Single(..) => 2,
     };
-    let doc = work::run(py, total, progress.as_ref(), move |_| {
-        json(&compare::document(&sides, &c.o.job, &c.o.settings, &gate, limits, c.o.workers))
+    let doc = work::run(py, total, progress.as_ref(), move |ticker| {
+        let doc = compare::document(&sides, &c.o.job, &c.o.settings, &gate, limits, c.o.workers);
+        ticker.tick(total);
+        json(&doc)
     })?;
     doc.py_err(py)
 }

@@ -220,3 +220,16 @@ def test_a_comparison_is_typed_and_equals_the_clis():
     assert cmp.sets is None and isinstance(cmp.regressions, list)
     sets = framescope.compare([SAMPLE, SAMPLE], [b, b])
     assert sets.sets is not None and sets.regressions == []
+
+
+def test_compare_reports_its_progress_and_history_names_in_snake_case(tmp_path):
+    b = str(REPO / "sample-traces" / "synthetic-run-b.csv")
+    seen = []
+    framescope.compare(SAMPLE, b, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(2, 2)]
+    from conftest import cli
+    db = tmp_path / "h.sqlite"
+    cli("history", "add", str(db), SAMPLE, "--build", "b1", check_codes=(0,))
+    plain, snake = framescope.history(db), framescope.history(db, naming="snake")
+    assert snake.columns == [framescope.snake_case(c) for c in plain.columns]
+    assert snake["summary_avg_fps"].to_list() == plain["summary.avg_fps"].to_list()
