@@ -233,3 +233,14 @@ def test_compare_reports_its_progress_and_history_names_in_snake_case(tmp_path):
     plain, snake = framescope.history(db), framescope.history(db, naming="snake")
     assert snake.columns == [framescope.snake_case(c) for c in plain.columns]
     assert snake["summary_avg_fps"].to_list() == plain["summary.avg_fps"].to_list()
+
+
+def test_a_missing_section_gives_none_figures(tmp_path):
+    (run,) = framescope.report(tmp_path / "nope.csv").runs
+    assert run.failed and run.error.message.startswith(str(tmp_path / "nope.csv"))
+    assert "summary" not in run and run.summary.avg_fps is None
+    assert type(run.summary).__name__ == "SummaryFigures" and run.capframex.average_fps is None
+    ok = framescope.open(SAMPLE).analyze().run
+    # No generated frames: the JSON's frame_types is null, its figures None.
+    assert ok["frame_types"] is None and ok.frame_types.generated_fps is None
+    assert ok.capframex.average_fps == ok["conventions"]["capframex"]["average_fps"] > 0

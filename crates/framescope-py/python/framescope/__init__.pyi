@@ -180,19 +180,19 @@ class MangohudFigures(Figures):
     p97_fps: Optional[float]
 
 class _RunSections:
-    summary: Optional[SummaryFigures]
-    pacing: Optional[PacingFigures]
-    stutters: Optional[StuttersFigures]
-    osc: Optional[OscFigures]
-    latency: Optional[LatencyFigures]
-    limiter: Optional[LimiterFigures]
-    frame_types: Optional[FrameTypesFigures]
-    efficiency: Optional[EfficiencyFigures]
-    tool_figures: Optional[ToolFiguresFigures]
-    capframex: Optional[CapframexFigures]
-    frameview: Optional[FrameviewFigures]
-    presentmon: Optional[PresentmonFigures]
-    mangohud: Optional[MangohudFigures]
+    summary: SummaryFigures
+    pacing: PacingFigures
+    stutters: StuttersFigures
+    osc: OscFigures
+    latency: LatencyFigures
+    limiter: LimiterFigures
+    frame_types: FrameTypesFigures
+    efficiency: EfficiencyFigures
+    tool_figures: ToolFiguresFigures
+    capframex: CapframexFigures
+    frameview: FrameviewFigures
+    presentmon: PresentmonFigures
+    mangohud: MangohudFigures
     run: RunFigures
 # END figures
 

@@ -163,7 +163,8 @@ _CONVENTIONS = ("capframex", "frameview", "presentmon", "mangohud")
 class Run(Record):
     """A run of a report: a trace of a file analysed (or a file that failed:
     ``error`` set, every figure missing). Its figures are attributes by section
-    (``run.summary.avg_fps``, ``run.stutters.count``); counts are ints."""
+    (``run.summary.avg_fps``, ``run.stutters.count``; counts are ints); a section the
+    run lacks gives every figure as None."""
 
     def __init__(self, doc: Dict[str, Any]) -> None:
         super().__init__(doc)
@@ -180,10 +181,14 @@ class Run(Record):
     def __getattr__(self, name: str) -> Any:
         if name == "run" and "run" in SECTIONS:
             return SECTIONS["run"]({k: self.get(k) for k in SECTIONS["run"]._names})
-        if name in _CONVENTIONS and isinstance(self.get("conventions"), dict):
-            return self["conventions"].get(name)
-        if name in SECTIONS and name not in self:
-            return None
+        if name in _CONVENTIONS:
+            conventions = self.get("conventions")
+            found = conventions.get(name) if isinstance(conventions, dict) else None
+            return found if found is not None else SECTIONS[name]({})
+        if name in SECTIONS and self.get(name) is None:
+            # A section the run lacks (a failed file; frame_types without generated
+            # frames): its figures are all None (`run["section"]` is None as in the JSON).
+            return SECTIONS[name]({})
         if name == "error" and name not in self:
             return None
         return super().__getattr__(name)

@@ -27,7 +27,7 @@ def stub() -> str:
     out.append("class _RunSections:")
     for section in sections:
         if section != "run":
-            out.append(f"    {section}: Optional[{_class_name(section)}]")
+            out.append(f"    {section}: {_class_name(section)}")
     out.append(f"    run: {_class_name('run')}")
     out.append("# END figures")
     return "\n".join(out) + "\n"

@@ -11,10 +11,10 @@ def fps(path: str) -> Optional[float]:
     capture = framescope.open(path, trace="default", max_skipped="5%")
     report = capture.analyze(target_fps=60, stutter_threshold="20%", frame_time="display")
     frames: int = report.run.frames
-    count: Optional[int] = report.run.stutters.count if report.run.stutters else None
+    count: Optional[int] = report.run.stutters.count
     df: pl.DataFrame = capture.frames(analysed_only=True)
     print(frames, count, df.height, capture.format, [t.application for t in capture.traces])
-    return report.summary.avg_fps if report.summary else None
+    return report.summary.avg_fps
 
 
 def fails(path: str) -> None:
