@@ -8,6 +8,7 @@
 //! [`report()`] does all of it for a list of inputs (files loaded in parallel, runs in
 //! argument order); [`mod@compare`] builds the `compare` documents.
 
+pub mod checks;
 pub mod compare;
 pub(crate) mod frames;
 pub(crate) mod inputs;
@@ -15,7 +16,7 @@ mod options;
 mod selector;
 
 pub use frames::FrameTable;
-pub use inputs::{default_workers, for_each_ordered};
+pub use inputs::{default_workers, for_each_ordered, for_each_ordered_on};
 
 pub use inputs::{CAPTURE_EXTENSIONS, Input, STDIN_NAME, expand};
 pub use options::{

@@ -69,6 +69,9 @@ pub enum OptionError {
     /// A worker count of 0.
     #[error("must be at least 1")]
     NoWorkers,
+    /// A further column of a generic CSV without the column it goes with.
+    #[error("goes with column (the frame-time or timestamp column of a CSV of no known format)")]
+    NeedsColumn,
 }
 
 /// A finite number.
@@ -185,8 +188,8 @@ pub fn convention(s: &str) -> Result<Section, OptionError> {
 pub struct OptionValues<'a> {
     /// `--target-fps`.
     pub target_fps: f64,
-    /// `--stutter-threshold`, a fraction.
-    pub stutter_threshold: f64,
+    /// `--stutter-threshold`, as written: a fraction (`0.2`) or a percentage (`20%`).
+    pub stutter_threshold: &'a str,
     /// `--stutter-floor-ms`.
     pub stutter_floor_ms: f64,
     /// `--refresh-hz`.
@@ -203,6 +206,10 @@ pub struct OptionValues<'a> {
     pub column: Option<&'a str>,
     /// `--unit`.
     pub unit: &'a str,
+    /// `--extra-column`, each as written (`gpu-time=NAME`); only with `column`.
+    pub extra_columns: &'a [String],
+    /// `--max-skipped`, as written: a fraction (`0.05`) or a percentage (`5%`).
+    pub max_skipped: Option<&'a str>,
     /// `--qpc-frequency`.
     pub qpc_frequency: Option<f64>,
     /// How many files are read at once (`None`: as many as the machine has cores).
@@ -229,6 +236,8 @@ pub struct Options {
     pub job: Job,
     /// How many files are read at once.
     pub workers: usize,
+    /// `--max-skipped`, a fraction.
+    pub max_skipped: Option<f64>,
 }
 
 impl OptionValues<'_> {
@@ -237,8 +246,7 @@ impl OptionValues<'_> {
         let named = |option: &'static str| move |error: OptionError| BadOption { option, error };
         let settings = Settings {
             target_fps: positive_value(self.target_fps).map_err(named("target_fps"))?,
-            stutter_threshold: non_negative_value(self.stutter_threshold)
-                .map_err(named("stutter_threshold"))?,
+            stutter_threshold: threshold(self.stutter_threshold).map_err(named("stutter_threshold"))?,
             stutter_floor_ms: non_negative_value(self.stutter_floor_ms).map_err(named("stutter_floor_ms"))?,
             refresh_hz: self.refresh_hz.map(positive_value).transpose().map_err(named("refresh_hz"))?,
             frame_time: frame_time(self.frame_time).map_err(named("frame_time"))?,
@@ -252,10 +260,15 @@ impl OptionValues<'_> {
             Some(spec) => {
                 let (role, column) = column_spec(spec).map_err(named("column"))?;
                 let unit = time_unit(self.unit).map_err(named("unit"))?;
-                Some(ColumnMapping { role, column, unit, extra: Vec::new() })
+                let extra = self.extra_columns.iter().map(|s| extra_column(s)).collect::<Result<_, _>>();
+                Some(ColumnMapping { role, column, unit, extra: extra.map_err(named("extra_column"))? })
+            }
+            None if !self.extra_columns.is_empty() => {
+                return Err(named("extra_column")(OptionError::NeedsColumn));
             }
             None => None,
         };
+        let max_skipped = self.max_skipped.map(fraction).transpose().map_err(named("max_skipped"))?;
         let qpc_frequency_hz =
             self.qpc_frequency.map(positive_value).transpose().map_err(named("qpc_frequency"))?;
         let workers = match self.workers {
@@ -264,7 +277,7 @@ impl OptionValues<'_> {
             None => super::default_workers(),
         };
         let opts = LoadOptions { qpc_frequency_hz, mapping, figures_only: false };
-        Ok(Options { settings, job: Job { selector, opts, trim }, workers })
+        Ok(Options { settings, job: Job { selector, opts, trim }, workers, max_skipped })
     }
 }
 
@@ -307,7 +320,7 @@ mod tests {
     fn a_bindings_values_are_checked_and_named() {
         let ok = OptionValues {
             target_fps: 60.0,
-            stutter_threshold: 0.2,
+            stutter_threshold: "20%",
             stutter_floor_ms: 4.0,
             refresh_hz: None,
             frame_time: "auto",
@@ -316,11 +329,26 @@ mod tests {
             trim_end: 1.5,
             column: Some("frame-time=ms"),
             unit: "ms",
+            extra_columns: &[],
+            max_skipped: Some("5%"),
             qpc_frequency: None,
             workers: Some(2),
         };
         let checked = ok.check().unwrap();
         assert_eq!((checked.job.trim.end_s, checked.workers), (1.5, 2));
+        assert_eq!((checked.settings.stutter_threshold, checked.max_skipped), (0.2, Some(0.05)));
+        let bad = OptionValues { stutter_threshold: "50", ..ok }.check().unwrap_err();
+        assert!(bad.to_string().starts_with("stutter_threshold: 50 is a fraction of 1 or more"), "{bad}");
+        let extra = ["gpu-time=gpu_us".to_owned()];
+        let checked = OptionValues { extra_columns: &extra, ..ok }.check().unwrap();
+        assert_eq!(checked.job.opts.mapping.map(|m| m.extra.len()), Some(1));
+        let bad = OptionValues { extra_columns: &extra, column: None, ..ok }.check().unwrap_err();
+        assert_eq!(bad.option, "extra_column");
+        let bad = OptionValues { max_skipped: Some("2"), ..ok }.check().unwrap_err();
+        assert_eq!(
+            bad.to_string(),
+            "max_skipped: 2 is more than 1 (100 %); write a fraction such as 0.05 or 5%"
+        );
         let bad = OptionValues { target_fps: 0.0, ..ok }.check().unwrap_err();
         assert_eq!(bad.to_string(), "target_fps: must be greater than 0, got 0");
         let bad = OptionValues { frame_time: "gpu", ..ok }.check().unwrap_err();
