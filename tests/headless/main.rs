@@ -38,6 +38,7 @@ mod issue20_cli;
 mod issue20_units;
 mod issue34_fixes;
 mod issue38;
+mod issue38_formats;
 mod limiter_cli;
 mod live_cli;
 mod mangled_captures;

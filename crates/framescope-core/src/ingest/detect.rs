@@ -201,6 +201,10 @@ pub(super) const CSV_SIGNATURES: &[CsvSignature] = &[
                     || ["GameThreadTime", "RenderThreadTime", "RHIThreadTime"].iter().any(|n| h.has(n)))
         },
     },
+    CsvSignature {
+        is: Signature::CapFrameXLinux,
+        sniff: |h| super::capframex_linux::sniff(&h.lower, h.presentmon),
+    },
     CsvSignature { is: Signature::Known(KnownLayout::Fraps), sniff: |h| layout::is_fraps(&h.lower) },
     // A game's benchmark export: `frame, fps, time`, the time a running clock in seconds.
     CsvSignature {
@@ -389,6 +393,9 @@ mod tests {
         assert_eq!(sig("FrameTime,GameThreadTime,EVENTS"), Signature::Unreal(UnrealLayout::Old));
         assert_eq!(sig("Application,ProcessID,FrameTime,EVENTS"), Signature::Other);
         assert_eq!(sig("Frame,Time (ms),,"), Signature::Known(KnownLayout::Fraps));
+        let linux = "MsBetweenPresents,MsUntilRenderComplete,MsUntilDisplayed,MsActualPresent";
+        assert_eq!(sig(linux), Signature::CapFrameXLinux);
+        assert_eq!(sig(&format!("Application,ProcessID,{linux}")), Signature::Other);
         // A game benchmark's export, any case, extra columns after the three; not with
         // PresentMon's identity columns, nor FRAPS' `Time (ms)`.
         let bench = Signature::Known(KnownLayout::GameBenchmark);

@@ -14,6 +14,7 @@
 mod afterburner;
 mod builder;
 mod capframex_json;
+pub(crate) mod capframex_linux;
 mod capframex_sensors;
 mod capframex_sensors_legacy;
 mod csv_capture;
@@ -192,6 +193,9 @@ fn load_csv<R: BufRead + Send>(
     match layout::signature(&head.header, head.sep) {
         Signature::Unity(l) => unity::load(path, &head, reader, l, progress).map(mapping_ignored),
         Signature::Unreal(l) => unreal::load(path, &head, reader, l, progress).map(mapping_ignored),
+        Signature::CapFrameXLinux => {
+            capframex_linux::load(path, &head, reader, progress).map(mapping_ignored)
+        }
         Signature::Known(k) => match (&mapping, k) {
             // A game benchmark's time column is a guess: the user's mapping wins.
             (Some(m), generic::KnownLayout::GameBenchmark) => {

@@ -33,6 +33,9 @@ pub enum Format {
     /// CapFrameX capture JSON.
     #[serde(rename = "capframex-json")]
     CapFrameXJson,
+    /// CapFrameX on Linux: its Vulkan layer's session CSV.
+    #[serde(rename = "capframex-linux")]
+    CapFrameXLinux,
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
@@ -70,6 +73,7 @@ impl Format {
             Self::CapFrameXCsv => "capframex-csv",
             Self::MangoHud => "mangohud",
             Self::CapFrameXJson => "capframex-json",
+            Self::CapFrameXLinux => "capframex-linux",
             Self::NvidiaApp => "nvidia-app",
             Self::Afterburner => "afterburner",
             Self::Unity => "unity",

@@ -1,0 +1,98 @@
+//! Issue 38: the Linux and Android capture formats, each on a fixture under
+//! `tests/fixtures/i38/` whose figures are worked by hand here from the spec
+//! (`metrics.md` §1, §7, §16) and the writers' layouts (`docs/decisions.md`, "Issue 38:
+//! Linux and Android formats").
+#![allow(clippy::expect_used, clippy::unwrap_used)]
+
+use crate::common;
+
+use common::{TempDir, repo_file, report_json};
+use serde_json::Value;
+
+/// `v` is a number within 1e-9 of `want`.
+fn near(v: &Value, want: f64) -> bool {
+    v.as_f64().is_some_and(|x| (x - want).abs() < 1e-9)
+}
+
+/// The fixture `name` under `tests/fixtures/i38/`.
+fn fixture(name: &str) -> std::path::PathBuf {
+    repo_file(&format!("tests/fixtures/i38/{name}"))
+}
+
+/// The HTML page of `file` holds `words` (the normal pipeline, `--html`).
+fn html_has(file: &std::path::Path, words: &[&str]) {
+    let dir = TempDir::new("i38-html");
+    let out = dir.0.join("page.html");
+    let run = common::framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), out.as_os_str()]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let page = std::fs::read_to_string(&out).unwrap();
+    for w in words {
+        assert!(page.contains(w), "{w} not in the page of {}", file.display());
+    }
+}
+
+/// CapFrameX on Linux: 5 frames of MsBetweenPresents 16, 17, 15, 18, 16 ms — T = 82
+/// ms, 5000 / 82 = 60.976 FPS, sorted 15, 16, 16, 17, 18: p50 16, p90 17 + 0.6 × 1 =
+/// 17.6. The first row's 0.00 in MsUntilDisplayed and MsActualPresent are placeholders
+/// (no present timing yet): present to display is the mean of 9, 8, 10, 9 = 9 ms (not
+/// 7.2 ms with a 0 in it); under the display source the series is MsActualPresent 16.67,
+/// 16.67, 16.66, 16.67 — 4 frames in 66.67 ms, 4000 / 66.67 FPS. The sidecar JSON is the
+/// system info and its `game` names the trace.
+#[test]
+fn capframex_linux_csv_with_its_sidecar() {
+    let file = fixture("capframex-linux_vkcube_20260112_201500.csv");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "capframex-linux");
+    assert_eq!(run["application"], "vkcube");
+    assert_eq!(run["frames"], 5);
+    assert!(run["dropped_frames"].is_null());
+    assert!(near(&run["duration_ms"], 82.0));
+    assert!(near(&run["summary"]["avg_fps"], 5000.0 / 82.0));
+    assert!(near(&run["summary"]["p50_ms"], 16.0) && near(&run["summary"]["p90_ms"], 17.6));
+    assert!(near(&run["latency"]["display_latency_mean_ms"], 9.0));
+    assert_eq!(run["system"]["gpu"], "AMD Radeon RX 7800 XT (RADV NAVI32)");
+    assert_eq!(run["system"]["timingMode"], "VK_EXT_present_timing");
+    assert_eq!(run["system"]["frameCount"], "5");
+
+    let (_, display) = report_json([file.as_os_str(), "--frame-time".as_ref(), "display".as_ref()]);
+    let run = &display["runs"][0];
+    assert_eq!((&run["frame_time"], &run["frames"]), (&Value::from("display"), &Value::from(4)));
+    assert!((run["duration_ms"].as_f64().unwrap() - 66.67).abs() < 1e-9);
+    assert!((run["summary"]["avg_fps"].as_f64().unwrap() - 4000.0 / 66.67).abs() < 1e-9);
+
+    // The table never prints a placeholder 0 as a latency; the page names the format.
+    let table = common::framescope(["report".as_ref(), file.as_os_str()]).stdout;
+    assert!(table.contains("present to display mean 9.00 ms"), "{table}");
+    html_has(&file, &["capframex-linux", "vkcube"]);
+    // A folder walk reads the CSV once and the sidecar with it, not as a capture.
+    let (code, doc) = report_json([fixture("").as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let files: Vec<&str> =
+        doc["runs"].as_array().unwrap().iter().filter_map(|r| r["file"].as_str()).collect();
+    assert!(files.iter().all(|f| !f.ends_with(".json")), "{files:?}");
+}
+
+/// Without present timing the layer writes 0.00 in the three timing columns of every
+/// row: no display data (a note says so), no present-to-display figure, and the frame
+/// times stand; a sidecar that is no JSON object is left out with a warning.
+#[test]
+fn capframex_linux_without_present_timing() {
+    let dir = TempDir::new("i38-cx-zero");
+    let csv = dir.file(
+        "g.csv",
+        b"MsBetweenPresents,MsUntilRenderComplete,MsUntilDisplayed,MsActualPresent\n10.00,0.00,0.00,0.00\n\
+          20.00,0.00,0.00,0.00\n",
+    );
+    dir.file("g.json", b"[1, 2]");
+    let (code, doc) = report_json([csv.as_os_str()]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    assert!(near(&run["summary"]["avg_fps"], 2000.0 / 30.0));
+    assert!(run["latency"]["display_latency_mean_ms"].is_null());
+    let messages: Vec<&str> =
+        run["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.contains("no display data")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.contains("g.json")), "{messages:?}");
+}
