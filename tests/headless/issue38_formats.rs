@@ -21,7 +21,8 @@ fn fixture(name: &str) -> std::path::PathBuf {
 
 /// The HTML page of `file` holds `words` (the normal pipeline, `--html`).
 fn html_has(file: &std::path::Path, words: &[&str]) {
-    let dir = TempDir::new("i38-html");
+    let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+    let dir = TempDir::new(&format!("i38-html-{stem}"));
     let out = dir.0.join("page.html");
     let run = common::framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), out.as_os_str()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -71,7 +72,8 @@ fn capframex_linux_csv_with_its_sidecar() {
     assert_eq!(code, 0, "{doc}");
     let files: Vec<&str> =
         doc["runs"].as_array().unwrap().iter().filter_map(|r| r["file"].as_str()).collect();
-    assert!(files.iter().all(|f| !f.ends_with(".json")), "{files:?}");
+    let json = |f: &&str| std::path::Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
+    assert!(!files.iter().any(json), "{files:?}");
 }
 
 /// Without present timing the layer writes 0.00 in the three timing columns of every
@@ -95,4 +97,57 @@ fn capframex_linux_without_present_timing() {
         run["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
     assert!(messages.iter().any(|m| m.contains("no display data")), "{messages:?}");
     assert!(messages.iter().any(|m| m.contains("g.json")), "{messages:?}");
+}
+
+/// pyrofling's latency-measurement log: rows (present id, then stimulus, queue present,
+/// queue done, present complete in s) 1000 @ 10.046, 1040 @ 10.546, 1100 @ 11.346,
+/// 1120 @ 11.746, and one DEBUG line. The first row opens the clock; the samples are
+/// 40 presents in 500 ms (12.5 ms), 60 in 800 ms (13.333 ms), 20 in 400 ms (20 ms):
+/// T = 1700 ms, ≈120 frames, 120 / 1.7 = 70.588 FPS. Stages of the three sample rows
+/// (ms): input → present 20, 30, 10 (mean 20); present → GPU idle 12, 16, 12 (13.333);
+/// GPU idle → FirstPixelOut 14, 0, 24 (12.667); input → display 46 each (46). They are
+/// compared like every other latency figure.
+#[test]
+fn pyrofling_latency_log() {
+    let file = fixture("latency-measurement-vkcube-2026-07-01-10-32-00.csv");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "pyrofling");
+    assert_eq!(
+        (&run["sampled"], &run["samples"], &run["frames"]),
+        (&Value::Bool(true), &Value::from(3), &Value::from(120))
+    );
+    let close = |v: &Value, want: f64| v.as_f64().is_some_and(|x| (x - want).abs() < 1e-6);
+    assert!(close(&run["duration_ms"], 1700.0));
+    assert!(close(&run["summary"]["avg_fps"], 120.0 / 1.7));
+    assert!(close(&run["summary"]["min_fps"], 50.0) && close(&run["summary"]["max_fps"], 80.0));
+    let l = &run["latency"];
+    assert!(close(&l["input_to_present_mean_ms"], 20.0));
+    assert!(close(&l["present_to_gpu_idle_mean_ms"], 40.0 / 3.0));
+    assert!(close(&l["gpu_idle_to_display_mean_ms"], 38.0 / 3.0));
+    assert!(close(&l["input_to_display_mean_ms"], 46.0));
+    assert_eq!(run["system"]["present stage"], "FirstPixelOut");
+    let table = common::framescope(["report".as_ref(), file.as_os_str()]).stdout;
+    assert!(table.contains("input to display mean 46.00 ms   input to present mean 20.00 ms"), "{table}");
+    html_has(&file, &["pyrofling", "Input to display mean"]);
+
+    // The last row 10 ms later on screen: input → display 46, 46, 56 = 49.333, worse.
+    let dir = TempDir::new("i38-pyro-compare");
+    let text = std::fs::read_to_string(&file).unwrap().replace("11.746000", "11.756000");
+    let later = dir.file("later.csv", text.as_bytes());
+    let out = common::framescope(["compare".as_ref(), file.as_os_str(), later.as_os_str()]).stdout;
+    let line = out.lines().find(|l| l.contains("latency.input_to_display_mean_ms")).unwrap_or_default();
+    assert!(line.contains("+3.333") && line.ends_with("worse"), "{out}");
+}
+
+/// A latency log whose present ids or times never advance has no frame rate: a clear
+/// error naming the file, never a panic.
+#[test]
+fn pyrofling_log_without_two_usable_rows_is_an_error() {
+    let dir = TempDir::new("i38-pyro-bad");
+    let one = dir.file("one.csv", b"id,stimulus,queuepresent,queuedone,Dequeued\n5,1.0,1.1,1.2,1.3\nx,y\n");
+    let run = common::framescope(["report".as_ref(), one.as_os_str()]);
+    assert_eq!(run.code, 1);
+    assert!(run.stderr.contains("one.csv") && run.stderr.contains("no frame rate"), "{}", run.stderr);
 }

@@ -148,6 +148,10 @@ fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
         run,
         &[
             "latency.all_input_to_photon_mean_ms",
+            "latency.input_to_display_mean_ms",
+            "latency.input_to_present_mean_ms",
+            "latency.present_to_gpu_idle_mean_ms",
+            "latency.gpu_idle_to_display_mean_ms",
             "latency.animation_error_mean_abs_ms",
             "latency.animation_error_p99_abs_ms",
             "latency.animation_error_over_1ms_fraction",

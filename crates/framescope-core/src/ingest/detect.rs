@@ -201,6 +201,7 @@ pub(super) const CSV_SIGNATURES: &[CsvSignature] = &[
                     || ["GameThreadTime", "RenderThreadTime", "RHIThreadTime"].iter().any(|n| h.has(n)))
         },
     },
+    CsvSignature { is: Signature::Pyrofling, sniff: |h| super::pyrofling::sniff(&h.lower) },
     CsvSignature {
         is: Signature::CapFrameXLinux,
         sniff: |h| super::capframex_linux::sniff(&h.lower, h.presentmon),
@@ -395,6 +396,7 @@ mod tests {
         assert_eq!(sig("Frame,Time (ms),,"), Signature::Known(KnownLayout::Fraps));
         let linux = "MsBetweenPresents,MsUntilRenderComplete,MsUntilDisplayed,MsActualPresent";
         assert_eq!(sig(linux), Signature::CapFrameXLinux);
+        assert_eq!(sig("id,stimulus,queuepresent,queuedone,Dequeued"), Signature::Pyrofling);
         assert_eq!(sig(&format!("Application,ProcessID,{linux}")), Signature::Other);
         // A game benchmark's export, any case, extra columns after the three; not with
         // PresentMon's identity columns, nor FRAPS' `Time (ms)`.

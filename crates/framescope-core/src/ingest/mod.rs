@@ -35,6 +35,7 @@ mod overflow;
 pub(crate) mod pcl;
 mod preamble;
 mod progress;
+pub(crate) mod pyrofling;
 mod records;
 mod sampled;
 mod sessions;
@@ -193,6 +194,7 @@ fn load_csv<R: BufRead + Send>(
     match layout::signature(&head.header, head.sep) {
         Signature::Unity(l) => unity::load(path, &head, reader, l, progress).map(mapping_ignored),
         Signature::Unreal(l) => unreal::load(path, &head, reader, l, progress).map(mapping_ignored),
+        Signature::Pyrofling => pyrofling::load(path, &head, reader, progress).map(mapping_ignored),
         Signature::CapFrameXLinux => {
             capframex_linux::load(path, &head, reader, progress).map(mapping_ignored)
         }

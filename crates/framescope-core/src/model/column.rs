@@ -74,6 +74,16 @@ pub enum ColumnKind {
     /// A latency stage an engine's timestamps give (Unity: main thread, render submit,
     /// GPU; `formats.md` §7), ms.
     LatencyStage,
+    /// A latency-measurement log's (pyrofling) synthetic input to `vkQueuePresentKHR`.
+    InputToPresent,
+    /// A latency-measurement log's `vkQueuePresentKHR` to the GPU going idle.
+    PresentToGpuIdle,
+    /// A latency-measurement log's GPU idle to the present completing (flipped or
+    /// dequeued, `VK_EXT_present_timing`).
+    GpuIdleToDisplay,
+    /// A latency-measurement log's synthetic input to the present completing: the
+    /// three stages above together.
+    InputToDisplay,
     /// A sampled sensor: power, temperature, clock, load, memory.
     Telemetry,
     /// Any other numeric column (flags, sync interval, raw timestamps, ...).

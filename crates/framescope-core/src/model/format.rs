@@ -36,6 +36,10 @@ pub enum Format {
     /// CapFrameX on Linux: its Vulkan layer's session CSV.
     #[serde(rename = "capframex-linux")]
     CapFrameXLinux,
+    /// pyrofling's latency-measurement layer CSV (Linux, Vulkan): one row per measured
+    /// synthetic input, read as a sampled log with latency stages.
+    #[serde(rename = "pyrofling")]
+    Pyrofling,
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
@@ -74,6 +78,7 @@ impl Format {
             Self::MangoHud => "mangohud",
             Self::CapFrameXJson => "capframex-json",
             Self::CapFrameXLinux => "capframex-linux",
+            Self::Pyrofling => "pyrofling",
             Self::NvidiaApp => "nvidia-app",
             Self::Afterburner => "afterburner",
             Self::Unity => "unity",

@@ -356,6 +356,8 @@ pub enum Signature {
     Unreal(super::unreal::UnrealLayout),
     /// CapFrameX on Linux: `MsBetweenPresents` with `MsActualPresent`.
     CapFrameXLinux,
+    /// pyrofling's latency-measurement layer: `id,stimulus,queuepresent,queuedone,STAGE`.
+    Pyrofling,
     /// A generic layout known without a mapping.
     Known(super::generic::KnownLayout),
     /// None of these: the PresentMon-family layouts (or nothing).
