@@ -151,3 +151,95 @@ fn pyrofling_log_without_two_usable_rows_is_an_error() {
     assert_eq!(run.code, 1);
     assert!(run.stderr.contains("one.csv") && run.stderr.contains("no frame rate"), "{}", run.stderr);
 }
+
+/// SurfaceFlinger `--latency`: period 16 666 666 ns; rows (desired, actual, ready)
+/// `0 0 0` and an INT64_MAX actual present are pending (skipped, counted); the actual
+/// presents 1.000000000, 1.016666666, 1.050000000, 1.066666666 s give frames of
+/// 16.666_666, 33.333_334, 16.666_666 ms — T = 66.666_666 ms, 3000 / T = 45.0000004 FPS;
+/// the refresh grid is the stated period (60.0000024 Hz, source `capture`), not detected.
+#[test]
+fn android_surfaceflinger_latency_dump() {
+    let file = fixture("android-surfaceflinger-latency-SurfaceView.txt");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0);
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "android-surfaceflinger");
+    assert_eq!(run["frames"], 3);
+    let close = |v: &Value, want: f64| v.as_f64().is_some_and(|x| (x - want).abs() < 1e-9);
+    assert!(close(&run["duration_ms"], 66.666_666));
+    assert!(close(&run["summary"]["avg_fps"], 3000.0 / 66.666_666));
+    assert!(close(&run["summary"]["min_fps"], 1000.0 / 33.333_334));
+    assert_eq!(run["vsync"]["source"], "capture");
+    assert!(close(&run["vsync"]["period_ms"], 16.666_666));
+    let w = &run["warnings"][0];
+    assert_eq!(w["line"], 2);
+    assert!(w["message"].as_str().unwrap().starts_with("2 rows not presented yet"), "{w}");
+    // The display series is the same intervals.
+    let (_, display) = report_json([file.as_os_str(), "--frame-time".as_ref(), "display".as_ref()]);
+    assert_eq!(display["runs"][0]["summary"], run["summary"]);
+    html_has(&file, &["android-surfaceflinger"]);
+}
+
+/// gfxinfo framestats, saved as UTF-16 LE with a BOM (the same text as UTF-16 BE and as
+/// UTF-8 reads the same): two windows, two traces. Window 1 (old header): the Flags 1
+/// row is skipped; IntendedVsync 1.016666666, 1.033333333, 1.050000000, 1.083333333 s
+/// give frames 16.666667, 16.666667, 33.333333 ms (T = 66.666_667 ms, 45 FPS); their
+/// durations FrameCompleted − IntendedVsync are 20, 8, 8 ms, so the first frame is
+/// janky (20 > 16.67 ms) — a frame-health mark at position 0. Window 2 (Android 12+
+/// header, columns found by name): 2 frames of 16.666667 ms, none janky. The dump's own
+/// summary is kept as it wrote it, apart from the figures.
+#[test]
+fn android_gfxinfo_framestats_dump() {
+    let file = fixture("android-gfxinfo-framestats-utf16le.txt");
+    let (code, doc) = report_json([file.as_os_str(), "--trace".as_ref(), "all".as_ref()]);
+    assert_eq!(code, 0);
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    let close = |v: &Value, want: f64| v.as_f64().is_some_and(|x| (x - want).abs() < 1e-6);
+    let (a, b) = (&runs[0], &runs[1]);
+    assert_eq!(a["format"], "android-gfxinfo");
+    assert!(a["application"].as_str().unwrap().starts_with("com.example.game/com.example.game.MainActivity"));
+    assert_eq!(a["frames"], 3);
+    assert!(close(&a["duration_ms"], 66.666_667) && close(&a["summary"]["avg_fps"], 45.0));
+    let jank = "Janky (duration over 16.67 ms)";
+    assert_eq!(a["health"]["spikes"][jank], serde_json::json!([0]));
+    assert_eq!(a["system"]["gfxinfo's own: Janky frames"], "12 (5.00%)");
+    assert_eq!(a["system"]["package"], "com.example.game");
+    assert_eq!(b["frames"], 2);
+    assert!(close(&b["summary"]["avg_fps"], 60.0));
+    assert!(b["health"]["spikes"].get(jank).is_none_or(|s| s.as_array().is_some_and(Vec::is_empty)));
+
+    let bytes = std::fs::read(&file).unwrap();
+    let units: Vec<u16> = bytes[2..].chunks(2).map(|c| u16::from_le_bytes([c[0], c[1]])).collect();
+    let text = String::from_utf16(&units).unwrap();
+    let dir = TempDir::new("i38-gfxinfo");
+    let utf8 = dir.file("utf8.txt", text.as_bytes());
+    let mut be = vec![0xFE, 0xFF];
+    be.extend(units.iter().flat_map(|u| u.to_be_bytes()));
+    let be = dir.file("be.txt", &be);
+    for other in [utf8, be] {
+        let (_, d) = report_json([other.as_os_str(), "--trace".as_ref(), "all".as_ref()]);
+        for (x, y) in d["runs"].as_array().unwrap().iter().zip(runs) {
+            assert_eq!((&x["summary"], &x["health"]), (&y["summary"], &y["health"]), "{}", other.display());
+        }
+    }
+    html_has(&file, &["android-gfxinfo", "Janky frames"]);
+}
+
+/// Android dumps that hold no frames are clear errors naming the file, never panics.
+#[test]
+fn android_dumps_without_frames_are_errors() {
+    let dir = TempDir::new("i38-android-bad");
+    let sf = dir.file("sf.txt", b"16666666\n0\t0\t0\n0\t0\t0\n");
+    let gfx =
+        dir.file("gfx.txt", b"** Graphics info for pid 1 [p] **\n---PROFILEDATA---\nFlags,Vsync\n0,1\n");
+    for (f, words) in [(sf, "fewer than two presented frames"), (gfx, "IntendedVsync")] {
+        let run = common::framescope(["report".as_ref(), f.as_os_str()]);
+        assert_eq!(run.code, 1);
+        assert!(
+            run.stderr.contains(f.file_name().unwrap().to_str().unwrap()) && run.stderr.contains(words),
+            "{}",
+            run.stderr
+        );
+    }
+}

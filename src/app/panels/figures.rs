@@ -169,6 +169,9 @@ fn refresh_and_frames_rows(run: &Run) -> Vec<(&'static str, String)> {
         Some(v) if v.source == VsyncSource::User => {
             rows.push((REFRESH, format!("{:.2} Hz — set by you", v.refresh_hz)));
         }
+        Some(v) if v.source == VsyncSource::Capture => {
+            rows.push((REFRESH, format!("{:.2} Hz — stated by the capture", v.refresh_hz)));
+        }
         Some(v) => rows.push((
             REFRESH,
             format!("{:.2} Hz — detected (confidence {:.0} %)", v.refresh_hz, v.confidence * 100.0),

@@ -14,7 +14,9 @@ use super::generic::{ColumnMapping, KnownLayout};
 use super::layout::{self, DetectError, Layout, Signature};
 use super::unity::UnityLayout;
 use super::unreal::UnrealLayout;
-use super::{LoadError, LoadErrorKind, LoadOptions, Progress, afterburner, capframex_json, etl, nvidia_app};
+use super::{
+    LoadError, LoadErrorKind, LoadOptions, Progress, afterburner, android, capframex_json, etl, nvidia_app,
+};
 use crate::model::{Capture, ColumnKind, Format};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -85,6 +87,18 @@ pub(super) const TEXT_FORMATS: &[TextFormat] = &[
         sniff: |h| afterburner::sniff(h.text),
         skips_bom: true,
         read: |i| afterburner::load(i.path, i.reader, i.progress),
+    },
+    TextFormat {
+        name: "Android SurfaceFlinger --latency",
+        sniff: |h| android::is_surfaceflinger(h.text),
+        skips_bom: true,
+        read: |i| android::load_surfaceflinger(i.path, i.reader, i.progress),
+    },
+    TextFormat {
+        name: "Android gfxinfo framestats",
+        sniff: |h| android::is_gfxinfo(h.text),
+        skips_bom: true,
+        read: |i| android::load_gfxinfo(i.path, i.reader, i.progress),
     },
     TextFormat {
         name: "CSV",
@@ -379,6 +393,8 @@ mod tests {
         assert_eq!(name(b"Timestamp (elapsed s),FPS\n"), "NVIDIA App");
         assert_eq!(name(b"00, 01-01-2024, Hardware monitoring log v1.6\n"), "MSI Afterburner");
         assert_eq!(name(b"\xEF\xBB\xBFApplication,ProcessID\n"), "CSV");
+        assert_eq!(name(b"16666666\n0\t0\t0\n"), "Android SurfaceFlinger --latency");
+        assert_eq!(name(b"Applications Graphics Acceleration Info:\n"), "Android gfxinfo framestats");
         assert_eq!(name(b""), "CSV");
         assert_eq!(TEXT_FORMATS.last().map(|f| f.name), Some("CSV"));
     }

@@ -12,6 +12,7 @@
 //! what was expected. Input files are only ever opened for reading.
 
 mod afterburner;
+pub(crate) mod android;
 mod builder;
 mod capframex_json;
 pub(crate) mod capframex_linux;

@@ -84,6 +84,13 @@ pub enum ColumnKind {
     /// A latency-measurement log's synthetic input to the present completing: the
     /// three stages above together.
     InputToDisplay,
+    /// A frame's own duration on a mobile pipeline (Android gfxinfo: `IntendedVsync` →
+    /// `FrameCompleted`; SurfaceFlinger: frame ready → actual present), ms: a latency row.
+    FrameDuration,
+    /// A frame-health mark the capture itself sets (Android: a janky frame, a jank
+    /// type): the frame's duration in ms where marked, missing elsewhere; every marked
+    /// frame is a spike of its action (`metrics.md` §16).
+    FrameMark,
     /// A sampled sensor: power, temperature, clock, load, memory.
     Telemetry,
     /// Any other numeric column (flags, sync interval, raw timestamps, ...).

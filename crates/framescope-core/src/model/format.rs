@@ -40,6 +40,12 @@ pub enum Format {
     /// synthetic input, read as a sampled log with latency stages.
     #[serde(rename = "pyrofling")]
     Pyrofling,
+    /// Android `dumpsys SurfaceFlinger --latency LAYER` text (`metrics.md` §16).
+    #[serde(rename = "android-surfaceflinger")]
+    AndroidSurfaceFlinger,
+    /// Android `dumpsys gfxinfo PACKAGE framestats` text (`metrics.md` §16).
+    #[serde(rename = "android-gfxinfo")]
+    AndroidGfxinfo,
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
@@ -79,6 +85,8 @@ impl Format {
             Self::CapFrameXJson => "capframex-json",
             Self::CapFrameXLinux => "capframex-linux",
             Self::Pyrofling => "pyrofling",
+            Self::AndroidSurfaceFlinger => "android-surfaceflinger",
+            Self::AndroidGfxinfo => "android-gfxinfo",
             Self::NvidiaApp => "nvidia-app",
             Self::Afterburner => "afterburner",
             Self::Unity => "unity",

@@ -147,14 +147,18 @@ fn engine_stack(trace: &Trace) -> Option<Stack> {
     ];
     let engine: Vec<&Column> =
         trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::LatencyStage).take(3).collect();
-    let (stages, names, title): (Vec<&Column>, Vec<&str>, &str) = if engine.is_empty() {
-        let found: Vec<(&Column, &str)> =
-            MEASURED.iter().filter_map(|&(k, name)| trace.column(k).map(|c| (c, name))).collect();
-        let (stages, names) = found.into_iter().unzip();
-        (stages, names, "Latency\ninput · GPU · display")
-    } else {
-        (engine, NAMES.to_vec(), "Latency\nmain · submit · GPU")
-    };
+    let duration = trace.column(ColumnKind::FrameDuration);
+    let (stages, names, title): (Vec<&Column>, Vec<&str>, &str) =
+        if let (true, Some(d)) = (engine.is_empty(), duration) {
+            (vec![d], vec!["Frame duration"], "Latency\nframe duration")
+        } else if engine.is_empty() {
+            let found: Vec<(&Column, &str)> =
+                MEASURED.iter().filter_map(|&(k, name)| trace.column(k).map(|c| (c, name))).collect();
+            let (stages, names) = found.into_iter().unzip();
+            (stages, names, "Latency\ninput · GPU · display")
+        } else {
+            (engine, NAMES.to_vec(), "Latency\nmain · submit · GPU")
+        };
     if stages.is_empty() || stages.iter().all(|c| c.values.all_missing()) {
         return None;
     }
