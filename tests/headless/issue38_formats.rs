@@ -243,3 +243,114 @@ fn android_dumps_without_frames_are_errors() {
         );
     }
 }
+
+/// The Perfetto fixture, built with the test-side protobuf writer: layer A has five
+/// displayed surface frames ending at 1 000 000 000, 1 016 666 667, 1 050 000 000,
+/// 1 066 666 667 and 1 083 333 333 ns (each 10 ms after its actual start), their
+/// expected ends 1 016 666 667 (token 101), 1 033 333 333, 1 050 000 000,
+/// 1 066 666 667 (tokens 102–104), token 102 App Deadline Missed (64), token 103
+/// Buffer Stuffing (128), and one dropped frame (present type 4); layer B two frames.
+/// Beside them: SurfaceFlinger's own display frame, a packet of another kind and a
+/// compressed packet.
+fn perfetto_trace() -> Vec<u8> {
+    use common::perfetto_writer::{
+        actual_start, compressed_packet, display_start, expected_start, frame_end, other_packet, packet,
+    };
+    const A: &str = "SurfaceView[com.example.game]#0";
+    const B: &str = "com.example.game/com.example.game.MainActivity#1";
+    let ends: [u64; 5] = [1_000_000_000, 1_016_666_667, 1_050_000_000, 1_066_666_667, 1_083_333_333];
+    let expected: [u64; 5] = [990_000_000, 1_016_666_667, 1_033_333_333, 1_050_000_000, 1_066_666_667];
+    let jank = [1, 1, 64, 128, 1];
+    let mut events: Vec<(u64, Vec<u8>)> = Vec::new();
+    for (k, ((&end, &exp), &j)) in ends.iter().zip(&expected).zip(&jank).enumerate() {
+        let (token, cookie) = (100 + k as u64, 10 * k as u64);
+        events.push((exp - 12_000_000, expected_start(cookie + 1, token, A)));
+        events.push((exp, frame_end(cookie + 1)));
+        events.push((end - 10_000_000, actual_start(cookie + 2, token, A, if j == 1 { 1 } else { 2 }, j)));
+        events.push((end, frame_end(cookie + 2)));
+    }
+    events.push((1_070_000_000, actual_start(90, 105, A, 4, 1024)));
+    events.push((1_075_000_000, frame_end(90)));
+    for (k, end) in [2_000_000_000u64, 2_016_666_667].into_iter().enumerate() {
+        events.push((end - 5_000_000, actual_start(200 + k as u64, 300 + k as u64, B, 1, 1)));
+        events.push((end, frame_end(200 + k as u64)));
+    }
+    events.push((1_001_000_000, display_start(500, 9000)));
+    events.push((1_002_000_000, frame_end(500)));
+    events.sort_by_key(|e| e.0);
+    let mut trace = other_packet(1);
+    for (ts, e) in &events {
+        trace.extend(packet(*ts, e));
+    }
+    trace.extend(compressed_packet());
+    trace
+}
+
+/// Layer A: frames of 16.666667, 33.333333, 16.666667, 16.666666 ms (T = 83.333333
+/// ms, 4000 / T = 48.0000002 FPS); lateness against the expected ends 0, 16.666667,
+/// 16.666667, 16.666666 ms; actual durations 10 ms; App Deadline Missed marks frame 1
+/// and Buffer Stuffing frame 2 (frame-health spikes); the dropped frame is counted.
+/// Layer B: one frame of 16.666667 ms.
+#[test]
+fn perfetto_frame_timeline_per_layer() {
+    let dir = TempDir::new("i38-perfetto");
+    let file = dir.file("game.perfetto-trace", &perfetto_trace());
+    let (code, doc) = report_json([file.as_os_str(), "--trace".as_ref(), "all".as_ref()]);
+    assert_eq!(code, 0, "{doc}");
+    let runs = doc["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 2);
+    let (a, b) = (&runs[0], &runs[1]);
+    assert_eq!(a["format"], "perfetto");
+    assert_eq!(a["application"], "SurfaceView[com.example.game]#0");
+    assert_eq!(a["frames"], 4);
+    let close = |v: &Value, want: f64| v.as_f64().is_some_and(|x| (x - want).abs() < 1e-9);
+    assert!(close(&a["duration_ms"], 83.333_333));
+    assert!(close(&a["summary"]["avg_fps"], 4000.0 / 83.333_333));
+    assert!(close(&a["summary"]["min_fps"], 1000.0 / 33.333_333));
+    assert_eq!(a["health"]["spikes"]["App Deadline Missed"], serde_json::json!([1]));
+    assert_eq!(a["health"]["spikes"]["Buffer Stuffing"], serde_json::json!([2]));
+    // (0 + 16.666667 + 16.666667 + 16.666666) / 4 = 12.5 ms late on average.
+    assert!(close(&a["telemetry"]["Lateness (actual end − expected end)"]["mean"], 12.5));
+    assert_eq!(b["frames"], 1);
+    assert!(close(&b["summary"]["avg_fps"], 1000.0 / 16.666_667));
+    let messages: Vec<&str> =
+        a["warnings"].as_array().unwrap().iter().filter_map(|w| w["message"].as_str()).collect();
+    assert!(messages.iter().any(|m| m.starts_with("1 surface frames were dropped")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.starts_with("1 compressed packets")), "{messages:?}");
+    html_has(&file, &["perfetto", "SurfaceView[com.example.game]#0"]);
+}
+
+/// Truncated and garbled Perfetto traces: every prefix and 300 byte changes load to a
+/// capture or a clear error, never a panic or a broken trace model (the debug build
+/// checks every loaded capture's invariants), each within a second.
+#[test]
+fn perfetto_truncated_or_garbled_never_panics() {
+    let trace = perfetto_trace();
+    for len in 0..trace.len() {
+        let part = trace[..len].to_vec();
+        let r = common::bad::within(std::time::Duration::from_secs(5), "prefix", move || {
+            common::bad::load("t.perfetto-trace", &part).map(|c| c.traces.len())
+        });
+        if let Err(e) = r {
+            assert!(!e.to_string().is_empty());
+        }
+    }
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..300 {
+        let mut bad = trace.clone();
+        for _ in 0..4 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let at = (seed % bad.len() as u64) as usize;
+            bad[at] = (seed >> 32) as u8;
+        }
+        let _ = common::bad::within(std::time::Duration::from_secs(5), "garbled", move || {
+            common::bad::load("g.perfetto-trace", &bad).map(|c| c.traces.len())
+        });
+    }
+    // A cut-off trace says so, naming the packet.
+    let cut = &trace[..trace.len() - 3];
+    let e = common::bad::load("cut.perfetto-trace", cut).err().map(|e| e.to_string()).unwrap_or_default();
+    assert!(e.contains("cut.perfetto-trace") && e.contains("truncated"), "{e}");
+}

@@ -16,6 +16,7 @@ use super::unity::UnityLayout;
 use super::unreal::UnrealLayout;
 use super::{
     LoadError, LoadErrorKind, LoadOptions, Progress, afterburner, android, capframex_json, etl, nvidia_app,
+    perfetto,
 };
 use crate::model::{Capture, ColumnKind, Format};
 use std::io::{BufRead, BufReader, Read};
@@ -59,6 +60,12 @@ pub(super) const TEXT_FORMATS: &[TextFormat] = &[
         sniff: |h| etl::looks_like_etl(h.raw),
         skips_bom: false,
         read: refuse_etl,
+    },
+    TextFormat {
+        name: "Perfetto trace",
+        sniff: |h| perfetto::looks_like_perfetto(h.raw),
+        skips_bom: false,
+        read: |i| perfetto::load(i.path, i.reader, i.progress),
     },
     // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces.
     TextFormat {
@@ -394,6 +401,8 @@ mod tests {
         assert_eq!(name(b"00, 01-01-2024, Hardware monitoring log v1.6\n"), "MSI Afterburner");
         assert_eq!(name(b"\xEF\xBB\xBFApplication,ProcessID\n"), "CSV");
         assert_eq!(name(b"16666666\n0\t0\t0\n"), "Android SurfaceFlinger --latency");
+        assert_eq!(name(&[0x0A, 0x02, 0x50, 0x01]), "Perfetto trace");
+        assert_eq!(name(b"\nApplication,ProcessID\n"), "CSV");
         assert_eq!(name(b"Applications Graphics Acceleration Info:\n"), "Android gfxinfo framestats");
         assert_eq!(name(b""), "CSV");
         assert_eq!(TEXT_FORMATS.last().map(|f| f.name), Some("CSV"));

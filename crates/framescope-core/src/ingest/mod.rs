@@ -34,6 +34,7 @@ mod nvidia_app;
 pub(crate) mod open;
 mod overflow;
 pub(crate) mod pcl;
+mod perfetto;
 mod preamble;
 mod progress;
 pub(crate) mod pyrofling;

@@ -46,6 +46,9 @@ pub enum Format {
     /// Android `dumpsys gfxinfo PACKAGE framestats` text (`metrics.md` §16).
     #[serde(rename = "android-gfxinfo")]
     AndroidGfxinfo,
+    /// A Perfetto trace's Android FrameTimeline (`metrics.md` §16): one trace per layer.
+    #[serde(rename = "perfetto")]
+    Perfetto,
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
@@ -85,6 +88,7 @@ impl Format {
             Self::CapFrameXJson => "capframex-json",
             Self::CapFrameXLinux => "capframex-linux",
             Self::Pyrofling => "pyrofling",
+            Self::Perfetto => "perfetto",
             Self::AndroidSurfaceFlinger => "android-surfaceflinger",
             Self::AndroidGfxinfo => "android-gfxinfo",
             Self::NvidiaApp => "nvidia-app",
