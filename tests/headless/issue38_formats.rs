@@ -8,6 +8,7 @@ use crate::common;
 
 use common::{TempDir, repo_file, report_json};
 use serde_json::Value;
+use std::fmt::Write as _;
 
 /// `v` is a number within 1e-9 of `want`.
 fn near(v: &Value, want: f64) -> bool {
@@ -353,4 +354,90 @@ fn perfetto_truncated_or_garbled_never_panics() {
     let cut = &trace[..trace.len() - 3];
     let e = common::bad::load("cut.perfetto-trace", cut).err().map(|e| e.to_string()).unwrap_or_default();
     assert!(e.contains("cut.perfetto-trace") && e.contains("truncated"), "{e}");
+}
+
+/// Frame generation's cadence where the capture cannot mark generated frames: a
+/// DLSS 4 ×3 rhythm (21, 0.4, 0.1 ms) built by hand gives multiplier 3 in the typed
+/// warning; and the real XeSS-FG captures with their `FrameType` column taken out
+/// give the multiplier their own frame types show (the commonest distance from one
+/// application frame to the next, A G G → 3 for Naraka, A G → 2 for Assassin's Creed
+/// and F1 24).
+#[test]
+fn frame_generation_cadence_without_frame_types() {
+    let dir = TempDir::new("i38-cadence");
+    // A MangoHud 0.8 per-frame log (no frame-type column): preamble, header, rows.
+    let mut mh = String::from(
+        "os,cpu,gpu,ram,kernel,driver,cpuscheduler\nLinux,CPU,GPU,1,6.17,,performance\n\
+         fps,frametime,cpu_load,gpu_load,elapsed\n",
+    );
+    let mut elapsed = 0.0;
+    for i in 0..300 {
+        let ft = [21.0, 0.4, 0.1][i % 3];
+        elapsed += ft * 1e6;
+        let _ = writeln!(mh, "100,{ft},10,90,{elapsed:.0}");
+    }
+    let file = dir.file("dlss4.csv", mh.as_bytes());
+    let (_, doc) = report_json([file.as_os_str()]);
+    let w = doc["runs"][0]["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|w| w["kind"] == "frame_generation_not_recorded")
+        .cloned();
+    let w = w.unwrap_or_else(|| panic!("{doc}"));
+    assert_eq!(w["multiplier"], 3);
+    assert!(
+        w["message"].as_str().unwrap().contains("×3 frame generation (one rendered frame, then 2 generated")
+    );
+
+    let Some(traces) = common::real_traces() else { return };
+    for (name, want) in [
+        ("pm-v2.5x_auxgold_test_case_10_Naraka_XeSS-FG.csv", 3),
+        ("pm-v2.5x_auxgold_test_case_8_AC-scimitar_XeSS-FG.csv", 2),
+        ("pm-v2.5x_auxgold_test_case_9_F1-24_XeSS-FG_multiproc.csv", 2),
+    ] {
+        let text = std::fs::read_to_string(traces.join("presentmon-2x").join(name)).unwrap();
+        let mut rows =
+            csv::ReaderBuilder::new().has_headers(false).flexible(true).from_reader(text.as_bytes());
+        let all: Vec<csv::StringRecord> = rows.records().map(Result::unwrap).collect();
+        let ft_col = all[0].iter().position(|h| h == "FrameType").unwrap();
+        // The frame types' own cadence, for the main application.
+        let app = &all[1..]
+            .iter()
+            .map(|r| r[0].to_owned())
+            .max_by_key(|a| all.iter().filter(|r| &r[0] == a).count())
+            .unwrap();
+        let apps: Vec<usize> = all[1..]
+            .iter()
+            .filter(|r| &r[0] == app)
+            .enumerate()
+            .filter(|(_, r)| &r[ft_col] == "Application")
+            .map(|(i, _)| i)
+            .collect();
+        let mut gaps = std::collections::BTreeMap::new();
+        for w in apps.windows(2).filter(|w| w[1] - w[0] > 1) {
+            *gaps.entry(w[1] - w[0]).or_insert(0) += 1;
+        }
+        let theirs = gaps.iter().max_by_key(|(_, c)| **c).map(|(g, _)| *g).unwrap();
+        assert_eq!(theirs, want, "{name}");
+        let mut out = String::new();
+        for r in &all {
+            let cells: Vec<&str> =
+                r.iter().enumerate().filter(|(k, _)| *k != ft_col).map(|(_, c)| c).collect();
+            out.push_str(&cells.join(","));
+            out.push('\n');
+        }
+        let stripped = dir.file(name, out.trim_start_matches('\u{feff}').as_bytes());
+        let (_, doc) = report_json([stripped.as_os_str()]);
+        let run = &doc["runs"][0];
+        assert_eq!(run["application"].as_str(), Some(app.trim_start_matches('\u{feff}')), "{name}");
+        let w =
+            run["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == "frame_generation_not_recorded");
+        assert_eq!(
+            w.map(|w| w["multiplier"].clone()),
+            Some(Value::from(want)),
+            "{name}: {}",
+            run["warnings"]
+        );
+    }
 }
