@@ -155,6 +155,7 @@ fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
             "latency.animation_error_mean_abs_ms",
             "latency.animation_error_p99_abs_ms",
             "latency.animation_error_over_1ms_fraction",
+            "latency.animation_error_displayed_mean_abs_ms",
             "latency.pc_latency_min_ms",
             "latency.pc_latency_max_ms",
         ],

@@ -162,6 +162,17 @@ pub(super) const FIGURES: &[Figure] = &[
     },
     Figure {
         section: Section::Latency,
+        name: "animation_error_displayed_mean_abs_ms",
+        title: "Animation error, all displayed frames",
+        label: "animation error incl. generated",
+        unit: Unit::Ms,
+        decimals: 2,
+        direction: LOWER,
+        help: "Animation error over every displayed frame, generated ones included: each rendered frame's simulation step is spread evenly over the display steps up to the next rendered frame (PresentMon #669), and each frame's share is compared with its display interval; the mean of the absolute errors.",
+        value: |r| r.latency.and_then(|l| l.animation_error_displayed_mean_abs_ms),
+    },
+    Figure {
+        section: Section::Latency,
         name: "input_to_display_mean_ms",
         title: "Input to display mean",
         label: "input to display mean",

@@ -261,7 +261,7 @@ impl Column {
 
     /// True when some figure (`metrics.md`, the report's JSON) reads a column of `kind`
     /// named `name`. The others (the time between app or simulation starts, GPU time,
-    /// video engine time, animation time, flip delay, queue depth, driver lag, the
+    /// video engine time, flip delay, queue depth, driver lag, the
     /// PresentMon 1.x render-start and since-input times, instrumented latency, frame
     /// ids, and the flags and times that describe a present) are for the window's
     /// tracks and the frames table: a load for figures only may leave them out
@@ -276,7 +276,6 @@ impl Column {
             | K::GpuTime
             | K::VideoBusy
             | K::GpuVideoActive
-            | K::AnimationTime
             | K::FlipDelay
             | K::RenderQueueDepth
             | K::EstimatedDriverLag

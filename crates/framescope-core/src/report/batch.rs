@@ -176,6 +176,7 @@ pub const COLUMNS: &[&str] = &[
     "latency.present_to_gpu_idle_mean_ms",
     "latency.gpu_idle_to_display_mean_ms",
     "latency.input_to_display_mean_ms",
+    "latency.animation_error_displayed_mean_abs_ms",
 ];
 
 #[cfg(test)]
