@@ -294,8 +294,13 @@ fn perfetto_trace() -> Vec<u8> {
 /// Layer B: one frame of 16.666667 ms.
 #[test]
 fn perfetto_frame_timeline_per_layer() {
-    let dir = TempDir::new("i38-perfetto");
-    let file = dir.file("game.perfetto-trace", &perfetto_trace());
+    // The committed fixture (the window test opens it) is the writer's trace:
+    // FRAMESCOPE_WRITE_FIXTURES=1 writes it again after a change here.
+    let file = fixture("game-frametimeline.perfetto-trace");
+    if std::env::var("FRAMESCOPE_WRITE_FIXTURES").is_ok_and(|v| v == "1") {
+        std::fs::write(&file, perfetto_trace()).unwrap();
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), perfetto_trace(), "the committed fixture is the writer's");
     let (code, doc) = report_json([file.as_os_str(), "--trace".as_ref(), "all".as_ref()]);
     assert_eq!(code, 0, "{doc}");
     let runs = doc["runs"].as_array().unwrap();

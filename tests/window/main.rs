@@ -15,6 +15,7 @@ mod window_compare;
 mod window_engine;
 mod window_grouping;
 mod window_history;
+mod window_issue38;
 mod window_legends;
 mod window_limiter;
 mod window_live;
