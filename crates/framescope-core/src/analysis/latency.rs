@@ -46,7 +46,7 @@ pub struct Latency {
     /// Mean synthetic input to present complete: the felt latency (the same log).
     pub input_to_display_mean_ms: Option<f64>,
     /// Mean |animation error| over every displayed frame, generated ones included,
-    /// spread as PresentMon #669 defines it ([`super::framegen::spread_animation_error`]);
+    /// spread as PresentMon #669 defines it (`framegen::spread_animation_error`);
     /// only for traces with generated frames.
     pub animation_error_displayed_mean_abs_ms: Option<f64>,
     /// The 99th percentile of |`MsAnimationError`| over the same cells (`metrics.md` §13).
