@@ -9,14 +9,14 @@ use crate::common;
 use common::ui::{app, labelled};
 use eframe::egui;
 use framescope::app::Persisted;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 fn fixture(name: &str) -> PathBuf {
     common::repo_file(&format!("tests/fixtures/i38/{name}"))
 }
 
 /// The figure `key` (`summary.avg_fps`, …) of the first run as the JSON report has it.
-fn cli(file: &PathBuf, section: &str, key: &str) -> f64 {
+fn cli(file: &Path, section: &str, key: &str) -> f64 {
     let (code, doc) = common::report_json([file.as_os_str()]);
     assert_eq!(code, 0, "{doc}");
     doc["runs"][0][section][key].as_f64().unwrap()
