@@ -322,6 +322,7 @@ const TEXT_MATCHES: &[(&str, &str, &str)] = &[
     ("ingest/detect.rs", "first", "a header's first cell"),
     ("ingest/table/mod.rs", "trimmed", "a file's `//` comment lines"),
     ("analysis/efficiency.rs", "lower", "power column names"),
+    ("ingest/android.rs", "dump_line", "an Android dump's title lines (format detection)"),
     ("cli/history.rs", "db", "a history argument's URL scheme (`postgres://`)"),
     ("framescope-history/src/lib.rs", "db", "a history argument's URL scheme (`postgres://`)"),
 ];

@@ -16,6 +16,9 @@ Formats read (detected from the content, not the file name):
              any other CSV (also ';'-separated with decimal commas) with
              --column frame-time=NAME or --column timestamp=NAME and --unit s|ms|us|ns
              (the window asks with its Map columns step)
+  Linux      CapFrameX on Linux CSV (+ its .json metadata), pyrofling latency-measurement logs
+  Android    dumpsys SurfaceFlinger --latency and dumpsys gfxinfo framestats text (UTF-8/16),
+             Perfetto traces with FrameTimeline (one run per layer)
   markers    PCL Stats marker logs (--pcl): Display Commander's, or framescope's plain marker CSV
   Folders given to `report` are walked for *.csv, *.json and *.hml; `-` reads standard input.
 

@@ -9,6 +9,7 @@ pub mod etl_parser;
 pub mod etl_writer;
 pub mod html;
 pub mod mangle;
+pub mod perfetto_writer;
 pub mod quirks;
 pub mod runs;
 pub mod sampled;

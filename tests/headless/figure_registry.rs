@@ -36,6 +36,8 @@ fn captures_in(dir: &std::path::Path) -> Vec<PathBuf> {
 /// value in at least one of them.
 fn captures() -> Vec<PathBuf> {
     let mut files = captures_in(&common::repo_file("sample-traces"));
+    // Issue 38's fixtures: the formats no bundled or real capture has (pyrofling's stages).
+    files.extend(captures_in(&common::repo_file("tests/fixtures/i38")));
     files.extend(common::real_traces().map(|d| captures_in(&d)).unwrap_or_default());
     files
 }

@@ -40,6 +40,7 @@ mod issue20_units;
 mod issue34_fixes;
 mod issue38;
 mod issue40_cli;
+mod issue38_formats;
 mod limiter_cli;
 mod live_cli;
 mod mangled_captures;

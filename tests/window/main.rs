@@ -16,6 +16,7 @@ mod window_engine;
 mod window_grouping;
 mod window_history;
 mod window_hotkey;
+mod window_issue38;
 mod window_legends;
 mod window_limiter;
 mod window_live;

@@ -148,9 +148,14 @@ fn latency_rows(run: &Run) -> Vec<(&'static str, String)> {
         run,
         &[
             "latency.all_input_to_photon_mean_ms",
+            "latency.input_to_display_mean_ms",
+            "latency.input_to_present_mean_ms",
+            "latency.present_to_gpu_idle_mean_ms",
+            "latency.gpu_idle_to_display_mean_ms",
             "latency.animation_error_mean_abs_ms",
             "latency.animation_error_p99_abs_ms",
             "latency.animation_error_over_1ms_fraction",
+            "latency.animation_error_displayed_mean_abs_ms",
             "latency.pc_latency_min_ms",
             "latency.pc_latency_max_ms",
         ],
@@ -164,6 +169,9 @@ fn refresh_and_frames_rows(run: &Run) -> Vec<(&'static str, String)> {
     match &run.vsync {
         Some(v) if v.source == VsyncSource::User => {
             rows.push((REFRESH, format!("{:.2} Hz — set by you", v.refresh_hz)));
+        }
+        Some(v) if v.source == VsyncSource::Capture => {
+            rows.push((REFRESH, format!("{:.2} Hz — stated by the capture", v.refresh_hz)));
         }
         Some(v) => rows.push((
             REFRESH,

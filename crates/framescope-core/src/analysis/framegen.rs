@@ -91,6 +91,78 @@ pub fn alternation(ft: &[f64]) -> Option<f64> {
     (share >= GENERATED_SHARE).then_some(share)
 }
 
+/// Animation error over every displayed frame, generated ones included, the way
+/// PresentMon #669 defines it: each application frame's simulation interval (the step
+/// of `AnimationTime` to the next displayed application frame) is spread evenly over
+/// the display steps up to that frame, and a displayed frame's error is its share of
+/// simulation time minus its display interval (PresentMon's sign: simulation − screen).
+/// Without generated frames between them this is PresentMon's own `MsAnimationError`
+/// of the application frame (its simulation step minus the screen time since the
+/// previous displayed application frame), which the real XeSS-FG captures reproduce
+/// exactly. Returns `(frame, error)` for every displayed frame after the first
+/// application frame, in order; empty without `FrameType`, `AnimationTime` or display
+/// intervals.
+#[must_use]
+pub fn spread_animation_error(trace: &Trace) -> Vec<(usize, f64)> {
+    let f = &trace.frames;
+    let Some(anim) = trace.column(crate::model::ColumnKind::AnimationTime) else { return Vec::new() };
+    if f.frame_type.len() != trace.len() || f.display_ms.len() != trace.len() {
+        return Vec::new();
+    }
+    let shown: Vec<usize> = (0..trace.len())
+        .filter(|&i| !f.is_dropped(i) && f.display_ms[i].is_finite() && f.display_ms[i] > 0.0)
+        .collect();
+    let app =
+        |i: usize| f.frame_type[i] == crate::model::FrameType::Application && anim.values.at(i).is_finite();
+    let apps: Vec<usize> = (0..shown.len()).filter(|&k| app(shown[k])).collect();
+    let mut out = Vec::new();
+    for w in apps.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        let step = (anim.values.at(shown[b]) - anim.values.at(shown[a])) / (b - a) as f64;
+        out.extend((a + 1..=b).map(|k| (shown[k], step - f.display_ms[shown[k]])));
+    }
+    out
+}
+
+/// Frame generation's multiplier from the rhythm of the present intervals `ft`: with
+/// ×N generation each rendered frame's present is followed by N − 1 generated ones in
+/// quick succession (DLSS 4 ×3: about 21, 0.4, 0.1 ms), so the long intervals — an
+/// interval longer than both neighbours and more than twice the shorter of them — come
+/// every N presents. `Some((N, share))`: the commonest distance between consecutive
+/// long intervals, when it is 2, 3 or 4 and at least half of the distances are it
+/// (`share` their fraction). On the XeSS-FG captures of the real traces, against
+/// their own `FrameType`: Naraka ×3 (890 of 970 cycles; its frame types run A G G),
+/// Assassin's Creed ×2 (2495 of 2501), F1 24 ×2 (2640 of 2730).
+#[must_use]
+pub fn cadence(ft: &[f64]) -> Option<(u32, f64)> {
+    let long = |i: usize| {
+        let (a, b, c) = (ft[i - 1], ft[i], ft[i + 1]);
+        b > a && b > c && b > 2.0 * a.min(c)
+    };
+    let peaks: Vec<usize> = (1..ft.len().saturating_sub(1)).filter(|&i| long(i)).collect();
+    let mut counts = [0usize; 5];
+    let mut cycles = 0usize;
+    for w in peaks.windows(2) {
+        cycles += 1;
+        if let Some(c) = counts.get_mut(w[1] - w[0]) {
+            *c += 1;
+        }
+    }
+    let (n, &count) = counts.iter().enumerate().skip(2).max_by_key(|&(_, c)| *c)?;
+    let share = count as f64 / cycles.max(1) as f64;
+    (cycles >= MIN_PAIRS / 4 && share >= 0.5).then_some((n as u32, share))
+}
+
+/// The words for a cadence ([`cadence`]) appended to [`alternation_warning`].
+#[must_use]
+pub fn cadence_words(multiplier: u32, share: f64) -> String {
+    format!(
+        "; the rhythm is ×{multiplier} frame generation (one rendered frame, then {} generated, in {:.0} % of the cycles)",
+        multiplier - 1,
+        share * 100.0
+    )
+}
+
 /// The warning for a capture whose present intervals alternate ([`alternation`]);
 /// `display` says whether it has display intervals to analyse instead.
 #[must_use]
@@ -147,6 +219,50 @@ mod tests {
     /// Short and long present intervals in turn (a generated frame right after each
     /// rendered one): every pair differs by more than 2×. Steady frames, or a stutter
     /// now and then, do not.
+    /// A G G A G G A, every display interval 10 ms, AnimationTime 0, 30, 66 on the
+    /// application frames: the first three steps get 30 / 3 = 10 ms of simulation each
+    /// (error 0), the next three 36 / 3 = 12 (error +2 each).
+    #[test]
+    fn animation_error_is_spread_over_the_display_steps() {
+        let (a, g) = (FrameType::Application, FrameType::IntelXessFg);
+        let nan = f64::NAN;
+        let anim = vec![0.0, nan, nan, 30.0, nan, nan, 66.0];
+        let trace = Trace {
+            meta: TraceMeta::named("x"),
+            frames: Frames {
+                frame_time_ms: vec![10.0; 7],
+                display_ms: vec![10.0; 7],
+                dropped: vec![false; 7],
+                frame_type: vec![a, g, g, a, g, g, a],
+                columns: vec![crate::model::Column {
+                    name: "AnimationTime".into(),
+                    kind: crate::model::ColumnKind::AnimationTime,
+                    values: anim.into(),
+                }],
+                ..Frames::default()
+            },
+            warnings: vec![],
+        };
+        let got = spread_animation_error(&trace);
+        let want = [(1, 0.0), (2, 0.0), (3, 0.0), (4, 2.0), (5, 2.0), (6, 2.0)];
+        assert_eq!(got.len(), want.len());
+        for ((i, e), (j, w)) in got.iter().zip(want) {
+            assert!(*i == j && (e - w).abs() < 1e-12, "{i} {e}");
+        }
+    }
+
+    /// ×2, ×3 (DLSS 4: 21, 0.4, 0.1 ms) and ×4 rhythms give their multiplier; a
+    /// steady series or too few cycles none.
+    #[test]
+    fn the_cadence_gives_the_multiplier() {
+        let fg = |pattern: &[f64]| -> Vec<f64> { (0..240).map(|i| pattern[i % pattern.len()]).collect() };
+        assert_eq!(cadence(&fg(&[15.0, 1.0])).map(|c| c.0), Some(2));
+        assert_eq!(cadence(&fg(&[21.0, 0.4, 0.1])), Some((3, 1.0)));
+        assert_eq!(cadence(&fg(&[21.0, 0.4, 0.1, 0.1])).map(|c| c.0), Some(4));
+        assert_eq!(cadence(&fg(&[16.7])), None);
+        assert_eq!(cadence(&fg(&[21.0, 0.4, 0.1])[..30]), None, "9 cycles");
+    }
+
     #[test]
     fn alternating_presents_look_generated() {
         let fg: Vec<f64> = (0..200).map(|i| if i % 2 == 0 { 1.0 } else { 15.0 }).collect();

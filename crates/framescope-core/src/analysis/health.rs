@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 
 /// The PresentMon-family duration columns and the engines' thread and GPU times
 /// (`formats.md` §7, §10) that are actions.
-const ACTION_KINDS: [ColumnKind; 13] = [
+const ACTION_KINDS: [ColumnKind; 14] = [
     ColumnKind::CpuBusy,
     ColumnKind::CpuWait,
     ColumnKind::GpuLatency,
@@ -29,6 +29,7 @@ const ACTION_KINDS: [ColumnKind; 13] = [
     ColumnKind::GpuActive,
     ColumnKind::EngineThread,
     ColumnKind::EngineGpu,
+    ColumnKind::FrameMark,
 ];
 
 /// One action column over the analysed series, with its rolling median.
@@ -126,6 +127,9 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
         .par_iter()
         .filter(|c| ACTION_KINDS.contains(&c.kind))
         .map(|c| {
+            if c.kind == ColumnKind::FrameMark {
+                return marked(c, series);
+            }
             if c.values.constant().is_some() || c.values.all_missing() {
                 return Candidates { name: c.name.clone(), ..Candidates::default() };
             }
@@ -180,6 +184,24 @@ pub fn candidates(trace: &Trace, series: &Series, spike_rule: Option<(f64, f64)>
             all
         })
         .collect()
+}
+
+/// A mark column's candidates (Android's jank, `metrics.md` §16): every frame with a
+/// value is marked, at a median of 0, so it spikes whenever its value (the frame's
+/// duration) is above the floor — a mark is the capture's verdict, not a rolling rule.
+fn marked(c: &crate::model::Column, series: &Series) -> Candidates {
+    let mut all = Candidates { name: c.name.clone(), ..Candidates::default() };
+    for k in 0..series.len() {
+        let f = series.frame_of(k).unwrap_or(k as u32) as usize;
+        let v = c.values.at(f);
+        if v.is_finite() && v > 0.0 {
+            all.frames.push(k as u32);
+            all.values.push(v);
+            all.median.push(0.0);
+        }
+    }
+    all.shrink_to_fit();
+    all
 }
 
 /// Frames sharing one lower bound in [`bounded_medians`].

@@ -37,6 +37,18 @@ pub struct Latency {
     /// Mean |`MsAnimationError`| over cells below 10⁶ ms in size (some captures hold
     /// garbage such as −1.8·10¹⁵).
     pub animation_error_mean_abs_ms: Option<f64>,
+    /// Mean synthetic input to `vkQueuePresentKHR` (a latency-measurement log, pyrofling).
+    pub input_to_present_mean_ms: Option<f64>,
+    /// Mean `vkQueuePresentKHR` to GPU idle (the same log).
+    pub present_to_gpu_idle_mean_ms: Option<f64>,
+    /// Mean GPU idle to present complete (the same log).
+    pub gpu_idle_to_display_mean_ms: Option<f64>,
+    /// Mean synthetic input to present complete: the felt latency (the same log).
+    pub input_to_display_mean_ms: Option<f64>,
+    /// Mean |animation error| over every displayed frame, generated ones included,
+    /// spread as PresentMon #669 defines it (`framegen::spread_animation_error`);
+    /// only for traces with generated frames.
+    pub animation_error_displayed_mean_abs_ms: Option<f64>,
     /// The 99th percentile of |`MsAnimationError`| over the same cells (`metrics.md` §13).
     pub animation_error_p99_abs_ms: Option<f64>,
     /// Share of the frames with an animation error whose |v| is above 1 ms (§13).
@@ -82,6 +94,11 @@ impl Latency {
             click_to_photon_mean_ms: mean_of(ColumnKind::ClickToPhoton),
             render_present_latency_mean_ms: mean_of(ColumnKind::RenderPresentLatency),
             all_input_to_photon_mean_ms: positive(ColumnKind::AllInputToPhoton),
+            animation_error_displayed_mean_abs_ms: spread_mean_abs(trace),
+            input_to_present_mean_ms: mean_of(ColumnKind::InputToPresent),
+            present_to_gpu_idle_mean_ms: mean_of(ColumnKind::PresentToGpuIdle),
+            gpu_idle_to_display_mean_ms: mean_of(ColumnKind::GpuIdleToDisplay),
+            input_to_display_mean_ms: mean_of(ColumnKind::InputToDisplay),
             animation_error_mean_abs_ms: values(ColumnKind::AnimationError)
                 .and_then(|v| mean_where_iter(v.iter().map(f64::abs), |_, x| x < ANIMATION_ERROR_LIMIT_MS)),
             ..Self::default()
@@ -108,6 +125,16 @@ pub const STAGE_KINDS: [ColumnKind; 12] = [
     ColumnKind::AllInputToPhoton,
     ColumnKind::PcLatency,
 ];
+
+/// Mean |error| of [`super::framegen::spread_animation_error`] over cells below 10⁶ ms,
+/// for a trace with generated frames.
+fn spread_mean_abs(trace: &Trace) -> Option<f64> {
+    if !super::has_generated_frames(trace) {
+        return None;
+    }
+    let errors = super::framegen::spread_animation_error(trace);
+    mean_where_iter(errors.iter().map(|(_, e)| e.abs()), |_, x| x < ANIMATION_ERROR_LIMIT_MS)
+}
 
 /// Mean of the present values that pass `keep(index, value)`; `None` when there are none.
 #[cfg(test)]

@@ -131,12 +131,27 @@ pub fn latency(trace: &Trace) -> Latency {
         }
         (time > 0.0).then(|| (sum / time, lo, hi))
     };
+    let mean = |kind: ColumnKind| {
+        let (sum, n) = trace
+            .column(kind)?
+            .values
+            .iter()
+            .filter(|v| v.is_finite())
+            .fold((0.0, 0u64), |(s, n), v| (s + v, n + 1));
+        (n > 0).then(|| sum / n as f64)
+    };
     let pcl = weighted(ColumnKind::PcLatency);
     Latency {
         pc_latency_column_mean_ms: pcl.map(|p| p.0),
         pc_latency_min_ms: pcl.map(|p| p.1),
         pc_latency_max_ms: pcl.map(|p| p.2),
         render_present_latency_mean_ms: weighted(ColumnKind::RenderPresentLatency).map(|r| r.0),
+        // A latency-measurement log's rows are measurements, one per synthetic input,
+        // not samples of a rate: their plain means, as the tool's own analysis takes.
+        input_to_present_mean_ms: mean(ColumnKind::InputToPresent),
+        present_to_gpu_idle_mean_ms: mean(ColumnKind::PresentToGpuIdle),
+        gpu_idle_to_display_mean_ms: mean(ColumnKind::GpuIdleToDisplay),
+        input_to_display_mean_ms: mean(ColumnKind::InputToDisplay),
         ..Latency::default()
     }
 }

@@ -32,6 +32,9 @@ pub enum VsyncSource {
     Detected,
     /// Set by the user.
     User,
+    /// Stated by the capture itself (Android SurfaceFlinger's refresh period,
+    /// `metrics.md` §16): taken as it is, without detection.
+    Capture,
 }
 
 /// The VSYNC grid of a trace.
@@ -59,6 +62,16 @@ impl Vsync {
         if let Some(hz) = user_hz.filter(|h| h.is_finite() && *h > 0.0) {
             let source = VsyncSource::User;
             return Some(Self { refresh_hz: hz, period_ms: 1000.0 / hz, confidence: 1.0, anchor_ms, source });
+        }
+        if let Some(period_ms) = trace.frames.stated_period_ms.filter(|p| p.is_finite() && *p > 0.0) {
+            let source = VsyncSource::Capture;
+            return Some(Self {
+                refresh_hz: 1000.0 / period_ms,
+                period_ms,
+                confidence: 1.0,
+                anchor_ms,
+                source,
+            });
         }
         // Read twice (counted, then summed for the refinement) rather than gathered:
         // `Prepared` runs this beside other steps, so it holds no copy of a column.

@@ -14,7 +14,10 @@ use super::generic::{ColumnMapping, KnownLayout};
 use super::layout::{self, DetectError, Layout, Signature};
 use super::unity::UnityLayout;
 use super::unreal::UnrealLayout;
-use super::{LoadError, LoadErrorKind, LoadOptions, Progress, afterburner, capframex_json, etl, nvidia_app};
+use super::{
+    LoadError, LoadErrorKind, LoadOptions, Progress, afterburner, android, capframex_json, etl, nvidia_app,
+    perfetto,
+};
 use crate::model::{Capture, ColumnKind, Format};
 use std::io::{BufRead, BufReader, Read};
 use std::path::Path;
@@ -58,6 +61,12 @@ pub(super) const TEXT_FORMATS: &[TextFormat] = &[
         skips_bom: false,
         read: refuse_etl,
     },
+    TextFormat {
+        name: "Perfetto trace",
+        sniff: |h| perfetto::looks_like_perfetto(h.raw),
+        skips_bom: false,
+        read: |i| perfetto::load(i.path, i.reader, i.progress),
+    },
     // A JSON document (CapFrameX) starts with `{`, after an optional BOM and spaces.
     TextFormat {
         name: "CapFrameX JSON",
@@ -85,6 +94,18 @@ pub(super) const TEXT_FORMATS: &[TextFormat] = &[
         sniff: |h| afterburner::sniff(h.text),
         skips_bom: true,
         read: |i| afterburner::load(i.path, i.reader, i.progress),
+    },
+    TextFormat {
+        name: "Android SurfaceFlinger --latency",
+        sniff: |h| android::is_surfaceflinger(h.text),
+        skips_bom: true,
+        read: |i| android::load_surfaceflinger(i.path, i.reader, i.progress),
+    },
+    TextFormat {
+        name: "Android gfxinfo framestats",
+        sniff: |h| android::is_gfxinfo(h.text),
+        skips_bom: true,
+        read: |i| android::load_gfxinfo(i.path, i.reader, i.progress),
     },
     TextFormat {
         name: "CSV",
@@ -200,6 +221,11 @@ pub(super) const CSV_SIGNATURES: &[CsvSignature] = &[
                 && (h.lower.last().is_some_and(|n| n == "events")
                     || ["GameThreadTime", "RenderThreadTime", "RHIThreadTime"].iter().any(|n| h.has(n)))
         },
+    },
+    CsvSignature { is: Signature::Pyrofling, sniff: |h| super::pyrofling::sniff(&h.lower) },
+    CsvSignature {
+        is: Signature::CapFrameXLinux,
+        sniff: |h| super::capframex_linux::sniff(&h.lower, h.presentmon),
     },
     CsvSignature { is: Signature::Known(KnownLayout::Fraps), sniff: |h| layout::is_fraps(&h.lower) },
     // A game's benchmark export: `frame, fps, time`, the time a running clock in seconds.
@@ -374,6 +400,10 @@ mod tests {
         assert_eq!(name(b"Timestamp (elapsed s),FPS\n"), "NVIDIA App");
         assert_eq!(name(b"00, 01-01-2024, Hardware monitoring log v1.6\n"), "MSI Afterburner");
         assert_eq!(name(b"\xEF\xBB\xBFApplication,ProcessID\n"), "CSV");
+        assert_eq!(name(b"16666666\n0\t0\t0\n"), "Android SurfaceFlinger --latency");
+        assert_eq!(name(&[0x0A, 0x02, 0x50, 0x01]), "Perfetto trace");
+        assert_eq!(name(b"\nApplication,ProcessID\n"), "CSV");
+        assert_eq!(name(b"Applications Graphics Acceleration Info:\n"), "Android gfxinfo framestats");
         assert_eq!(name(b""), "CSV");
         assert_eq!(TEXT_FORMATS.last().map(|f| f.name), Some("CSV"));
     }
@@ -389,6 +419,10 @@ mod tests {
         assert_eq!(sig("FrameTime,GameThreadTime,EVENTS"), Signature::Unreal(UnrealLayout::Old));
         assert_eq!(sig("Application,ProcessID,FrameTime,EVENTS"), Signature::Other);
         assert_eq!(sig("Frame,Time (ms),,"), Signature::Known(KnownLayout::Fraps));
+        let linux = "MsBetweenPresents,MsUntilRenderComplete,MsUntilDisplayed,MsActualPresent";
+        assert_eq!(sig(linux), Signature::CapFrameXLinux);
+        assert_eq!(sig("id,stimulus,queuepresent,queuedone,Dequeued"), Signature::Pyrofling);
+        assert_eq!(sig(&format!("Application,ProcessID,{linux}")), Signature::Other);
         // A game benchmark's export, any case, extra columns after the three; not with
         // PresentMon's identity columns, nor FRAPS' `Time (ms)`.
         let bench = Signature::Known(KnownLayout::GameBenchmark);

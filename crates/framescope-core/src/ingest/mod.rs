@@ -12,8 +12,10 @@
 //! what was expected. Input files are only ever opened for reading.
 
 mod afterburner;
+pub(crate) mod android;
 mod builder;
 mod capframex_json;
+pub(crate) mod capframex_linux;
 mod capframex_sensors;
 mod capframex_sensors_legacy;
 mod csv_capture;
@@ -32,8 +34,10 @@ mod nvidia_app;
 pub(crate) mod open;
 mod overflow;
 pub(crate) mod pcl;
+mod perfetto;
 mod preamble;
 mod progress;
+pub(crate) mod pyrofling;
 mod records;
 mod sampled;
 mod sessions;
@@ -192,6 +196,10 @@ fn load_csv<R: BufRead + Send>(
     match layout::signature(&head.header, head.sep) {
         Signature::Unity(l) => unity::load(path, &head, reader, l, progress).map(mapping_ignored),
         Signature::Unreal(l) => unreal::load(path, &head, reader, l, progress).map(mapping_ignored),
+        Signature::Pyrofling => pyrofling::load(path, &head, reader, progress).map(mapping_ignored),
+        Signature::CapFrameXLinux => {
+            capframex_linux::load(path, &head, reader, progress).map(mapping_ignored)
+        }
         Signature::Known(k) => match (&mapping, k) {
             // A game benchmark's time column is a guess: the user's mapping wins.
             (Some(m), generic::KnownLayout::GameBenchmark) => {

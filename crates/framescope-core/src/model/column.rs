@@ -74,6 +74,23 @@ pub enum ColumnKind {
     /// A latency stage an engine's timestamps give (Unity: main thread, render submit,
     /// GPU; `formats.md` §7), ms.
     LatencyStage,
+    /// A latency-measurement log's (pyrofling) synthetic input to `vkQueuePresentKHR`.
+    InputToPresent,
+    /// A latency-measurement log's `vkQueuePresentKHR` to the GPU going idle.
+    PresentToGpuIdle,
+    /// A latency-measurement log's GPU idle to the present completing (flipped or
+    /// dequeued, `VK_EXT_present_timing`).
+    GpuIdleToDisplay,
+    /// A latency-measurement log's synthetic input to the present completing: the
+    /// three stages above together.
+    InputToDisplay,
+    /// A frame's own duration on a mobile pipeline (Android gfxinfo: `IntendedVsync` →
+    /// `FrameCompleted`; SurfaceFlinger: frame ready → actual present), ms: a latency row.
+    FrameDuration,
+    /// A frame-health mark the capture itself sets (Android: a janky frame, a jank
+    /// type): the frame's duration in ms where marked, missing elsewhere; every marked
+    /// frame is a spike of its action (`metrics.md` §16).
+    FrameMark,
     /// A sampled sensor: power, temperature, clock, load, memory.
     Telemetry,
     /// Any other numeric column (flags, sync interval, raw timestamps, ...).
@@ -244,7 +261,7 @@ impl Column {
 
     /// True when some figure (`metrics.md`, the report's JSON) reads a column of `kind`
     /// named `name`. The others (the time between app or simulation starts, GPU time,
-    /// video engine time, animation time, flip delay, queue depth, driver lag, the
+    /// video engine time, flip delay, queue depth, driver lag, the
     /// PresentMon 1.x render-start and since-input times, instrumented latency, frame
     /// ids, and the flags and times that describe a present) are for the window's
     /// tracks and the frames table: a load for figures only may leave them out
@@ -259,7 +276,6 @@ impl Column {
             | K::GpuTime
             | K::VideoBusy
             | K::GpuVideoActive
-            | K::AnimationTime
             | K::FlipDelay
             | K::RenderQueueDepth
             | K::EstimatedDriverLag

@@ -33,6 +33,22 @@ pub enum Format {
     /// CapFrameX capture JSON.
     #[serde(rename = "capframex-json")]
     CapFrameXJson,
+    /// CapFrameX on Linux: its Vulkan layer's session CSV.
+    #[serde(rename = "capframex-linux")]
+    CapFrameXLinux,
+    /// pyrofling's latency-measurement layer CSV (Linux, Vulkan): one row per measured
+    /// synthetic input, read as a sampled log with latency stages.
+    #[serde(rename = "pyrofling")]
+    Pyrofling,
+    /// Android `dumpsys SurfaceFlinger --latency LAYER` text (`metrics.md` §16).
+    #[serde(rename = "android-surfaceflinger")]
+    AndroidSurfaceFlinger,
+    /// Android `dumpsys gfxinfo PACKAGE framestats` text (`metrics.md` §16).
+    #[serde(rename = "android-gfxinfo")]
+    AndroidGfxinfo,
+    /// A Perfetto trace's Android FrameTimeline (`metrics.md` §16): one trace per layer.
+    #[serde(rename = "perfetto")]
+    Perfetto,
     /// MangoHud CSV log.
     #[serde(rename = "mangohud")]
     MangoHud,
@@ -70,6 +86,11 @@ impl Format {
             Self::CapFrameXCsv => "capframex-csv",
             Self::MangoHud => "mangohud",
             Self::CapFrameXJson => "capframex-json",
+            Self::CapFrameXLinux => "capframex-linux",
+            Self::Pyrofling => "pyrofling",
+            Self::Perfetto => "perfetto",
+            Self::AndroidSurfaceFlinger => "android-surfaceflinger",
+            Self::AndroidGfxinfo => "android-gfxinfo",
             Self::NvidiaApp => "nvidia-app",
             Self::Afterburner => "afterburner",
             Self::Unity => "unity",

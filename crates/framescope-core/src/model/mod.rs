@@ -224,6 +224,10 @@ pub struct Frames {
     /// Labelled events the capture logs (Unreal's `EVENTS` column, `formats.md` §10),
     /// in frame order: each belongs to a kept frame. Empty for most formats.
     pub events: Vec<Event>,
+    /// The display's refresh period the capture states (ms; Android SurfaceFlinger's
+    /// first line, `metrics.md` §16): the VSYNC grid without detection. `None` for
+    /// most formats.
+    pub stated_period_ms: Option<f64>,
     /// The unit the file itself declares for a column (column name → unit: MSI
     /// Afterburner's `03` lines, CapFrameX's sensor types, MangoHud's known columns), in
     /// column order; empty when the file declares none (units are then guessed from the
@@ -419,6 +423,7 @@ impl Trace {
                 .filter(|e| r.contains(&e.frame))
                 .map(|e| Event { frame: e.frame - r.start, ..e.clone() })
                 .collect(),
+            stated_period_ms: f.stated_period_ms,
             units: f.units.clone(),
         };
         Trace { meta: self.meta.clone(), frames, warnings: Vec::new() }

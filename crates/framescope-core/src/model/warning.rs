@@ -17,7 +17,10 @@ pub enum WarningKind {
     EmptySession,
     /// The frame times alternate as generated frames do, but the capture does not
     /// record which frames were generated.
-    FrameGenerationNotRecorded,
+    FrameGenerationNotRecorded {
+        /// The multiplier the present rhythm shows (×2, ×3, ×4), when it shows one.
+        multiplier: Option<u32>,
+    },
     /// The file is a sampled log: its rows are samples, not frames.
     SampledLog,
     /// No frame has a usable frame time of the chosen source.
@@ -45,7 +48,7 @@ impl WarningKind {
             Self::InvalidCells { .. } => "invalid_cells",
             Self::LoggingSessions { .. } => "logging_sessions",
             Self::EmptySession => "empty_session",
-            Self::FrameGenerationNotRecorded => "frame_generation_not_recorded",
+            Self::FrameGenerationNotRecorded { .. } => "frame_generation_not_recorded",
             Self::SampledLog => "sampled_log",
             Self::NoUsableFrameTime => "no_usable_frame_time",
             Self::MarkerLog => "marker_log",
@@ -86,8 +89,8 @@ impl serde::Serialize for WarningKind {
                 m.serialize_entry("column", column)?;
                 m.serialize_entry("unit", unit)?;
             }
+            Self::FrameGenerationNotRecorded { multiplier } => m.serialize_entry("multiplier", multiplier)?,
             Self::EmptySession
-            | Self::FrameGenerationNotRecorded
             | Self::SampledLog
             | Self::NoUsableFrameTime
             | Self::MarkerLog

@@ -135,10 +135,16 @@ fn walk(dir: &Path, found: &mut Vec<Input>) {
         let Ok(kind) = entry.file_type() else { continue };
         if kind.is_dir() {
             walk(&path, found);
-        } else if is_capture_name(&path) && (kind.is_file() || path.is_file()) {
+        } else if is_capture_name(&path) && (kind.is_file() || path.is_file()) && !is_sidecar(&path) {
             found.push(Input::File(path));
         }
     }
+}
+
+/// True for `NAME.json` beside `NAME.csv`: the metadata CapFrameX on Linux writes
+/// beside its capture, read with the CSV and no capture of its own.
+fn is_sidecar(path: &Path) -> bool {
+    path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) && path.with_extension("csv").is_file()
 }
 
 /// True when a file name ends in one of [`CAPTURE_EXTENSIONS`], gzip-compressed or

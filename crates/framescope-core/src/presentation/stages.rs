@@ -135,18 +135,36 @@ pub fn latency_stack(trace: &Trace) -> Option<Stack> {
 }
 
 /// An engine's latency stages from its timestamps (Unity: main thread, render submit,
-/// GPU; `formats.md` §7), in the capture's order; a frame's total is the sum of its
-/// stages when it has all of them.
+/// GPU; `formats.md` §7), or a latency-measurement log's (pyrofling: input to present,
+/// present to GPU idle, GPU idle to display), in the capture's order; a frame's total is
+/// the sum of its stages when it has all of them.
 fn engine_stack(trace: &Trace) -> Option<Stack> {
     const NAMES: [&str; 3] = ["Main thread", "Render submit", "GPU"];
-    let stages: Vec<&Column> =
+    const MEASURED: [(ColumnKind, &str); 3] = [
+        (ColumnKind::InputToPresent, "Input to present"),
+        (ColumnKind::PresentToGpuIdle, "Present to GPU idle"),
+        (ColumnKind::GpuIdleToDisplay, "GPU idle to display"),
+    ];
+    let engine: Vec<&Column> =
         trace.frames.columns.iter().filter(|c| c.kind == ColumnKind::LatencyStage).take(3).collect();
+    let duration = trace.column(ColumnKind::FrameDuration);
+    let (stages, names, title): (Vec<&Column>, Vec<&str>, &str) =
+        if let (true, Some(d)) = (engine.is_empty(), duration) {
+            (vec![d], vec!["Frame duration"], "Latency\nframe duration")
+        } else if engine.is_empty() {
+            let found: Vec<(&Column, &str)> =
+                MEASURED.iter().filter_map(|&(k, name)| trace.column(k).map(|c| (c, name))).collect();
+            let (stages, names) = found.into_iter().unzip();
+            (stages, names, "Latency\ninput · GPU · display")
+        } else {
+            (engine, NAMES.to_vec(), "Latency\nmain · submit · GPU")
+        };
     if stages.is_empty() || stages.iter().all(|c| c.values.all_missing()) {
         return None;
     }
     let segments =
-        stages.iter().zip(NAMES).map(|(c, name)| Segment::new(name, c.values.iter().collect())).collect();
-    Some(Stack::new("Latency\nmain · submit · GPU", segments, Total::Engine))
+        stages.iter().zip(names).map(|(c, name)| Segment::new(name, c.values.iter().collect())).collect();
+    Some(Stack::new(title, segments, Total::Engine))
 }
 
 /// The PC-latency breakdown of a marker log per capture frame: I2FS (on the frame

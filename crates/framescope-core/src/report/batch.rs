@@ -171,6 +171,12 @@ pub const COLUMNS: &[&str] = &[
     "tool_figures.low_0_1pct_fps",
     "tool_figures.min_fps",
     "tool_figures.max_fps",
+    // Issue 38: a latency-measurement log's stages (pyrofling).
+    "latency.input_to_present_mean_ms",
+    "latency.present_to_gpu_idle_mean_ms",
+    "latency.gpu_idle_to_display_mean_ms",
+    "latency.input_to_display_mean_ms",
+    "latency.animation_error_displayed_mean_abs_ms",
 ];
 
 #[cfg(test)]

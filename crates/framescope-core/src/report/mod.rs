@@ -419,8 +419,13 @@ fn run_warnings(file_warnings: &[Warning], trace: &Trace, prepared: &Prepared) -
     }
     if let Some(share) = prepared.alternation {
         let display = crate::analysis::has_display_data(trace);
-        let message = crate::analysis::framegen::alternation_warning(share, display);
-        warnings.push(Warning::file(message).with_kind(WarningKind::FrameGenerationNotRecorded));
+        let mut message = crate::analysis::framegen::alternation_warning(share, display);
+        let cadence = crate::analysis::framegen::cadence(&series.frame_time_ms);
+        if let Some((n, share)) = cadence {
+            message.push_str(&crate::analysis::framegen::cadence_words(n, share));
+        }
+        let kind = WarningKind::FrameGenerationNotRecorded { multiplier: cadence.map(|c| c.0) };
+        warnings.push(Warning::file(message).with_kind(kind));
     }
     warnings
 }

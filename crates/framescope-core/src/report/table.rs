@@ -323,7 +323,7 @@ const FPS_LINE: [&str; 5] = ["avg_fps", "low_1pct_fps", "low_0_1pct_fps", "min_f
 /// The figures of the frame-time line (`summary.*`), in order.
 const TIME_LINE: [&str; 5] = ["p50_ms", "p90_ms", "p95_ms", "p99_ms", "p99_9_ms"];
 /// The latency line's figures (`latency.*`), each written when the run has it.
-const LATENCY_LINE: [&str; 8] = [
+const LATENCY_LINE: [&str; 13] = [
     "pcl_ms",
     "pc_latency_column_mean_ms",
     "pc_latency_min_ms",
@@ -332,6 +332,11 @@ const LATENCY_LINE: [&str; 8] = [
     "render_present_latency_mean_ms",
     "click_to_photon_mean_ms",
     "all_input_to_photon_mean_ms",
+    "input_to_display_mean_ms",
+    "input_to_present_mean_ms",
+    "present_to_gpu_idle_mean_ms",
+    "gpu_idle_to_display_mean_ms",
+    "animation_error_displayed_mean_abs_ms",
 ];
 /// The efficiency line's figures (`efficiency.*`), each written when the run has it.
 const EFFICIENCY_LINE: [&str; 4] = ["fps_per_watt", "power_mean_w", "cpu_fps_per_watt", "cpu_power_mean_w"];

@@ -354,6 +354,10 @@ pub enum Signature {
     /// Unreal CSV profiler: `FrameTime` with `EVENTS` first or last, or with its thread
     /// times, and without PresentMon's identity columns.
     Unreal(super::unreal::UnrealLayout),
+    /// CapFrameX on Linux: `MsBetweenPresents` with `MsActualPresent`.
+    CapFrameXLinux,
+    /// pyrofling's latency-measurement layer: `id,stimulus,queuepresent,queuedone,STAGE`.
+    Pyrofling,
     /// A generic layout known without a mapping.
     Known(super::generic::KnownLayout),
     /// None of these: the PresentMon-family layouts (or nothing).
