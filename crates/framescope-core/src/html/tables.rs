@@ -222,6 +222,7 @@ fn display_facts(out: &mut Html, run: &Run) {
                         format!("detected (confidence {})", Unit::Fraction.format(v.confidence, 0))
                     }
                     crate::analysis::VsyncSource::User => "set by the user".to_owned(),
+                    crate::analysis::VsyncSource::Capture => "as the capture states it".to_owned(),
                 };
                 html!(
                     out,
