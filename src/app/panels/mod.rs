@@ -11,6 +11,7 @@ mod comparison;
 mod details_strip;
 mod export_menu;
 mod figures;
+mod fit;
 mod frame_details;
 mod glance;
 mod legend;
@@ -123,9 +124,10 @@ pub fn side_panel(id: &'static str, default: f32, most: f32) -> egui::Panel {
 /// widening the panel (the timeline never jumps); labels wrap at the panel's width.
 pub fn scrolled(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui)) {
     ui.set_min_width(ui.available_width());
-    let width = ui.available_width();
     egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
-        ui.set_max_width(width);
+        // The width left of the vertical scroll bar (not the panel's: text wrapped at
+        // the panel's width would run under the bar and past the edge).
+        ui.set_max_width(ui.available_width());
         add(ui);
     });
 }
