@@ -105,6 +105,12 @@ pub fn set_colour(k: usize) -> egui::Color32 {
     theme::RUNS[k % theme::RUNS.len()]
 }
 
+/// Closes the small windows (typed path, Record) that are open; whether any was.
+pub fn close_windows(ctx: &egui::Context) -> bool {
+    // Both closed (no short circuit).
+    path_field::close(ctx) | record_panel::close(ctx)
+}
+
 /// A part of the runs and figures panel.
 type SidePart = fn(&mut egui::Ui, &Model<'_>) -> Vec<AppCommand>;
 

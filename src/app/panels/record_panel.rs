@@ -58,6 +58,11 @@ impl Form {
     }
 }
 
+/// Closes the Record window (Esc); whether it was open.
+pub fn close(ctx: &egui::Context) -> bool {
+    ctx.data_mut(|d| std::mem::replace(d.get_temp_mut_or_default::<bool>(window_id()), false))
+}
+
 fn window_id() -> egui::Id {
     egui::Id::NULL.with("framescope record window")
 }

@@ -348,6 +348,7 @@ impl App {
         self.drain();
         self.take_dropped_files(&ctx);
         self.finish_screenshot(&ctx);
+        self.escape_closes_windows(&ctx);
         let commands = egui::Panel::top("toolbar").show(ui, |ui| panels::toolbar_ui(ui, &self.model())).inner;
         self.run_commands(commands);
         let commands =
@@ -390,6 +391,20 @@ impl App {
         if self.scratch.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.scratch.settings_dirty = false;
             self.save_settings();
+        }
+    }
+
+    /// Esc closes the open windows (the keyboard help, History, the typed path, Record)
+    /// and goes no further; with none open it reaches the timeline (clears the selection).
+    fn escape_closes_windows(&mut self, ctx: &egui::Context) {
+        if !ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            return;
+        }
+        let mut closed = panels::close_windows(ctx);
+        closed |= std::mem::take(&mut self.scratch.show_help);
+        closed |= self.scratch.history.take().is_some();
+        if closed {
+            ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape));
         }
     }
 
