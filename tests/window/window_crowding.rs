@@ -5,10 +5,12 @@
 
 use crate::common;
 
-use common::ui::{Window, window_of};
+use common::ui::{Window, labelled, tick_compare, window_of};
 use eframe::egui::{self, accesskit::Role};
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use framescope::app::Persisted;
+use std::fmt::Write as _;
+use std::path::PathBuf;
 
 /// The x where the left panel ends: the timeline's left edge.
 fn panel_right(h: &Window) -> f32 {
@@ -37,4 +39,44 @@ fn at_1280_by_720_the_left_panel_cuts_no_text() {
     let right = panel_right(&h);
     let cut = cut_labels(&h, right);
     assert!(cut.is_empty(), "cut at {right}: {cut:?}");
+}
+
+/// A PresentMon capture of `n` frames of `ft` ms each, named `name`.
+fn steady(name: &str, n: usize, ft: f64) -> PathBuf {
+    let mut csv = String::from(
+        "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
+         PresentMode,FrameType,TimeInSeconds,MsBetweenPresents\n",
+    );
+    for i in 0..n {
+        let t = i as f64 * ft / 1000.0;
+        let _ = writeln!(csv, "g.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,Application,{t:.6},{ft}");
+    }
+    let path = std::env::temp_dir().join(format!("framescope-{name}-{}.csv", std::process::id()));
+    std::fs::write(&path, csv).unwrap();
+    path
+}
+
+/// Six runs compared at 1280×720: one table holds every run against the baseline, a
+/// column per run, all six in the panel. Steady runs of 10, 12.5, 20, 8, 16 and 25 ms
+/// frames average 100, 80, 50, 125, 62.5 and 40 FPS: against the first, −20.0 %,
+/// −50.0 %, +25.0 %, −37.5 % and −60.0 % (worked by hand).
+#[test]
+fn six_runs_compared_show_a_column_each_at_1280_by_720() {
+    let files: Vec<PathBuf> = [10.0, 12.5, 20.0, 8.0, 16.0, 25.0]
+        .iter()
+        .enumerate()
+        .map(|(k, ft)| steady(&format!("six-{k}"), 600, *ft))
+        .collect();
+    let mut h = window_of(egui::vec2(1280.0, 720.0), Persisted::default(), &files, |_| {});
+    tick_compare(&mut h);
+    for f in &files {
+        std::fs::remove_file(f).unwrap();
+    }
+    let fps = labelled(&h, "Average FPS");
+    assert_eq!(fps, ["100.00", "-20.0 %", "-50.0 %", "+25.0 %", "-37.5 %", "-60.0 %"]);
+    let right = panel_right(&h);
+    for k in 2..=6 {
+        let header = h.get_by_label(&k.to_string()).rect();
+        assert!(header.right() <= right, "run {k}'s column ends at {} past {right}", header.right());
+    }
 }

@@ -6,6 +6,7 @@
 //! for; the shell applies them.
 
 mod central;
+mod compare_columns;
 mod compare_views;
 mod comparison;
 mod details_strip;
