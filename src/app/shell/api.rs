@@ -238,6 +238,12 @@ impl App {
         self.jobs.recording.is_some()
     }
 
+    /// The status line's text (what was saved, what is under way), if any.
+    #[must_use]
+    pub fn status(&self) -> Option<&str> {
+        self.scratch.status.as_deref()
+    }
+
     /// Error messages shown in the window.
     #[must_use]
     pub fn errors(&self) -> &[String] {

@@ -127,6 +127,17 @@ impl Jobs {
         }));
     }
 
+    /// Starts writing the HTML page of `pages` (one run's page, or several runs') to
+    /// `path`: reducing a long capture's timeline for the page takes a while, so it is
+    /// written off the UI thread, all or nothing ([`framescope_core::output::write_file`]).
+    pub fn export_html(&mut self, pages: Vec<PageJob>, path: PathBuf, note: &'static str) {
+        self.export = Some(self.spawner.task(move || {
+            framescope_core::output::write_file(&path, |out| write_page(&pages, out))
+                .map(|()| format!("{note}{}", path.display()))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }));
+    }
+
     /// True when no load, marker log or export is running, and every live capture's
     /// run is open (or it failed).
     #[must_use]
@@ -344,4 +355,42 @@ pub enum LiveOutcome {
     Note(String),
     /// It failed: the error, in words.
     Failed(String),
+}
+
+/// One run of an HTML page to write: its figures as the window computed them, with the
+/// settings and trim they were computed with, and the capture they came from.
+pub struct PageJob {
+    /// The figures.
+    pub run: framescope_core::report::Run,
+    /// Their settings.
+    pub settings: framescope_core::analysis::Settings,
+    /// Their trim.
+    pub trim: framescope_core::analysis::Trim,
+    /// The capture.
+    pub capture: Arc<Capture>,
+    /// The trace of the capture the figures are of.
+    pub trace: usize,
+}
+
+/// The page of `pages` (the first run's settings head the page), each run's timeline
+/// reduced from its trimmed trace as `framescope report --html` does.
+fn write_page(pages: &[PageJob], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    use framescope_core::html::{PageRun, write_report_page};
+    use framescope_core::report::{Report, RunEntry, SCHEMA, SettingsJson};
+    let Some(first) = pages.first() else { return Ok(()) };
+    let reduced = pages
+        .iter()
+        .map(|p| {
+            let whole = p.capture.traces.get(p.trace)?;
+            let cut = if p.trim.is_none() { None } else { p.trim.cut(whole).ok() };
+            let trace = cut.as_ref().unwrap_or(whole);
+            Some(PageRun::new(&p.run, &p.capture.info.system, trace, &p.settings))
+        })
+        .collect();
+    let report = Report {
+        schema: SCHEMA,
+        settings: SettingsJson::from(&first.settings),
+        runs: pages.iter().map(|p| RunEntry::Run(Box::new(p.run.clone()))).collect(),
+    };
+    write_report_page(&report, reduced, out)
 }

@@ -123,6 +123,7 @@ impl App {
                     self.scratch.status = Some("saving frames…".into());
                 }
             }
+            ShellCommand::ExportHtml { runs, path, note } => self.export_html(&runs, path, note),
             // Taken once a frame has drawn the header (title, runs, settings).
             ShellCommand::TimelinePng(path) => {
                 self.scratch.png_header = true;
@@ -391,6 +392,30 @@ impl App {
         if self.scratch.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.scratch.settings_dirty = false;
             self.save_settings();
+        }
+    }
+
+    /// Starts writing the HTML page of `runs` (those with figures) to `path`.
+    fn export_html(
+        &mut self,
+        runs: &[crate::app::session::RunId],
+        path: std::path::PathBuf,
+        note: &'static str,
+    ) {
+        let pages: Vec<jobs::PageJob> = runs
+            .iter()
+            .filter_map(|&id| {
+                let r = self.session.run(id)?;
+                let a = r.analyzed()?;
+                let (run, settings, trim) = (a.run.clone(), a.settings, a.trim);
+                Some(jobs::PageJob { run, settings, trim, capture: Arc::clone(&r.capture), trace: r.trace() })
+            })
+            .collect();
+        if pages.is_empty() {
+            self.scratch.status = Some("no figures to export yet".into());
+        } else {
+            self.jobs.export_html(pages, path, note);
+            self.scratch.status = Some("writing the HTML page…".into());
         }
     }
 
