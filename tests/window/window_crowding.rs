@@ -80,3 +80,51 @@ fn six_runs_compared_show_a_column_each_at_1280_by_720() {
         assert!(header.right() <= right, "run {k}'s column ends at {} past {right}", header.right());
     }
 }
+
+/// The y of the bottom edge of row `name` of timeline number `nth` (its resize handle).
+fn row_edges(h: &Window, name: &str) -> Vec<f32> {
+    let label = format!("Resize row {name}");
+    h.query_all_by_role(Role::Splitter)
+        .filter(|n| n.accesskit_node().label().is_some_and(|l| l.starts_with(&label)))
+        .map(|n| n.rect().center().y)
+        .collect()
+}
+
+/// Two FrameView runs compared at 1280×720: the second run's timeline starts in view
+/// with its frame row whole (the runs share the height), and no squeezed row is less
+/// than a line of its label high (the Stutters label is never cut into the Display row).
+#[test]
+fn at_1280_by_720_two_compared_runs_are_both_in_view() {
+    let Some(dir) = common::real_traces() else { return };
+    let files = [
+        dir.join("frameview/FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv"),
+        dir.join("frameview/FrameView_AlanWake2_DLSSQuality_run2_2024_04_17T002622_Log.csv"),
+    ];
+    let mut h = window_of(egui::vec2(1280.0, 720.0), Persisted::default(), &files, |_| {});
+    tick_compare(&mut h);
+    let frame_rows = row_edges(&h, "Frame time");
+    assert_eq!(frame_rows.len(), 2, "{frame_rows:?}");
+    assert!(frame_rows[1] < 720.0, "the second run's frame row ends at {}, below the window", frame_rows[1]);
+    for (display, stutters) in row_edges(&h, "Display").iter().zip(row_edges(&h, "Stutters")) {
+        assert!(stutters - display >= 20.0, "the Stutters row is {} px high", stutters - display);
+    }
+}
+
+/// With "As other tools report it" open at 1280×720 the charts panel steps aside: the
+/// timeline keeps at least 500 px.
+#[test]
+fn at_1280_by_720_the_conventions_panel_leaves_the_timeline_wide() {
+    let path = common::repo_file("sample-traces/pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv");
+    let mut h = window_of(egui::vec2(1280.0, 720.0), Persisted::default(), &[path], |_| {});
+    h.get_all_by_label("As other tools report it")
+        .find(|n| n.accesskit_node().role() != Role::Label)
+        .expect("the toggle under the figures")
+        .click_accesskit();
+    common::ui::settle(&mut h);
+    assert!(common::ui::app(&h).errors().is_empty());
+    let heading =
+        h.query_all_by_role(Role::Label).filter(|n| n.value().as_deref() == Some("As other tools report it"));
+    assert_eq!(heading.count(), 1, "the panel is open");
+    let timeline = h.get_by_label("Timeline").rect();
+    assert!(timeline.width() >= 500.0, "the timeline is {} px wide", timeline.width());
+}

@@ -170,14 +170,14 @@ fn warnings_ui(ui: &mut egui::Ui, run: &OpenRun) {
         "Problems found while reading the file; the rows they name were skipped or read as described",
     );
     for w in all.iter().take(3) {
-        ui.add(egui::Label::new(RichText::new(text(w)).small()).wrap());
+        ui.add(egui::Label::new(text(w)).wrap());
     }
     if all.len() > 3 {
         egui::CollapsingHeader::new(format!("{} more", all.len() - 3)).id_salt(("warnings", run.id)).show(
             ui,
             |ui| {
                 for w in all.iter().skip(3).take(200) {
-                    ui.add(egui::Label::new(RichText::new(text(w)).small()).wrap());
+                    ui.add(egui::Label::new(text(w)).wrap());
                 }
             },
         );
