@@ -139,10 +139,10 @@ impl Jobs {
     }
 
     /// True when no load, marker log or export is running, and every live capture's
-    /// run is open (or it failed).
+    /// run is open (or it failed, or its input ended).
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.live.iter().all(|j| j.opened || j.failed)
+        self.live.iter().all(|j| j.opened || j.end != LiveEnd::Running)
             && self.pending.is_empty()
             && self.marker.is_none()
             && self.export.is_none()
@@ -244,10 +244,11 @@ impl Jobs {
         let name = match &input {
             LiveInput::File(p) => p.display().to_string(),
             LiveInput::Stdin => "standard input".to_owned(),
+            LiveInput::Reader(name, _) => name.clone(),
         };
         let follower = Follower::start(input, LoadOptions::default(), self.spawner.repaint())
             .map_err(|e| format!("cannot follow {name}: {e}"))?;
-        self.live.push(LiveJob { follower, opened: false, failed: false, from_watch });
+        self.live.push(LiveJob { follower, opened: false, end: LiveEnd::Running, from_watch });
         Ok(())
     }
 
@@ -263,6 +264,13 @@ impl Jobs {
     #[must_use]
     pub fn is_live(&self, name: &str) -> bool {
         self.live.iter().any(|j| j.follower.name == name)
+    }
+
+    /// The live captures' names, each with whether its input ended, in the order they
+    /// started.
+    #[must_use]
+    pub fn live_runs(&self) -> Vec<(&str, bool)> {
+        self.live.iter().map(|j| (j.follower.name.as_str(), j.end == LiveEnd::Ended)).collect()
     }
 
     /// True while a live capture is followed.
@@ -298,10 +306,16 @@ impl Jobs {
                     }
                     LiveNews::Restarted(_) => continue,
                     LiveNews::Failed(e) => {
-                        job.failed = true;
+                        job.end = LiveEnd::Failed;
                         LiveOutcome::Failed(e)
                     }
                     LiveNews::Saved(path) => LiveOutcome::Saved(path),
+                    LiveNews::Ended => {
+                        if job.end == LiveEnd::Running {
+                            job.end = LiveEnd::Ended;
+                        }
+                        LiveOutcome::Ended(follower.name.clone())
+                    }
                 });
             }
         }
@@ -327,13 +341,24 @@ impl Jobs {
     }
 }
 
+/// How a live capture stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LiveEnd {
+    /// Still read.
+    Running,
+    /// It reported a failure.
+    Failed,
+    /// Its input ended: the run is complete.
+    Ended,
+}
+
 /// A live capture being followed.
 struct LiveJob {
     follower: Follower,
     /// Its run is open (later captures grow it).
     opened: bool,
-    /// It reported a failure.
-    failed: bool,
+    /// Whether it failed or its input ended.
+    end: LiveEnd,
     /// It came from the watched folder (compared against the pinned set).
     from_watch: bool,
 }
@@ -351,6 +376,8 @@ pub enum LiveOutcome {
     },
     /// The live capture's bytes were saved here.
     Saved(PathBuf),
+    /// The input of the run named so ended (standard input closed): it is complete.
+    Ended(String),
     /// It started over (a status line).
     Note(String),
     /// It failed: the error, in words.

@@ -133,7 +133,7 @@ impl App {
             ShellCommand::ShowHelp(on) => self.scratch.show_help = on,
             ShellCommand::ShowRunsPanel(on) => self.scratch.show_runs_panel = on,
             ShellCommand::ShowChartsPanel(on) => self.scratch.show_charts_panel = on,
-            ShellCommand::ShowPeersPanel(on) => self.scratch.show_peers_panel = on,
+            ShellCommand::ShowPeersPanel(on) => self.show_peers_panel(on),
             ShellCommand::DismissError(k) => {
                 if k < self.scratch.errors.len() {
                     self.scratch.errors.remove(k);
@@ -322,7 +322,18 @@ impl App {
     fn drain_live(&mut self) {
         for outcome in self.jobs.poll_live() {
             match outcome {
-                LiveOutcome::Opened(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
+                LiveOutcome::Opened(loaded) => {
+                    self.run_command(AppCommand::Opened(Box::new(loaded)));
+                    if let Some(note) = self.session.take_note() {
+                        self.scratch.status = Some(note);
+                    }
+                }
+                LiveOutcome::Ended(name) => {
+                    // Nothing more will come: the view stops following, and says why.
+                    self.run_command(AppCommand::FollowLive(false));
+                    self.scratch.status =
+                        Some(format!("{name}: the input ended — the run is complete (Follow live is off)"));
+                }
                 LiveOutcome::Grew { name, capture } => self.run_command(AppCommand::Grew { name, capture }),
                 LiveOutcome::Note(note) => self.scratch.status = Some(note),
                 LiveOutcome::Saved(path) => {
@@ -392,6 +403,19 @@ impl App {
         if self.scratch.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.scratch.settings_dirty = false;
             self.save_settings();
+        }
+    }
+
+    /// Shows or hides the "As other tools report it" panel; in a window under 1600
+    /// points wide, showing it hides the charts panel (and says so), so that the
+    /// timeline keeps about half the window instead of a sliver.
+    fn show_peers_panel(&mut self, on: bool) {
+        self.scratch.show_peers_panel = on;
+        if on && self.scratch.show_charts_panel && self.ctx.content_rect().width() < 1600.0 {
+            self.scratch.show_charts_panel = false;
+            self.scratch.status = Some(
+                "charts panel hidden to keep the timeline wide (View › Charts panel shows it again)".into(),
+            );
         }
     }
 
