@@ -153,6 +153,20 @@ fn bars_key(ui: &mut egui::Ui) {
     ui.weak("Bars: each run's average, 1% low and 0.1% low FPS on one scale (longer is better).");
 }
 
+/// The overlay's legend: each shown run's name in its colour.
+fn overlay_legend(ui: &mut egui::Ui, m: &Model<'_>) {
+    let shown = m.session.shown_runs();
+    let labels: Vec<String> = shown.iter().map(|r| r.label.clone()).collect();
+    let names = legend_names(&labels);
+    ui.horizontal_wrapped(|ui| {
+        for ((slot, run), name) in shown.iter().enumerate().zip(&names) {
+            // One line per entry (never parted from its mark): wraps go between entries.
+            let text = egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, run.id));
+            ui.add(egui::Label::new(text).extend());
+        }
+    });
+}
+
 /// The time axis under `rect`, of `view`.
 fn time_axis(p: &egui::Painter, rect: Rect, view: crate::app::timeline::TimeView, font: &FontId) {
     for (dx, text) in time_ticks(view.start_ms, view.span_ms, rect.width()) {
@@ -256,17 +270,7 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
         }
     }
     time_axis(&p, rect, s.aligned_view(), &font);
-    let labels: Vec<String> = shown.iter().map(|r| r.label.clone()).collect();
-    let names = legend_names(&labels);
-    ui.horizontal_wrapped(|ui| {
-        for ((slot, run), name) in shown.iter().enumerate().zip(&names) {
-            // One line per entry (never parted from its mark): wraps go between entries.
-            ui.add(
-                egui::Label::new(egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, run.id)))
-                    .extend(),
-            );
-        }
-    });
+    overlay_legend(ui, m);
     ui.weak("Each run's typical present interval per pixel column, on the aligned time axis; a mark at the top: above the scale.");
     whole
 }
