@@ -410,7 +410,7 @@ fn sets_by_file_name_and_moved_runs() {
 
 /// With set a pinned, a capture arriving in the watched folder is compared against it:
 /// set a and the new run's set are compared, the runs of other sets leave the
-/// comparison; without a pin the new run is only shown.
+/// comparison; without a pin the new run is compared with the run before it (issue 40).
 #[test]
 fn a_capture_from_the_watched_folder_is_compared_with_the_pinned_set() {
     let (mut s, mut p) = session();
@@ -428,8 +428,8 @@ fn a_capture_from_the_watched_folder_is_compared_with_the_pinned_set() {
         s.runs().last().unwrap().id
     };
     let b1 = arrive(&mut s, &mut p, "b_run1.csv");
-    assert!(!s.comparing(), "nothing pinned");
-    assert_eq!(s.shown(), [b1]);
+    assert!(s.comparing(), "nothing pinned: against the capture before it");
+    assert_eq!(s.shown(), [ids[2], b1]);
     s.apply(AppCommand::PinSet(Some("a".into())), &mut p);
     let b2 = arrive(&mut s, &mut p, "b_run2.csv");
     assert!(s.comparing());
