@@ -156,7 +156,7 @@ pub fn value_text(v: f64, unit: &str) -> String {
 pub fn draw_label(p: &Painter, text: &str, at: Pos2, width: f32, room: f32) -> f32 {
     let mut job =
         egui::text::LayoutJob::simple(text.to_owned(), FontId::proportional(12.0), theme::TEXT, width);
-    job.wrap.max_rows = if room >= 32.0 { 2 } else { 1 };
+    job.wrap.max_rows = if room >= 27.0 { 2 } else { 1 };
     let galley = p.layout_job(job);
     let bottom = at.y + galley.size().y;
     p.galley(at, galley, theme::TEXT);
