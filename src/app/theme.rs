@@ -47,15 +47,21 @@ pub const STAGES: [Color32; 4] = [
 ];
 /// The linked cursor across compared timelines.
 pub const CURSOR: Color32 = Color32::from_rgba_unmultiplied_const(235, 235, 240, 150);
-/// One colour per compared run, baseline first (none of them the charts' target
+/// One colour per compared run, baseline first, distinct for eight runs with normal
+/// vision and with protanopia or deuteranopia (the first six avoid the charts' target
 /// orange, so a run's curve never reads as the target line).
-pub const RUNS: [Color32; 6] = [
-    Color32::from_rgb(90, 160, 240),
-    Color32::from_rgb(240, 110, 170),
-    Color32::from_rgb(110, 200, 110),
-    Color32::from_rgb(170, 130, 245),
-    Color32::from_rgb(120, 220, 220),
+pub const RUNS: [Color32; 8] = [
+    // Okabe & Ito's colour-blind-safe palette (sky blue, vermillion, bluish green,
+    // reddish purple, blue lightened for a dark background), light grey instead of its
+    // black, then its orange and yellow last (near the target lines' colours).
+    Color32::from_rgb(86, 180, 233),
+    Color32::from_rgb(213, 94, 0),
+    Color32::from_rgb(0, 158, 115),
+    Color32::from_rgb(204, 121, 167),
+    Color32::from_rgb(40, 120, 220),
     Color32::from_rgb(200, 200, 200),
+    Color32::from_rgb(230, 159, 0),
+    Color32::from_rgb(240, 228, 66),
 ];
 /// A figure that got better than the baseline.
 pub const BETTER: Color32 = Color32::from_rgb(90, 200, 110);
@@ -107,3 +113,56 @@ pub const NEITHER_LIMITED: Color32 = Color32::from_rgb(150, 150, 160);
 pub const FRAME_INTERVAL: Color32 = Color32::from_rgba_unmultiplied_const(170, 170, 185, 60);
 /// The animation-error row's values.
 pub const ANIMATION_ERROR: Color32 = Color32::from_rgb(230, 130, 200);
+
+#[cfg(test)]
+mod tests {
+    use super::RUNS;
+
+    /// CIELAB of linear RGB `v` (D65).
+    fn lab(v: [f64; 3]) -> [f64; 3] {
+        let [r, g, b] = v.map(|x| x.clamp(0.0, 1.0));
+        let x = (0.4124 * r + 0.3576 * g + 0.1805 * b) / 0.950_47;
+        let y = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+        let z = (0.0193 * r + 0.1192 * g + 0.9505 * b) / 1.088_83;
+        let f = |t: f64| if t > 0.008_856 { t.cbrt() } else { 7.787 * t + 16.0 / 116.0 };
+        [116.0 * f(y) - 16.0, 500.0 * (f(x) - f(y)), 200.0 * (f(y) - f(z))]
+    }
+
+    /// The smallest CIE76 distance between two run colours as seen through `m`
+    /// (Viénot, Brettel & Mollon 1999, in linear RGB).
+    fn least_distance(m: [[f64; 3]; 3]) -> f64 {
+        let lin = |c: u8| {
+            let c = f64::from(c) / 255.0;
+            if c <= 0.040_45 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+        };
+        let seen: Vec<[f64; 3]> = RUNS
+            .iter()
+            .map(|c| {
+                let v = [lin(c.r()), lin(c.g()), lin(c.b())];
+                lab([0, 1, 2].map(|i| m[i][0] * v[0] + m[i][1] * v[1] + m[i][2] * v[2]))
+            })
+            .collect();
+        let mut least = f64::INFINITY;
+        for (i, a) in seen.iter().enumerate() {
+            for b in &seen[i + 1..] {
+                least =
+                    least.min(((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2) + (a[2] - b[2]).powi(2)).sqrt());
+            }
+        }
+        least
+    }
+
+    /// Eight runs stay apart (ΔE ≥ 15) for normal vision, protanopia and deuteranopia
+    /// (the former palette's green and cyan, 3 and 5, were 2.5 apart for deuteranopes).
+    #[test]
+    fn run_colours_stay_apart_for_colour_blind_readers() {
+        let normal = [[1.0, 0.0, 0.0], [0.0, 1.0, 0.0], [0.0, 0.0, 1.0]];
+        let protan = [[0.112_38, 0.887_62, 0.0], [0.112_38, 0.887_62, 0.0], [0.004_01, -0.004_01, 1.0]];
+        let deutan = [[0.292_75, 0.707_25, 0.0], [0.292_75, 0.707_25, 0.0], [-0.022_34, 0.022_34, 1.0]];
+        assert!(RUNS.len() >= 8);
+        for (name, m) in [("normal", normal), ("protanopia", protan), ("deuteranopia", deutan)] {
+            let d = least_distance(m);
+            assert!(d >= 15.0, "{name}: two run colours only {d:.1} apart");
+        }
+    }
+}

@@ -12,6 +12,7 @@ mod common;
 mod basics;
 mod window_cache;
 mod window_compare;
+mod window_crowding;
 mod window_engine;
 mod window_grouping;
 mod window_history;

@@ -8,7 +8,7 @@ use crate::common;
 
 use common::ui::{Window, app, window};
 use eframe::egui::accesskit::Role;
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use serde_json::Value;
 use std::io::Write as _;
 use std::path::PathBuf;
@@ -222,4 +222,33 @@ fn a_typed_path_follows_a_capture_and_saves_it() {
         h.run_steps(1);
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// Issue 40: a live stream (as `framescope -` follows standard input) that ends: the
+/// window says so, unticks "Follow live", and the run's frame count is in view at
+/// 1280×720 ("complete: 300 frames" in the toolbar).
+#[test]
+fn when_the_stream_ends_the_window_says_so_and_stops_following() {
+    let mut csv = String::from("Application,ProcessID,SwapChainAddress,MsBetweenPresents\n");
+    for _ in 0..300 {
+        csv.push_str("game.exe,1,0x1,10\n");
+    }
+    let mut h = common::ui::window_of(
+        eframe::egui::vec2(1280.0, 720.0),
+        framescope::app::Persisted::default(),
+        &[],
+        |app| app.follow_reader("<stdin>", Box::new(std::io::Cursor::new(csv.into_bytes()))),
+    );
+    let start = Instant::now();
+    while !app(&h).status().is_some_and(|s| s.contains("the input ended")) {
+        assert!(start.elapsed() < Duration::from_secs(20), "no end said: {:?}", app(&h).status());
+        h.run_steps(1);
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    common::ui::settle(&mut h);
+    assert!(app(&h).status().unwrap().starts_with("<stdin>: the input ended"));
+    let follow = h.get_by_role_and_label(Role::CheckBox, "Follow live");
+    assert_eq!(follow.accesskit_node().toggled(), Some(eframe::egui::accesskit::Toggled::False));
+    let count = h.get_by_label("complete: 300 frames").rect();
+    assert!(count.right() <= 1280.0 && count.bottom() <= 720.0, "{count:?}");
 }

@@ -8,7 +8,7 @@ use crate::common;
 
 use common::ui::{Window, app, default_trace, run_id, settle, window};
 use eframe::egui::{Key, Modifiers};
-use egui_kittest::kittest::Queryable as _;
+use egui_kittest::kittest::{NodeT as _, Queryable as _};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
@@ -123,4 +123,50 @@ fn only_the_stutter_rows_in_sight_are_laid_out() {
     press(&mut h, Modifiers::NONE, Key::CloseBracket);
     assert_eq!(selected(&h), Some(10));
     settle(&mut h);
+}
+
+/// Issue 40: `]` scrolls the stutter list to the stutter it selects and highlights it
+/// there — the 12th of 200 stutters, far below the list's first rows, is laid out,
+/// selected and inside the list's box.
+#[test]
+fn the_keys_scroll_the_stutter_list_to_the_selected_stutter() {
+    let path = capture_with("scroll-stutters", 4000, |i| if i % 20 == 10 { 40.0 } else { 10.0 });
+    let mut h = window(std::slice::from_ref(&path));
+    let trace = default_trace(&path);
+    std::fs::remove_file(&path).unwrap();
+    let row = |i: usize| format!("{:.3} s  40.0 ms  frame {i}", trace.frames.start_ms[i] / 1000.0);
+    assert!(h.query_by_label(&row(230)).is_none(), "the 12th stutter starts out of sight");
+    for _ in 0..12 {
+        press(&mut h, Modifiers::NONE, Key::CloseBracket);
+    }
+    h.run_steps(3);
+    assert_eq!(selected(&h), Some(230));
+    let heading = h.get_by_label("Stutters (in time order)").rect();
+    let label = row(230);
+    let node = h.get_by_label(&label);
+    let on = node.accesskit_node().toggled();
+    assert_eq!(on, Some(eframe::egui::accesskit::Toggled::True), "highlighted in the stutter list");
+    let r = node.rect();
+    assert!(r.top() >= heading.bottom() && r.bottom() <= heading.bottom() + 100.0, "{r:?} under {heading:?}");
+}
+
+/// Issue 40: Esc closes the keyboard help (and keeps the selected frame); with no
+/// window open, Esc clears the selected frame.
+#[test]
+fn escape_closes_the_help_first_then_clears_the_selection() {
+    let path = capture();
+    let mut h = window(std::slice::from_ref(&path));
+    std::fs::remove_file(&path).unwrap();
+    // H and Esc reach the timeline under the pointer.
+    let timeline = h.get_by_label("Timeline").rect();
+    h.hover_at(timeline.center());
+    press(&mut h, Modifiers::NONE, Key::CloseBracket);
+    assert_eq!(selected(&h), Some(80));
+    press(&mut h, Modifiers::NONE, Key::H);
+    assert!(h.query_by_label("Keyboard and mouse").is_some(), "H opens the help");
+    press(&mut h, Modifiers::NONE, Key::Escape);
+    assert!(h.query_by_label("Keyboard and mouse").is_none(), "Esc closes the help");
+    assert_eq!(selected(&h), Some(80), "the Esc that closed a window clears nothing");
+    press(&mut h, Modifiers::NONE, Key::Escape);
+    assert_eq!(selected(&h), None);
 }

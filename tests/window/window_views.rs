@@ -320,3 +320,40 @@ fn the_slow_time_chart_ends_near_the_body_unless_the_whole_range_is_asked() {
     assert!(h.query_by_label("whole range").is_none());
     h.get_by_label("whole tail");
 }
+
+/// Issue 40: File › Export › HTML report… writes the shared page of the shown run (in
+/// the background; here into the export folder, as on a desktop without a file
+/// dialog): one self-contained page naming the run, with its average FPS as the
+/// window shows it.
+#[test]
+fn file_export_html_report_writes_the_run_s_page() {
+    let path = capture();
+    let dir = std::env::temp_dir().join(format!("framescope-html-export-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let persisted = framescope::app::Persisted { export_dir: dir.clone(), ..Default::default() };
+    let mut h = common::ui::window_of(
+        eframe::egui::vec2(1400.0, 900.0),
+        persisted,
+        std::slice::from_ref(&path),
+        |_| {},
+    );
+    h.get_by_label("File").click();
+    h.run_steps(2);
+    h.get_by_label("Export").hover();
+    h.run_steps(3);
+    h.get_by_label("HTML report…").click();
+    h.run_steps(2);
+    settle(&mut h);
+    std::fs::remove_file(&path).unwrap();
+    let pages: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(pages.len(), 1, "{pages:?}");
+    assert_eq!(pages[0].extension().and_then(|e| e.to_str()), Some("html"));
+    let page = std::fs::read_to_string(&pages[0]).unwrap();
+    assert!(page.starts_with("<!doctype html>"), "{}", &page[..page.len().min(80)]);
+    let avg = common::ui::labelled(&h, "Average FPS");
+    assert!(!avg.is_empty() && page.contains(&avg[0]), "the page has the average FPS {avg:?}");
+    let status = app(&h).status().unwrap_or_default().to_owned();
+    assert!(status.contains(&pages[0].display().to_string()), "the status names the file: {status}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

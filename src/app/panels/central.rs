@@ -176,8 +176,12 @@ pub fn central_ui(ui: &mut egui::Ui, m: &Model<'_>) -> (Vec<AppCommand>, Option<
 /// (to its [`timeline::MIN_HEIGHT_SCALE`]) so that every row is in view.
 const STRETCH: (f32, f32) = (timeline::MIN_HEIGHT_SCALE, 2.5);
 
+/// A compared run's title line above its timeline (its height, with spacing).
+const TITLE_HEIGHT: f32 = 26.0;
+
 /// One timeline per shown run, in a scroll area `room` high: a single run's rows
-/// share that height (stretched or squeezed within [`STRETCH`]), compared runs keep theirs.
+/// share that height (stretched or squeezed within [`STRETCH`]); compared runs share it
+/// (squeezed as far, never stretched).
 fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>, egui::Rect) {
     let s = m.session;
     let shown = s.shown_runs();
@@ -190,6 +194,7 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
     });
     let top = ui.cursor().min;
     let mut commands = Vec::new();
+    let runs = shown.len().max(1);
     for (slot, run) in shown.into_iter().enumerate() {
         let id = run.id;
         if comparing {
@@ -232,10 +237,14 @@ fn timelines_ui(ui: &mut egui::Ui, m: &Model<'_>, room: f32) -> (Vec<AppCommand>
             height_scale: 1.0,
             row_heights: &row_heights,
         };
-        let input = timeline::Input {
-            height_scale: if comparing { 1.0 } else { timeline::fill_scale(&input, room - 8.0, STRETCH) },
-            ..input
+        // Compared runs share the room (each squeezed, never stretched): two runs are
+        // both in view at 1280×720; more scroll.
+        let fill = if comparing {
+            (room / runs as f32 - TITLE_HEIGHT, (STRETCH.0, 1.0))
+        } else {
+            (room - 8.0, STRETCH)
         };
+        let input = timeline::Input { height_scale: timeline::fill_scale(&input, fill.0, fill.1), ..input };
         let out = ui.push_id(("timeline", id), |ui| timeline::timeline_ui(ui, &input)).inner;
         commands.extend(out.into_iter().map(|command| AppCommand::Timeline { run: id, command }));
     }

@@ -153,9 +153,54 @@ fn bars_key(ui: &mut egui::Ui) {
     ui.weak("Bars: each run's average, 1% low and 0.1% low FPS on one scale (longer is better).");
 }
 
+/// The overlay's legend: each shown run's name in its colour.
+fn overlay_legend(ui: &mut egui::Ui, m: &Model<'_>) {
+    let shown = m.session.shown_runs();
+    let labels: Vec<String> = shown.iter().map(|r| r.label.clone()).collect();
+    let names = legend_names(&labels);
+    ui.horizontal_wrapped(|ui| {
+        for ((slot, run), name) in shown.iter().enumerate().zip(&names) {
+            // One line per entry (never parted from its mark): wraps go between entries.
+            let text = egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, run.id));
+            ui.add(egui::Label::new(text).extend());
+        }
+    });
+}
+
+/// The time axis under `rect`, of `view`.
+fn time_axis(p: &egui::Painter, rect: Rect, view: crate::app::timeline::TimeView, font: &FontId) {
+    for (dx, text) in time_ticks(view.start_ms, view.span_ms, rect.width()) {
+        let x = rect.left() + dx;
+        p.line_segment([pos2(x, rect.bottom()), pos2(x, rect.bottom() + 4.0)], Stroke::new(1.0, theme::GRID));
+        p.text(pos2(x, rect.bottom() + 5.0), egui::Align2::CENTER_TOP, text, font.clone(), theme::AXIS_TEXT);
+    }
+}
+
+/// Room under the overlay for its time axis.
+const TIME_AXIS_HEIGHT: f32 = 16.0;
+
+/// The ticks of a time axis over `width` points showing `span_ms` from `start_ms`:
+/// each tick's offset from the left and its label (the timelines' ruler steps and
+/// labels, about 110 points apart).
+#[must_use]
+pub fn time_ticks(start_ms: f64, span_ms: f64, width: f32) -> Vec<(f32, String)> {
+    let width = width.max(1.0);
+    if span_ms.is_nan() || span_ms <= 0.0 || !start_ms.is_finite() {
+        return Vec::new();
+    }
+    let step = crate::app::timeline::ruler_step(span_ms / f64::from(width) * 110.0);
+    let first = (start_ms / step).ceil();
+    (0..200)
+        .map(|k| (first + f64::from(k)) * step)
+        .take_while(|t| *t <= start_ms + span_ms)
+        .map(|t| (((t - start_ms) / span_ms) as f32 * width, crate::app::timeline::time_label(t, step)))
+        .collect()
+}
+
 /// Every shown run's frame times on one row: per pixel column, the typical present
 /// interval of each run (its colour), on the comparison's aligned time axis and one
-/// ms scale; values above it are drawn at the top with a mark.
+/// ms scale, with the time axis under it; values above the scale are drawn at the top
+/// with a mark.
 pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
     let s = m.session;
     let shown = s.shown_runs();
@@ -165,8 +210,11 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
         egui::WidgetInfo::labeled(egui::Role::Canvas, true, "Overlay of the runs' frame times")
     });
     // The axis values in a margin on the left, the lines right of it.
-    let rect =
-        Rect::from_min_max(pos2(whole.left() + AXIS_MARGIN, whole.top() + 6.0), whole.max - vec2(0.0, 6.0));
+    // The time axis (the aligned one the timelines share) under the lines.
+    let rect = Rect::from_min_max(
+        pos2(whole.left() + AXIS_MARGIN, whole.top() + 6.0),
+        whole.max - vec2(0.0, 6.0 + TIME_AXIS_HEIGHT),
+    );
     let p = ui.painter_at(whole);
     p.rect_filled(rect, 0.0, theme::ROW_BACKGROUND[0]);
     let scale = shown
@@ -221,17 +269,23 @@ pub fn overlay_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Rect {
             p.line_segment([pos2(x, rect.top()), pos2(x, rect.top() + 5.0)], Stroke::new(2.0, colour));
         }
     }
-    let labels: Vec<String> = shown.iter().map(|r| r.label.clone()).collect();
-    let names = legend_names(&labels);
-    ui.horizontal_wrapped(|ui| {
-        for ((slot, run), name) in shown.iter().enumerate().zip(&names) {
-            // One line per entry (never parted from its mark): wraps go between entries.
-            ui.add(
-                egui::Label::new(egui::RichText::new(format!("— {name}")).color(m.run_colour(slot, run.id)))
-                    .extend(),
-            );
-        }
-    });
+    time_axis(&p, rect, s.aligned_view(), &font);
+    overlay_legend(ui, m);
     ui.weak("Each run's typical present interval per pixel column, on the aligned time axis; a mark at the top: above the scale.");
     whole
+}
+
+#[cfg(test)]
+mod tests {
+    use super::time_ticks;
+
+    /// 30 s over 660 points: ticks about 110 points (5 s) apart — 0, 5, … 30 s.
+    #[test]
+    fn the_overlay_s_time_axis_has_the_ruler_s_ticks() {
+        let ticks = time_ticks(0.0, 30_000.0, 660.0);
+        let labels: Vec<&str> = ticks.iter().map(|(_, l)| l.as_str()).collect();
+        assert_eq!(labels, ["0 s", "5 s", "10 s", "15 s", "20 s", "25 s", "30 s"]);
+        assert!((ticks[1].0 - 110.0).abs() < 1e-3);
+        assert!(time_ticks(0.0, 0.0, 660.0).is_empty());
+    }
 }

@@ -49,30 +49,73 @@ pub fn comparison_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
     };
     source_line_ui(ui, m, &runs, baseline);
     let baseline_label = &shown[0].label;
-    for (slot, run) in shown.iter().enumerate().skip(1) {
-        let i = run.id;
-        let colour = m.run_colour(slot, i);
-        ui.colored_label(colour, format!("{} vs {baseline_label} (baseline)", run.label));
-        let Some(Some(other)) = runs.get(slot) else {
-            ui.spinner();
-            continue;
-        };
-        // framescope's figures, or a peer tool's where its summary would be (as
-        // `framescope compare --convention TOOL`).
-        let convention = m.session.convention();
-        let comparison = framescope_core::report::compare::compare(baseline, other);
-        // The machines first, folded: in view without scrolling (issue 20).
-        super::system::system_comparison_ui(ui, &comparison, ("comparison_system", i));
-        super::glance::glance_ui(ui, framescope_core::report::compare::Glance::of(&comparison));
-        let comparison = comparison.with_convention(convention);
-        let sources = (baseline.frame_time, other.frame_time);
-        egui::ScrollArea::horizontal().id_salt(("comparison_scroll", i)).show(ui, |ui| {
-            comparison_table_ui(ui, &comparison, sources, m.persisted.noise_band, ("comparison", i));
+    let convention = m.session.convention();
+    // Three or more runs: every run against the baseline in one table, a column per
+    // run; each run's full comparison folded under it.
+    let many = shown.len() > 2;
+    if many {
+        let columns: Vec<super::compare_columns::Column<'_>> = (1..shown.len())
+            .filter_map(|slot| {
+                let other = (*runs.get(slot)?)?;
+                let comparison =
+                    framescope_core::report::compare::compare(baseline, other).with_convention(convention);
+                Some(super::compare_columns::Column { slot, label: &shown[slot].label, comparison })
+            })
+            .collect();
+        ui.label(RichText::new("Every compared run against the baseline").strong()).on_hover_text(
+            "A column per run (numbered as in the legends): its value and its change from the baseline \
+             (percentage points for shares of time); each run in detail below",
+        );
+        let base = (baseline_label.as_str(), m.run_colour(0, shown[0].id));
+        egui::ScrollArea::horizontal().id_salt("comparison_columns_scroll").show(ui, |ui| {
+            super::compare_columns::columns_table_ui(ui, m, base, &columns);
         });
-        super::peers::convention_note_ui(ui, &comparison, convention);
-        super::peers::telemetry_comparison_ui(ui, &comparison, ("comparison_telemetry", i));
+    }
+    for (slot, run) in shown.iter().enumerate().skip(1) {
+        let title = format!("{} vs {baseline_label} (baseline)", run.label);
+        let colour = m.run_colour(slot, run.id);
+        let other = runs.get(slot).copied().flatten();
+        if many {
+            let header = RichText::new(format!("{}: {title}", slot + 1)).color(colour);
+            egui::CollapsingHeader::new(header)
+                .id_salt(("comparison_detail", run.id))
+                .default_open(false)
+                .show(ui, |ui| run_comparison_ui(ui, m, baseline, other, run.id));
+        } else {
+            ui.colored_label(colour, title);
+            run_comparison_ui(ui, m, baseline, other, run.id);
+        }
     }
     out
+}
+
+/// One compared run against the baseline: the machines, the glance line, the table,
+/// the peer tool's note and the telemetry means (a spinner while it computes).
+fn run_comparison_ui(
+    ui: &mut egui::Ui,
+    m: &Model<'_>,
+    baseline: &framescope_core::report::Run,
+    other: Option<&framescope_core::report::Run>,
+    i: crate::app::session::RunId,
+) {
+    let Some(other) = other else {
+        ui.spinner();
+        return;
+    };
+    // framescope's figures, or a peer tool's where its summary would be (as
+    // `framescope compare --convention TOOL`).
+    let convention = m.session.convention();
+    let comparison = framescope_core::report::compare::compare(baseline, other);
+    // The machines first, folded: in view without scrolling (issue 20).
+    super::system::system_comparison_ui(ui, &comparison, ("comparison_system", i));
+    super::glance::glance_ui(ui, framescope_core::report::compare::Glance::of(&comparison));
+    let comparison = comparison.with_convention(convention);
+    let sources = (baseline.frame_time, other.frame_time);
+    egui::ScrollArea::horizontal().id_salt(("comparison_scroll", i)).show(ui, |ui| {
+        comparison_table_ui(ui, &comparison, sources, m.persisted.noise_band, ("comparison", i));
+    });
+    super::peers::convention_note_ui(ui, &comparison, convention);
+    super::peers::telemetry_comparison_ui(ui, &comparison, ("comparison_telemetry", i));
 }
 
 /// The noise band: a change within it is neither better nor worse.

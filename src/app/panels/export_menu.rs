@@ -48,6 +48,9 @@ pub fn export_menu(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             saved = Some(save_text(&name("csv"), &inputs, &fallback, &text));
         }
     }
+    // Of the whole runs: named without "selection".
+    let page_name = export::default_name(stem_source, &trace.meta.application, false, "html");
+    out.extend(html_button(ui, m, &page_name, &inputs, &fallback, &mut saved));
     if ui.add_enabled(m.jobs.export.is_none(), egui::Button::new("Frames (CSV)…")).clicked() {
         let range = own.map_or(0..trace.len(), |(a, b)| {
             let s = &trace.frames.start_ms;
@@ -79,6 +82,42 @@ pub fn export_menu(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
         ui.close();
     }
     out
+}
+
+/// "HTML report…": the shared page of the shown run, or of every compared run while
+/// comparing (written in the background); `saved` gets why not when no file was chosen.
+fn html_button(
+    ui: &mut egui::Ui,
+    m: &Model<'_>,
+    default_name: &str,
+    inputs: &[&Path],
+    fallback: &Path,
+    saved: &mut Option<Result<String, String>>,
+) -> Option<AppCommand> {
+    let comparing = m.session.comparing();
+    let runs: Vec<_> = if comparing {
+        m.session.shown_runs().iter().map(|r| r.id).collect()
+    } else {
+        m.session.selected_run().map(|r| r.id).into_iter().collect()
+    };
+    let text = if comparing { "HTML report of the compared runs…" } else { "HTML report…" };
+    let help = "One self-contained page to share: figures, timeline and charts, as `framescope report --html` \
+                writes it (of the whole runs, not of a selection)";
+    let button = ui.add_enabled(m.jobs.export.is_none(), egui::Button::new(text)).on_hover_text(help);
+    if !button.clicked() {
+        return None;
+    }
+    match dialog::save_to(default_name, inputs, fallback) {
+        Ok(target) => {
+            let note = if target.fallback { NO_DIALOG } else { "" };
+            ui.close();
+            Some(ShellCommand::ExportHtml { runs, path: target.path, note }.into())
+        }
+        Err(why) => {
+            *saved = Some(Err(why));
+            None
+        }
+    }
 }
 
 /// Asks where to save `text` and writes it there: the path (after a note when it went

@@ -234,12 +234,19 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
     });
     frame_generation_ui(ui, run, id);
     super::limiter::limiter_ui(ui, run, id);
-    // Values wrap rather than run past the panel (which would widen it).
-    let value_width = (ui.available_width() - 140.0).max(60.0);
+    let rows = figure_rows(run);
+    let (name_width, value_width) = column_widths(ui, rows.iter().map(|r| r.0));
     egui::Grid::new(id).num_columns(2).striped(true).max_col_width(value_width).show(ui, |ui| {
-        for (name, value) in figure_rows(run) {
+        for (name, value) in rows {
             let help = if name == SHORT_RUN_LOWS { SHORT_RUN_LOWS_HELP } else { figure_help(name) };
-            let label = ui.label(name).on_hover_text(help);
+            // A name too long for its column is elided with "…" (egui shows it whole on hover).
+            let label = ui
+                .scope(|ui| {
+                    ui.set_max_width(name_width);
+                    ui.add(egui::Label::new(name).truncate())
+                })
+                .inner
+                .on_hover_text(help);
             // Long values (the refresh rate's) wrap inside the panel.
             ui.add(egui::Label::new(RichText::new(value).strong()).wrap())
                 .labelled_by(label.id)
@@ -250,6 +257,21 @@ pub fn figures_ui(ui: &mut egui::Ui, run: &Run, id: &str, source: &str) {
     if run.summary.is_none() {
         ui.label("no usable frame times");
     }
+}
+
+/// The widths of a two-column grid of `names` and values in `ui`: the names' column as
+/// wide as the widest name but leaving the values at least 90 points, the values' the
+/// rest — so that neither runs past the panel (values wrap, names are elided).
+fn column_widths<'a>(ui: &egui::Ui, names: impl Iterator<Item = &'a str>) -> (f32, f32) {
+    let font = egui::TextStyle::Body.resolve(ui.style());
+    let widest = names
+        .map(|n| {
+            ui.fonts_mut(|f| f.layout_no_wrap(n.to_owned(), font.clone(), egui::Color32::WHITE).size().x)
+        })
+        .fold(0.0, f32::max);
+    let (room, gap) = (ui.available_width(), ui.spacing().item_spacing.x);
+    let name = widest.min(room - gap - 90.0).max(60.0);
+    (name, (room - name - gap).max(60.0))
 }
 
 /// Application, generated and displayed FPS of a run with generated frames, large,

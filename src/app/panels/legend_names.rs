@@ -46,6 +46,43 @@ fn widen(names: &[Vec<char>], mut prefix: usize, suffix: usize) -> usize {
     prefix
 }
 
+/// What [`super::legend_name`] shows uncut.
+const FITS: usize = 27;
+
+/// A word that is a date or a time ("2024", "04", "16T234455"): digits, or mostly
+/// digits and at least four of them.
+fn is_date(word: &str) -> bool {
+    let digits = word.chars().filter(char::is_ascii_digit).count();
+    let n = word.chars().count();
+    n > 0 && (digits == n || (digits >= 4 && digits * 4 >= n * 3))
+}
+
+/// `name` without its date and time words, last first, while it is longer than
+/// [`FITS`] (a legend cut in the middle kept the dates and dropped "run1"); the name
+/// itself when it fits, or when nothing but dates would be left.
+fn without_dates(name: &str) -> String {
+    let mut kept = name.to_owned();
+    while kept.chars().count() > FITS {
+        // The last date word with the separator before it.
+        let words: Vec<(usize, &str)> = kept
+            .split(is_separator)
+            .scan(0, |at, w| {
+                let start = *at;
+                *at += w.len() + 1;
+                Some((start, w))
+            })
+            .collect();
+        let Some(&(start, w)) = words.iter().rev().find(|(_, w)| is_date(w)) else { break };
+        let cut = start.saturating_sub(1);
+        let next: String = format!("{}{}", &kept[..cut], &kept[(start + w.len()).min(kept.len())..]);
+        if next.chars().all(|c| is_separator(c) || c.is_ascii_digit()) {
+            break;
+        }
+        kept = next;
+    }
+    kept
+}
+
 /// The legend's names of `names` (file names or paths), in order, each after its
 /// place in the comparison (`1: `): the part that differs between them, at most
 /// [`super::legend_name`]'s length. A single name, or names that do not differ, are
@@ -65,10 +102,12 @@ pub fn legend_names(names: &[String]) -> Vec<String> {
         .enumerate()
         .map(|(slot, s)| {
             if !apart || prefix + suffix == 0 {
-                return super::legend_name(slot, &s.iter().collect::<String>());
+                let whole: String = s.iter().collect();
+                // Names that differ lose their dates first, not the words that differ.
+                return super::legend_name(slot, &if differ { without_dates(&whole) } else { whole });
             }
             let middle: String = s[prefix..s.len() - suffix].iter().collect();
-            let short = super::legend_name(slot, &middle);
+            let short = super::legend_name(slot, &without_dates(&middle));
             let (place, rest) = short.split_once(": ").unwrap_or(("", &short));
             let open = if prefix > 0 { "…" } else { "" };
             let close = if suffix > 0 { "…" } else { "" };
@@ -100,6 +139,27 @@ mod tests {
         let (a, b) = ("/c/synthetic-run-a.csv", "/c/synthetic-run-b.csv");
         assert_eq!(names(&[a, b]), ["1: synthetic-run-a…", "2: synthetic-run-b…"]);
         assert_eq!(names(&["x_bench_1.csv", "x_bench_2.csv"]), ["1: x_bench_1…", "2: x_bench_2…"]);
+    }
+
+    /// Issue 40: six FrameView runs share only "FrameView_" and "_Log.csv"; cut in the
+    /// middle, their legends kept the dates and lost "run1" / "run2". Dates go first.
+    #[test]
+    fn dates_go_before_the_words_that_differ() {
+        let six = [
+            "FrameView_AlanWake2_DLSSQuality_run1_2024_04_16T234455_Log.csv",
+            "FrameView_AlanWake2_DLSSQuality_run2_2024_04_17T002622_Log.csv",
+            "FrameView_Cyberpunk2077_4K_Native+DLAA_2024_04_17T050843_Log.csv",
+            "FrameView_RoboCop_30fpscap_Native4K_2024_04_13T193123_Log.csv",
+        ];
+        assert_eq!(
+            names(&six),
+            [
+                "1: …AlanWake2_DLSSQuality_run1…",
+                "2: …AlanWake2_DLSSQuality_run2…",
+                "3: …Cyberpunk207…4K_Native+DLAA…",
+                "4: …RoboCop_30fpscap_Native4K…"
+            ]
+        );
     }
 
     #[test]

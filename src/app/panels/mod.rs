@@ -6,11 +6,13 @@
 //! for; the shell applies them.
 
 mod central;
+mod compare_columns;
 mod compare_views;
 mod comparison;
 mod details_strip;
 mod export_menu;
 mod figures;
+mod fit;
 mod frame_details;
 mod glance;
 mod legend;
@@ -104,6 +106,12 @@ pub fn set_colour(k: usize) -> egui::Color32 {
     theme::RUNS[k % theme::RUNS.len()]
 }
 
+/// Closes the small windows (typed path, Record) that are open; whether any was.
+pub fn close_windows(ctx: &egui::Context) -> bool {
+    // Both closed (no short circuit).
+    path_field::close(ctx) | record_panel::close(ctx)
+}
+
 /// A part of the runs and figures panel.
 type SidePart = fn(&mut egui::Ui, &Model<'_>) -> Vec<AppCommand>;
 
@@ -123,9 +131,10 @@ pub fn side_panel(id: &'static str, default: f32, most: f32) -> egui::Panel {
 /// widening the panel (the timeline never jumps); labels wrap at the panel's width.
 pub fn scrolled(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui)) {
     ui.set_min_width(ui.available_width());
-    let width = ui.available_width();
     egui::ScrollArea::both().auto_shrink([false, false]).show(ui, |ui| {
-        ui.set_max_width(width);
+        // The width left of the vertical scroll bar (not the panel's: text wrapped at
+        // the panel's width would run under the bar and past the edge).
+        ui.set_max_width(ui.available_width());
         add(ui);
     });
 }

@@ -49,6 +49,11 @@ pub fn live_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
 }
 
 /// Where the typed path window keeps whether it is open (its text: `.with("text")`).
+/// Closes the typed path window (Esc); whether it was open.
+pub fn close(ctx: &egui::Context) -> bool {
+    ctx.data_mut(|d| std::mem::replace(d.get_temp_mut_or_default::<bool>(window_id()), false))
+}
+
 fn window_id() -> egui::Id {
     egui::Id::NULL.with("framescope typed path")
 }

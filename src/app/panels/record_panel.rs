@@ -109,6 +109,11 @@ fn hotkey(m: &Model<'_>, f: Option<&Form>, open: bool, out: &mut Vec<AppCommand>
     }
 }
 
+/// Closes the Record window (Esc); whether it was open.
+pub fn close(ctx: &egui::Context) -> bool {
+    ctx.data_mut(|d| std::mem::replace(d.get_temp_mut_or_default::<bool>(window_id()), false))
+}
+
 fn window_id() -> egui::Id {
     egui::Id::NULL.with("framescope record window")
 }

@@ -48,7 +48,13 @@ pub fn runs_list_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             // A long name is cut to the panel (the whole path shows on hover).
             ui.style_mut().wrap_mode = Some(egui::TextWrapMode::Truncate);
             let radio = ui.radio(selected == Some(run.id), run.label.as_str());
-            if radio.on_hover_text(format!("Show this run's figures\n{}", run.name)).clicked() {
+            let what = if s.comparing() {
+                "Show this run's figures when Compare runs is unticked (the comparison shows every compared run \
+                 against the baseline; the run list's \"compared\" and \"baseline\" pick them)"
+            } else {
+                "Show this run's figures"
+            };
+            if radio.on_hover_text(format!("{what}\n{}", run.name)).clicked() {
                 out.push(AppCommand::SelectRun(run.id));
             }
         });
@@ -164,14 +170,14 @@ fn warnings_ui(ui: &mut egui::Ui, run: &OpenRun) {
         "Problems found while reading the file; the rows they name were skipped or read as described",
     );
     for w in all.iter().take(3) {
-        ui.add(egui::Label::new(RichText::new(text(w)).small()).wrap());
+        ui.add(egui::Label::new(text(w)).wrap());
     }
     if all.len() > 3 {
         egui::CollapsingHeader::new(format!("{} more", all.len() - 3)).id_salt(("warnings", run.id)).show(
             ui,
             |ui| {
                 for w in all.iter().skip(3).take(200) {
-                    ui.add(egui::Label::new(RichText::new(text(w)).small()).wrap());
+                    ui.add(egui::Label::new(text(w)).wrap());
                 }
             },
         );

@@ -102,16 +102,31 @@ impl List<'_> {
         // stutters: a text per row costs tens of MB at 10M frames). A small button is
         // as high as its text.
         let row_height = ui.text_style_height(&egui::TextStyle::Button);
-        egui::ScrollArea::vertical().id_salt(kind).max_height(LIST_HEIGHT).show_rows(
-            ui,
-            row_height,
-            spots.len(),
-            |ui, rows| {
-                for spot in spots.get(rows).unwrap_or_default() {
-                    self.row(ui, spot, out);
-                }
-            },
-        );
+        let mut area = egui::ScrollArea::vertical().id_salt(kind).max_height(LIST_HEIGHT);
+        if let Some(offset) = self.scroll_to(ui, kind, spots, row_height + ui.spacing().item_spacing.y) {
+            area = area.vertical_scroll_offset(offset);
+        }
+        area.show_rows(ui, row_height, spots.len(), |ui, rows| {
+            for spot in spots.get(rows).unwrap_or_default() {
+                self.row(ui, spot, out);
+            }
+        });
+    }
+
+    /// The scroll offset that brings the selected frame's row to the middle of the
+    /// list, when the selection changed since the list last drew (`]`, `[`, a click
+    /// on the timeline) and the frame is in the list; else `None` (the user's scroll
+    /// stays).
+    fn scroll_to(&self, ui: &egui::Ui, kind: &str, spots: &[Spot], row: f32) -> Option<f32> {
+        let id = egui::Id::NULL.with(("stutter_list_followed", kind));
+        let before = ui.data_mut(|d| {
+            let before = d.get_temp::<Option<u32>>(id).flatten();
+            d.insert_temp(id, self.selected);
+            before
+        });
+        let frame = self.selected.filter(|f| before != Some(*f))?;
+        let at = spots.iter().position(|s| s.frame == frame)?;
+        Some((at as f32 * row - (LIST_HEIGHT - row) / 2.0).max(0.0))
     }
 
     /// One row: the spot's button, its hover naming what spiked; a click goes there.

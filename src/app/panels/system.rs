@@ -9,7 +9,8 @@ use framescope_core::model::FileInfo;
 use framescope_core::report::compare::Comparison;
 use framescope_core::report::{SystemRow, facts, headline, side_by_side};
 
-/// At most this many characters of a header's summary (a header does not wrap).
+/// At most this many characters of a header's summary (it wraps at the panel's
+/// width, [`super::fit::wrapped_header`]).
 const HEADER_CHARS: usize = 56;
 
 /// `text` cut to `n` characters with an ellipsis.
@@ -31,17 +32,21 @@ pub fn system_box_ui(ui: &mut egui::Ui, info: &FileInfo, id: &str) {
         return;
     }
     let head = headline(&facts);
-    let title =
-        if head.is_empty() { "System".to_owned() } else { cut(&format!("System: {head}"), HEADER_CHARS) };
-    egui::CollapsingHeader::new(title).id_salt((id, "system")).default_open(false).show(ui, |ui| {
-        egui::Grid::new((id, "system_grid")).num_columns(2).striped(true).show(ui, |ui| {
-            for (name, value) in &facts {
-                let name = ui.label(RichText::new(name).weak());
-                ui.add(egui::Label::new(value).wrap()).labelled_by(name.id);
-                ui.end_row();
-            }
+    let whole = if head.is_empty() { "System".to_owned() } else { format!("System: {head}") };
+    let title = super::fit::wrapped_header(ui, &cut(&whole, HEADER_CHARS));
+    let shown =
+        egui::CollapsingHeader::new(title).id_salt((id, "system")).default_open(false).show(ui, |ui| {
+            egui::Grid::new((id, "system_grid")).num_columns(2).striped(true).show(ui, |ui| {
+                for (name, value) in &facts {
+                    let name = ui.label(RichText::new(name).weak());
+                    ui.add(egui::Label::new(value).wrap()).labelled_by(name.id);
+                    ui.end_row();
+                }
+            });
         });
-    });
+    if whole.chars().count() > HEADER_CHARS {
+        shown.header_response.on_hover_text(whole);
+    }
 }
 
 /// The compared runs' system facts side by side (baseline, other), a fact that differs

@@ -60,6 +60,7 @@ pub fn toolbar_ui(ui: &mut egui::Ui, m: &Model<'_>) -> Vec<AppCommand> {
             if ui.checkbox(&mut follow, "Follow live").on_hover_text(help).changed() {
                 out.push(AppCommand::FollowLive(follow));
             }
+            live_count_ui(ui, m);
         }
         if ui
             .button("Sample pair")
@@ -259,4 +260,18 @@ fn view_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
         out.push(ShellCommand::ShowHelp(!m.scratch.show_help).into());
         ui.close();
     }
+}
+
+/// The live run's frame count, always in view (the figures' count is far down the
+/// panel at 1280×720): the shown run's when it is live, else the newest live run's;
+/// "complete" once its input ended.
+fn live_count_ui(ui: &mut egui::Ui, m: &Model<'_>) {
+    let live = m.jobs.live_runs();
+    let shown = m.session.selected_run().and_then(|r| live.iter().find(|(n, _)| *n == r.name));
+    let Some(&(name, ended)) = shown.or(live.last()) else { return };
+    let Some(run) = m.session.runs().iter().rev().find(|r| r.name == name) else { return };
+    let frames = run.shown_trace().len();
+    let state = if ended { "complete" } else { "live" };
+    ui.label(egui::RichText::new(format!("{state}: {frames} frames")).strong())
+        .on_hover_text(format!("{}: frames read so far", run.name));
 }

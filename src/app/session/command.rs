@@ -229,6 +229,16 @@ pub enum ShellCommand {
         /// Said before the path in the status line.
         note: &'static str,
     },
+    /// Write the shared HTML page of runs (the shown run, or every compared run) as
+    /// the window analysed them, in the background.
+    ExportHtml {
+        /// The runs, in the window's order (baseline first).
+        runs: Vec<RunId>,
+        /// The file (checked not to be an open capture).
+        path: PathBuf,
+        /// Said before the path in the status line.
+        note: &'static str,
+    },
     /// Save a PNG of the timeline.
     TimelinePng(PathBuf),
     /// Show or hide the keyboard and mouse help.

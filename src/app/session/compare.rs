@@ -94,14 +94,39 @@ impl Session {
 
     /// The newest run (just arrived in the watched folder) against the pinned baseline
     /// set: that set and the newest run's set are compared, the others leave the
-    /// comparison. Without a pinned set the newest run is simply shown.
+    /// comparison. Without a pinned set, against the run before it (the previous
+    /// capture), and [`Session::take_note`] says so.
     pub(super) fn compare_newest(&mut self) {
         let Some(newest_set) = self.runs.last().map(|r| r.set.clone()) else { return };
-        let Some(pinned) = self.pinned_set.clone() else { return };
+        let Some(pinned) = self.pinned_set.clone() else {
+            self.compare_with_previous();
+            return;
+        };
         let Some(first) = self.runs.iter().find(|r| r.set == pinned).map(|r| r.id) else { return };
         for r in &mut self.runs {
             r.compared = r.set == pinned || r.set == newest_set;
         }
         self.set_compare(true, Some(first));
+    }
+
+    /// The newest run against the one opened before it: both compared (the earlier as
+    /// baseline), the others left out; a note says so and how to pin a baseline.
+    fn compare_with_previous(&mut self) {
+        let n = self.runs.len();
+        if n < 2 {
+            return;
+        }
+        let (before, newest) = (self.runs[n - 2].id, self.runs[n - 1].id);
+        for r in &mut self.runs {
+            r.compared = r.id == before || r.id == newest;
+        }
+        self.set_compare(true, Some(before));
+        let name = |k: usize| super::short_name(&self.runs[k].name);
+        self.note = Some(format!(
+            "{} is compared with the capture before it, {} (no pinned baseline: pin a set's \"pinned baseline\" \
+             to compare every new capture with it)",
+            name(n - 1),
+            name(n - 2)
+        ));
     }
 }

@@ -77,6 +77,8 @@ pub struct Session {
     convention: Option<Section>,
     /// The set captures arriving in the watched folder are compared against.
     pinned_set: Option<String>,
+    /// Something the window should say once (the status line), taken by the shell.
+    note: Option<String>,
     /// The frame-time source `auto` resolves to for the compared traces (`metrics.md`
     /// §9), kept until the set of compared traces changes.
     compare_source: Option<(Vec<(RunId, usize)>, FrameTimeSource)>,
@@ -118,6 +120,7 @@ impl Session {
             shared_scale: true,
             convention: None,
             pinned_set: None,
+            note: None,
             compare_source: None,
             sets_cache: None,
             follow_live: true,
@@ -259,7 +262,12 @@ impl Session {
         self.convention
     }
 
-    /// The set captures arriving in the watched folder are compared against.
+    /// What the window should say once (the status line): taken, so it is said once.
+    pub fn take_note(&mut self) -> Option<String> {
+        self.note.take()
+    }
+
+    /// The set every capture arriving in the watched folder is compared against.
     #[must_use]
     pub fn pinned_set(&self) -> Option<&str> {
         self.pinned_set.as_deref()

@@ -410,7 +410,7 @@ fn sets_by_file_name_and_moved_runs() {
 
 /// With set a pinned, a capture arriving in the watched folder is compared against it:
 /// set a and the new run's set are compared, the runs of other sets leave the
-/// comparison; without a pin the new run is only shown.
+/// comparison; without a pin the new run is compared with the run before it (issue 40).
 #[test]
 fn a_capture_from_the_watched_folder_is_compared_with_the_pinned_set() {
     let (mut s, mut p) = session();
@@ -428,10 +428,40 @@ fn a_capture_from_the_watched_folder_is_compared_with_the_pinned_set() {
         s.runs().last().unwrap().id
     };
     let b1 = arrive(&mut s, &mut p, "b_run1.csv");
-    assert!(!s.comparing(), "nothing pinned");
-    assert_eq!(s.shown(), [b1]);
+    assert!(s.comparing(), "nothing pinned: against the capture before it");
+    assert_eq!(s.shown(), [ids[2], b1]);
     s.apply(AppCommand::PinSet(Some("a".into())), &mut p);
     let b2 = arrive(&mut s, &mut p, "b_run2.csv");
     assert!(s.comparing());
     assert_eq!(s.shown(), [ids[0], ids[1], b1, b2], "set a (the baseline's) and set b; c left out");
+}
+
+/// Issue 40: with no pinned set, each capture arriving in the watched folder is
+/// compared with the one before it (the earlier as baseline, the older ones left out),
+/// and a note says so once.
+#[test]
+fn a_watched_capture_is_compared_with_the_one_before_it_without_a_pinned_set() {
+    let (mut s, mut p) = session();
+    let watched = |s: &mut Session, p: &mut Persisted, name: &str| {
+        let loaded = Loaded {
+            load: None,
+            name: name.into(),
+            path: None,
+            capture: capture(&[10.0; 100]),
+            from_watch: true,
+        };
+        s.apply(AppCommand::Opened(Box::new(loaded)), p);
+        s.runs().last().unwrap().id
+    };
+    let a = watched(&mut s, &mut p, "/w/a.csv");
+    assert!(!s.comparing(), "one capture: nothing to compare");
+    assert_eq!(s.take_note(), None);
+    let b = watched(&mut s, &mut p, "/w/b.csv");
+    assert!(s.comparing());
+    assert_eq!((s.baseline(), s.shown()), (Some(a), vec![a, b]));
+    let note = s.take_note().unwrap();
+    assert!(note.starts_with("b.csv is compared with the capture before it, a.csv"), "{note}");
+    assert_eq!(s.take_note(), None, "said once");
+    let c = watched(&mut s, &mut p, "/w/c.csv");
+    assert_eq!((s.baseline(), s.shown()), (Some(b), vec![b, c]));
 }

@@ -53,6 +53,14 @@ impl App {
         }
     }
 
+    /// Follows `input` as a live capture named `name`, as `framescope -` follows
+    /// standard input: its run opens with the first rows and grows with the rest.
+    pub fn follow_reader(&mut self, name: &str, input: Box<dyn std::io::Read + Send>) {
+        if let Err(e) = self.jobs.follow(LiveInput::Reader(name.to_owned(), input), false) {
+            self.scratch.errors.push(e);
+        }
+    }
+
     /// Opens the synthetic A/B pair and compares them once both are loaded — the two of
     /// them only: captures already open stay open but leave the comparison.
     pub fn open_sample_pair(&mut self, _ctx: &egui::Context) {
@@ -251,6 +259,12 @@ impl App {
     /// A press of the global hotkey, as the key makes it (where there is no X server).
     pub fn press_record_hotkey(&self) {
         self.jobs.hotkey.press();
+    }
+
+    /// The status line's text (what was saved, what is under way), if any.
+    #[must_use]
+    pub fn status(&self) -> Option<&str> {
+        self.scratch.status.as_deref()
     }
 
     /// Error messages shown in the window.

@@ -137,11 +137,22 @@ impl Jobs {
         }));
     }
 
+    /// Starts writing the HTML page of `pages` (one run's page, or several runs') to
+    /// `path`: reducing a long capture's timeline for the page takes a while, so it is
+    /// written off the UI thread, all or nothing ([`framescope_core::output::write_file`]).
+    pub fn export_html(&mut self, pages: Vec<PageJob>, path: PathBuf, note: &'static str) {
+        self.export = Some(self.spawner.task(move || {
+            framescope_core::output::write_file(&path, |out| write_page(&pages, out))
+                .map(|()| format!("{note}{}", path.display()))
+                .map_err(|e| format!("{}: {e}", path.display()))
+        }));
+    }
+
     /// True when no load, marker log or export is running, and every live capture's
-    /// run is open (or it failed).
+    /// run is open (or it failed, or its input ended).
     #[must_use]
     pub fn is_idle(&self) -> bool {
-        self.live.iter().all(|j| j.opened || j.failed)
+        self.live.iter().all(|j| j.opened || j.end != LiveEnd::Running)
             && self.pending.is_empty()
             && self.marker.is_none()
             && self.export.is_none()
@@ -258,10 +269,11 @@ impl Jobs {
         let name = match &input {
             LiveInput::File(p) => p.display().to_string(),
             LiveInput::Stdin => "standard input".to_owned(),
+            LiveInput::Reader(name, _) => name.clone(),
         };
         let follower = Follower::start(input, LoadOptions::default(), self.spawner.repaint())
             .map_err(|e| format!("cannot follow {name}: {e}"))?;
-        self.live.push(LiveJob { follower, opened: false, failed: false, from_watch });
+        self.live.push(LiveJob { follower, opened: false, end: LiveEnd::Running, from_watch });
         Ok(())
     }
 
@@ -277,6 +289,13 @@ impl Jobs {
     #[must_use]
     pub fn is_live(&self, name: &str) -> bool {
         self.live.iter().any(|j| j.follower.name == name)
+    }
+
+    /// The live captures' names, each with whether its input ended, in the order they
+    /// started.
+    #[must_use]
+    pub fn live_runs(&self) -> Vec<(&str, bool)> {
+        self.live.iter().map(|j| (j.follower.name.as_str(), j.end == LiveEnd::Ended)).collect()
     }
 
     /// True while a live capture is followed.
@@ -312,10 +331,16 @@ impl Jobs {
                     }
                     LiveNews::Restarted(_) => continue,
                     LiveNews::Failed(e) => {
-                        job.failed = true;
+                        job.end = LiveEnd::Failed;
                         LiveOutcome::Failed(e)
                     }
                     LiveNews::Saved(path) => LiveOutcome::Saved(path),
+                    LiveNews::Ended => {
+                        if job.end == LiveEnd::Running {
+                            job.end = LiveEnd::Ended;
+                        }
+                        LiveOutcome::Ended(follower.name.clone())
+                    }
                 });
             }
         }
@@ -341,13 +366,24 @@ impl Jobs {
     }
 }
 
+/// How a live capture stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum LiveEnd {
+    /// Still read.
+    Running,
+    /// It reported a failure.
+    Failed,
+    /// Its input ended: the run is complete.
+    Ended,
+}
+
 /// A live capture being followed.
 struct LiveJob {
     follower: Follower,
     /// Its run is open (later captures grow it).
     opened: bool,
-    /// It reported a failure.
-    failed: bool,
+    /// Whether it failed or its input ended.
+    end: LiveEnd,
     /// It came from the watched folder (compared against the pinned set).
     from_watch: bool,
 }
@@ -365,8 +401,48 @@ pub enum LiveOutcome {
     },
     /// The live capture's bytes were saved here.
     Saved(PathBuf),
+    /// The input of the run named so ended (standard input closed): it is complete.
+    Ended(String),
     /// It started over (a status line).
     Note(String),
     /// It failed: the error, in words.
     Failed(String),
+}
+
+/// One run of an HTML page to write: its figures as the window computed them, with the
+/// settings and trim they were computed with, and the capture they came from.
+pub struct PageJob {
+    /// The figures.
+    pub run: framescope_core::report::Run,
+    /// Their settings.
+    pub settings: framescope_core::analysis::Settings,
+    /// Their trim.
+    pub trim: framescope_core::analysis::Trim,
+    /// The capture.
+    pub capture: Arc<Capture>,
+    /// The trace of the capture the figures are of.
+    pub trace: usize,
+}
+
+/// The page of `pages` (the first run's settings head the page), each run's timeline
+/// reduced from its trimmed trace as `framescope report --html` does.
+fn write_page(pages: &[PageJob], out: &mut impl std::io::Write) -> std::io::Result<()> {
+    use framescope_core::html::{PageRun, write_report_page};
+    use framescope_core::report::{Report, RunEntry, SCHEMA, SettingsJson};
+    let Some(first) = pages.first() else { return Ok(()) };
+    let reduced = pages
+        .iter()
+        .map(|p| {
+            let whole = p.capture.traces.get(p.trace)?;
+            let cut = if p.trim.is_none() { None } else { p.trim.cut(whole).ok() };
+            let trace = cut.as_ref().unwrap_or(whole);
+            Some(PageRun::new(&p.run, &p.capture.info.system, trace, &p.settings))
+        })
+        .collect();
+    let report = Report {
+        schema: SCHEMA,
+        settings: SettingsJson::from(&first.settings),
+        runs: pages.iter().map(|p| RunEntry::Run(Box::new(p.run.clone()))).collect(),
+    };
+    write_report_page(&report, reduced, out)
 }

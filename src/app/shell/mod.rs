@@ -125,6 +125,7 @@ impl App {
                     self.scratch.status = Some("saving frames…".into());
                 }
             }
+            ShellCommand::ExportHtml { runs, path, note } => self.export_html(&runs, path, note),
             // Taken once a frame has drawn the header (title, runs, settings).
             ShellCommand::TimelinePng(path) => {
                 self.scratch.png_header = true;
@@ -134,7 +135,7 @@ impl App {
             ShellCommand::ShowHelp(on) => self.scratch.show_help = on,
             ShellCommand::ShowRunsPanel(on) => self.scratch.show_runs_panel = on,
             ShellCommand::ShowChartsPanel(on) => self.scratch.show_charts_panel = on,
-            ShellCommand::ShowPeersPanel(on) => self.scratch.show_peers_panel = on,
+            ShellCommand::ShowPeersPanel(on) => self.show_peers_panel(on),
             ShellCommand::DismissError(k) => {
                 if k < self.scratch.errors.len() {
                     self.scratch.errors.remove(k);
@@ -324,7 +325,18 @@ impl App {
     fn drain_live(&mut self) {
         for outcome in self.jobs.poll_live() {
             match outcome {
-                LiveOutcome::Opened(loaded) => self.run_command(AppCommand::Opened(Box::new(loaded))),
+                LiveOutcome::Opened(loaded) => {
+                    self.run_command(AppCommand::Opened(Box::new(loaded)));
+                    if let Some(note) = self.session.take_note() {
+                        self.scratch.status = Some(note);
+                    }
+                }
+                LiveOutcome::Ended(name) => {
+                    // Nothing more will come: the view stops following, and says why.
+                    self.run_command(AppCommand::FollowLive(false));
+                    self.scratch.status =
+                        Some(format!("{name}: the input ended — the run is complete (Follow live is off)"));
+                }
                 LiveOutcome::Grew { name, capture } => self.run_command(AppCommand::Grew { name, capture }),
                 LiveOutcome::Note(note) => self.scratch.status = Some(note),
                 LiveOutcome::Saved(path) => {
@@ -351,6 +363,7 @@ impl App {
         self.drain();
         self.take_dropped_files(&ctx);
         self.finish_screenshot(&ctx);
+        self.escape_closes_windows(&ctx);
         let commands = egui::Panel::top("toolbar").show(ui, |ui| panels::toolbar_ui(ui, &self.model())).inner;
         self.run_commands(commands);
         let commands =
@@ -393,6 +406,57 @@ impl App {
         if self.scratch.settings_dirty && !ctx.input(|i| i.pointer.any_down()) {
             self.scratch.settings_dirty = false;
             self.save_settings();
+        }
+    }
+
+    /// Shows or hides the "As other tools report it" panel; in a window under 1600
+    /// points wide, showing it hides the charts panel (and says so), so that the
+    /// timeline keeps about half the window instead of a sliver.
+    fn show_peers_panel(&mut self, on: bool) {
+        self.scratch.show_peers_panel = on;
+        if on && self.scratch.show_charts_panel && self.ctx.content_rect().width() < 1600.0 {
+            self.scratch.show_charts_panel = false;
+            self.scratch.status = Some(
+                "charts panel hidden to keep the timeline wide (View › Charts panel shows it again)".into(),
+            );
+        }
+    }
+
+    /// Starts writing the HTML page of `runs` (those with figures) to `path`.
+    fn export_html(
+        &mut self,
+        runs: &[crate::app::session::RunId],
+        path: std::path::PathBuf,
+        note: &'static str,
+    ) {
+        let pages: Vec<jobs::PageJob> = runs
+            .iter()
+            .filter_map(|&id| {
+                let r = self.session.run(id)?;
+                let a = r.analyzed()?;
+                let (run, settings, trim) = (a.run.clone(), a.settings, a.trim);
+                Some(jobs::PageJob { run, settings, trim, capture: Arc::clone(&r.capture), trace: r.trace() })
+            })
+            .collect();
+        if pages.is_empty() {
+            self.scratch.status = Some("no figures to export yet".into());
+        } else {
+            self.jobs.export_html(pages, path, note);
+            self.scratch.status = Some("writing the HTML page…".into());
+        }
+    }
+
+    /// Esc closes the open windows (the keyboard help, History, the typed path, Record)
+    /// and goes no further; with none open it reaches the timeline (clears the selection).
+    fn escape_closes_windows(&mut self, ctx: &egui::Context) {
+        if !ctx.input(|i| i.key_pressed(egui::Key::Escape)) {
+            return;
+        }
+        let mut closed = panels::close_windows(ctx);
+        closed |= std::mem::take(&mut self.scratch.show_help);
+        closed |= self.scratch.history.take().is_some();
+        if closed {
+            ctx.input_mut(|i| i.consume_key(egui::Modifiers::NONE, egui::Key::Escape));
         }
     }
 

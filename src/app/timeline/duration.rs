@@ -2,18 +2,21 @@
 //! other series): their series, their bars — a column of one frame is that frame,
 //! coloured against the target; a zoomed-out column is a bar to its typical frame,
 //! coloured by the share of its time over the target, and a faint whisker with a mark
-//! up to its slowest — the dropped frames' marks, and the hover of a column.
+//! up to its slowest, capped at the top of the row when the slowest is above the axis
+//! (the HTML page's rule, `framescope_core::presentation::column_shape`) — the dropped
+//! frames' marks, and the hover of a column.
 
 use super::draw::{self, Axis, Band, ColourClass, Item};
 use super::row::{HoverAt, RowContext};
 use super::text;
 use framescope_core::lod::{BudgetShares, ColumnCache, SeriesIndex, SeriesKey};
+use framescope_core::presentation::{Cap, column_shape};
 
 /// What the bars of a duration row mean, for the hover of its label.
 pub const BARS_HINT: &str = "\nEach pixel column: the bar is its typical (median) frame, coloured by the share \
                              of its time over the target (green: within the target frame time or 0.5 % over \
                              it; orange: over; red: over twice); the faint whisker and its mark reach the \
-                             column's slowest frame. Zoomed in far enough, each frame is its own bar.";
+                             column's slowest frame (a mark at the top: slower than the axis shows). Zoomed in far enough, each frame is its own bar.";
 
 /// The line the hover of a row drawing display intervals adds.
 pub const DROPPED_HINT: &str = "\nMagenta marks at the bottom: dropped frames.";
@@ -85,57 +88,35 @@ pub fn bars(
         if !max.is_finite() {
             continue;
         }
-        let max_class = budget.class(max);
+        // The page's rule (`presentation::column_shape`): a cap above the axis is never
+        // faded, so a rare stutter stays visible however far out the view is.
+        let shape = column_shape(s.frames as usize, s.typical, max, &budget, scale);
+        let cap = |cap: Cap| Item::Clipped { col, colour: ColourClass::Budget(cap.class), density: 1.0 };
         if s.frames <= 1 || !s.typical.is_finite() {
             let is_generated = generated && types.get(max_i).is_some_and(|t| t.is_generated());
+            let class = budget.class(max);
             let colour =
-                if is_generated { ColourClass::Generated(max_class) } else { ColourClass::Budget(max_class) };
-            out.push(Item::Bar { col, from: 0.0, to: max, colour });
-            if max > scale {
+                if is_generated { ColourClass::Generated(class) } else { ColourClass::Budget(class) };
+            out.push(Item::Bar { col, from: 0.0, to: shape.bar_ms, colour });
+            if shape.cap.is_some() {
                 out.push(Item::Clipped { col, colour, density: 1.0 });
             }
             continue;
         }
-        out.push(Item::Bar { col, from: 0.0, to: s.typical, colour: draw::column_class(s, budget) });
-        // A clipped whisker's mark is the clipped mark (by density), not a mark at the top.
-        let mark = (max <= scale).then_some((ColourClass::Budget(max_class), 2.0));
-        out.push(Item::Whisker { col, from: s.typical, to: max, colour: ColourClass::Whisker, mark });
-        if max > scale {
-            let density = clipped_density(s, max);
-            out.push(Item::Clipped { col, colour: ColourClass::Budget(max_class), density });
+        out.push(Item::Bar { col, from: 0.0, to: shape.bar_ms, colour: draw::column_class(s, budget) });
+        let on_scale = shape.cap.filter(|c| !c.off_scale).map(|c| (ColourClass::Budget(c.class), 2.0));
+        out.push(Item::Whisker {
+            col,
+            from: shape.bar_ms,
+            to: max,
+            colour: ColourClass::Whisker,
+            mark: on_scale,
+        });
+        if let Some(c) = shape.cap.filter(|c| c.off_scale) {
+            out.push(cap(c));
         }
     }
-    fade_spread_clips(&mut out, stats.len());
     out
-}
-
-/// Clipped marks of many-frame columns fade as the share of the `columns` that have one
-/// grows (as `draw::sparse_densities` does for stutters): a few stay plain, one in
-/// every column of a million frames (a rare slow frame everywhere) leaves no line
-/// along the top of the row. A column of one frame keeps its wide mark.
-fn fade_spread_clips(items: &mut [Item], columns: usize) {
-    let spread = |d: f32| d < 1.0;
-    let clipped =
-        items.iter().filter(|i| matches!(i, Item::Clipped { density, .. } if spread(*density))).count();
-    let keep = 1.0 - clipped as f32 / columns.max(1) as f32;
-    for item in items {
-        if let Item::Clipped { density, .. } = item
-            && spread(*density)
-        {
-            *density *= keep;
-        }
-    }
-}
-
-/// How many of a column's frames are above the scale, as a [`draw::density`]: its time
-/// far over the target over its slowest frame, at least one frame (a column's time is
-/// about its frames times its typical frame; without shares, one frame).
-fn clipped_density(s: &framescope_core::lod::ColumnStat, max: f64) -> f32 {
-    let frames = s.frames.max(1);
-    let far = f64::from(s.over.map_or(0.0, |(_, far)| far));
-    let time = f64::from(frames) * s.typical;
-    let count = (far * time / max).round().clamp(1.0, f64::from(frames)) as u32;
-    draw::density(count, frames).min(0.99)
 }
 
 /// The budget as a faint line (the rows under the frame row).
@@ -184,33 +165,4 @@ pub fn hover(ctx: &RowContext<'_>, series: &Series<'_>, at: &HoverAt) -> Vec<Str
         }
     }
     out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn clip(col: u32, density: f32) -> Item {
-        Item::Clipped { col, colour: ColourClass::Whisker, density }
-    }
-
-    fn densities(items: &[Item]) -> Vec<f32> {
-        items
-            .iter()
-            .filter_map(|i| if let Item::Clipped { density, .. } = i { Some(*density) } else { None })
-            .collect()
-    }
-
-    /// Of 4 columns, 2 have a many-frame clip (density 0.5) and one a single frame's
-    /// wide mark: half the columns are clipped, so 0.5 × (1 − 2/4) = 0.25; the wide mark
-    /// stays. A clip in every column fades to 0: no line along the top.
-    #[test]
-    fn clips_in_most_columns_fade() {
-        let mut items = vec![clip(0, 0.5), clip(1, 0.5), clip(2, 1.0)];
-        fade_spread_clips(&mut items, 4);
-        assert_eq!(densities(&items), [0.25, 0.25, 1.0]);
-        let mut everywhere: Vec<Item> = (0..4).map(|c| clip(c, 0.4)).collect();
-        fade_spread_clips(&mut everywhere, 4);
-        assert_eq!(densities(&everywhere), [0.0; 4]);
-    }
 }

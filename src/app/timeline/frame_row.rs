@@ -109,12 +109,17 @@ mod tests {
 
     /// Six frames of a PresentMon 2.4 capture: 10, 10, 40, 10, 10, 10 ms.
     fn trace() -> Trace {
+        trace_of(&[10.0, 10.0, 40.0, 10.0, 10.0, 10.0])
+    }
+
+    /// A PresentMon 2.4 capture of frames `fts` (ms).
+    fn trace_of(fts: &[f64]) -> Trace {
         let mut csv = String::from(
             "Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,AllowsTearing,\
              PresentMode,FrameType,TimeInSeconds,MsBetweenPresents\n",
         );
         let mut t = 0.0;
-        for ft in [10.0, 10.0, 40.0, 10.0, 10.0, 10.0] {
+        for &ft in fts {
             t += ft / 1000.0;
             let _ =
                 writeln!(csv, "g.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,Application,{t:.6},{ft}");
@@ -126,7 +131,12 @@ mod tests {
 
     /// The frame row's draw list for the given pixel columns: no window, no painter.
     fn prepared(columns: &[std::ops::Range<usize>]) -> Vec<Item> {
-        let trace = trace();
+        prepared_of(&trace(), columns)
+    }
+
+    /// [`prepared`] of `trace`.
+    fn prepared_of(trace: &Trace, columns: &[std::ops::Range<usize>]) -> Vec<Item> {
+        let trace = trace.clone();
         let tracks = Tracks::new(&trace);
         let input = Input {
             run: RunId(1),
@@ -175,6 +185,27 @@ mod tests {
             label: Some("target 16.67 ms · 60 FPS".to_owned()),
         };
         assert_eq!(items[2..], [target]);
+    }
+
+    /// Issue 40: 1,500 frames of 14 ms with a 40 ms stutter every 150th, in ten
+    /// columns of 150 frames — a stutter in every column, 0.67 % of the frames. The
+    /// axis tops at p99 × 1.6 = 22.4 ms, under the stutters: every column still gets a
+    /// full-strength far-over (red) cap at the top (it used to fade to nothing when
+    /// every column had one).
+    #[test]
+    fn a_rare_stutter_in_every_column_caps_every_column_in_red() {
+        let fts: Vec<f64> = (0..1500).map(|i| if i % 150 == 75 { 40.0 } else { 14.0 }).collect();
+        let columns: Vec<std::ops::Range<usize>> = (0..10).map(|c| c * 150..(c + 1) * 150).collect();
+        let items = prepared_of(&trace_of(&fts), &columns);
+        let far = ColourClass::Budget(BudgetClass::FarOver);
+        let caps: Vec<(u32, ColourClass, f32)> = items
+            .iter()
+            .filter_map(|i| match *i {
+                Item::Clipped { col, colour, density } => Some((col, colour, density)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(caps, (0..10).map(|c| (c, far, 1.0)).collect::<Vec<_>>());
     }
 
     #[test]

@@ -118,7 +118,7 @@ pub const HELP: [(&str, &str); 13] = [
     ("Left / Right arrow", "pan"),
     ("Shift + wheel", "pan"),
     ("+ / - or Up / Down arrow", "zoom in / out"),
-    ("Esc", "clear the selection and the selected frame"),
+    ("Esc", "close the open window, else clear the selection and the selected frame"),
     ("H or F1", "this help"),
     ("Hover a row's name", "what its colours and marks mean (also the legend above)"),
 ];

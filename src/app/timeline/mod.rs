@@ -319,8 +319,13 @@ fn paint(
             p.with_clip_rect(Rect::from_min_max(pos2(rect.left(), y), pos2(track.left - 1.0, y + h)));
         let axis_room = if list.axis.is_some() { AXIS_WIDTH } else { 0.0 };
         let left = rect.left() + 6.0;
-        let label_bottom =
-            text::draw_label(&labels, &row.label(ctx), pos2(left, y + 3.0), LABEL_WIDTH - 10.0 - axis_room);
+        let label_bottom = text::draw_label(
+            &labels,
+            &row.label(ctx),
+            pos2(left, y + 3.0),
+            LABEL_WIDTH - 10.0 - axis_room,
+            h - 3.0,
+        );
         let area = Rect::from_min_max(pos2(track.left, y + 1.0), pos2(track_rect.right(), y + h - 1.0));
         let target = draw::Target { data: &data, labels: &labels, area, column_left: track.column_left };
         row.paint(ctx, &RowPainter { target, left, label_bottom }, &list);

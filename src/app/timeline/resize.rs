@@ -20,10 +20,15 @@ pub fn heights(rows: &Rows<'_>, input: &Input<'_>) -> Vec<f32> {
         .map(|r| {
             let key = r.key();
             let own = if squeezes(r.as_ref()) { scale } else { scale.max(1.0) };
-            input.row_heights.iter().find(|(k, _)| *k == key).map_or(r.height() * own, |(_, h)| *h)
+            // Squeezed, a row keeps one line of its label (never cut into the next row).
+            let squeezed = (r.height() * own).max(MIN_ROW_HEIGHT.min(r.height()));
+            input.row_heights.iter().find(|(k, _)| *k == key).map_or(squeezed, |(_, h)| *h)
         })
         .collect()
 }
+
+/// The least height of a squeezed row: one line of its label (12 px text and margins).
+pub const MIN_ROW_HEIGHT: f32 = 20.0;
 
 /// False for the rows whose label cell lists lanes or keys one per line (health spikes,
 /// latency stages, the CPU · GPU key): they keep at least their own height when the

@@ -87,7 +87,18 @@ impl TimelineRow for StutterRow {
         let in_osc = cache.counts(("stutters in oscillation", 0), oscillating).to_vec();
         items.extend(ticks(&in_osc, &cache.columns, Band::LowerHalf, ColourClass::StutterInOsc));
         let counts = cache.counts(("stutters", 0), clear).to_vec();
-        items.extend(ticks(&counts, &cache.columns, Band::Full, ColourClass::Stutter));
+        // The page's rule: a column with a stutter is marked plainly, however many
+        // frames it holds (one in a million-frame column stays visible).
+        let strength = |(c, &n): (usize, &u32)| {
+            let density = framescope_core::presentation::stutter_strength(n);
+            (n > 0).then_some(Item::Tick {
+                col: c as u32,
+                band: Band::Full,
+                density,
+                colour: ColourClass::Stutter,
+            })
+        };
+        items.extend(counts.iter().enumerate().filter_map(strength));
         DrawList { axis: None, items }
     }
 

@@ -151,11 +151,12 @@ pub fn value_text(v: f64, unit: &str) -> String {
     if v.is_finite() { format!("{}{}", number_text(v), unit_suffix(unit)) } else { "—".to_owned() }
 }
 
-/// A row label: wrapped in `width`, at most two lines, cut with "…". Returns its bottom.
-pub fn draw_label(p: &Painter, text: &str, at: Pos2, width: f32) -> f32 {
+/// A row label: wrapped in `width`, at most two lines — one when the row (`room` high
+/// under `at`) has room for one only — cut with "…". Returns its bottom.
+pub fn draw_label(p: &Painter, text: &str, at: Pos2, width: f32, room: f32) -> f32 {
     let mut job =
         egui::text::LayoutJob::simple(text.to_owned(), FontId::proportional(12.0), theme::TEXT, width);
-    job.wrap.max_rows = 2;
+    job.wrap.max_rows = if room >= 27.0 { 2 } else { 1 };
     let galley = p.layout_job(job);
     let bottom = at.y + galley.size().y;
     p.galley(at, galley, theme::TEXT);

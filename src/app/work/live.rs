@@ -30,6 +30,8 @@ pub enum LiveInput {
     File(PathBuf),
     /// Standard input.
     Stdin,
+    /// Any stream, named so (standard input is one; tests give others).
+    Reader(String, Box<dyn std::io::Read + Send>),
 }
 
 /// News from a followed capture.
@@ -42,6 +44,8 @@ pub enum LiveNews {
     Failed(String),
     /// The bytes read so far were saved (asked with [`Follower::save`]): where.
     Saved(PathBuf),
+    /// The input ended (standard input closed): the capture sent last is the whole.
+    Ended,
 }
 
 /// A capture being followed.
@@ -70,10 +74,12 @@ impl Follower {
         let (path, name) = match &input {
             LiveInput::File(p) => (Some(p.clone()), p.display().to_string()),
             LiveInput::Stdin => (None, "<stdin>".to_owned()),
+            LiveInput::Reader(name, _) => (None, name.clone()),
         };
         let source: Box<dyn Source + Send> = match input {
             LiveInput::File(p) => Box::new(FileSource::new(&p, POLL)),
             LiveInput::Stdin => Box::new(StreamSource::new(std::io::stdin(), POLL)?),
+            LiveInput::Reader(_, input) => Box::new(StreamSource::new(input, POLL)?),
         };
         let (tx, rx) = channel();
         let (saves, save_rx) = channel();
@@ -190,7 +196,14 @@ fn run(
             }
         }
     });
-    if let Err(e) = result {
-        send(LiveNews::Failed(format!("{}: {e}", path.display())));
+    match result {
+        Err(e) => {
+            send(LiveNews::Failed(format!("{}: {e}", path.display())));
+        }
+        // The source ended (not stopped by the window): nothing more will come.
+        Ok(()) if !stop.load(Ordering::Relaxed) => {
+            send(LiveNews::Ended);
+        }
+        Ok(()) => {}
     }
 }

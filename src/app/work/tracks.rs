@@ -145,7 +145,7 @@ impl TelemetryTrack {
 /// p99 · 1.6 of the finite positive values (at least 1 ms).
 fn body_scale(values: &[f64]) -> f64 {
     let body = values.iter().copied().filter(|v| v.is_finite() && *v > 0.0);
-    (percentile_unsorted(body, 0.99) * 1.6).max(1.0)
+    framescope_core::presentation::body_scale_ms(percentile_unsorted(body, 0.99))
 }
 
 /// [`BudgetShares`] of every series a frame-duration row draws, for the budget of the

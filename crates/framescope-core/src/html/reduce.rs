@@ -115,7 +115,11 @@ impl PageRun {
         sorted.par_sort_unstable_by(f64::total_cmp);
         let charts = (!run.sampled).then(|| charts(&sorted, series.total_ms())).flatten();
         let distribution = if run.sampled { Distribution::default() } else { distribution(&sorted) };
-        let scale_ms = if sorted.is_empty() { 1.0 } else { (percentile(&sorted, 0.99) * 1.6).max(1.0) };
+        let scale_ms = if sorted.is_empty() {
+            1.0
+        } else {
+            crate::presentation::body_scale_ms(percentile(&sorted, 0.99))
+        };
         drop(sorted);
         let stutters: Vec<u32> = run
             .stutters
