@@ -102,6 +102,11 @@ class LatencyFigures(Figures):
     animation_error_mean_abs_ms: Optional[float]
     animation_error_p99_abs_ms: Optional[float]
     animation_error_over_1ms_fraction: Optional[float]
+    animation_error_displayed_mean_abs_ms: Optional[float]
+    input_to_display_mean_ms: Optional[float]
+    input_to_present_mean_ms: Optional[float]
+    present_to_gpu_idle_mean_ms: Optional[float]
+    gpu_idle_to_display_mean_ms: Optional[float]
 
 class LimiterFigures(Figures):
     """The ``limiter`` figures of a run."""
