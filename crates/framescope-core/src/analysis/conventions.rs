@@ -56,7 +56,7 @@ impl Conventions {
     /// A MangoHud log written with a `log_interval` (a sampled log): only MangoHud's
     /// own convention, on the logged `frametime` values, as its summary file does —
     /// or, for a version that summarises its rows by `fps` (`frames.logged_fps` not
-    /// empty), as that version does ([`MangoHud::of_log`]).
+    /// empty), as that version does (`MangoHud::of_log`).
     #[must_use]
     pub fn mangohud_only(logged_ft: &[f64], frames: &Frames) -> Option<Self> {
         let mangohud = MangoHud::of_log(frames)
@@ -66,7 +66,7 @@ impl Conventions {
 
     /// These figures with MangoHud's replaced by the summary of the version that wrote
     /// a per-frame MangoHud log when that version summarises its rows by `fps`
-    /// (`metrics.md` §11, [`MangoHud::of_log`]).
+    /// (`metrics.md` §11, `MangoHud::of_log`).
     #[must_use]
     pub fn with_logged_fps(mut self, frames: &Frames) -> Self {
         if let Some(m) = MangoHud::of_log(frames) {
@@ -181,7 +181,7 @@ pub struct PresentMon {
 }
 
 /// MangoHud's summary figures: 0.8.2 and later of the frame times (below), earlier
-/// versions each their own way of the logged rows ([`MangoHud::of_log`]).
+/// versions each their own way of the logged rows (`MangoHud::of_log`).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct MangoHud {
     /// `1000 / mean ft` (0.6.x: the mean of the logged `fps`).
