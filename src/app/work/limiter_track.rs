@@ -131,7 +131,7 @@ impl AnimationTrack {
             column.values.iter().map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN }),
         );
         let values = kept.finish();
-        let abs = values.iter().filter(|v| v.is_finite()).map(|v| v.abs());
+        let abs = values.iter().filter(|v| v.is_finite()).map(f64::abs);
         abs.clone().next()?;
         let scale_ms = (percentile_unsorted(abs, 0.99) * 1.5).max(1.0);
         let step = values.len().div_ceil(SCATTER_POINTS).max(1);

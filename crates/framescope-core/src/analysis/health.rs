@@ -379,7 +379,9 @@ mod tests {
     fn positions_read_back_as_pushed() {
         let want = [0, 1, 2, 256, 511, 766, 1_000_000, 1_000_001, u32::MAX - 1, u32::MAX];
         let mut p = Positions::default();
-        want.iter().for_each(|&x| p.push(x));
+        for x in want {
+            p.push(x);
+        }
         assert_eq!(p.to_vec(), want);
         assert_eq!((p.len(), p.aside.len()), (10, 4), "gaps of 255 and more are aside");
         let mut late = Positions::default();
