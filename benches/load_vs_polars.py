@@ -2,13 +2,17 @@
 """Load speed and memory of `framescope report --json` against polars, in one run.
 
     cargo build --release && python3 benches/load_vs_polars.py [--frames 1000000] [--tenfold]
-        [--baseline OLD_BINARY] [--runs 5] [--batch 400]
+        [--baseline OLD_BINARY] [--runs 5] [--batch 400] [--kinds plain,display] [--no-polars]
 
 (`xvfb-run -a python3 benches/load_vs_polars.py …` gives the window a display on a
 headless machine.)
 
-Generates a PresentMon 2.4 capture (30 columns, the layout of the `ingest_analysis`
-bench) under target/bench/, then times, each the median of `--runs` runs (peak RSS:
+Generates two kinds of capture under target/bench/ (`--kinds`, default both, measured in
+one run so their ratios compare): `plain`, a PresentMon 2.4 capture of 30 columns (the
+layout of the `ingest_analysis` bench, nearly every column constant), and `display`, one
+unlike it (issue 40 item 9): PresentMon 2.4's 32 columns written as it writes them, a
+144 Hz refresh grid, 0.5 % of frames dropped at random, stutters and 10 oscillating
+stretches. For each it times, each the median of `--runs` runs (peak RSS:
 the median too) with the page cache warm, the commands interleaved run by run:
 
 * `cat FILE > /dev/null` (the disk's speed),
@@ -81,6 +85,76 @@ def generate(path, frames):
     os.replace(tmp, path)
 
 
+HEADER_2X = ("Application,ProcessID,SwapChainAddress,PresentRuntime,SyncInterval,PresentFlags,"
+             "AllowsTearing,PresentMode,FrameType,TimeInQPC,MsBetweenSimulationStart,"
+             "MsBetweenPresents,MsBetweenDisplayChange,MsInPresentAPI,MsRenderPresentLatency,"
+             "MsUntilDisplayed,MsPCLatency,CPUStartQPC,MsBetweenAppStart,MsCPUBusy,MsCPUWait,"
+             "MsGPULatency,MsGPUTime,MsGPUBusy,MsGPUWait,MsVideoBusy,MsAnimationError,"
+             "AnimationTime,MsFlipDelay,MsAllInputToPhotonLatency,MsClickToPhotonLatency,"
+             "MsInstrumentedLatency")
+
+TICKS_PER_MS = 10_000  # a 10 MHz QPC, as on Windows
+VBLANK_TICKS = 10_000_000 / 144  # a 144 Hz display
+
+
+def generate_display(path, frames):
+    """A deterministic capture unlike `generate`'s (issue 40 item 9): PresentMon 2.4's 32
+    columns written as it writes them (four columns with 14 decimals), frames shown on
+    a 144 Hz display's refresh grid (VSYNC on, a frame waits for the next refresh),
+    0.5 % of frames dropped at random (NA display cells), a 25–60 ms stutter about
+    every 1000 frames, and 10 oscillating stretches of 2000 frames (5 and 14 ms frames
+    in turn). Times are whole QPC ticks, as PresentMon's are."""
+    if os.path.exists(path) and os.path.getsize(path) > 0:
+        return
+    rng = random.Random(54321)
+    stretch = 2000
+    starts = [(k * 2 + 1) * frames // 20 for k in range(10)]
+    qpc = 1_000_000_000
+    shown = qpc  # when the last displayed frame reached the screen
+    anim_start = qpc
+    tmp = path + ".part"
+    with open(tmp, "w", buffering=1 << 22) as f:
+        f.write(HEADER_2X + "\n")
+        rows = []
+        for i in range(frames):
+            ticks = 60_000 + rng.randrange(20_000)  # 6–8 ms
+            if any(s <= i < s + stretch for s in starts):
+                ticks = (50_000 if i % 2 else 140_000) + rng.randrange(2_000)
+            elif rng.random() < 0.001:
+                ticks = 250_000 + rng.randrange(350_000)
+            start = qpc
+            qpc += ticks
+            busy = ticks - 2_000 - rng.randrange(3_000)
+            gpu = ticks - 8_000 - rng.randrange(6_000)
+            in_api = 3_000 + rng.randrange(8_000)
+            render = 9_000 + rng.randrange(20_000)
+            ready = qpc + render
+            vblank = int(-(-max(ready, shown + 1) // VBLANK_TICKS) * VBLANK_TICKS)
+            if rng.random() < 0.005:
+                disp = until = "NA"
+                anim_err = "NA"
+            else:
+                disp = "%.14f" % ((vblank - shown) / TICKS_PER_MS)
+                until = "%.4f" % ((vblank - qpc) / TICKS_PER_MS)
+                anim_err = "%.4f" % ((vblank - shown - ticks) / TICKS_PER_MS)
+                shown = vblank
+            rows.append(
+                "game.exe,4242,0x1F741139B80,DXGI,1,0,0,Hardware: Independent Flip,Application,"
+                "%d,NA,%.14f,%s,%.14f,%.14f,%s,NA,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,0.0000,"
+                "%s,%.4f,NA,NA,NA,NA\n"
+                % (qpc, ticks / TICKS_PER_MS, disp, in_api / TICKS_PER_MS, render / TICKS_PER_MS,
+                   until, start, ticks / TICKS_PER_MS, busy / TICKS_PER_MS,
+                   (ticks - busy) / TICKS_PER_MS, 0.5 + rng.randrange(5_000) / TICKS_PER_MS,
+                   gpu / TICKS_PER_MS, (gpu - 1_000) / TICKS_PER_MS,
+                   (ticks - gpu + 1_000) / TICKS_PER_MS, anim_err,
+                   (start - anim_start) / TICKS_PER_MS))
+            if len(rows) == 10_000:
+                f.write("".join(rows))
+                rows.clear()
+        f.write("".join(rows))
+    os.replace(tmp, path)
+
+
 def run(cmd, stdout=subprocess.DEVNULL, env=None):
     """Wall seconds and peak RSS (MiB) of one child process."""
     start = time.perf_counter()
@@ -116,7 +190,7 @@ def interleaved(n, cmds, **kw):
 def make_batch(path, count):
     """A folder of `count` captures: the rows of `path` in `count` consecutive slices,
     each with the header."""
-    folder = os.path.join(OUT, "batch-%d" % count)
+    folder = os.path.join(OUT, "batch-%d-%s" % (count, os.path.basename(path)[:-4]))
     if os.path.isdir(folder) and len(os.listdir(folder)) == count:
         return folder
     os.makedirs(folder, exist_ok=True)
@@ -258,23 +332,44 @@ def main():
     ap.add_argument("--runs", type=int, default=5, help="the median of this many runs")
     ap.add_argument("--batch", type=int, default=0, help="also a folder of this many captures")
     ap.add_argument("--bin", help="the framescope binary (default: target/release)")
+    ap.add_argument("--kinds", default="plain,display",
+                    help="the captures to generate and measure: plain, display (default both)")
+    ap.add_argument("--no-polars", action="store_true", help="framescope only (memory figures)")
     args = ap.parse_args()
     global BIN
     BIN = args.bin or BIN
     if not os.path.exists(BIN):
         sys.exit("build first: cargo build --release (no %s)" % BIN)
     os.makedirs(OUT, exist_ok=True)
-    polars_py = polars_python()
+    polars_py = None if args.no_polars else polars_python()
     screenshot = bool(os.environ.get("DISPLAY"))
     sizes = [args.frames] + ([args.frames * 10] if args.tenfold else [])
+    kinds = [k for k in args.kinds.split(",") if k]
+    if not kinds or any(k not in KINDS for k in kinds):
+        sys.exit("--kinds: a comma-separated list of %s" % ", ".join(KINDS))
+    for kind in kinds:
+        measure_kind(kind, sizes, args, polars_py, screenshot)
+
+
+# The captures the benchmark generates: `plain`, the original one (every column but
+# the frame times nearly constant, a dropped frame every 13), and `display` (issue 40
+# item 9): PresentMon 2.4 as it writes, a 144 Hz refresh grid, random drops, stutters
+# and oscillating stretches. Both are measured in one run so their ratios compare.
+KINDS = {"plain": ("capture-%d.csv", generate),
+         "display": ("capture-display-%d.csv", generate_display)}
+
+
+def measure_kind(kind, sizes, args, polars_py, screenshot):
+    name, make = KINDS[kind]
     results = {}
     for frames in sizes:
-        path = os.path.join(OUT, "capture-%d.csv" % frames)
-        print("generating %s …" % path, flush=True)
-        generate(path, frames)
+        path = os.path.join(OUT, name % frames)
+        print("\n[%s] generating %s …" % (kind, path), flush=True)
+        make(path, frames)
         results[frames] = measure(path, polars_py if frames == args.frames else None, screenshot,
                                   args.baseline, args.runs if frames == args.frames else 1)
-        show(frames, results[frames], frames == args.frames)
+        print("[%s]" % kind, end="")
+        show(frames, results[frames], frames == args.frames and not args.no_polars)
         if args.batch and frames == args.frames:
             r = results[frames]
             print("  single file: framescope %.0f MB/s, cat %.0f MB/s"

@@ -44,12 +44,12 @@ impl TimelineRow for AnimationRow<'_> {
 
     fn prepare(&self, _ctx: &RowContext<'_>, cache: &mut ColumnCache) -> DrawList {
         let t = self.track;
-        let stats = cache.stats(("animation error", 0), &t.index, &t.values, None).to_vec();
+        let stats = cache.stats_by(("animation error", 0), &t.index, t.len(), |i| t.at(i)).to_vec();
         let mut items = Vec::with_capacity(stats.len() * 2 + 1);
         for (c, (s, range)) in stats.iter().zip(&cache.columns).enumerate() {
             let col = c as u32;
-            let high = s.max.map_or(f64::NAN, |i| t.values[i as usize]);
-            let low = t.lowest(range.clone()).map_or(f64::NAN, |i| t.values[i]);
+            let high = s.max.map_or(f64::NAN, |i| t.at(i as usize));
+            let low = t.lowest(range.clone()).map_or(f64::NAN, |i| t.at(i));
             if s.frames > 1 && high.is_finite() && low.is_finite() {
                 items.push(Item::Whisker {
                     col,
@@ -59,7 +59,7 @@ impl TimelineRow for AnimationRow<'_> {
                     mark: None,
                 });
             }
-            let v = if s.frames <= 1 { s.max.map_or(f64::NAN, |i| t.values[i as usize]) } else { s.typical };
+            let v = if s.frames <= 1 { s.max.map_or(f64::NAN, |i| t.at(i as usize)) } else { s.typical };
             if v.is_finite() && v != 0.0 {
                 items.push(Item::Bar {
                     col,
@@ -77,12 +77,12 @@ impl TimelineRow for AnimationRow<'_> {
     fn hover(&self, _ctx: &RowContext<'_>, at: &HoverAt) -> Vec<String> {
         let t = self.track;
         let mut out = Vec::new();
-        if let Some(i) = at.frame.filter(|&i| i < t.values.len()) {
-            out.push(format!("animation error {}", text::value_text(t.values[i], "ms")));
+        if let Some(i) = at.frame.filter(|&i| i < t.len()) {
+            out.push(format!("animation error {}", text::value_text(t.at(i), "ms")));
         }
         if at.column.len() > 1 {
-            let low = t.lowest(at.column.clone()).map(|i| t.values[i]);
-            let high = t.index.max.argmax(&t.values, at.column.clone()).map(|i| t.values[i]);
+            let low = t.lowest(at.column.clone()).map(|i| t.at(i));
+            let high = t.highest(at.column.clone()).map(|i| t.at(i));
             if let (Some(lo), Some(hi)) = (low, high) {
                 out.push(format!(
                     "this column: {} to {}",

@@ -8,7 +8,7 @@
 use framescope_core::analysis::percentile_unsorted;
 use framescope_core::analysis::{ANIMATION_ERROR_LIMIT_MS, BusyColumns, Class};
 use framescope_core::lod::{MaxIndex, SeriesIndex};
-use framescope_core::model::{ColumnKind, Trace};
+use framescope_core::model::{ColumnKind, Trace, Values, ValuesBuilder};
 
 /// Frames between two kept running sums of [`LimiterTrack`].
 const SUM_STEP: usize = 64;
@@ -102,8 +102,10 @@ impl LimiterTrack {
 
 /// The signed animation error of every frame, with what a zoomed-out column needs.
 pub struct AnimationTrack {
-    /// Per frame (ms; NaN where missing or garbage, |v| ≥ 10⁶ ms).
-    pub values: Vec<f64>,
+    /// Per frame (ms; NaN where missing or garbage, |v| ≥ 10⁶ ms), stored compactly
+    /// (PresentMon's 10⁻⁴ ms steps as `i32`: 4 bytes a frame, not 8; issue 40 item 9).
+    /// Read with [`AnimationTrack::at`]: indexing would materialise every frame's f64.
+    values: Values,
     /// The typical value and the largest of a range.
     pub index: SeriesIndex,
     /// The most negative value of a range (the largest of `−v`, computed on the fly:
@@ -124,22 +126,24 @@ impl AnimationTrack {
     #[must_use]
     pub fn new(trace: &Trace) -> Option<Self> {
         let column = trace.column(ColumnKind::AnimationError)?;
-        let values: Vec<f64> = column
-            .values
-            .iter()
-            .map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN })
-            .collect();
-        let abs = values.iter().filter(|v| v.is_finite()).map(|v| v.abs());
+        let mut kept = ValuesBuilder::default();
+        kept.extend(
+            column.values.iter().map(|v| if v.abs() < ANIMATION_ERROR_LIMIT_MS { v } else { f64::NAN }),
+        );
+        let values = kept.finish();
+        let abs = values.iter().filter(|v| v.is_finite()).map(f64::abs);
         abs.clone().next()?;
         let scale_ms = (percentile_unsorted(abs, 0.99) * 1.5).max(1.0);
         let step = values.len().div_ceil(SCATTER_POINTS).max(1);
         let ft = &trace.frames.frame_time_ms;
         let scatter = (0..values.len())
             .step_by(step)
-            .filter(|&i| values[i].is_finite() && ft.get(i).is_some_and(|&t| t > 0.0))
-            .map(|i| [ft[i], values[i]])
+            .filter(|&i| values.at(i).is_finite() && ft.get(i).is_some_and(|&t| t > 0.0))
+            .map(|i| [ft[i], values.at(i)])
             .collect();
-        let (index, low) = (SeriesIndex::new(&values), MaxIndex::from_fn(values.len(), |i| -values[i]));
+        let n = values.len();
+        let (index, low) =
+            (SeriesIndex::from_fn(n, |i| values.at(i)), MaxIndex::from_fn(n, |i| -values.at(i)));
         Some(Self { values, index, low, scale_ms, scatter })
     }
 
@@ -147,7 +151,31 @@ impl AnimationTrack {
     /// for an empty range.
     #[must_use]
     pub fn lowest(&self, range: std::ops::Range<usize>) -> Option<usize> {
-        self.low.argmax_by(self.values.len(), |i| -self.values[i], range)
+        self.low.argmax_by(self.values.len(), |i| -self.values.at(i), range)
+    }
+
+    /// The value of frame `i` (NaN where missing, or past the end).
+    #[must_use]
+    pub fn at(&self, i: usize) -> f64 {
+        self.values.get(i).unwrap_or(f64::NAN)
+    }
+
+    /// The number of frames.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True for a track of no frames.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The frame of the largest value in `range` (the first on ties).
+    #[must_use]
+    pub fn highest(&self, range: std::ops::Range<usize>) -> Option<usize> {
+        self.index.max.argmax_by(self.values.len(), |i| self.values.at(i), range)
     }
 }
 

@@ -34,7 +34,7 @@ pub use vsync::VsyncSource;
 pub use conventions::Conventions;
 pub use efficiency::Efficiency;
 pub use framegen::FrameTypes;
-pub use health::{Action, Candidates, Health};
+pub use health::{Action, Candidates, Health, Positions};
 pub use latency::Latency;
 pub use limiter::Limiter;
 pub use pacing::{Pacing, SlowTimeCurve};
