@@ -40,7 +40,12 @@ fn list() -> Result<Vec<Process>, String> {
     if !out.status.success() {
         return Err(format!("tasklist failed: {}", String::from_utf8_lossy(&out.stderr).trim()));
     }
-    Ok(parse_tasklist(&String::from_utf8_lossy(&out.stdout)))
+    let list = parse_tasklist(&String::from_utf8_lossy(&out.stdout));
+    if list.is_empty() {
+        // Wine's tasklist, for one, prints nothing.
+        return Err("tasklist listed no process; type the game's name or PID".into());
+    }
+    Ok(list)
 }
 
 #[cfg(not(any(target_os = "linux", windows)))]
@@ -76,10 +81,21 @@ mod tests {
         );
     }
 
-    #[cfg(any(target_os = "linux", windows))]
+    /// On Linux from `/proc`. (On Windows `tasklist` lists it; under Wine, whose
+    /// `tasklist` prints nothing, the list is an error that says what to do instead.)
+    #[cfg(target_os = "linux")]
     #[test]
     fn this_process_is_listed() {
         let list = running().unwrap_or_default();
         assert!(list.iter().any(|p| p.pid == std::process::id()), "{} processes", list.len());
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn this_process_is_listed_or_the_error_says_what_to_do() {
+        match running() {
+            Ok(list) => assert!(list.iter().any(|p| p.pid == std::process::id()), "{} processes", list.len()),
+            Err(e) => assert!(e.contains("type the game's name or PID"), "{e}"),
+        }
     }
 }
