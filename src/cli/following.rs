@@ -117,9 +117,11 @@ impl<'a> Lines<'a> {
             exact.and_then(|r| r.stutters.as_ref()).map_or_else(|| "–".to_owned(), |s| s.count.to_string());
         let at = exact.map_or(0, |r| r.frames);
         let tag = if last { "end".to_owned() } else { format!("{elapsed:.0} s") };
-        let of = if fresh { String::new() } else { format!(" (1% low and stutters at {at} frames)") };
+        // The low's label is the registry's, as the readable table writes it.
+        let low_label = framescope_core::figures::figure("summary.low_1pct_fps").map_or("", |f| f.label);
+        let of = if fresh { String::new() } else { format!(" ({low_label} and stutters at {at} frames)") };
         say!(
-            "[follow {tag}] frames {frames} · avg {} FPS · 1% low {} FPS · stutters {stutters}{of}",
+            "[follow {tag}] frames {frames} · avg {} FPS · {low_label} {} FPS · stutters {stutters}{of}",
             fps(avg),
             fps(low)
         );

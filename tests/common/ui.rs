@@ -64,6 +64,16 @@ pub fn app(h: &Window) -> &App {
     h.state().as_ref().expect("app")
 }
 
+/// Replaces the text of the text field labelled `label`, as a user does.
+pub fn type_text(h: &mut Window, label: &str, text: &str) {
+    h.get_by_role_and_label(Role::TextInput, label).click();
+    h.run_steps(1);
+    h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::A);
+    h.key_press(egui::Key::Backspace);
+    h.get_by_role_and_label(Role::TextInput, label).type_text(text);
+    h.run_steps(2);
+}
+
 /// Steps until loading and analysis are done (at least 3 frames: a settings change
 /// starts its analysis in the next frame, and a grid's first frame is a sizing pass).
 pub fn settle(h: &mut Window) {

@@ -12,9 +12,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, window};
-use eframe::egui::accesskit::Role;
-use eframe::egui::{Key, Modifiers};
+use common::ui::{Window, app, type_text, window};
 use egui_kittest::kittest::Queryable as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -39,15 +37,6 @@ fn stand_in(dir: &Path) -> PathBuf {
     std::fs::write(&script, STAND_IN).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     script
-}
-
-fn type_text(h: &mut Window, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).click();
-    h.run_steps(1);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.key_press(Key::Backspace);
-    h.get_by_role_and_label(Role::TextInput, label).type_text(text);
-    h.run_steps(2);
 }
 
 fn on_path(program: &str) -> bool {

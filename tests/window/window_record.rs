@@ -9,7 +9,7 @@
 
 use crate::common;
 
-use common::ui::{Window, app, settle, window};
+use common::ui::{Window, app, settle, type_text, window};
 use eframe::egui::accesskit::Role;
 use eframe::egui::{Key, Modifiers};
 use egui_kittest::kittest::{NodeT as _, Queryable as _};
@@ -38,16 +38,6 @@ fn stand_in(dir: &Path) -> PathBuf {
     std::fs::write(&script, STAND_IN).unwrap();
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     script
-}
-
-/// Replaces the text of the text field labelled `label`, as a user does.
-fn type_text(h: &mut Window, label: &str, text: &str) {
-    h.get_by_role_and_label(Role::TextInput, label).click();
-    h.run_steps(1);
-    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
-    h.key_press(Key::Backspace);
-    h.get_by_role_and_label(Role::TextInput, label).type_text(text);
-    h.run_steps(2);
 }
 
 /// Types `value` into the spin button labelled `label`.
