@@ -18,6 +18,16 @@ pub fn run_at(dir: &std::path::Path, name: &str, fps: u32) -> PathBuf {
         .map(|i| ((base + if i % 2 == 0 { 0.25 } else { -0.25 }) * 1000.0).round() as i64)
         .collect();
     times_us.push(10_000_000 - times_us.iter().sum::<i64>());
+    write_run(dir, name, times_us)
+}
+
+/// A run of `n` frames of `ft(i)` ms each (rounded to the µs), named `name` in `dir`.
+pub fn of_times(dir: &std::path::Path, name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathBuf {
+    write_run(dir, name, (0..n).map(|i| (ft(i) * 1000.0).round() as i64))
+}
+
+/// The capture of frames `times_us` (µs) as PresentMon 1.x writes it (three decimals).
+fn write_run(dir: &std::path::Path, name: &str, times_us: impl IntoIterator<Item = i64>) -> PathBuf {
     let mut text = format!("{HEADER}\n");
     let mut t = 0;
     for ft in times_us {

@@ -13,7 +13,6 @@ use crate::common;
 use common::cdp::{Browser, chromium};
 use common::{framescope, runs};
 use serde_json::Value;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 const WIDTH: u32 = 1400;
@@ -42,26 +41,6 @@ fn open(page: &Path, height: u32) -> Option<Browser> {
 
 fn text(b: &mut Browser, js: &str) -> String {
     b.eval(js).as_str().unwrap_or_default().to_owned()
-}
-
-/// A capture of `n` frames of `ft(i)` ms, named `name`.
-fn capture(dir: &Path, name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathBuf {
-    let mut body = format!("{}\n", runs::HEADER);
-    let mut t_us: u64 = 0;
-    for i in 0..n {
-        let us = (ft(i) * 1000.0).round() as u64;
-        t_us += us;
-        let ms = us as f64 / 1000.0;
-        writeln!(
-            body,
-            "game.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{ms:.3},{ms:.3},0.4,1.5,5.0",
-            t_us as f64 / 1e6
-        )
-        .unwrap();
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, body).unwrap();
-    path
 }
 
 #[test]
@@ -143,7 +122,7 @@ fn a_frameview_page_shows_refresh_health_system_and_telemetry() {
 #[test]
 fn a_two_hour_run_reads_as_a_clock() {
     let dir = out_dir("clock");
-    let file = capture(&dir, "two-hours.csv", 7200, |_| 1000.0);
+    let file = runs::of_times(&dir, "two-hours.csv", 7200, |_| 1000.0);
     let page = dir.join("clock.html");
     page_of(&[&file], &page);
     let Some(mut b) = open(&page, 900) else { return };
@@ -160,7 +139,7 @@ fn a_two_hour_run_reads_as_a_clock() {
 fn a_small_share_over_the_target_never_reads_zero() {
     let dir = out_dir("share");
     let name = format!("{}.csv", "a-very-long-capture-name-without-any-spaces-".repeat(4));
-    let file = capture(&dir, &name, 10_000, |i| if i == 6000 { 40.5 } else { 10.0 });
+    let file = runs::of_times(&dir, &name, 10_000, |i| if i == 6000 { 40.5 } else { 10.0 });
     let page = dir.join("share.html");
     page_of(&[&file], &page);
     let Some(mut b) = open(&page, 900) else { return };

@@ -15,7 +15,6 @@ use common::cdp::{Browser, chromium};
 use common::html::{by_section, run_value, written, written_delta};
 use common::{framescope, runs};
 use serde_json::Value;
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 const WIDTH: u32 = 1400;
@@ -30,26 +29,6 @@ fn out_dir(name: &str) -> PathBuf {
 /// every 100th frame from 50 (a stutter: 28.5 ms and ~250 % over its window's median).
 fn hand_ft(i: usize) -> f64 {
     if i % 100 == 50 { 40.0 } else { 10.0 + (i % 7) as f64 * 0.5 }
-}
-
-/// A capture of `n` frames with times `ft(i)` (PresentMon 1.x, three decimals).
-fn capture(dir: &Path, name: &str, n: usize, ft: impl Fn(usize) -> f64) -> PathBuf {
-    let mut text = format!("{}\n", runs::HEADER);
-    let mut t_us: u64 = 0;
-    for i in 0..n {
-        let us = (ft(i) * 1000.0).round() as u64;
-        t_us += us;
-        let ms = us as f64 / 1000.0;
-        writeln!(
-            text,
-            "game.exe,7,0x1,DXGI,0,0,0,Hardware: Independent Flip,0,{:.6},{ms:.3},{ms:.3},0.4,1.5,5.0",
-            t_us as f64 / 1e6
-        )
-        .unwrap();
-    }
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write capture");
-    path
 }
 
 /// Every `[data-key]` cell of the page: (key, run index or set side, text).
@@ -215,7 +194,7 @@ fn shot(b: &mut Browser, name: &str) {
 #[test]
 fn a_single_run_page_shows_the_reports_figures_and_reads_frames() {
     let dir = out_dir("run");
-    let file = capture(&dir, "hand-built.csv", 700, hand_ft);
+    let file = runs::of_times(&dir, "hand-built.csv", 700, hand_ft);
     let page = dir.join("run.html");
     let run = framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), page.as_os_str()]);
     assert_eq!(run.code, 0, "{}", run.stderr);
@@ -326,7 +305,7 @@ fn a_million_frame_page_is_small_and_opens_fast() {
     let Some(_) = chromium() else { return };
     let dir = out_dir("million");
     let ft = bench_ft(N);
-    let file = capture(&dir, "capture-1000000.csv", N, |i| ft[i]);
+    let file = runs::of_times(&dir, "capture-1000000.csv", N, |i| ft[i]);
     let page = dir.join("million.html");
     let started = std::time::Instant::now();
     let run = framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), page.as_os_str()]);
@@ -356,12 +335,12 @@ fn a_million_frame_page_is_small_and_opens_fast() {
 #[test]
 fn the_page_is_never_written_over_an_input_and_a_write_error_fails() {
     let dir = out_dir("guard");
-    let file = capture(&dir, "keep.csv", 50, hand_ft);
+    let file = runs::of_times(&dir, "keep.csv", 50, hand_ft);
     let before = std::fs::read(&file).unwrap();
     let run = framescope(["report".as_ref(), file.as_os_str(), "--html".as_ref(), file.as_os_str()]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("never writes over its inputs"), "{}", run.stderr);
-    let other = capture(&dir, "other.csv", 50, hand_ft);
+    let other = runs::of_times(&dir, "other.csv", 50, hand_ft);
     let run = framescope([
         "compare".as_ref(),
         file.as_os_str(),
