@@ -617,6 +617,23 @@ def mangohud_frametime_scale(lines):
     return 0.001 if unit == "us" else 1.0
 
 
+def mangohud_data_rows(lines):
+    """(header, the cells of every row sampled_oracle reads: enough fields and a usable
+    elapsed), in file order."""
+    k, _ = so.mangohud_header(lines)
+    header = so.csv_cells(lines[k])
+    i_el = so.column_index(header, "elapsed")
+    rows = []
+    for line in lines[k + 1:]:
+        if not line.strip():
+            continue
+        cells = so.csv_cells(line)
+        if len(cells) < len(header) or so.cell(cells, i_el) is None:
+            continue
+        rows.append(cells)
+    return header, rows
+
+
 def mangohud_rows(lines):
     """The logged frametime of every row (ms), as MangoHud's summary sees them: the rows
     sampled_oracle reads (enough fields, a usable elapsed), frametime numeric and > 0,
@@ -627,15 +644,7 @@ def mangohud_rows(lines):
     header_lc = [h.lower() for h in header]
     i_fps = so.column_index(header, "fps")
     i_ft = so.column_index(header, "frametime")
-    i_el = so.column_index(header, "elapsed")
-    rows = []
-    for line in lines[k + 1:]:
-        if not line.strip():
-            continue
-        cells = so.csv_cells(line)
-        if len(cells) < len(header) or so.cell(cells, i_el) is None:
-            continue
-        rows.append(cells)
+    _, rows = mangohud_data_rows(lines)
     if i_ft is None:
         return header, None
     fts = [so.cell(c, i_ft) for c in rows]
@@ -649,21 +658,14 @@ def mangohud_rows(lines):
 def mangohud_fps_rows(lines):
     """(fps, frametime ms) of every row mangohud_rows reads with a fps and a frametime
     above 0, in file order."""
-    k, _ = so.mangohud_header(lines)
-    header = so.csv_cells(lines[k])
+    header, rows = mangohud_data_rows(lines)
     i_fps = so.column_index(header, "fps")
     i_ft = so.column_index(header, "frametime")
-    i_el = so.column_index(header, "elapsed")
     if i_fps is None or i_ft is None:
         return []
     scale = mangohud_frametime_scale(lines)
     out = []
-    for line in lines[k + 1:]:
-        if not line.strip():
-            continue
-        cells = so.csv_cells(line)
-        if len(cells) < len(header) or so.cell(cells, i_el) is None:
-            continue
+    for cells in rows:
         r, t = so.cell(cells, i_fps), so.cell(cells, i_ft)
         if r is not None and math.isfinite(r) and t is not None and t > 0:
             out.append((r, t * scale))
@@ -678,17 +680,8 @@ def mangohud_06_fps(lines):
     i_fps = so.column_index(header, "fps")
     if i_fps is None or mangohud_generation([h.lower() for h in header], version) != "0.6":
         return None
-    i_el = so.column_index(header, "elapsed")
-    out = []
-    for line in lines[k + 1:]:
-        if not line.strip():
-            continue
-        cells = so.csv_cells(line)
-        if len(cells) < len(header) or so.cell(cells, i_el) is None:
-            continue
-        v = so.cell(cells, i_fps)
-        if v is not None and math.isfinite(v):
-            out.append(v)
+    _, rows = mangohud_data_rows(lines)
+    out = [v for v in (so.cell(cells, i_fps) for cells in rows) if v is not None and math.isfinite(v)]
     return out or None
 
 
