@@ -512,3 +512,113 @@ fn animation_error_of_generated_frames_on_real_captures() {
         assert!((got - want).abs() < 1e-9, "{name}: {got} vs {want}");
     }
 }
+
+/// XRFrameTools, one frame per row (`--frames-per-row 1`): Frame Interval 11 111,
+/// 11 111, 22 222, 11 111, 11 111, 11 112 µs — T = 77.778 ms, 6000 / 77.778 = 77.1426
+/// FPS, min 1000 / 22.222 = 45.0005. Display XrTime steps 1, 2, 1, 1, 1 × 11 111 111 ns:
+/// the shortest common step is the headset's period, 90.0000009 Hz, the VSYNC grid
+/// (source `capture`) and the capture's target. App CPU 9 ms and Render GPU 20 ms on
+/// the long frame (3 and 8 ms elsewhere) are its spikes; µs become ms, kHz MHz, bytes
+/// MiB.
+#[test]
+fn xrframetools_one_frame_per_row() {
+    let file = fixture("DCS 2026-03-14 20-15-00 UTC.csv");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!((&run["format"], &run["application"]), (&Value::from("xrframetools"), &Value::from("DCS")));
+    assert_eq!((&run["sampled"], &run["frames"]), (&Value::Bool(false), &Value::from(6)));
+    assert!(near(&run["duration_ms"], 77.778));
+    assert!(near(&run["summary"]["avg_fps"], 6000.0 / 77.778));
+    assert!(near(&run["summary"]["min_fps"], 1000.0 / 22.222));
+    assert_eq!(run["vsync"]["source"], "capture");
+    assert!(near(&run["vsync"]["period_ms"], 11.111_111));
+    assert_eq!(run["system"]["headset refresh (from Display XrTime)"], "90.00 Hz (11.111 ms)");
+    assert_eq!(run["system"]["started (UTC)"], "2026-03-14T20:15:15");
+    assert_eq!(run["health"]["spikes"]["App CPU (ms)"], serde_json::json!([2]));
+    assert_eq!(run["health"]["spikes"]["Render GPU (ms)"], serde_json::json!([2]));
+    let t = &run["telemetry"];
+    assert!(
+        near(&t["GPU Clock Max (MHz)"]["mean"], 2520.0)
+            && near(&t["VRAM Current Usage (MiB)"]["mean"], 6144.0)
+    );
+    assert!(near(&t["GPU Power Limit"]["max"], 1.0));
+    html_has(&file, &["xrframetools", "90.00 Hz"]);
+}
+
+/// An older XRFrameTools conversion: 10 frames per row (the default), no Display
+/// XrTime, `Reserveration`, `true`/`false`. Rows: 10 frames of 10 ms ending at 100 ms,
+/// 10 of 12 ms ending at 220 ms, the last 2 of 12.5 ms ending at 245 ms. Each row is a
+/// sample of exactly Count frames: 22 frames in 245 ms, avg 22 000 / 245 = 89.796 FPS
+/// (= Σ r·Δt / Σ Δt = (100·100 + 83.33·120 + 80·25) / 245), min 80, max 100; the 1 %
+/// low takes 0.22 of the 80 FPS sample's 2 frames: 80.
+#[test]
+fn xrframetools_frames_aggregated_per_row() {
+    let file = fixture("Half-Life Alyx 2025-01-10 19-00-00 UTC.csv");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!(
+        (&run["sampled"], &run["samples"], &run["frames"]),
+        (&Value::Bool(true), &Value::from(3), &Value::from(22))
+    );
+    assert_eq!(run["application"], "Half-Life Alyx");
+    assert!(near(&run["duration_ms"], 245.0));
+    assert!(near(&run["summary"]["avg_fps"], 22_000.0 / 245.0));
+    assert!(near(&run["summary"]["min_fps"], 80.0) && near(&run["summary"]["max_fps"], 100.0));
+    assert!(near(&run["summary"]["low_1pct_fps"], 80.0));
+    assert!(run["system"].get("headset refresh (from Display XrTime)").is_none());
+    // Telemetry of samples is weighted by their intervals: `false` over 100 ms, `true`
+    // over 120 + 25 ms.
+    assert!(near(&run["telemetry"]["GPU Power Limit"]["mean"], 145.0 / 245.0));
+    assert!(near(&run["telemetry"]["VRAM Available for Reservation (MiB)"]["mean"], 4096.0));
+    let kinds: Vec<&Value> = run["warnings"].as_array().unwrap().iter().map(|w| &w["kind"]).collect();
+    assert!(kinds.contains(&&Value::from("sampled_log")), "{kinds:?}");
+    html_has(&file, &["xrframetools"]);
+}
+
+/// OVR Metrics Tool (Quest), one row a second: the first row (a warm-up with
+/// average_frame_rate 0) opens the log; rates 72, 72, 66, 72 over 1 s each give 282
+/// frames in 4 s, avg (72 + 72 + 66 + 72) / 4 = 70.5 FPS, min 66; the 1 % low (K =
+/// 2.82 frames) lies in the 66 FPS sample: 66. display_refresh_rate 72 is the
+/// capture's target; columns that are 0 throughout (shader_hitches, early frames) are
+/// left out; the truncated last row is skipped with its line; the debug string after
+/// the last column is an event of the fourth sample (at 3 s).
+#[test]
+fn ovr_metrics_tool_csv() {
+    let file = fixture("com.example.game_20260814_101500.csv");
+    let (code, doc) = report_json([file.as_os_str()]);
+    assert_eq!(code, 0, "{doc}");
+    let run = &doc["runs"][0];
+    assert_eq!(run["format"], "ovr-metrics");
+    assert_eq!(
+        (&run["sampled"], &run["samples"], &run["frames"]),
+        (&Value::Bool(true), &Value::from(4), &Value::from(282))
+    );
+    assert!(near(&run["duration_ms"], 4000.0) && near(&run["summary"]["avg_fps"], 70.5));
+    assert!(near(&run["summary"]["min_fps"], 66.0) && near(&run["summary"]["low_1pct_fps"], 66.0));
+    assert_eq!(run["system"]["display refresh rate"], "72 Hz");
+    let t = &run["telemetry"];
+    assert!(
+        near(&t["stale_frame_count"]["max"], 6.0) && near(&t["gpu_utilization_percentage"]["mean"], 75.25)
+    );
+    assert!(t.get("shader_hitches").is_none() && t.get("early_frame_count").is_none());
+    let truncated = run["warnings"].as_array().unwrap().iter().find(|w| w["kind"] == "skipped_rows").unwrap();
+    assert_eq!(truncated["line"], 7);
+    html_has(&file, &["ovr-metrics", "72 Hz"]);
+    let strict = common::framescope(["report".as_ref(), file.as_os_str(), "--strict".as_ref()]);
+    assert_eq!(strict.code, 1, "the truncated row fails --strict: {}", strict.stderr);
+}
+
+/// Hostile or empty VR logs: clear errors naming the file, never panics.
+#[test]
+fn vr_logs_without_frames_are_errors() {
+    let dir = TempDir::new("i38-vr-bad");
+    let xr = dir.file("xr.csv", "Time (µs),Frame Interval (µs),FPS,Count\n0,abc,1,1\n5,0,0,0\n".as_bytes());
+    let ovr = dir.file("ovr.csv", b"Time Stamp,average_frame_rate\n1000,72\n");
+    for (f, name) in [(xr, "xr.csv"), (ovr, "ovr.csv")] {
+        let run = common::framescope(["report".as_ref(), f.as_os_str()]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(run.stderr.contains(name) && !run.stderr.contains("panicked"), "{}", run.stderr);
+    }
+}

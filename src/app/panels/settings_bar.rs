@@ -118,7 +118,7 @@ fn capture_target_ui(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>
         .button(text)
         .on_hover_text(
             "The capture says which frame rate the game aimed at (Unreal's [targetframerate], the Unity \
-             recorder's target_fps): colour and pace against it",
+             recorder's target_fps, a VR headset's refresh rate): colour and pace against it",
         )
         .clicked()
     {

@@ -223,6 +223,8 @@ pub(super) const CSV_SIGNATURES: &[CsvSignature] = &[
         },
     },
     CsvSignature { is: Signature::Pyrofling, sniff: |h| super::pyrofling::sniff(&h.lower) },
+    CsvSignature { is: Signature::XrFrameTools, sniff: |h| super::xrframetools::sniff(&h.lower) },
+    CsvSignature { is: Signature::OvrMetrics, sniff: |h| super::ovr_metrics::sniff(&h.lower) },
     CsvSignature {
         is: Signature::CapFrameXLinux,
         sniff: |h| super::capframex_linux::sniff(&h.lower, h.presentmon),
@@ -422,6 +424,9 @@ mod tests {
         let linux = "MsBetweenPresents,MsUntilRenderComplete,MsUntilDisplayed,MsActualPresent";
         assert_eq!(sig(linux), Signature::CapFrameXLinux);
         assert_eq!(sig("id,stimulus,queuepresent,queuedone,Dequeued"), Signature::Pyrofling);
+        let xr = "Time (µs),Time (UTC),Time (Local),Display XrTime,Frame Interval (µs),FPS,Count";
+        assert_eq!(sig(xr), Signature::XrFrameTools);
+        assert_eq!(sig("Time Stamp,available_memory_MB,average_frame_rate"), Signature::OvrMetrics);
         assert_eq!(sig(&format!("Application,ProcessID,{linux}")), Signature::Other);
         // A game benchmark's export, any case, extra columns after the three; not with
         // PresentMon's identity columns, nor FRAPS' `Time (ms)`.

@@ -33,6 +33,7 @@ mod mangohud_summary;
 mod nvidia_app;
 pub(crate) mod open;
 mod overflow;
+pub(crate) mod ovr_metrics;
 pub(crate) mod pcl;
 mod perfetto;
 mod preamble;
@@ -45,6 +46,7 @@ pub(crate) mod table;
 pub(crate) mod unity;
 pub(crate) mod unreal;
 pub(crate) mod values;
+pub(crate) mod xrframetools;
 
 pub use generic::{preview, suggest, unit_from_name};
 pub use layout::{Signature, detect, signature};
@@ -197,6 +199,8 @@ fn load_csv<R: BufRead + Send>(
         Signature::Unity(l) => unity::load(path, &head, reader, l, progress).map(mapping_ignored),
         Signature::Unreal(l) => unreal::load(path, &head, reader, l, progress).map(mapping_ignored),
         Signature::Pyrofling => pyrofling::load(path, &head, reader, progress).map(mapping_ignored),
+        Signature::XrFrameTools => xrframetools::load(path, &head, reader, progress).map(mapping_ignored),
+        Signature::OvrMetrics => ovr_metrics::load(path, &head, reader, progress).map(mapping_ignored),
         Signature::CapFrameXLinux => {
             capframex_linux::load(path, &head, reader, progress).map(mapping_ignored)
         }

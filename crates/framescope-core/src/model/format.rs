@@ -40,6 +40,12 @@ pub enum Format {
     /// synthetic input, read as a sampled log with latency stages.
     #[serde(rename = "pyrofling")]
     Pyrofling,
+    /// XRFrameTools' CSV (OpenXR on Windows): frames, or frames aggregated per row.
+    #[serde(rename = "xrframetools")]
+    XrFrameTools,
+    /// Meta's OVR Metrics Tool CSV (Quest): one row a second, sampled.
+    #[serde(rename = "ovr-metrics")]
+    OvrMetrics,
     /// Android `dumpsys SurfaceFlinger --latency LAYER` text (`metrics.md` §16).
     #[serde(rename = "android-surfaceflinger")]
     AndroidSurfaceFlinger,
@@ -88,6 +94,8 @@ impl Format {
             Self::CapFrameXJson => "capframex-json",
             Self::CapFrameXLinux => "capframex-linux",
             Self::Pyrofling => "pyrofling",
+            Self::XrFrameTools => "xrframetools",
+            Self::OvrMetrics => "ovr-metrics",
             Self::Perfetto => "perfetto",
             Self::AndroidSurfaceFlinger => "android-surfaceflinger",
             Self::AndroidGfxinfo => "android-gfxinfo",

@@ -358,6 +358,10 @@ pub enum Signature {
     CapFrameXLinux,
     /// pyrofling's latency-measurement layer: `id,stimulus,queuepresent,queuedone,STAGE`.
     Pyrofling,
+    /// XRFrameTools' CSV: `Time (µs)`, `Frame Interval (µs)`, `Count`.
+    XrFrameTools,
+    /// OVR Metrics Tool's CSV: `Time Stamp` first, `average_frame_rate`.
+    OvrMetrics,
     /// A generic layout known without a mapping.
     Known(super::generic::KnownLayout),
     /// None of these: the PresentMon-family layouts (or nothing).
