@@ -75,6 +75,15 @@ fn capframex_linux_csv_with_its_sidecar() {
         doc["runs"].as_array().unwrap().iter().filter_map(|r| r["file"].as_str()).collect();
     let json = |f: &&str| std::path::Path::new(f).extension().is_some_and(|e| e.eq_ignore_ascii_case("json"));
     assert!(!files.iter().any(json), "{files:?}");
+    // Every other fixture is walked: the Android dumps (`.txt`, known by their first
+    // lines, UTF-16 too) and the Perfetto trace among them.
+    let formats: std::collections::BTreeSet<&str> =
+        doc["runs"].as_array().unwrap().iter().filter_map(|r| r["format"].as_str()).collect();
+    for f in
+        ["android-surfaceflinger", "android-gfxinfo", "perfetto", "xrframetools", "ovr-metrics", "pyrofling"]
+    {
+        assert!(formats.contains(f), "{f} not walked: {formats:?}");
+    }
 }
 
 /// Without present timing the layer writes 0.00 in the three timing columns of every

@@ -160,7 +160,10 @@ fn file_menu(ui: &mut egui::Ui, m: &Model<'_>, out: &mut Vec<AppCommand>) {
 fn open_dialog() -> Vec<AppCommand> {
     match dialog::show(|| {
         rfd::FileDialog::new()
-            .add_filter("frame captures", &["csv", "CSV", "json", "hml", "log", "txt"])
+            .add_filter(
+                "frame captures",
+                &["csv", "CSV", "json", "hml", "log", "txt", "perfetto-trace", "pftrace", "gz"],
+            )
             .add_filter("all files", &["*"])
             .pick_files()
     }) {

@@ -34,6 +34,9 @@ pub struct UiScratch {
     /// `--screenshot`: take one PNG here once everything is loaded, then quit; the
     /// flag is set when the run failed.
     pub screenshot_and_quit: Option<(PathBuf, Arc<Mutex<bool>>)>,
+    /// `--screenshot`: frames drawn in a row with nothing loading; the picture waits
+    /// for a few, so that grids of wrapped text (sized from the frame before) settle.
+    pub idle_frames: u32,
     /// Settings and recent files are saved to the user's config folder (off in tests
     /// and for `--screenshot`).
     pub saving: bool,
@@ -62,6 +65,7 @@ impl Default for UiScratch {
             png_header: false,
             png_pending: None,
             screenshot_and_quit: None,
+            idle_frames: 0,
             saving: true,
             settings_dirty: false,
             status: None,

@@ -8,6 +8,9 @@ use eframe::egui;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
+/// Idle frames drawn before `--screenshot` takes its picture.
+const SETTLE_FRAMES: u32 = 20;
+
 impl App {
     /// Asks egui for a screenshot; the timeline part (or the whole window) is saved as
     /// PNG when it arrives.
@@ -75,11 +78,19 @@ impl App {
             ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         } else if self.is_idle() && (self.scratch.timeline_rect.is_some() || mapping.is_some_and(|n| n >= 3))
         {
+            // egui sizes a grid's rows from the frame before: a row of wrapped text
+            // (the figures' notes) takes a few frames to settle.
+            self.scratch.idle_frames += 1;
+            if self.scratch.idle_frames < SETTLE_FRAMES {
+                ctx.request_repaint();
+                return;
+            }
             if !self.scratch.errors.is_empty() {
                 report_errors(&self.scratch.errors);
             }
             self.request_png(path, false);
         } else {
+            self.scratch.idle_frames = 0;
             ctx.request_repaint_after(std::time::Duration::from_millis(50));
         }
     }

@@ -9,9 +9,14 @@ use crate::model::Capture;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-/// The extensions a folder is walked for (any case): every capture framescope reads is
-/// a `.csv`, `.json` (CapFrameX) or `.hml` (MSI Afterburner).
-pub const CAPTURE_EXTENSIONS: [&str; 3] = ["csv", "json", "hml"];
+/// The extensions a folder is walked for (any case): a `.csv`, `.json` (CapFrameX),
+/// `.hml` (MSI Afterburner), or a Perfetto trace (`.perfetto-trace`, `.pftrace`).
+/// Android's `dumpsys` text dumps are `.txt` files like any notes: a `.txt` is walked
+/// when its first lines are a SurfaceFlinger or gfxinfo dump ([`is_android_dump`]).
+pub const CAPTURE_EXTENSIONS: [&str; 5] = ["csv", "json", "hml", "perfetto-trace", "pftrace"];
+
+/// Bytes of a `.txt` looked at to tell an Android dump from other text.
+const DUMP_HEAD_BYTES: u64 = 4096;
 
 /// The name standard input goes by in messages and as an application name.
 pub const STDIN_NAME: &str = "<stdin>";
@@ -56,7 +61,7 @@ impl Input {
                 p,
                 None,
                 ingest::LoadErrorKind::NotACapture(format!(
-                    "this folder holds no capture file (*.{})",
+                    "this folder holds no capture file (*.{}, or an Android dump *.txt)",
                     CAPTURE_EXTENSIONS.join(", *.")
                 )),
             )),
@@ -135,7 +140,9 @@ fn walk(dir: &Path, found: &mut Vec<Input>) {
         let Ok(kind) = entry.file_type() else { continue };
         if kind.is_dir() {
             walk(&path, found);
-        } else if is_capture_name(&path) && (kind.is_file() || path.is_file()) && !is_sidecar(&path) {
+        } else if (kind.is_file() || path.is_file())
+            && ((is_capture_name(&path) && !is_sidecar(&path)) || is_android_dump(&path))
+        {
             found.push(Input::File(path));
         }
     }
@@ -145,6 +152,41 @@ fn walk(dir: &Path, found: &mut Vec<Input>) {
 /// beside its capture, read with the CSV and no capture of its own.
 fn is_sidecar(path: &Path) -> bool {
     path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) && path.with_extension("csv").is_file()
+}
+
+/// True for a `.txt` whose first lines are an Android `dumpsys SurfaceFlinger --latency`
+/// or `dumpsys gfxinfo … framestats` dump, in UTF-8 or UTF-16 (what a Windows shell's
+/// `adb shell … > dump.txt` writes).
+#[must_use]
+pub fn is_android_dump(path: &Path) -> bool {
+    use std::io::Read;
+    if !path.extension().is_some_and(|e| e.eq_ignore_ascii_case("txt")) {
+        return false;
+    }
+    let mut head = Vec::new();
+    let read = std::fs::File::open(path).and_then(|f| f.take(DUMP_HEAD_BYTES).read_to_end(&mut head));
+    if read.is_err() {
+        return false;
+    }
+    let text = utf16_or_plain(&head);
+    ingest::android::is_surfaceflinger(&text) || ingest::android::is_gfxinfo(&text)
+}
+
+/// `head` as UTF-8 bytes: UTF-16 with a byte-order mark, or whose every other byte of
+/// the first ones is 0, decoded; anything else as it is.
+fn utf16_or_plain(head: &[u8]) -> Vec<u8> {
+    let zeros = |odd: usize| head.len() >= 8 && head.iter().skip(odd).step_by(2).take(32).all(|&b| b == 0);
+    let (body, big) = match head {
+        [0xFF, 0xFE, rest @ ..] => (rest, false),
+        [0xFE, 0xFF, rest @ ..] => (rest, true),
+        _ if zeros(1) => (head, false),
+        _ if zeros(0) => (head, true),
+        _ => return head.to_vec(),
+    };
+    let units = body
+        .chunks_exact(2)
+        .map(|c| if big { u16::from_be_bytes([c[0], c[1]]) } else { u16::from_le_bytes([c[0], c[1]]) });
+    char::decode_utf16(units).map(|c| c.unwrap_or('\u{FFFD}')).collect::<String>().into_bytes()
 }
 
 /// True when a file name ends in one of [`CAPTURE_EXTENSIONS`], gzip-compressed or
@@ -277,9 +319,27 @@ mod tests {
         for name in ["b.csv", "a.JSON", "notes.md", ".hidden.csv", "sub/c.hml", "sub/d.csv.gz", "sub/e.gz"] {
             std::fs::write(dir.join(name), "x").unwrap_or_default();
         }
+        // Android dumps are `.txt` files among notes: walked by their first lines, in
+        // UTF-8 or UTF-16; Perfetto traces by their extensions.
+        std::fs::write(dir.join("readme.txt"), "16666666 is a number\n").unwrap_or_default();
+        std::fs::write(sub.join("sf.txt"), "16666666\n0\t0\t0\n").unwrap_or_default();
+        let gfx: Vec<u8> = [0xFF, 0xFE]
+            .into_iter()
+            .chain("** Graphics info for pid 1 [com.x] **\n".encode_utf16().flat_map(u16::to_le_bytes))
+            .collect();
+        std::fs::write(sub.join("gfx.TXT"), gfx).unwrap_or_default();
+        std::fs::write(sub.join("t.perfetto-trace"), "x").unwrap_or_default();
         let inputs = expand(&[dir.clone(), "-".into()]).unwrap_or_default();
         let names: Vec<String> = inputs.iter().map(Input::name).collect();
-        let want = [dir.join("a.JSON"), dir.join("b.csv"), sub.join("c.hml"), sub.join("d.csv.gz")];
+        let want = [
+            dir.join("a.JSON"),
+            dir.join("b.csv"),
+            sub.join("c.hml"),
+            sub.join("d.csv.gz"),
+            sub.join("gfx.TXT"),
+            sub.join("sf.txt"),
+            sub.join("t.perfetto-trace"),
+        ];
         let mut want: Vec<String> = want.iter().map(|p| p.display().to_string()).collect();
         want.push("-".into());
         assert_eq!(names, want);
