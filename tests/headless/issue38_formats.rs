@@ -551,7 +551,7 @@ fn xrframetools_one_frame_per_row() {
         near(&t["GPU Clock Max (MHz)"]["mean"], 2520.0)
             && near(&t["VRAM Current Usage (MiB)"]["mean"], 6144.0)
     );
-    assert!(near(&t["GPU Power Limit"]["max"], 1.0));
+    assert!(near(&t["GPU Power Limited"]["max"], 1.0));
     html_has(&file, &["xrframetools", "90.00 Hz"]);
 }
 
@@ -579,7 +579,7 @@ fn xrframetools_frames_aggregated_per_row() {
     assert!(run["system"].get("headset refresh (from Display XrTime)").is_none());
     // Telemetry of samples is weighted by their intervals: `false` over 100 ms, `true`
     // over 120 + 25 ms.
-    assert!(near(&run["telemetry"]["GPU Power Limit"]["mean"], 145.0 / 245.0));
+    assert!(near(&run["telemetry"]["GPU Power Limited"]["mean"], 145.0 / 245.0));
     assert!(near(&run["telemetry"]["VRAM Available for Reservation (MiB)"]["mean"], 4096.0));
     let kinds: Vec<&Value> = run["warnings"].as_array().unwrap().iter().map(|w| &w["kind"]).collect();
     assert!(kinds.contains(&&Value::from("sampled_log")), "{kinds:?}");

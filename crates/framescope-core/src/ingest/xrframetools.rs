@@ -85,7 +85,9 @@ fn role(name: &str) -> Option<(String, ColumnKind, f64)> {
     match name.as_str() {
         "Time (UTC)" | "Time (Local)" | "FPS" | "Count" | "GPU API" | DISPLAY_TIME => None,
         n if n.ends_with(" Process") => None,
-        n if n.ends_with(" Limit") || n.ends_with(" FPS") => Some((name, ColumnKind::Telemetry, 1.0)),
+        // `GPU Power Limit` is a 0/1 flag, not a power: named as PresentMon's flags are.
+        n if n.ends_with(" Limit") => Some((format!("{n}ed"), ColumnKind::Telemetry, 1.0)),
+        n if n.ends_with(" FPS") => Some((name, ColumnKind::Telemetry, 1.0)),
         _ => Some((name, ColumnKind::Other, 1.0)),
     }
 }
@@ -340,7 +342,10 @@ mod tests {
         assert_eq!(role("GPU Clock Max (KHz)").map(|r| r.0), Some("GPU Clock Max (MHz)".into()));
         let vram = role("VRAM Current Reserveration").map(|r| r.0);
         assert_eq!(vram, Some("VRAM Current Reservation (MiB)".into()));
-        assert_eq!(role("GPU Thermal Limit").map(|r| r.1), Some(ColumnKind::Telemetry));
+        assert_eq!(
+            role("GPU Thermal Limit").map(|r| (r.0, r.1)),
+            Some(("GPU Thermal Limited".into(), ColumnKind::Telemetry))
+        );
         assert!(role("Display XrTime").is_none() && role("Count").is_none() && role("Time (µs)").is_none());
         assert_eq!(application(Path::new("/l/DCS World 2025-06-01 20-15-00 UTC.csv")), "DCS World");
         assert_eq!(application(Path::new("/l/run.csv")), "run");

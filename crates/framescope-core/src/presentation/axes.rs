@@ -68,16 +68,21 @@ pub fn telemetry_unit(name: &str) -> &'static str {
         "mV"
     } else if has(&["(msec)"]) {
         "ms"
+    } else if has(&["(mib)"]) {
+        // XRFrameTools' VRAM, converted from bytes.
+        "MiB"
     } else if has(&["(mb)", "mbytes"]) || n.ends_with("mb") {
         // Unreal's stats end in MB (`MemoryFreeMB`, `PhysicalUsedMB`; formats.md §10).
         "MB"
     } else if ["exclusive/", "inclusive/", "gpu/"].iter().any(|p| n.starts_with(p))
         || n.ends_with("_ms")
+        || n.ends_with("_milliseconds")
         || n.contains("(ms)")
     {
         // Unreal's `Exclusive/…` and `GPU/…` stats are ms; so are `*_ms` / `(ms)` columns.
         "ms"
-    } else if n.ends_with("_us") || n.contains("(us)") || n.contains("(µs)") {
+    } else if n.ends_with("_us") || n.ends_with("_microseconds") || n.contains("(us)") || n.contains("(µs)")
+    {
         "µs"
     } else if has(&["temperature", "temp", "celsius", "°c"]) {
         "°C"
@@ -146,6 +151,12 @@ mod tests {
         assert_eq!(telemetry_unit("Exclusive/GameThread/Physics"), "ms");
         assert_eq!(telemetry_unit("GPU/BasePass"), "ms");
         assert_eq!(telemetry_unit("cpu_us"), "µs");
+        // The VR logs: XRFrameTools' converted VRAM and its 0/1 flags, OVR Metrics' units.
+        assert_eq!(telemetry_unit("VRAM Current Usage (MiB)"), "MiB");
+        assert_eq!(telemetry_unit("GPU Power Limited"), "");
+        assert_eq!(telemetry_unit("app_gpu_time_microseconds"), "µs");
+        assert_eq!(telemetry_unit("average_prediction_milliseconds"), "ms");
+        assert_eq!(telemetry_unit("power_wattage"), "W");
         assert_eq!(telemetry_unit("CPUUsage_Process"), "%");
         assert_eq!(telemetry_unit("GPU0Clk(MHz)"), "MHz");
         assert_eq!(telemetry_unit("Memory Used"), "B");
