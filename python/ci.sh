@@ -33,21 +33,11 @@ rm -rf "$CARGO_TARGET_DIR/wheels-ci"
 "$venv/bin/python" -m pip install --quiet --disable-pip-version-check "$CARGO_TARGET_DIR"/wheels-ci/framescope-*.whl
 "$venv/bin/python" -c "import framescope; print('framescope', framescope.__version__)"
 
-echo "== python: the wheel (abi3, metadata; stripped under the python profile)"
-"$venv/bin/python" - "$CARGO_TARGET_DIR"/wheels-ci/framescope-*.whl "$profile" <<'PY'
-import sys, zipfile
-wheel, profile = sys.argv[1], sys.argv[2]
-assert "-cp39-abi3-" in wheel, f"not an abi3 wheel: {wheel}"
-z = zipfile.ZipFile(wheel)
-meta = z.read(next(n for n in z.namelist() if n.endswith("dist-info/METADATA"))).decode()
-for needed in ("Classifier: Typing :: Typed", "Requires-Dist: polars>=1.10", "License: MIT",
-               "Description-Content-Type: text/markdown", "five-minute tour"):
-    assert needed in meta, f"the wheel's METADATA lacks {needed!r}"
-so = next(i for i in z.infolist() if i.filename.endswith(".so") or i.filename.endswith(".pyd"))
-print(f"{wheel.rsplit('/', 1)[1]}: extension {so.file_size / 2**20:.1f} MiB")
-if profile == "python":
-    assert so.file_size <= 15 * 2**20, "the stripped extension is over 15 MB"
-PY
+echo "== python: the wheel (python/check_wheel.py: manylinux abi3 tag, metadata, licence file, libraries; stripped under the python profile)"
+stripped=()
+[ "$profile" = python ] && stripped=(--stripped)
+python3 "$repo/python/check_wheel.py" "$CARGO_TARGET_DIR"/wheels-ci/framescope-*.whl --platform manylinux \
+    ${stripped[@]+"${stripped[@]}"}
 
 echo "== python: the CLI binary the tests compare with"
 cargo build --locked --quiet --manifest-path "$repo/Cargo.toml" --bin framescope

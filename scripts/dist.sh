@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Downloadable builds: release builds for Linux and Windows (x86_64), each stripped of
 # its debug info (kept beside the archives as a separate symbols file, linked by
-# .gnu_debuglink), packed with the README and the licence notices of every bundled
-# package:
+# .gnu_debuglink), packed with the README, framescope's LICENSE and the licence notices of
+# every bundled package:
 #   dist/framescope-VERSION-linux-x86_64.tar.gz
 #   dist/framescope-VERSION-windows-x86_64.zip
 #   dist/SHA256SUMS
@@ -35,6 +35,7 @@ pack() {
     "$objcopy" --only-keep-debug "$binary" "$dist/symbols/$name.debug"
     "$objcopy" --strip-all --add-gnu-debuglink="$dist/symbols/$name.debug" "$binary" "$folder/$file"
     cp README.md "$folder/README.md"
+    cp LICENSE "$folder/LICENSE"
     python3 scripts/licenses.py "$rust_target" "$folder/THIRD-PARTY-LICENSES.txt" >/dev/null
     echo "$name: $(du -h "$folder/$file" | cut -f1) stripped ($(du -h "$binary" | cut -f1) built)"
 }
@@ -48,8 +49,8 @@ pack linux "$target_dir/release/framescope" objcopy x86_64-unknown-linux-gnu
 echo "== release build: Windows"
 "${cargo_win[@]}" build --locked --release --target "$target"
 pack windows "$target_dir/$target/release/framescope.exe" x86_64-w64-mingw32-objcopy "$target"
-# Windows users read text files in Notepad: CRLF line ends for the two text files.
-for text in README.md THIRD-PARTY-LICENSES.txt; do
+# Windows users read text files in Notepad: CRLF line ends for the text files.
+for text in README.md LICENSE THIRD-PARTY-LICENSES.txt; do
     sed -i 's/\r\?$/\r/' "$staging/framescope-$version-windows-x86_64/$text"
 done
 (cd "$staging" && zip -q -r -9 -X "$dist/framescope-$version-windows-x86_64.zip" \

@@ -12,7 +12,9 @@
 
 use arrow_array::builder::StringViewBuilder;
 use arrow_array::ffi_stream::FFI_ArrowArrayStream;
-use arrow_array::{ArrayRef, Int64Array, RecordBatch, RecordBatchIterator, StringViewArray, UInt32Array};
+use arrow_array::{
+    ArrayRef, Int64Array, RecordBatch, RecordBatchIterator, RecordBatchOptions, StringViewArray, UInt32Array,
+};
 use arrow_schema::{ArrowError, DataType, Field, Schema, SchemaRef};
 use framescope_core::report::{Cells, Table, TableChunks};
 use pyo3::prelude::*;
@@ -101,6 +103,9 @@ pub struct Layout {
     /// The `application`, `process_id` and `swap_chain` of each run (the data API's
     /// per-frame tables); empty for none.
     traces: Vec<TraceLabels>,
+    /// Which of the full layout's columns (by position) are built; `None` for all
+    /// ([`Layout::select`]).
+    keep: Option<Vec<bool>>,
 }
 
 /// The trace columns the data API adds to a per-frame table, after `run`.
@@ -143,13 +148,46 @@ impl Layout {
                 fields.insert(at + k, Field::new(*name, ty.clone(), true));
             }
         }
-        Self { schema: Arc::new(Schema::new(fields)), whole: whole_at, traces }
+        Self { schema: Arc::new(Schema::new(fields)), whole: whole_at, traces, keep: None }
     }
 
-    /// A chunk (with the layout's columns) as a record batch.
+    /// The layout with only the columns named `names` (in the table's order): the
+    /// others are not built at all (a lazy scan's projection). An error names a column
+    /// the table does not have.
+    pub fn select(mut self, names: &[String]) -> Result<Self, String> {
+        let fields = self.schema.fields();
+        let mut keep = vec![false; fields.len()];
+        for name in names {
+            let Some(i) = fields.iter().position(|f| f.name() == name) else {
+                return Err(format!("columns: the table has no column {name:?}"));
+            };
+            keep[i] = true;
+        }
+        let indices: Vec<usize> = (0..keep.len()).filter(|&i| keep[i]).collect();
+        self.schema = Arc::new(self.schema.project(&indices).map_err(|e| e.to_string())?);
+        self.keep = Some(keep);
+        Ok(self)
+    }
+
+    /// Whether the full layout's column at `position` is built.
+    fn kept(&self, position: usize) -> bool {
+        self.keep.as_ref().is_none_or(|k| k.get(position).copied().unwrap_or(false))
+    }
+
+    /// A chunk (with the layout's columns) as a record batch of the selected columns.
     pub fn batch(&self, chunk: &Table) -> Result<RecordBatch, ArrowError> {
         let mut arrays: Vec<ArrayRef> = Vec::with_capacity(chunk.columns.len() + 3);
+        // The trace columns go after `run` (at the front without one).
+        let at = (!self.traces.is_empty())
+            .then(|| chunk.columns.iter().position(|c| c.name == "run").map_or(0, |p| p + 1));
         for (i, c) in chunk.columns.iter().enumerate() {
+            if at == Some(i) {
+                self.trace_arrays(chunk, i, &mut arrays)?;
+            }
+            let position = if at.is_some_and(|a| i >= a) { i + TRACE_COLUMNS.len() } else { i };
+            if !self.kept(position) {
+                continue;
+            }
             arrays.push(match (&c.cells, self.whole.contains(&i)) {
                 (Cells::Float(v), true) => Arc::new(v.iter().map(|x| whole(*x)).collect::<Int64Array>()),
                 (Cells::Text(v), _) => Arc::new(views(v.iter().map(Option::as_deref))),
@@ -157,25 +195,39 @@ impl Layout {
                 (cells, _) => framescope_parquet::array(cells),
             });
         }
-        if !self.traces.is_empty() {
-            let runs = match chunk.column("run") {
-                Some(Cells::Int(v)) => v.clone(),
-                _ => vec![None; chunk.rows()],
-            };
-            let at = chunk.columns.iter().position(|c| c.name == "run").map_or(0, |p| p + 1);
-            let keys: Vec<Option<u32>> = runs
-                .iter()
-                .map(|r| r.and_then(|r| u32::try_from(r).ok()).filter(|&r| (r as usize) < self.traces.len()))
-                .collect();
-            let application = labels(self.traces.iter().map(|t| Some(t.0.as_str())), &keys)?;
-            let swap_chain = labels(self.traces.iter().map(|t| t.2.as_deref()), &keys)?;
+        if at == Some(chunk.columns.len()) {
+            self.trace_arrays(chunk, chunk.columns.len(), &mut arrays)?;
+        }
+        let rows = RecordBatchOptions::new().with_row_count(Some(chunk.rows()));
+        RecordBatch::try_new_with_options(self.schema.clone(), arrays, &rows)
+    }
+
+    /// The selected trace columns of a chunk (`application`, `process_id`,
+    /// `swap_chain`, each row's from its `run`), which sit at `at` in the full layout.
+    fn trace_arrays(&self, chunk: &Table, at: usize, arrays: &mut Vec<ArrayRef>) -> Result<(), ArrowError> {
+        if !(0..TRACE_COLUMNS.len()).any(|k| self.kept(at + k)) {
+            return Ok(());
+        }
+        let runs = match chunk.column("run") {
+            Some(Cells::Int(v)) => v.clone(),
+            _ => vec![None; chunk.rows()],
+        };
+        let keys: Vec<Option<u32>> = runs
+            .iter()
+            .map(|r| r.and_then(|r| u32::try_from(r).ok()).filter(|&r| (r as usize) < self.traces.len()))
+            .collect();
+        if self.kept(at) {
+            arrays.push(labels(self.traces.iter().map(|t| Some(t.0.as_str())), &keys)?);
+        }
+        if self.kept(at + 1) {
             let process =
                 keys.iter().map(|k| k.and_then(|k| self.traces[k as usize].1)).collect::<Int64Array>();
-            arrays.insert(at, application);
-            arrays.insert(at + 1, Arc::new(process));
-            arrays.insert(at + 2, swap_chain);
+            arrays.push(Arc::new(process));
         }
-        RecordBatch::try_new(self.schema.clone(), arrays)
+        if self.kept(at + 2) {
+            arrays.push(labels(self.traces.iter().map(|t| t.2.as_deref()), &keys)?);
+        }
+        Ok(())
     }
 
     /// Every chunk of `table` as record batches.

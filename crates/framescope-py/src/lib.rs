@@ -301,19 +301,41 @@ impl NativeCapture {
         doc.py_err(py)
     }
 
-    /// The per-frame table of the reported traces, as an Arrow stream.
-    #[pyo3(signature = (options, naming = "snake"))]
-    fn frames(&self, py: Python<'_>, options: RawOptions, naming: &str) -> PyResult<ArrowStream> {
+    /// The per-frame table of the reported traces, as an Arrow stream; only the
+    /// `columns` named are built (all when `None`); with `schema_only`, no rows (the
+    /// whole table's columns and types).
+    #[pyo3(signature = (options, naming = "snake", columns = None, schema_only = false))]
+    fn frames(
+        &self,
+        py: Python<'_>,
+        options: RawOptions,
+        naming: &str,
+        columns: Option<Vec<String>>,
+        schema_only: bool,
+    ) -> PyResult<ArrowStream> {
         let naming = self::naming(naming)?;
         let c = options.check().py_err(py)?;
         let opened = self.opened.clone();
-        let stream = work::run(py, 1, None, move |_| frames_stream(&opened, &c, naming))?;
+        let shape = Shape { columns, schema_only };
+        let stream = work::run(py, 1, None, move |_| frames_stream(&opened, &c, naming, &shape))?;
         stream.py_err(py)
     }
 }
 
 /// The per-frame table of an opened capture as record batches.
-fn frames_stream(opened: &Opened, c: &Checked, naming: Naming) -> Result<ArrowStream, Failure> {
+/// What of the per-frame table is built: the columns (all when `None`), or only its
+/// schema.
+struct Shape {
+    columns: Option<Vec<String>>,
+    schema_only: bool,
+}
+
+fn frames_stream(
+    opened: &Opened,
+    c: &Checked,
+    naming: Naming,
+    shape: &Shape,
+) -> Result<ArrowStream, Failure> {
     let table = pipeline::FrameTable::new(&opened.loaded, &c.o.settings)
         .map_err(|e| Failure::capture(&opened.path, e.to_string(), None))?;
     let traces = opened.loaded.traces();
@@ -345,7 +367,15 @@ fn frames_stream(opened: &Opened, c: &Checked, naming: Naming) -> Result<ArrowSt
     } else {
         (HashSet::new(), Vec::new())
     };
-    let layout = Layout::new(&fs_report::TableChunks::columns(&table), naming, &whole, labels);
+    let mut layout = Layout::new(&fs_report::TableChunks::columns(&table), naming, &whole, labels);
+    if shape.schema_only {
+        return Ok(layout.stream(Vec::new()));
+    }
+    if let Some(columns) = &shape.columns {
+        layout = layout
+            .select(columns)
+            .map_err(|message| Failure::Option { message, option: "columns".into() })?;
+    }
     let batches =
         layout.batches(&table).map_err(|e| Failure::Other(format!("cannot build the table: {e}")))?;
     Ok(layout.stream(batches))

@@ -101,3 +101,48 @@ def test_trim_applies_to_frames_as_to_the_report():
     # Only frames that start at least 2 s after the first one are left.
     assert cut["time_ms"].min() >= whole["time_ms"].min() + 2000.0
     assert trues(cut, "stutter") == run["stutters"]["count"]
+
+
+SAMPLE = str(REPO / "sample-traces" / "synthetic-run-a.csv")
+MULTI = str(REPO / "sample-traces" / "pm-1.x_GhostReconBreakpoint_dwm_firefox_multiproc_qpc.csv")
+
+
+def test_frames_columns_builds_only_those_in_the_tables_order():
+    capture = framescope.open(SAMPLE)
+    full = capture.frames()
+    two = capture.frames(columns=["frame_time_ms", "swap_chain"])
+    assert two.columns == ["swap_chain", "frame_time_ms"]
+    assert two.equals(full.select("swap_chain", "frame_time_ms"))
+    analysed = capture.frames(columns=["frame_time_ms"], analysed_only=True)
+    assert analysed.columns == ["frame_time_ms"]
+    assert analysed.equals(full.filter(pl.col("analysed")).select("frame_time_ms"))
+    # No columns: the rows' count crosses too, but polars 1.10 drops it (0 × 0).
+    assert capture.frames(columns=[]).width == 0
+    with pytest.raises(framescope.OptionError, match='columns: the table has no column "nope"') as e:
+        capture.frames(columns=["nope"])
+    assert e.value.option == "columns"
+
+
+@pytest.mark.parametrize("path,trace", [(SAMPLE, "default"), (MULTI, "all")], ids=["one-trace", "all-traces"])
+def test_scan_frames_is_frames_with_the_query_pushed_down(path, trace):
+    full = framescope.open(path, trace=trace).frames()
+    assert full["run"].n_unique() > 1 or trace == "default"
+    lazy = framescope.scan_frames(path, trace=trace)
+    assert lazy.collect_schema() == full.schema
+    assert lazy.collect().equals(full)
+    # The trace columns, inserted after `run`, and a capture column, alone.
+    picked = ["process_id", "application", "frame_time_ms"]
+    assert lazy.select(picked).collect().equals(full.select(picked))
+    # A filter on a column the query does not return, and a row limit.
+    got = lazy.filter(pl.col("analysed") & (pl.col("frame_time_ms") > 10)).select("frame_time_ms").collect()
+    assert got.equals(full.filter(pl.col("analysed") & (pl.col("frame_time_ms") > 10)).select("frame_time_ms"))
+    assert lazy.head(7).collect().equals(full.head(7))
+    assert framescope.scan_frames(path, trace=trace, analysed_only=True).select(pl.len()).collect().item() \
+        == full["analysed"].sum()
+
+
+def test_scan_frames_reads_the_file_when_called():
+    with pytest.raises(framescope.CaptureNotFoundError):
+        framescope.scan_frames(str(REPO / "sample-traces" / "no-such-file.csv"))
+    with pytest.raises(framescope.OptionError):
+        framescope.scan_frames(SAMPLE, stutter_threshold="50")

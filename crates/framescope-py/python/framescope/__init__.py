@@ -7,6 +7,8 @@ The data API:
   ``.format``, ``.system``, ``.warnings``; ``.frames()`` a polars DataFrame (a row per
   frame, snake_case columns); ``.analyze()`` a :class:`Report` whose figures are
   attributes (``report.summary.avg_fps``);
+* :func:`scan_frames` — ``.frames()`` as a polars LazyFrame that builds only the
+  columns a query uses;
 * :func:`compare` — two runs or two sets compared (:class:`Comparison`);
 * :func:`batch` — a row per run over many files, a polars DataFrame;
 * :func:`history` — the runs of a history database.
@@ -41,6 +43,7 @@ from ._api import (
     history,
     open,
     report,
+    scan_frames,
     snake_case,
 )
 

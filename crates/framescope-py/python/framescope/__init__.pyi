@@ -268,12 +268,20 @@ class Capture:
     def analyze(self, *, target_fps: float = ..., stutter_threshold: Fraction = ..., stutter_floor_ms: float = ...,
                 refresh_hz: Optional[float] = ..., frame_time: FrameTime = ...) -> Report: ...
     def frames(self, *, target_fps: float = ..., stutter_threshold: Fraction = ..., stutter_floor_ms: float = ...,
-               refresh_hz: Optional[float] = ..., frame_time: FrameTime = ..., analysed_only: bool = ...) -> pl.DataFrame: ...
+               refresh_hz: Optional[float] = ..., frame_time: FrameTime = ..., analysed_only: bool = ...,
+               columns: Optional[Sequence[str]] = ...) -> pl.DataFrame: ...
 
 def open(path: PathLike, *, trace: TraceSelector = ..., trim_start: float = ..., trim_end: float = ...,
          column: ColumnSpec = ..., extra_column: Union[None, str, Sequence[str]] = ..., unit: Unit = ...,
          qpc_frequency: Optional[float] = ..., pcl: Optional[PathLike] = ..., strict: bool = ...,
          max_skipped: Optional[Fraction] = ..., progress: Progress = ...) -> Capture: ...
+
+def scan_frames(path: PathLike, *, target_fps: float = ..., stutter_threshold: Fraction = ...,
+                stutter_floor_ms: float = ..., refresh_hz: Optional[float] = ..., frame_time: FrameTime = ...,
+                analysed_only: bool = ..., trace: TraceSelector = ..., trim_start: float = ...,
+                trim_end: float = ..., column: ColumnSpec = ..., extra_column: Union[None, str, Sequence[str]] = ...,
+                unit: Unit = ..., qpc_frequency: Optional[float] = ..., pcl: Optional[PathLike] = ...,
+                strict: bool = ..., max_skipped: Optional[Fraction] = ..., progress: Progress = ...) -> pl.LazyFrame: ...
 
 def captures(paths: Paths) -> List[str]: ...
 

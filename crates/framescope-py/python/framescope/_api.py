@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 import os
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Type, Union
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Tuple, Type, Union
 
 import polars as pl
+from polars.io.plugins import register_io_source
 
 from . import _framescope as _native
 from ._figures_stub import _class_name
@@ -294,6 +295,14 @@ class Capture:
     def _opts(self, kw: Dict[str, Any]) -> Dict[str, Any]:
         return _options(**{**self._load, **kw})
 
+    def _schema(self, *, target_fps: float = 60.0, stutter_threshold: Union[float, str] = 0.2,
+                stutter_floor_ms: float = 4.0, refresh_hz: Optional[float] = None, frame_time: str = "auto",
+                analysed_only: bool = False) -> pl.Schema:
+        """The columns and types of :meth:`frames`' table, without its rows."""
+        opts = self._opts(dict(target_fps=target_fps, stutter_threshold=stutter_threshold,
+                               stutter_floor_ms=stutter_floor_ms, refresh_hz=refresh_hz, frame_time=frame_time))
+        return _frame(self._native.frames(opts, "snake", None, True)).schema
+
     def analyze(self, *, target_fps: float = 60.0, stutter_threshold: Union[float, str] = 0.2,
                 stutter_floor_ms: float = 4.0, refresh_hz: Optional[float] = None,
                 frame_time: str = "auto") -> Report:
@@ -305,7 +314,8 @@ class Capture:
 
     def frames(self, *, target_fps: float = 60.0, stutter_threshold: Union[float, str] = 0.2,
                stutter_floor_ms: float = 4.0, refresh_hz: Optional[float] = None,
-               frame_time: str = "auto", analysed_only: bool = False) -> pl.DataFrame:
+               frame_time: str = "auto", analysed_only: bool = False,
+               columns: Optional[Sequence[str]] = None) -> pl.DataFrame:
         """The per-frame table of the reported traces (snake_case columns, each field's
         metadata keeping the name as written; whole-number columns as Int64; the
         trace's ``application``, ``process_id`` and ``swap_chain`` on every row).
@@ -315,13 +325,20 @@ class Capture:
         displayed series. Keep ``analysed`` rows (``analysed_only=True``) to get the
         report's frames: ``1000 * n / df["analysed_frame_time_ms"].sum()`` is then the
         report's ``avg_fps``.
+
+        ``columns`` builds only those columns (in the table's order; the rest are never
+        made): what :func:`scan_frames` pushes down.
         """
         opts = self._opts(dict(target_fps=target_fps, stutter_threshold=stutter_threshold,
                                stutter_floor_ms=stutter_floor_ms, refresh_hz=refresh_hz, frame_time=frame_time))
-        df = _frame(self._native.frames(opts, "snake"))
+        wanted = None if columns is None else list(columns)
+        asked = wanted
+        if analysed_only and wanted is not None and "analysed" not in wanted:
+            asked = [*wanted, "analysed"]
+        df = _frame(self._native.frames(opts, "snake", asked))
         if analysed_only:
             df = df.filter(pl.col("analysed"))
-        return df
+        return df if asked is wanted else df.drop("analysed")
 
 
 def _frame(stream: Any) -> pl.DataFrame:
@@ -338,6 +355,36 @@ def open(path: PathLike, *, trace: Union[str, int] = "default", trim_start: floa
                 unit=unit, qpc_frequency=qpc_frequency, pcl=pcl, strict=strict, max_skipped=max_skipped)
     native = _native.open_capture(os.fspath(path), _options(**load), _progress(progress, "reading"))
     return Capture(native, load)
+
+
+_ANALYSIS = ("target_fps", "stutter_threshold", "stutter_floor_ms", "refresh_hz", "frame_time", "analysed_only")
+
+
+def scan_frames(path: PathLike, **options: Any) -> pl.LazyFrame:
+    """:meth:`Capture.frames` as a polars LazyFrame: the capture is read now (bad
+    options and files raise here), the table is made at ``collect()`` with only the
+    columns the query uses (projection pushed down: the others are never built), then
+    its filter and row limit. Takes :func:`open`'s and :meth:`Capture.frames`'s
+    options."""
+    analysis = {k: options.pop(k) for k in _ANALYSIS if k in options}
+    capture = open(path, **options)
+    schema = capture._schema(**analysis)
+
+    def source(with_columns: Optional[List[str]], predicate: Optional[pl.Expr], n_rows: Optional[int],
+               batch_size: Optional[int]) -> Iterator[pl.DataFrame]:
+        needed = None
+        if with_columns is not None:
+            # The filter's columns too (a filter on a column the query does not return).
+            used = predicate.meta.root_names() if predicate is not None else []
+            needed = [*with_columns, *(c for c in used if c not in with_columns)]
+        df = capture.frames(columns=needed, **analysis)
+        if predicate is not None:
+            df = df.filter(predicate)
+        if with_columns is not None:
+            df = df.select(with_columns)
+        yield df if n_rows is None else df.head(n_rows)
+
+    return register_io_source(source, schema=dict(schema))
 
 
 # --- the original functions ----------------------------------------------------------
@@ -405,5 +452,5 @@ __version__: str = _native.__version__
 __all__ = [
     "Capture", "CaptureError", "CaptureNotFoundError", "Comparison", "Figures", "FramescopeError", "OptionError",
     "RUN_COLUMNS", "Record", "Report", "Run", "Trace", "Warning_", "__version__", "batch", "captures", "compare",
-    "frames", "history", "open", "report", "snake_case",
+    "frames", "history", "open", "report", "scan_frames", "snake_case",
 ]

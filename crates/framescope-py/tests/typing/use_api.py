@@ -12,7 +12,9 @@ def fps(path: str) -> Optional[float]:
     report = capture.analyze(target_fps=60, stutter_threshold="20%", frame_time="display")
     frames: int = report.run.frames
     count: Optional[int] = report.run.stutters.count
-    df: pl.DataFrame = capture.frames(analysed_only=True)
+    df: pl.DataFrame = capture.frames(analysed_only=True, columns=["frame_time_ms"])
+    lazy: pl.LazyFrame = framescope.scan_frames(path, trace="all", target_fps=90, analysed_only=True)
+    print(lazy.select("frame_time_ms").collect().height)
     print(frames, count, df.height, capture.format, [t.application for t in capture.traces])
     return report.summary.avg_fps
 
