@@ -96,23 +96,30 @@ fn capture(n: usize) -> Capture {
     c
 }
 
-/// Runs one UI frame with the pointer at `pointer`; returns the time of `run_ui` and
-/// of tessellating its shapes (what eframe does next on the CPU).
-fn frame(ctx: &egui::Context, app: &mut App, k: usize, pointer: egui::Pos2) -> (Duration, Duration) {
+/// Runs one UI frame with `event` (the pointer moved, or gone); returns the time of `run_ui` and
+/// of tessellating its shapes (what eframe does next on the CPU), and whether the frame
+/// asked for another at once (the timeline refining a new zoom's columns).
+fn frame(
+    ctx: &egui::Context,
+    app: &mut App,
+    k: usize,
+    event: impl Into<Option<egui::Event>>,
+) -> (Duration, Duration, bool) {
     let input = egui::RawInput {
         screen_rect: Some(egui::Rect::from_min_size(egui::Pos2::ZERO, SCREEN)),
         time: Some(k as f64 / 60.0),
-        events: vec![egui::Event::PointerMoved(pointer)],
+        events: event.into().into_iter().collect(),
         ..Default::default()
     };
     let t0 = Instant::now();
     let output = ctx.run_ui(input, |ui| app.ui_root(ui));
     let ui = t0.elapsed();
+    let again = output.viewport_output.values().any(|v| v.repaint_delay.is_zero());
     let t1 = Instant::now();
     let meshes = ctx.tessellate(output.shapes, output.pixels_per_point);
     let tessellate = t1.elapsed();
     std::hint::black_box(meshes);
-    (ui, tessellate)
+    (ui, tessellate, again)
 }
 
 /// CPU time of every thread of the process so far (Linux: the run time each thread's
@@ -162,6 +169,9 @@ struct Figures {
     pan: Phase,
     /// UI frames while zooming.
     zoom: Phase,
+    /// The frames after the last zoom step until the timeline stops refining: how
+    /// many, and their CPU time in all and at most.
+    settle: (usize, Duration, Duration),
 }
 
 /// Opens a capture of `n` frames and runs UI frames until its analysis is done:
@@ -174,7 +184,7 @@ fn open(ctx: &egui::Context, app: &mut App, n: usize) -> (Duration, usize) {
     // The timeline's centre, where the pointer hovers (left panel 320 + labels 150).
     let mut k = 0;
     loop {
-        frame(ctx, app, k, CENTRE);
+        frame(ctx, app, k, egui::Event::PointerMoved(CENTRE));
         k += 1;
         if k >= 3 && app.is_idle() {
             break;
@@ -203,7 +213,7 @@ fn timed_frames(
     for i in 0..timed {
         let c0 = process_cpu();
         let pointer = step(app, i);
-        let (u, t) = frame(ctx, app, *k, pointer);
+        let (u, t, _) = frame(ctx, app, *k, egui::Event::PointerMoved(pointer));
         let c1 = process_cpu();
         *k += 1;
         wall.push(u);
@@ -223,9 +233,11 @@ fn measure(n: usize, timed: usize) -> Figures {
     app.set_saving(false);
     let (analysis, mut k) = open(&ctx, &mut app, n);
     for _ in 0..5 {
-        frame(&ctx, &mut app, k, CENTRE);
+        frame(&ctx, &mut app, k, egui::Event::PointerMoved(CENTRE));
         k += 1;
     }
+    // Let the analysis' worker threads go to sleep: their last spins are not a UI frame's.
+    std::thread::sleep(Duration::from_millis(300));
     // Sweep the pointer across the timeline: a new hovered frame and tooltip each time.
     let (hover, tessellate) =
         timed_frames(&ctx, &mut app, &mut k, timed, |_, i| egui::pos2(700.0 + 8.0 * (i % 50) as f32, 200.0));
@@ -244,13 +256,45 @@ fn measure(n: usize, timed: usize) -> Figures {
         app.apply(Command::View(v));
         CENTRE
     });
-    Figures { analysis, hover, tessellate, pan, zoom }
+    let settle = settle(&ctx, &mut app, &mut k);
+    Figures { analysis, hover, tessellate, pan, zoom, settle }
 }
 
+/// UI frames with no input (an input event or a tooltip asks for frames of its own),
+/// the pointer gone, until one asks for no other: how many, and their CPU time in all
+/// and at most.
+fn settle(ctx: &egui::Context, app: &mut App, k: &mut usize) -> (usize, Duration, Duration) {
+    let (mut n, mut all, mut most) = (0, Duration::ZERO, Duration::ZERO);
+    loop {
+        let c0 = process_cpu();
+        let (_, t, again) = frame(ctx, app, *k, (n == 0).then_some(egui::Event::PointerGone));
+        let cpu =
+            process_cpu().zip(c0).map_or(Duration::ZERO, |(b, a)| b.saturating_sub(a).saturating_sub(t));
+        *k += 1;
+        n += 1;
+        all += cpu;
+        most = most.max(cpu);
+        if !again || n >= 1000 {
+            return (n, all, most);
+        }
+    }
+}
+
+/// The goal of issue 40, item 8: a UI frame's CPU time at every size within this
+/// factor of the first size's, phase by phase.
+const GOAL_RATIO: f64 = 1.2;
+/// ... and every UI frame under this, ms of CPU.
+const GOAL_MAX_MS: f64 = 8.0;
+
 fn main() {
-    println!("UI frame times (ms): CPU mean and max per frame, wall mean; x: CPU mean over the first size's");
     println!(
-        "{:>10} {:>10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>6} {:>8} {:>8}",
+        "UI frame times (ms): CPU mean and max per frame, wall mean; x: CPU mean over the first size's;"
+    );
+    println!(
+        "settle: frames after the last zoom step until the timeline stops refining, their CPU in all and at most"
+    );
+    println!(
+        "{:>10} {:>10} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>6} {:>9} {:>9} {:>9} {:>6} {:>8} {:>14} {:>8}",
         "frames",
         "analysis",
         "hover cpu",
@@ -266,18 +310,23 @@ fn main() {
         "wall",
         "x",
         "tess",
+        "settle n/all/max",
         "RSS MiB"
     );
     let timed = env_counts("UI_FRAME_TIMED", &[TIMED_FRAMES])[0].max(1);
     let mut first: Option<[f64; 3]> = None;
+    let (mut worst_ratio, mut slowest) = (0.0_f64, 0.0_f64);
     for n in env_counts("UI_FRAME_SIZES", &SIZES) {
         let f = measure(n, timed);
         let cpu = [Phase::mean(&f.hover.cpu), Phase::mean(&f.pan.cpu), Phase::mean(&f.zoom.cpu)];
         let base = *first.get_or_insert(cpu);
         let ratio = |i: usize| if base[i] > 0.0 { cpu[i] / base[i] } else { f64::NAN };
         let max = |p: &Phase| p.cpu.last().map_or(0.0, |d| ms(*d));
+        worst_ratio = (0..3).map(ratio).fold(worst_ratio, f64::max);
+        slowest =
+            [max(&f.hover), max(&f.pan), max(&f.zoom), ms(f.settle.2)].into_iter().fold(slowest, f64::max);
         println!(
-            "{:>10} {:>10.0} {:>9.2} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>9.2} {:>9.2} {:>6.2} {:>8.2} {:>8}",
+            "{:>10} {:>10.0} {:>9.2} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>9.2} {:>9.2} {:>6.2} {:>9.2} {:>9.2} {:>9.2} {:>6.2} {:>8.2} {:>14} {:>8}",
             n,
             ms(f.analysis),
             cpu[0],
@@ -293,7 +342,14 @@ fn main() {
             Phase::mean(&f.zoom.wall),
             ratio(2),
             ms(f.tessellate) / timed as f64,
+            format!("{}/{:.1}/{:.1}", f.settle.0, ms(f.settle.1), ms(f.settle.2)),
             peak_rss_mib().map_or_else(|| "?".to_owned(), |m| format!("{m:.0}")),
         );
     }
+    let met = worst_ratio <= GOAL_RATIO && slowest < GOAL_MAX_MS;
+    println!(
+        "goal (every size within {GOAL_RATIO}x of the first for hover, pan and zoom; every UI frame under \
+         {GOAL_MAX_MS} ms): largest ratio {worst_ratio:.2}, slowest frame {slowest:.2} ms: {}",
+        if met { "met" } else { "NOT met" }
+    );
 }

@@ -14,7 +14,7 @@ pub use crate::app::session::RunId;
 /// How long a frame may spend computing the values of a new zoom's columns (the rest
 /// show the previous zoom's values until the next frames compute them): what keeps a
 /// frame's cost the same at 10 thousand and 10 million frames (issue 40, item 8).
-pub const REFINE_PER_FRAME: std::time::Duration = std::time::Duration::from_micros(300);
+pub const REFINE_PER_FRAME: std::time::Duration = std::time::Duration::from_micros(250);
 
 /// A timeline's cache, shared with egui's memory.
 pub type Shared = Arc<Mutex<ColumnCache>>;

@@ -42,6 +42,9 @@ pub struct ColumnStat {
     pub typical: f64,
     /// The frame with the largest value.
     pub max: Option<u32>,
+    /// Its value (NaN when none): kept, so that drawing a column reads no frame (a
+    /// long trace's values are far apart in memory).
+    pub highest: f64,
     /// Frames under the column (with or without a value).
     pub frames: u32,
     /// Shares of the column's time in frames over the budget and over twice the budget,
@@ -184,6 +187,7 @@ pub struct ColumnCache {
     stats: HashMap<(SeriesKey, bool), Window<ColumnStat>>,
     typicals: HashMap<SeriesKey, Window<f64>>,
     counts: HashMap<SeriesKey, Window<u32>>,
+    pairs: HashMap<SeriesKey, Window<Option<(f32, f32)>>>,
     scratch: Vec<f64>,
     /// Until when this frame may compute stale values; None: every value is exact.
     deadline: Option<Instant>,
@@ -227,10 +231,12 @@ impl ColumnCache {
                 rezoom_all(&mut self.stats, old, new, &empty);
                 rezoom_all(&mut self.typicals, old, new, &empty);
                 rezoom_all(&mut self.counts, old, new, &empty);
+                rezoom_all(&mut self.pairs, old, new, &empty);
             } else {
                 self.stats.clear();
                 self.typicals.clear();
                 self.counts.clear();
+                self.pairs.clear();
             }
             self.origin = origin;
             return;
@@ -304,6 +310,17 @@ impl ColumnCache {
         Self::window(&mut self.counts, series, at, |c| covered(c, runs, prefix))
     }
 
+    /// Every column's pair of values `of(frames)` (shares of a column's time, say),
+    /// kept like the others under the name `series`.
+    pub fn pairs(
+        &mut self,
+        series: SeriesKey,
+        of: impl Fn(Range<usize>) -> Option<(f32, f32)>,
+    ) -> &[Option<(f32, f32)>] {
+        let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
+        Self::window(&mut self.pairs, series, at, |c| c.iter().map(|r| of(r.clone())).collect())
+    }
+
     /// Every column's typical value of one series (a latency stage).
     pub fn typicals(&mut self, series: SeriesKey, index: &MedianIndex, values: &[f64]) -> &[f64] {
         let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
@@ -352,11 +369,15 @@ impl ColumnCache {
         (n, at): (usize, impl Fn(usize) -> f64 + Sync),
         over: impl Fn(Range<usize>) -> Option<(f32, f32)> + Sync,
     ) -> &[ColumnStat] {
-        let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| ColumnStat {
-            typical: index.median.typical_by(n, &at, r.clone(), scratch),
-            max: index.max.argmax_by(n, &at, r.clone()).map(|i| i as u32),
-            frames: r.len() as u32,
-            over: over(r.clone()),
+        let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| {
+            let max = index.max.argmax_by(n, &at, r.clone());
+            ColumnStat {
+                typical: index.median.typical_by(n, &at, r.clone(), scratch),
+                max: max.map(|i| i as u32),
+                highest: max.map_or(f64::NAN, &at),
+                frames: r.len() as u32,
+                over: over(r.clone()),
+            }
         };
         let compute = |part: &[Range<usize>]| -> Vec<ColumnStat> {
             // Zoomed out, a column is a few hundred pyramid reads: worth the other
