@@ -441,6 +441,46 @@ mod tests {
         }
     }
 
+    /// A new zoom under a deadline already passed: the frames under every column are
+    /// the new zoom's at once, a row's values the previous zoom's column's under each
+    /// new column's centre (a column beyond the old ones computed);
+    /// frames later, without the deadline, every value is the fresh cache's.
+    #[test]
+    fn a_new_zoom_under_a_deadline_is_refined_on_later_frames() {
+        // 1000 frames of 1 ms then 3000 of 3 ms (10 s).
+        let values: Vec<f64> = (0..4000).map(|i| if i < 1000 { 1.0 } else { 3.0 }).collect();
+        let start: Vec<f64> = values.iter().scan(0.0, |t, v| Some(std::mem::replace(t, *t + v))).collect();
+        let index = SeriesIndex::new(&values);
+        let key = CacheKey { run: 1, trace: 0, generation: 1, ms_per_column: 40.0, width: 100.0 };
+        let (start, spans) = (&start, &values);
+        let make = |dt: f64| move |first: i64, n: usize| column_ranges(start, spans, first as f64 * dt, dt, n);
+        let mut cache = ColumnCache::default();
+        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_secs(3600)));
+        cache.prepare(key, 0, 101, make(40.0));
+        assert_eq!(cache.stats(("presents", 0), &index, &values, None)[15].frames, 40);
+        assert!(cache.settled());
+        // Zoom out ×1.5 (60 ms columns), no time left this frame.
+        let wide = CacheKey { ms_per_column: 60.0, ..key };
+        cache.set_deadline(Some(Instant::now() - std::time::Duration::from_secs(1)));
+        cache.prepare(wide, 0, 101, make(60.0));
+        let mut fresh = ColumnCache::default();
+        fresh.prepare(wide, 0, 101, make(60.0));
+        assert_eq!(cache.columns, fresh.columns, "the frames under each column are exact at once");
+        let now = cache.stats(("presents", 0), &index, &values, None).to_vec();
+        assert!(!cache.settled(), "carried-over values are left to refine");
+        let want = fresh.stats(("presents", 0), &index, &values, None).to_vec();
+        // Column 10 (600–660 ms) carries old column 15 (600–640 ms, 40 frames of 1 ms);
+        // column 70 (4200–4260 ms, past the old columns' 4040 ms: 20 frames of 3 ms and
+        // the one from 4199 ms reaching into it) is computed.
+        assert_eq!((now[10].frames, now[10].typical), (40, 1.0));
+        assert_eq!(want[10].frames, 60);
+        assert_eq!((now[70], now[70].frames, now[70].highest), (want[70], 21, 3.0));
+        // The next frames, without the deadline: every value is exact.
+        cache.set_deadline(None);
+        assert_eq!(cache.stats(("presents", 0), &index, &values, None), &want[..]);
+        assert!(cache.settled());
+    }
+
     /// Two runs of the same length at the same zoom: the second run's columns, marks and
     /// statistics are its own as soon as its key differs by run or by generation alone.
     #[test]
