@@ -453,7 +453,8 @@ mod tests {
         let index = SeriesIndex::new(&values);
         let key = CacheKey { run: 1, trace: 0, generation: 1, ms_per_column: 40.0, width: 100.0 };
         let (start, spans) = (&start, &values);
-        let make = |dt: f64| move |first: i64, n: usize| column_ranges(start, spans, first as f64 * dt, dt, n);
+        let make =
+            |dt: f64| move |first: i64, n: usize| column_ranges(start, spans, first as f64 * dt, dt, n);
         let mut cache = ColumnCache::default();
         cache.set_deadline(Some(Instant::now() + std::time::Duration::from_secs(3600)));
         cache.prepare(key, 0, 101, make(40.0));
