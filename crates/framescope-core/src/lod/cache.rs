@@ -456,13 +456,14 @@ mod tests {
         let make =
             |dt: f64| move |first: i64, n: usize| column_ranges(start, spans, first as f64 * dt, dt, n);
         let mut cache = ColumnCache::default();
-        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_secs(3600)));
+        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_hours(1)));
         cache.prepare(key, 0, 101, make(40.0));
         assert_eq!(cache.stats(("presents", 0), &index, &values, None)[15].frames, 40);
         assert!(cache.settled());
         // Zoom out ×1.5 (60 ms columns), no time left this frame.
         let wide = CacheKey { ms_per_column: 60.0, ..key };
-        cache.set_deadline(Some(Instant::now() - std::time::Duration::from_secs(1)));
+        // A deadline already reached.
+        cache.set_deadline(Some(Instant::now()));
         cache.prepare(wide, 0, 101, make(60.0));
         let mut fresh = ColumnCache::default();
         fresh.prepare(wide, 0, 101, make(60.0));
