@@ -193,6 +193,8 @@ pub struct ColumnCache {
     deadline: Option<Instant>,
     /// True when a window read this frame still holds a stale value.
     unsettled: bool,
+    /// True when the last [`Self::prepare`] changed the columns.
+    moved: bool,
 }
 
 /// Every window of `map` on the new zoom ([`Window::rezoom`]), those not on the old
@@ -219,6 +221,7 @@ impl ColumnCache {
         count: usize,
         columns: impl Fn(i64, usize) -> Vec<Range<usize>>,
     ) {
+        self.moved = self.key != Some(key) || origin != self.origin || count != self.columns.len();
         if self.key != Some(key) {
             let old = self.key.replace(key);
             let rezoom = old.filter(|o| {
@@ -272,6 +275,13 @@ impl ColumnCache {
     #[must_use]
     pub fn settled(&self) -> bool {
         !self.unsettled
+    }
+
+    /// True when the last [`Self::prepare`] kept the columns as they were (the view
+    /// did not move): a frame that may refine longer.
+    #[must_use]
+    pub fn still(&self) -> bool {
+        !self.moved
     }
 
     /// The key the cache holds columns for.
