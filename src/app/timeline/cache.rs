@@ -16,7 +16,7 @@ pub use crate::app::session::RunId;
 /// columns (the rest show the previous zoom's values until the next frames compute
 /// them): what keeps a frame's cost the same at 10 thousand and 10 million frames while
 /// zooming (issue 40, item 8).
-pub const REFINE_PER_FRAME: std::time::Duration = std::time::Duration::from_micros(150);
+pub const REFINE_PER_FRAME: std::time::Duration = std::time::Duration::from_micros(60);
 
 /// The same for a frame where the view stays where it was (the zoom has stopped): the
 /// picture is exact again within a few frames.
