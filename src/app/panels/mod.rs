@@ -11,6 +11,7 @@ mod compare_views;
 mod comparison;
 mod details_strip;
 mod export_menu;
+mod figure_rows;
 mod figures;
 mod fit;
 mod frame_details;

@@ -48,7 +48,7 @@ impl TimelineRow for AnimationRow<'_> {
         let mut items = Vec::with_capacity(stats.len() * 2 + 1);
         for (c, (s, range)) in stats.iter().zip(&cache.columns).enumerate() {
             let col = c as u32;
-            let high = s.max.map_or(f64::NAN, |i| t.at(i as usize));
+            let high = s.highest;
             let low = t.lowest(range.clone()).map_or(f64::NAN, |i| t.at(i));
             if s.frames > 1 && high.is_finite() && low.is_finite() {
                 items.push(Item::Whisker {

@@ -8,8 +8,19 @@ use super::Input;
 use eframe::egui;
 use framescope_core::lod::{CacheKey, ColumnCache, column_ranges};
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 pub use crate::app::session::RunId;
+
+/// How long a frame that moves the view may spend computing the values of a new zoom's
+/// columns (the rest show the previous zoom's values until the next frames compute
+/// them): what keeps a frame's cost the same at 10 thousand and 10 million frames while
+/// zooming (issue 40, item 8).
+pub const REFINE_PER_FRAME: std::time::Duration = std::time::Duration::from_micros(60);
+
+/// The same for a frame where the view stays where it was (the zoom has stopped): the
+/// picture is exact again within a few frames.
+pub const REFINE_WHEN_STILL: std::time::Duration = std::time::Duration::from_millis(3);
 
 /// A timeline's cache, shared with egui's memory.
 pub type Shared = Arc<Mutex<ColumnCache>>;
@@ -45,5 +56,18 @@ pub fn prepare(cache: &mut ColumnCache, input: &Input<'_>, width: f32) -> f32 {
     cache.prepare(key(input, width), origin as i64, width as usize + 1, |first, n| {
         column_ranges(&f.start_ms, f.spans_ms(), first as f64 * dt, dt, n)
     });
+    x_offset
+}
+
+/// Starts a frame of `cache` at `now`, its columns those of `input`'s view on a track
+/// `width` wide ([`prepare`]), with the time it may spend refining a new zoom's values
+/// ([`REFINE_PER_FRAME`] while the view moves, else [`REFINE_WHEN_STILL`]); returns
+/// where column 0 starts, relative to the track's left edge.
+pub fn start_frame(cache: &mut ColumnCache, input: &Input<'_>, width: f32, now: Instant) -> f32 {
+    cache.set_deadline(Some(now + REFINE_PER_FRAME));
+    let x_offset = prepare(cache, input, width);
+    if cache.still() {
+        cache.set_deadline(Some(now + REFINE_WHEN_STILL));
+    }
     x_offset
 }

@@ -75,9 +75,14 @@ impl TimelineRow for CpuGpuRow<'_> {
         let fc = cache.stats(("limiter fc", 0), &t.index[0], &t.fc, None).to_vec();
         let cpu = cache.stats(("limiter cpu", 0), &t.index[1], &t.cpu_busy, None).to_vec();
         let gpu = cache.stats(("limiter gpu", 0), &t.index[2], &t.gpu_busy, None).to_vec();
+        // A column's limiter shares: kept, as its statistics are (reading the running
+        // sums of a long trace misses the CPU cache).
+        let shares = cache
+            .pairs(("limiter shares", 0), |r| t.shares(r).map(|[g, c, _]| (g as f32, c as f32)))
+            .to_vec();
         let mut items = Vec::with_capacity(fc.len() * 2 + 4);
         let (mut cpu_line, mut gpu_line) = (Vec::new(), Vec::new());
-        for (c, range) in cache.columns.iter().enumerate() {
+        for c in 0..cache.columns.len() {
             let col = c as u32;
             let typical = |s: &[framescope_core::lod::ColumnStat]| s.get(c).map_or(f64::NAN, |s| s.typical);
             let f = typical(&fc);
@@ -89,8 +94,8 @@ impl TimelineRow for CpuGpuRow<'_> {
                     line.push((col, v));
                 }
             }
-            if let Some([g, c, _]) = t.shares(range.clone()) {
-                let colour = ColourClass::Limiter { gpu: g as f32, cpu: c as f32 };
+            if let Some(&Some((gpu, cpu))) = shares.get(c) {
+                let colour = ColourClass::Limiter { gpu, cpu };
                 items.push(Item::Mark { col, band: BAND, density: 1.0, colour });
             }
         }

@@ -7,7 +7,7 @@
 
 use super::super::theme;
 use super::text;
-use eframe::egui::{Color32, FontId, Painter, Rect, Stroke, pos2, vec2};
+use eframe::egui::{Color32, FontId, Mesh, Painter, Rect, Shape, Stroke, pos2, vec2};
 use framescope_core::lod::{BudgetClass, ColumnStat};
 
 /// What a colour means; [`colour`] gives the theme's colour of each.
@@ -366,64 +366,26 @@ pub fn paint(t: &Target<'_>, list: &DrawList) {
     }
     let y = |v: f64| y_of(t.area, v - lo, hi - lo);
     let p = t.data;
+    // Rectangles go into one mesh, handed to the painter before any line and at the
+    // end: a zoomed-out row is thousands of one-pixel rectangles, and one shape each
+    // (with the painter's lock and the tessellator's work per shape) made a frame's
+    // cost grow with how busy the picture is.
+    let mut mesh = Mesh::default();
+    mesh.reserve_triangles(list.items.len() * 4);
+    mesh.reserve_vertices(list.items.len() * 4);
+    let flush = |mesh: &mut Mesh| {
+        if !mesh.is_empty() {
+            p.add(Shape::mesh(std::mem::take(mesh)));
+        }
+    };
     for item in &list.items {
         match item {
-            &Item::Bar { col, from, to, colour: c } => {
-                let x = t.x(col);
-                p.rect_filled(Rect::from_min_max(pos2(x, y(to)), pos2(x + 1.0, y(from))), 0.0, colour(c));
-            }
-            &Item::Whisker { col, from, to, colour: c, mark } => {
-                let (x, y_from, y_to) = (t.x(col), y(from), y(to));
-                if y_from - y_to >= 1.0 {
-                    p.rect_filled(Rect::from_min_max(pos2(x, y_to), pos2(x + 1.0, y_from)), 0.0, colour(c));
-                    if let Some((m, h)) = mark {
-                        p.rect_filled(
-                            Rect::from_min_max(pos2(x, y_to), pos2(x + 1.0, y_to + h)),
-                            0.0,
-                            colour(m),
-                        );
-                    }
-                }
-            }
-            &Item::Clipped { col, colour: c, density } => {
-                let (x, top) = (t.x(col), t.area.top());
-                let mark = if density >= 1.0 {
-                    (Rect::from_min_max(pos2(x - 1.0, top), pos2(x + 2.0, top + 3.0)), colour(c))
-                } else {
-                    // Below the density floor (faded: marks in most columns), fainter still.
-                    let h = 1.0 + 2.0 * density;
-                    let opacity = 0.3 * (density / DENSITY_FLOOR).min(1.0) + 0.7 * density;
-                    (
-                        Rect::from_min_max(pos2(x, top), pos2(x + 1.0, top + h)),
-                        colour(c).gamma_multiply(opacity),
-                    )
-                };
-                p.rect_filled(mark.0, 0.0, mark.1);
-            }
             Item::Level { value, colour: c, label } => {
+                flush(&mut mesh);
                 level(p, t.area, y(*value), colour(*c), label.as_deref());
             }
-            &Item::Tick { col, band, density, colour: c } => {
-                let (r, x) = (t.band(band), t.x(col));
-                let top = r.bottom() - 1.0 - ((r.height() - 2.0) * density).max(2.0);
-                let shade = colour(c).gamma_multiply(0.35 + 0.65 * density);
-                p.rect_filled(Rect::from_min_max(pos2(x, top), pos2(x + 1.0, r.bottom() - 1.0)), 0.0, shade);
-            }
-            &Item::Mark { col, band, density, colour: c } => {
-                let (r, x) = (t.band(band), t.x(col));
-                let shade = colour(c).gamma_multiply(density);
-                p.rect_filled(Rect::from_min_max(pos2(x, r.top()), pos2(x + 1.0, r.bottom())), 0.0, shade);
-            }
-            &Item::Shade { from, to, band, level, colour: c } => {
-                let r = t.band(band);
-                let shade = colour(c).gamma_multiply(f32::from(level) / 8.0);
-                p.rect_filled(
-                    Rect::from_min_max(pos2(t.x(from), r.top()), pos2(t.x(to), r.bottom())),
-                    0.0,
-                    shade,
-                );
-            }
             Item::Line { points, colour: c, width } => {
+                flush(&mut mesh);
                 let at: Vec<_> = points.iter().map(|&(col, v)| pos2(t.x(col) + 0.5, y(v))).collect();
                 if at.len() > 1 {
                     p.line(at, Stroke::new(*width, colour(*c)));
@@ -431,7 +393,61 @@ pub fn paint(t: &Target<'_>, list: &DrawList) {
                     p.circle_filled(pt, 2.0, colour(*c));
                 }
             }
+            _ => rects(t, item, &y, |r, c| mesh.add_colored_rect(r, c)),
         }
+    }
+    flush(&mut mesh);
+}
+
+/// The rectangles of an item drawn as rectangles, each with its colour, to `fill`.
+fn rects(t: &Target<'_>, item: &Item, y: &impl Fn(f64) -> f32, mut fill: impl FnMut(Rect, Color32)) {
+    match *item {
+        Item::Bar { col, from, to, colour: c } => {
+            let x = t.x(col);
+            fill(Rect::from_min_max(pos2(x, y(to)), pos2(x + 1.0, y(from))), colour(c));
+        }
+        Item::Whisker { col, from, to, colour: c, mark } => {
+            let (x, y_from, y_to) = (t.x(col), y(from), y(to));
+            if y_from - y_to >= 1.0 {
+                fill(Rect::from_min_max(pos2(x, y_to), pos2(x + 1.0, y_from)), colour(c));
+                if let Some((m, h)) = mark {
+                    fill(Rect::from_min_max(pos2(x, y_to), pos2(x + 1.0, y_to + h)), colour(m));
+                }
+            }
+        }
+        Item::Clipped { col, colour: c, density } => {
+            let (x, top) = (t.x(col), t.area.top());
+            if density >= 1.0 {
+                fill(Rect::from_min_max(pos2(x - 1.0, top), pos2(x + 2.0, top + 3.0)), colour(c));
+            } else {
+                // Below the density floor (faded: marks in most columns), fainter still.
+                let h = 1.0 + 2.0 * density;
+                let opacity = 0.3 * (density / DENSITY_FLOOR).min(1.0) + 0.7 * density;
+                fill(
+                    Rect::from_min_max(pos2(x, top), pos2(x + 1.0, top + h)),
+                    colour(c).gamma_multiply(opacity),
+                );
+            }
+        }
+        Item::Tick { col, band, density, colour: c } => {
+            let (r, x) = (t.band(band), t.x(col));
+            let top = r.bottom() - 1.0 - ((r.height() - 2.0) * density).max(2.0);
+            let shade = colour(c).gamma_multiply(0.35 + 0.65 * density);
+            fill(Rect::from_min_max(pos2(x, top), pos2(x + 1.0, r.bottom() - 1.0)), shade);
+        }
+        Item::Mark { col, band, density, colour: c } => {
+            let (r, x) = (t.band(band), t.x(col));
+            fill(
+                Rect::from_min_max(pos2(x, r.top()), pos2(x + 1.0, r.bottom())),
+                colour(c).gamma_multiply(density),
+            );
+        }
+        Item::Shade { from, to, band, level, colour: c } => {
+            let r = t.band(band);
+            let shade = colour(c).gamma_multiply(f32::from(level) / 8.0);
+            fill(Rect::from_min_max(pos2(t.x(from), r.top()), pos2(t.x(to), r.bottom())), shade);
+        }
+        Item::Level { .. } | Item::Line { .. } => {}
     }
 }
 
@@ -486,7 +502,7 @@ mod tests {
     #[test]
     fn a_column_is_coloured_by_its_time_over_budget() {
         let budget = Budget::of_fps(60.0);
-        let stat = |over| ColumnStat { typical: 8.0, max: Some(0), frames: 100, over };
+        let stat = |over| ColumnStat { typical: 8.0, max: Some(0), highest: 30.0, frames: 100, over };
         let of = |over| colour(column_class(&stat(over), budget));
         assert_eq!(of(Some((0.0, 0.0))), theme::WITHIN_BUDGET);
         assert_eq!(of(Some((1.0, 0.0))), theme::OVER_BUDGET);

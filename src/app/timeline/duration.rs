@@ -84,7 +84,7 @@ pub fn bars(
     let mut out = Vec::with_capacity(stats.len() * 2);
     for (c, s) in stats.iter().enumerate() {
         let Some(max_i) = s.max.map(|i| i as usize) else { continue };
-        let (col, max) = (c as u32, values[max_i]);
+        let (col, max) = (c as u32, s.highest);
         if !max.is_finite() {
             continue;
         }

@@ -30,7 +30,7 @@ pub fn add<'a>(ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 /// frame) on top of each other, and a whisker to the slowest total.
 fn column(out: &mut Vec<Item>, stack: &Stack, c: usize, s: &ColumnStat, typicals: &[Vec<f64>]) {
     let Some(i) = s.max.map(|i| i as usize) else { return };
-    let max = stack.total(i);
+    let max = s.highest;
     if !max.is_finite() {
         return;
     }

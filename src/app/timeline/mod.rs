@@ -242,10 +242,15 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     let width = track_rect.width().max(1.0);
     let shared = cache::shared(ui, response.id);
     let mut cache = shared.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-    let column_left = track_rect.left() + cache::prepare(&mut cache, input, width);
+    let column_left =
+        track_rect.left() + cache::start_frame(&mut cache, input, width, std::time::Instant::now());
     let track = Track { view: input.view, column_left, left: track_rect.left(), width };
     if ui.is_rect_visible(rect) {
         paint(&ui.painter_at(rect), &ctx, (&rows, &heights), &mut cache, &track, rect);
+    }
+    if !cache.settled() {
+        // Values carried over from the previous zoom: refine them on the next frame.
+        ui.ctx().request_repaint();
     }
     // The frames under the pointer's pixel column, for the hover.
     let column = response.hover_pos().map_or(0..0, |pos| {

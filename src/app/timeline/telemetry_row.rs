@@ -77,7 +77,7 @@ impl TimelineRow for TelemetryRow<'_> {
             if !typical.is_finite() {
                 continue;
             }
-            if let Some(max) = s.max.map(|i| values[i as usize]).filter(|m| m.is_finite() && s.frames > 1) {
+            if let Some(max) = s.max.map(|_| s.highest).filter(|m| m.is_finite() && s.frames > 1) {
                 let colour = ColourClass::TelemetryWhisker;
                 items.push(Item::Whisker { col, from: typical, to: max, colour, mark: None });
             }

@@ -6,6 +6,7 @@ use super::{BudgetShares, MedianIndex, SeriesIndex, counts, covered};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::Range;
+use std::time::Instant;
 
 /// Traces with at least this many frames in view compute their columns in parallel.
 const PARALLEL_FRAMES: usize = 200_000;
@@ -41,6 +42,9 @@ pub struct ColumnStat {
     pub typical: f64,
     /// The frame with the largest value.
     pub max: Option<u32>,
+    /// Its value (NaN when none): kept, so that drawing a column reads no frame (a
+    /// long trace's values are far apart in memory).
+    pub highest: f64,
     /// Frames under the column (with or without a value).
     pub frames: u32,
     /// Shares of the column's time in frames over the budget and over twice the budget,
@@ -48,8 +52,112 @@ pub struct ColumnStat {
     pub over: Option<(f32, f32)>,
 }
 
-/// Per-row values for a window of columns, starting at global column `.0`.
-type Window<T> = (i64, Vec<T>);
+/// What a value of a [`Window`] is: computed for its column, carried over from the
+/// previous zoom's column at its centre (to compute again when there is time), or not
+/// known yet (computed before the window is read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Exact,
+    Stale,
+    Missing,
+}
+
+/// Per-row values for a window of columns, starting at global column `origin`, and
+/// what each value is.
+#[derive(Debug)]
+struct Window<T> {
+    origin: i64,
+    values: Vec<T>,
+    states: Vec<State>,
+    /// How many values are not exact.
+    inexact: usize,
+}
+
+impl<T: Copy> Window<T> {
+    fn empty(origin: i64) -> Self {
+        Self { origin, values: Vec::new(), states: Vec::new(), inexact: 0 }
+    }
+
+    /// This window moved to `count` columns from global column `origin`: the columns
+    /// it already has are kept (with their states), the others computed by `compute`
+    /// (given a range of positions in the new window, it returns their values in order).
+    fn slide(&mut self, origin: i64, count: usize, mut compute: impl FnMut(Range<usize>) -> Vec<T>) {
+        let (old_origin, old_len) = (self.origin, self.values.len());
+        if old_origin == origin && old_len == count {
+            return;
+        }
+        let end = origin + count as i64;
+        let (keep_from, keep_to) = (origin.max(old_origin), end.min(old_origin + old_len as i64));
+        let (values, states) = if keep_from < keep_to {
+            let (a, b) = ((keep_from - origin) as usize, (keep_to - origin) as usize);
+            let kept = (keep_from - old_origin) as usize..(keep_to - old_origin) as usize;
+            let mut v = compute(0..a);
+            v.extend_from_slice(&self.values[kept.clone()]);
+            v.extend(compute(b..count));
+            let mut s = vec![State::Exact; a];
+            s.extend_from_slice(&self.states[kept]);
+            s.resize(count, State::Exact);
+            (v, s)
+        } else {
+            (compute(0..count), vec![State::Exact; count])
+        };
+        self.inexact = states.iter().filter(|s| **s != State::Exact).count();
+        (self.origin, self.values, self.states) = (origin, values, states);
+    }
+
+    /// Computes every missing value, then stale ones (a run of at most
+    /// [`REFINE_CHUNK`] columns at a time) until `deadline`, if any, has passed.
+    /// True when every value is exact.
+    fn refine(&mut self, deadline: Option<Instant>, mut compute: impl FnMut(Range<usize>) -> Vec<T>) -> bool {
+        for wanted in [State::Missing, State::Stale] {
+            let mut at = 0;
+            while self.inexact > 0 && at < self.states.len() {
+                if wanted == State::Stale && deadline.is_some_and(|d| Instant::now() >= d) {
+                    return false;
+                }
+                let Some(first) = self.states[at..].iter().position(|s| *s == wanted).map(|k| at + k) else {
+                    break;
+                };
+                let chunk = if wanted == State::Missing { usize::MAX } else { REFINE_CHUNK };
+                let last = self.states[first..]
+                    .iter()
+                    .take(chunk)
+                    .position(|s| *s != wanted)
+                    .map_or(first.saturating_add(chunk).min(self.states.len()), |k| first + k);
+                let values = compute(first..last);
+                self.values[first..last].copy_from_slice(&values);
+                self.states[first..last].fill(State::Exact);
+                self.inexact -= last - first;
+                at = last;
+            }
+        }
+        self.inexact == 0
+    }
+
+    /// This window on a new zoom's `count` columns from global column `origin`, each
+    /// column `dt` ms wide: a column takes the value of the old column (of width
+    /// `old_dt`) under its centre, stale, or is missing when none is or when it holds
+    /// no frame (`empty`). None when the window was not on the old grid.
+    fn rezoom(&self, old: (i64, usize, f64), (origin, dt): (i64, f64), empty: &[bool]) -> Option<Self> {
+        let (old_origin, old_count, old_dt) = old;
+        if self.origin != old_origin || self.values.len() != old_count || self.values.is_empty() {
+            return None;
+        }
+        let mut values = Vec::with_capacity(empty.len());
+        let mut states = Vec::with_capacity(empty.len());
+        for (j, &none) in empty.iter().enumerate() {
+            let centre = (origin as f64 + j as f64 + 0.5) * dt;
+            let k = (centre / old_dt).floor() - old_origin as f64;
+            let under = (k >= 0.0 && k < old_count as f64 && !none).then_some(k as usize);
+            values.push(self.values[under.unwrap_or(0)]);
+            states.push(if under.is_some() { State::Stale } else { State::Missing });
+        }
+        Some(Self { origin, inexact: states.len(), values, states })
+    }
+}
+
+/// Columns a window computes at once while refining under a deadline.
+const REFINE_CHUNK: usize = 32;
 
 /// The frames under each pixel column and each row's per-column values.
 ///
@@ -58,7 +166,17 @@ type Window<T> = (i64, Vec<T>);
 /// `g₀ = ⌊start / dt⌋` on, less than a pixel left of where the view starts. So while the
 /// view only pans (same `dt`), a new frame reuses every column still in view and
 /// computes only the few that came in; a frame where only the pointer moves computes
-/// nothing. A new zoom, width, run, trace or analysis generation starts over.
+/// nothing. A new width, run, trace or analysis generation starts over.
+///
+/// A new zoom starts over too, unless the caller gave a deadline for the frame
+/// ([`ColumnCache::set_deadline`]): then the frames under every column are found at
+/// once (they are what the hover and the marks read), but a row's values are carried
+/// over from the previous zoom's column under each new column's centre and computed
+/// again in runs of columns until the deadline, the rest on the next frames
+/// ([`ColumnCache::settled`] says when every value read this frame was exact). A column
+/// with no frame, or beyond the previous zoom's columns, is always computed. So a frame
+/// costs the same however many frames a column holds, and a picture is exact again a
+/// few frames after the zoom stops.
 #[derive(Debug, Default)]
 pub struct ColumnCache {
     key: Option<CacheKey>,
@@ -69,35 +187,27 @@ pub struct ColumnCache {
     stats: HashMap<(SeriesKey, bool), Window<ColumnStat>>,
     typicals: HashMap<SeriesKey, Window<f64>>,
     counts: HashMap<SeriesKey, Window<u32>>,
+    pairs: HashMap<SeriesKey, Window<Option<(f32, f32)>>>,
     scratch: Vec<f64>,
+    /// Until when this frame may compute stale values; None: every value is exact.
+    deadline: Option<Instant>,
+    /// True when a window read this frame still holds a stale value.
+    unsettled: bool,
+    /// True when the last [`Self::prepare`] changed the columns.
+    moved: bool,
 }
 
-/// `window` moved to `count` columns from global column `origin`: the columns it
-/// already has are kept, the others computed by `compute` (given a range of positions
-/// in the new window, it returns their values in order).
-fn slide<T: Copy>(
-    window: &mut Window<T>,
-    origin: i64,
-    count: usize,
-    mut compute: impl FnMut(Range<usize>) -> Vec<T>,
+/// Every window of `map` on the new zoom ([`Window::rezoom`]), those not on the old
+/// grid dropped.
+fn rezoom_all<K: Copy + Eq + std::hash::Hash, T: Copy>(
+    map: &mut HashMap<K, Window<T>>,
+    old: (i64, usize, f64),
+    new: (i64, f64),
+    empty: &[bool],
 ) {
-    let (old_origin, old) = (window.0, &window.1);
-    if old_origin == origin && old.len() == count {
-        return;
-    }
-    let end = origin + count as i64;
-    let (keep_from, keep_to) = (origin.max(old_origin), end.min(old_origin + old.len() as i64));
-    let values = if keep_from < keep_to {
-        let (a, b) = ((keep_from - origin) as usize, (keep_to - origin) as usize);
-        let kept = &old[(keep_from - old_origin) as usize..(keep_to - old_origin) as usize];
-        let mut v = compute(0..a);
-        v.extend_from_slice(kept);
-        v.extend(compute(b..count));
-        v
-    } else {
-        compute(0..count)
-    };
-    *window = (origin, values);
+    let moved: HashMap<K, Window<T>> =
+        map.iter().filter_map(|(k, w)| w.rezoom(old, new, empty).map(|w| (*k, w))).collect();
+    *map = moved;
 }
 
 impl ColumnCache {
@@ -111,28 +221,67 @@ impl ColumnCache {
         count: usize,
         columns: impl Fn(i64, usize) -> Vec<Range<usize>>,
     ) {
+        self.moved = self.key != Some(key) || origin != self.origin || count != self.columns.len();
         if self.key != Some(key) {
-            self.key = Some(key);
-            self.stats.clear();
-            self.typicals.clear();
-            self.counts.clear();
+            let old = self.key.replace(key);
+            let rezoom = old.filter(|o| {
+                self.deadline.is_some() && CacheKey { ms_per_column: key.ms_per_column, ..*o } == key
+            });
             self.columns = columns(origin, count);
+            if let Some(o) = rezoom {
+                let empty: Vec<bool> = self.columns.iter().map(Range::is_empty).collect();
+                let (old, new) = ((self.origin, count, o.ms_per_column), (origin, key.ms_per_column));
+                rezoom_all(&mut self.stats, old, new, &empty);
+                rezoom_all(&mut self.typicals, old, new, &empty);
+                rezoom_all(&mut self.counts, old, new, &empty);
+                rezoom_all(&mut self.pairs, old, new, &empty);
+            } else {
+                self.stats.clear();
+                self.typicals.clear();
+                self.counts.clear();
+                self.pairs.clear();
+            }
             self.origin = origin;
             return;
         }
         if origin == self.origin && count == self.columns.len() {
             return;
         }
-        let mut window = (self.origin, std::mem::take(&mut self.columns));
         // Ranges are not `Copy`; the window holds their ends instead.
-        let mut ends: Window<(usize, usize)> =
-            (window.0, window.1.iter().map(|r| (r.start, r.end)).collect());
-        slide(&mut ends, origin, count, |r| {
+        let old = std::mem::take(&mut self.columns);
+        let mut ends = Window {
+            origin: self.origin,
+            states: vec![State::Exact; old.len()],
+            values: old.iter().map(|r| (r.start, r.end)).collect(),
+            inexact: 0,
+        };
+        ends.slide(origin, count, |r| {
             columns(origin + r.start as i64, r.len()).into_iter().map(|c| (c.start, c.end)).collect()
         });
-        window.1 = ends.1.into_iter().map(|(a, b)| a..b).collect();
-        self.columns = window.1;
+        self.columns = ends.values.into_iter().map(|(a, b)| a..b).collect();
         self.origin = origin;
+    }
+
+    /// Starts a frame: until `deadline` the cache may compute values carried over from
+    /// the previous zoom; after it, only those it must (see the type's documentation).
+    /// `None` (the default): every value read is exact.
+    pub fn set_deadline(&mut self, deadline: Option<Instant>) {
+        self.deadline = deadline;
+        self.unsettled = false;
+    }
+
+    /// True when every value read since [`Self::set_deadline`] was exact: else the
+    /// caller draws another frame to refine the rest.
+    #[must_use]
+    pub fn settled(&self) -> bool {
+        !self.unsettled
+    }
+
+    /// True when the last [`Self::prepare`] kept the columns as they were (the view
+    /// did not move): a frame that may refine longer.
+    #[must_use]
+    pub fn still(&self) -> bool {
+        !self.moved
     }
 
     /// The key the cache holds columns for.
@@ -141,32 +290,58 @@ impl ColumnCache {
         self.key
     }
 
+    /// `window` of `map` (named `name`) moved to the cache's columns and refined:
+    /// `compute(columns)` gives the values of some of them.
+    fn window<'m, K: Copy + Eq + std::hash::Hash, T: Copy>(
+        map: &'m mut HashMap<K, Window<T>>,
+        name: K,
+        (origin, columns, deadline, unsettled): (i64, &[Range<usize>], Option<Instant>, &mut bool),
+        compute: impl Fn(&[Range<usize>]) -> Vec<T>,
+    ) -> &'m [T] {
+        let w = map.entry(name).or_insert_with(|| Window::empty(origin));
+        w.slide(origin, columns.len(), |r| compute(&columns[r]));
+        if !w.refine(deadline, |r| compute(&columns[r])) {
+            *unsettled = true;
+        }
+        &w.values
+    }
+
     /// How many of `marks` (ascending frame indices) fall under each column ([`counts`],
     /// kept: a binary search per column in a long list of marks misses the CPU cache).
     /// `series` names the marks (and the shaded runs of [`Self::covered`]).
     pub fn counts(&mut self, series: SeriesKey, marks: &[u32]) -> &[u32] {
-        let (columns, origin) = (&self.columns, self.origin);
-        let w = self.counts.entry(series).or_insert((origin, Vec::new()));
-        slide(w, origin, columns.len(), |r| counts(&columns[r], marks));
-        &w.1
+        let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
+        Self::window(&mut self.counts, series, at, |c| counts(c, marks))
     }
 
     /// Every column's frames inside the `runs` ([`covered`], kept like [`Self::counts`]).
     pub fn covered(&mut self, series: SeriesKey, runs: &[(u32, u32)], prefix: &[u64]) -> &[u32] {
-        let (columns, origin) = (&self.columns, self.origin);
-        let w = self.counts.entry(series).or_insert((origin, Vec::new()));
-        slide(w, origin, columns.len(), |r| covered(&columns[r], runs, prefix));
-        &w.1
+        let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
+        Self::window(&mut self.counts, series, at, |c| covered(c, runs, prefix))
+    }
+
+    /// Every column's pair of values `of(frames)` (shares of a column's time, say),
+    /// kept like the others under the name `series`.
+    pub fn pairs(
+        &mut self,
+        series: SeriesKey,
+        of: impl Fn(Range<usize>) -> Option<(f32, f32)>,
+    ) -> &[Option<(f32, f32)>] {
+        let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
+        Self::window(&mut self.pairs, series, at, |c| c.iter().map(|r| of(r.clone())).collect())
     }
 
     /// Every column's typical value of one series (a latency stage).
     pub fn typicals(&mut self, series: SeriesKey, index: &MedianIndex, values: &[f64]) -> &[f64] {
-        let (columns, origin, scratch) = (&self.columns, self.origin, &mut self.scratch);
-        let w = self.typicals.entry(series).or_insert((origin, Vec::new()));
-        slide(w, origin, columns.len(), |r| {
-            columns[r].iter().map(|c| index.typical(values, c.clone(), scratch)).collect()
-        });
-        &w.1
+        let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
+        let scratch = std::cell::RefCell::new(std::mem::take(&mut self.scratch));
+        let compute = |c: &[Range<usize>]| -> Vec<f64> {
+            let mut s = scratch.borrow_mut();
+            c.iter().map(|r| index.typical(values, r.clone(), &mut s)).collect()
+        };
+        Self::window(&mut self.typicals, series, at, compute);
+        self.scratch = scratch.into_inner();
+        &self.typicals[&series].values
     }
 
     /// Every column's statistics of one series (`series` names it in the cache; with
@@ -204,28 +379,30 @@ impl ColumnCache {
         (n, at): (usize, impl Fn(usize) -> f64 + Sync),
         over: impl Fn(Range<usize>) -> Option<(f32, f32)> + Sync,
     ) -> &[ColumnStat] {
-        let (columns, origin) = (&self.columns, self.origin);
-        let w = self.stats.entry((series, shared)).or_insert((origin, Vec::new()));
-        let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| ColumnStat {
-            typical: index.median.typical_by(n, &at, r.clone(), scratch),
-            max: index.max.argmax_by(n, &at, r.clone()).map(|i| i as u32),
-            frames: r.len() as u32,
-            over: over(r.clone()),
+        let stat = |scratch: &mut Vec<f64>, r: &Range<usize>| {
+            let max = index.max.argmax_by(n, &at, r.clone());
+            ColumnStat {
+                typical: index.median.typical_by(n, &at, r.clone(), scratch),
+                max: max.map(|i| i as u32),
+                highest: max.map_or(f64::NAN, &at),
+                frames: r.len() as u32,
+                over: over(r.clone()),
+            }
         };
-        slide(w, origin, columns.len(), |part| {
-            let part = &columns[part];
+        let compute = |part: &[Range<usize>]| -> Vec<ColumnStat> {
             // Zoomed out, a column is a few hundred pyramid reads: worth the other
             // cores when many columns of a long trace come into view at once.
             let in_view =
                 part.last().map_or(0, |r| r.end).saturating_sub(part.first().map_or(0, |r| r.start));
-            if in_view >= PARALLEL_FRAMES {
+            if in_view >= PARALLEL_FRAMES && part.len() > REFINE_CHUNK {
                 part.par_iter().map_init(Vec::new, stat).collect()
             } else {
                 let mut scratch = Vec::new();
                 part.iter().map(|r| stat(&mut scratch, r)).collect()
             }
-        });
-        &w.1
+        };
+        let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
+        Self::window(&mut self.stats, (series, shared), at, compute)
     }
 }
 
@@ -272,6 +449,48 @@ mod tests {
             assert!(bits(&stats) == want, "stats at {origin}");
             assert_eq!(counted, fresh.counts(("stutters", 0), &marks), "marks at {origin}");
         }
+    }
+
+    /// A new zoom under a deadline already passed: the frames under every column are
+    /// the new zoom's at once, a row's values the previous zoom's column's under each
+    /// new column's centre (a column beyond the old ones computed);
+    /// frames later, without the deadline, every value is the fresh cache's.
+    #[test]
+    fn a_new_zoom_under_a_deadline_is_refined_on_later_frames() {
+        // 1000 frames of 1 ms then 3000 of 3 ms (10 s).
+        let values: Vec<f64> = (0..4000).map(|i| if i < 1000 { 1.0 } else { 3.0 }).collect();
+        let start: Vec<f64> = values.iter().scan(0.0, |t, v| Some(std::mem::replace(t, *t + v))).collect();
+        let index = SeriesIndex::new(&values);
+        let key = CacheKey { run: 1, trace: 0, generation: 1, ms_per_column: 40.0, width: 100.0 };
+        let (start, spans) = (&start, &values);
+        let make =
+            |dt: f64| move |first: i64, n: usize| column_ranges(start, spans, first as f64 * dt, dt, n);
+        let mut cache = ColumnCache::default();
+        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_hours(1)));
+        cache.prepare(key, 0, 101, make(40.0));
+        assert_eq!(cache.stats(("presents", 0), &index, &values, None)[15].frames, 40);
+        assert!(cache.settled());
+        // Zoom out ×1.5 (60 ms columns), no time left this frame.
+        let wide = CacheKey { ms_per_column: 60.0, ..key };
+        // A deadline already reached.
+        cache.set_deadline(Some(Instant::now()));
+        cache.prepare(wide, 0, 101, make(60.0));
+        let mut fresh = ColumnCache::default();
+        fresh.prepare(wide, 0, 101, make(60.0));
+        assert_eq!(cache.columns, fresh.columns, "the frames under each column are exact at once");
+        let now = cache.stats(("presents", 0), &index, &values, None).to_vec();
+        assert!(!cache.settled(), "carried-over values are left to refine");
+        let want = fresh.stats(("presents", 0), &index, &values, None).to_vec();
+        // Column 10 (600–660 ms) carries old column 15 (600–640 ms, 40 frames of 1 ms);
+        // column 70 (4200–4260 ms, past the old columns' 4040 ms: 20 frames of 3 ms and
+        // the one from 4199 ms reaching into it) is computed.
+        assert_eq!((now[10].frames, now[10].typical), (40, 1.0));
+        assert_eq!(want[10].frames, 60);
+        assert_eq!((now[70], now[70].frames, now[70].highest), (want[70], 21, 3.0));
+        // The next frames, without the deadline: every value is exact.
+        cache.set_deadline(None);
+        assert_eq!(cache.stats(("presents", 0), &index, &values, None), &want[..]);
+        assert!(cache.settled());
     }
 
     /// Two runs of the same length at the same zoom: the second run's columns, marks and

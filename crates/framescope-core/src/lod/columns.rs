@@ -79,9 +79,14 @@ pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count:
     let n = start_ms.len();
     let mut out = Vec::with_capacity(count);
     let mut first = frames_in(start_ms, span_ms, t0, t0).start;
+    // Columns are as wide as each other, so the search starts where the previous
+    // column's count of frames says this one ends: a long trace's distant frames (one
+    // miss of the CPU cache each) are read only when the frame rate changes.
+    let mut guess = 0;
     for c in 0..count {
         let t1 = t0 + dt * (c + 1) as f64;
-        let last = gallop(start_ms, first, t1);
+        let last = search_near(start_ms, first, first + guess, t1);
+        guess = last.saturating_sub(first);
         out.push(first..last.max(first));
         // The next column starts with the last frame that began here if it reaches on.
         first = if last > 0 && last <= n && start_ms[last - 1] + span_ms[last - 1] > t1 {
@@ -91,6 +96,25 @@ pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count:
         };
     }
     out
+}
+
+/// The first index at or after `from` whose start is not below `t`, searched for
+/// outwards from `guess` (galloping both ways).
+fn search_near(start_ms: &[f64], from: usize, guess: usize, t: f64) -> usize {
+    let guess = guess.clamp(from, start_ms.len());
+    if guess < start_ms.len() && start_ms[guess] < t {
+        return gallop(start_ms, guess, t);
+    }
+    // The answer is at or before `hi`.
+    let (mut hi, mut step) = (guess, 1);
+    loop {
+        let lo = hi.saturating_sub(step).max(from);
+        if lo == from || start_ms[lo] < t {
+            return lo + start_ms[lo..hi].partition_point(|&s| s < t);
+        }
+        hi = lo;
+        step *= 2;
+    }
 }
 
 /// The first index at or after `from` whose start is not below `t`.
@@ -157,6 +181,31 @@ mod tests {
                 let a = t0 + dt * c as f64;
                 let want = frames_in(&start, &ft, a, a + dt);
                 assert_eq!(*r, want, "column {c} of {t0}/{dt}");
+            }
+        }
+    }
+
+    /// Frame times that change by orders of magnitude: the search from the previous
+    /// column's count lands far off and must still find each column's frames.
+    #[test]
+    fn column_ranges_follow_a_changing_frame_rate() {
+        let mut start = Vec::new();
+        let mut t = 0.0;
+        for i in 0..20_000_u32 {
+            start.push(t);
+            t += match i / 2000 {
+                0 | 5 => 0.01,
+                1 | 7 => 50.0,
+                3 => 1.0,
+                _ => 0.3,
+            };
+        }
+        let ft: Vec<f64> = start.windows(2).map(|w| w[1] - w[0]).chain([0.3]).collect();
+        for (t0, dt, count) in [(0.0, 0.5, 4000), (-3.0, 7.0, 3000), (19.5, 0.05, 2000), (0.0, 900.0, 400)] {
+            let got = column_ranges(&start, &ft, t0, dt, count);
+            for (c, r) in got.iter().enumerate() {
+                let a = t0 + dt * c as f64;
+                assert_eq!(*r, frames_in(&start, &ft, a, a + dt), "column {c} of {t0}/{dt}");
             }
         }
     }
