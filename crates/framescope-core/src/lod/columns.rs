@@ -1,6 +1,5 @@
 //! The frames under each pixel column ([`column_ranges`], [`frames_in`]) and how many
-//! marks or marked runs fall under each ([`counts`], [`covered`]): galloping searches
-//! from the previous column, one pass in order.
+//! marks or marked runs fall under each ([`counts`], [`covered`]).
 
 use std::ops::Range;
 
@@ -68,26 +67,24 @@ pub fn run_prefix(runs: &[(u32, u32)]) -> Vec<u64> {
 }
 
 /// For each of `count` consecutive columns of width `dt` from `t0`, the frames under
-/// it — one galloping search per column from where the previous one ended, so the
-/// cost grows with the log of the frames between columns, not of the trace. Frame `i`
-/// covers `start_ms[i] ..= start_ms[i] + span_ms[i]` ([`Frames::spans_ms`]: a sample
-/// of a sampled log is as wide as its interval).
+/// it. Frame `i` covers `start_ms[i] ..= start_ms[i] + span_ms[i]`
+/// ([`Frames::spans_ms`]: a sample of a sampled log is as wide as its interval).
+///
+/// A column ends where the frames starting at or after its end begin ([`column_ends`]);
+/// it starts where the previous one ended, or with the previous one's last frame if that
+/// reaches into it.
 ///
 /// [`Frames::spans_ms`]: crate::model::Frames::spans_ms
 #[must_use]
 pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count: usize) -> Vec<Range<usize>> {
     let n = start_ms.len();
-    let mut out = Vec::with_capacity(count);
     let mut first = frames_in(start_ms, span_ms, t0, t0).start;
-    // Columns are as wide as each other, so the search starts where the previous
-    // column's count of frames says this one ends: a long trace's distant frames (one
-    // miss of the CPU cache each) are read only when the frame rate changes.
-    let mut guess = 0;
-    for c in 0..count {
+    let ends = column_ends(start_ms, first, t0, dt, count);
+    let mut out = Vec::with_capacity(count);
+    for (c, &end) in ends.iter().enumerate() {
         let t1 = t0 + dt * (c + 1) as f64;
-        let last = search_near(start_ms, first, first + guess, t1);
-        guess = last.saturating_sub(first);
-        out.push(first..last.max(first));
+        let last = end.max(first);
+        out.push(first..last);
         // The next column starts with the last frame that began here if it reaches on.
         first = if last > 0 && last <= n && start_ms[last - 1] + span_ms[last - 1] > t1 {
             last - 1
@@ -96,6 +93,52 @@ pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count:
         };
     }
     out
+}
+
+/// For each of `count` columns of width `dt` from `t0`, the first frame at or after
+/// `from` that starts at or after the column's end.
+///
+/// On a long trace each column's end lies in its own part of memory (a miss of the CPU
+/// cache), and a search per column from the previous one's end waits for every miss in
+/// turn. So the ends are found by halving instead: the last column's end first, then
+/// the middle one of every pair of known ends, guessed between them by their times.
+/// The searches of one round do not depend on each other: a first pass reads every
+/// guessed place (the processor fetches them all at once), a second searches from it.
+fn column_ends(start_ms: &[f64], from: usize, t0: f64, dt: f64, count: usize) -> Vec<usize> {
+    let n = start_ms.len();
+    if count == 0 {
+        return Vec::new();
+    }
+    let time = |k: usize| t0 + dt * k as f64;
+    // ends[k]: the first frame at or after `from` starting at or after `time(k)`; k = 0
+    // only bounds the others.
+    let mut ends = vec![from; count + 1];
+    let from = from.min(n);
+    ends[count] = from + start_ms[from..].partition_point(|&s| s < time(count));
+    let mut gaps = vec![(0, count)];
+    let mut guesses = Vec::new();
+    while !gaps.is_empty() {
+        gaps.retain(|&(a, b)| b - a >= 2);
+        guesses.clear();
+        guesses.extend(gaps.iter().map(|&(a, b)| {
+            let m = usize::midpoint(a, b);
+            let (ea, eb) = (ends[a] as f64, ends[b] as f64);
+            (ea + (eb - ea) * (m - a) as f64 / (b - a) as f64) as usize
+        }));
+        if n > 0 {
+            let touched = guesses.iter().fold(0_u64, |acc, &g| acc ^ start_ms[g.min(n - 1)].to_bits());
+            std::hint::black_box(touched);
+        }
+        let mut next = Vec::with_capacity(gaps.len() * 2);
+        for (&(a, b), &guess) in gaps.iter().zip(&guesses) {
+            let m = usize::midpoint(a, b);
+            ends[m] = search_near(start_ms, ends[a].min(n), guess, time(m));
+            next.extend([(a, m), (m, b)]);
+        }
+        gaps = next;
+    }
+    ends.remove(0);
+    ends
 }
 
 /// The first index at or after `from` whose start is not below `t`, searched for
