@@ -136,25 +136,34 @@ impl<T: Copy> Window<T> {
 
     /// This window on a new zoom's `count` columns from global column `origin`, each
     /// column `dt` ms wide: a column takes the value of the old column (of width
-    /// `old_dt`) under its centre, stale, or is missing when none is or when it holds
-    /// no frame (`empty`). None when the window was not on the old grid.
+    /// `old_dt`) under its centre, stale; one that came into view at an edge (zooming
+    /// out) takes the nearest old column's, stale too, if it is within
+    /// [`CARRY_BEYOND`] of the old columns; a column is missing when it is farther or
+    /// holds no frame (`empty`). None when the window was not on the old grid.
     fn rezoom(&self, old: (i64, usize, f64), (origin, dt): (i64, f64), empty: &[bool]) -> Option<Self> {
         let (old_origin, old_count, old_dt) = old;
         if self.origin != old_origin || self.values.len() != old_count || self.values.is_empty() {
             return None;
         }
+        let reach = (old_count / CARRY_BEYOND) as f64;
         let mut values = Vec::with_capacity(empty.len());
         let mut states = Vec::with_capacity(empty.len());
         for (j, &none) in empty.iter().enumerate() {
             let centre = (origin as f64 + j as f64 + 0.5) * dt;
             let k = (centre / old_dt).floor() - old_origin as f64;
-            let under = (k >= 0.0 && k < old_count as f64 && !none).then_some(k as usize);
+            let near = k >= -reach && k < old_count as f64 + reach;
+            let under = (near && !none).then(|| k.clamp(0.0, (old_count - 1) as f64) as usize);
             values.push(self.values[under.unwrap_or(0)]);
             states.push(if under.is_some() { State::Stale } else { State::Missing });
         }
         Some(Self { origin, inexact: states.len(), values, states })
     }
 }
+
+/// A new zoom's columns that came into view beyond the old ones carry the nearest old
+/// column's values when they lie within the old count over this many columns of them
+/// (a zoom step's edges); farther ones (a jump) are computed at once.
+const CARRY_BEYOND: usize = 16;
 
 /// Columns a window computes at once while refining under a deadline.
 const REFINE_CHUNK: usize = 32;
@@ -173,8 +182,10 @@ const REFINE_CHUNK: usize = 32;
 /// once (they are what the hover and the marks read), but a row's values are carried
 /// over from the previous zoom's column under each new column's centre and computed
 /// again in runs of columns until the deadline, the rest on the next frames
-/// ([`ColumnCache::settled`] says when every value read this frame was exact). A column
-/// with no frame, or beyond the previous zoom's columns, is always computed. So a frame
+/// ([`ColumnCache::settled`] says when every value read this frame was exact). Columns
+/// that come into view at the edges (zooming out) carry the nearest old column's values
+/// the same way; a column with no frame, or far beyond the previous zoom's columns, is
+/// always computed. So a frame
 /// costs the same however many frames a column holds, and a picture is exact again a
 /// few frames after the zoom stops.
 #[derive(Debug, Default)]
@@ -468,7 +479,8 @@ mod tests {
         let mut cache = ColumnCache::default();
         cache.set_deadline(Some(Instant::now() + std::time::Duration::from_hours(1)));
         cache.prepare(key, 0, 101, make(40.0));
-        assert_eq!(cache.stats(("presents", 0), &index, &values, None)[15].frames, 40);
+        let before = cache.stats(("presents", 0), &index, &values, None).to_vec();
+        assert_eq!(before[15].frames, 40);
         assert!(cache.settled());
         // Zoom out ×1.5 (60 ms columns), no time left this frame.
         let wide = CacheKey { ms_per_column: 60.0, ..key };
@@ -482,11 +494,16 @@ mod tests {
         assert!(!cache.settled(), "carried-over values are left to refine");
         let want = fresh.stats(("presents", 0), &index, &values, None).to_vec();
         // Column 10 (600–660 ms) carries old column 15 (600–640 ms, 40 frames of 1 ms);
-        // column 70 (4200–4260 ms, past the old columns' 4040 ms: 20 frames of 3 ms and
-        // the one from 4199 ms reaching into it) is computed.
+        // column 70 (4200–4260 ms, centre in old column 105, past the old columns'
+        // 4040 ms but within 101/16 = 6 of them) carries the last old column, 100
+        // (4000–4040 ms: 14 frames of 3 ms); column 72 (4320–4380 ms, centre in old
+        // column 108) is too far and computed (20 frames of 3 ms and the one from
+        // 4318 ms reaching into it).
         assert_eq!((now[10].frames, now[10].typical), (40, 1.0));
         assert_eq!(want[10].frames, 60);
-        assert_eq!((now[70], now[70].frames, now[70].highest), (want[70], 21, 3.0));
+        assert_eq!((now[70], now[70].frames), (before[100], 14));
+        assert_eq!(want[70].frames, 21);
+        assert_eq!((now[72], now[72].frames, now[72].highest), (want[72], 21, 3.0));
         // The next frames, without the deadline: every value is exact.
         cache.set_deadline(None);
         assert_eq!(cache.stats(("presents", 0), &index, &values, None), &want[..]);
