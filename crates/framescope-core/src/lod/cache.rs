@@ -8,8 +8,12 @@ use std::collections::HashMap;
 use std::ops::Range;
 use std::time::Instant;
 
-/// Traces with at least this many frames in view compute their columns in parallel.
+/// Traces with at least this many frames in view compute their columns in parallel
+/// (when more than [`PARALLEL_COLUMNS`] are computed at once).
 const PARALLEL_FRAMES: usize = 200_000;
+
+/// See [`PARALLEL_FRAMES`].
+const PARALLEL_COLUMNS: usize = 32;
 
 /// A series' name in the [`ColumnCache`], given by the caller: its kind ("presents",
 /// "telemetry", "stutters") and an index among the series of that kind. Never an
@@ -165,8 +169,10 @@ impl<T: Copy> Window<T> {
 /// (a zoom step's edges); farther ones (a jump) are computed at once.
 const CARRY_BEYOND: usize = 16;
 
-/// Columns a window computes at once while refining under a deadline.
-const REFINE_CHUNK: usize = 32;
+/// Columns a window computes at once while refining under a deadline: on a long trace
+/// zoomed out a column is a few hundred reads far apart, so a run overshoots the
+/// deadline by up to a few tens of µs.
+const REFINE_CHUNK: usize = 8;
 
 /// The frames under each pixel column and each row's per-column values.
 ///
@@ -405,7 +411,7 @@ impl ColumnCache {
             // cores when many columns of a long trace come into view at once.
             let in_view =
                 part.last().map_or(0, |r| r.end).saturating_sub(part.first().map_or(0, |r| r.start));
-            if in_view >= PARALLEL_FRAMES && part.len() > REFINE_CHUNK {
+            if in_view >= PARALLEL_FRAMES && part.len() > PARALLEL_COLUMNS {
                 part.par_iter().map_init(Vec::new, stat).collect()
             } else {
                 let mut scratch = Vec::new();
