@@ -70,7 +70,7 @@ pub fn run_prefix(runs: &[(u32, u32)]) -> Vec<u64> {
 /// it. Frame `i` covers `start_ms[i] ..= start_ms[i] + span_ms[i]`
 /// ([`Frames::spans_ms`]: a sample of a sampled log is as wide as its interval).
 ///
-/// A column ends where the frames starting at or after its end begin ([`column_ends`]);
+/// A column ends where the frames starting at or after its end begin (found by halving);
 /// it starts where the previous one ended, or with the previous one's last frame if that
 /// reaches into it.
 ///
