@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 /// The extensions a folder is walked for (any case): a `.csv`, `.json` (CapFrameX),
 /// `.hml` (MSI Afterburner), or a Perfetto trace (`.perfetto-trace`, `.pftrace`).
 /// Android's `dumpsys` text dumps are `.txt` files like any notes: a `.txt` is walked
-/// when its first lines are a SurfaceFlinger or gfxinfo dump ([`is_android_dump`]).
+/// when its first lines are a SurfaceFlinger or gfxinfo dump (`is_android_dump`).
 pub const CAPTURE_EXTENSIONS: [&str; 5] = ["csv", "json", "hml", "perfetto-trace", "pftrace"];
 
 /// Bytes of a `.txt` looked at to tell an Android dump from other text.
