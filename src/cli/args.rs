@@ -44,8 +44,8 @@ pub(super) struct ReportArgs {
     /// With --follow: stop once the file has not grown for S seconds (default: never).
     #[arg(long, value_name = "S", value_parser = positive, requires = "follow")]
     pub(super) stop_after_idle: Option<f64>,
-    /// Capture files; a folder is walked for *.csv, *.json and *.hml files; `-` reads
-    /// standard input.
+    /// Capture files; a folder is walked for *.csv, *.json, *.hml, Perfetto traces and
+    /// Android dumps; `-` reads standard input.
     #[arg(required = true)]
     pub(super) files: Vec<PathBuf>,
 }

@@ -19,8 +19,11 @@ Formats read (detected from the content, not the file name):
   Linux      CapFrameX on Linux CSV (+ its .json metadata), pyrofling latency-measurement logs
   Android    dumpsys SurfaceFlinger --latency and dumpsys gfxinfo framestats text (UTF-8/16),
              Perfetto traces with FrameTimeline (one run per layer)
+  VR         XRFrameTools CSVs (OpenXR; one frame or Count frames a row; the headset's rate
+             from Display XrTime), OVR Metrics Tool CSVs (Quest; sampled, one row a second)
   markers    PCL Stats marker logs (--pcl): Display Commander's, or framescope's plain marker CSV
-  Folders given to `report` are walked for *.csv, *.json and *.hml; `-` reads standard input.
+  Folders given to `report` are walked for *.csv, *.json, *.hml, *.perfetto-trace, *.pftrace
+  and Android dumps *.txt (known by their first lines); `-` reads standard input.
 
 How to capture:
   PresentMon  PresentMon-2.x-x64.exe --process_name game.exe --output_file run1.csv --timed 60
