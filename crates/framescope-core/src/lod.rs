@@ -32,6 +32,7 @@ mod max_index;
 mod median_index;
 #[cfg(test)]
 mod testdata;
+mod window;
 
 pub use budget::{Budget, BudgetClass, BudgetShares, ON_TARGET_TOLERANCE, SHARE_BLOCK};
 pub use cache::{CacheKey, ColumnCache, ColumnStat, SeriesKey};

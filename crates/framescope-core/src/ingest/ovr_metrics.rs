@@ -21,7 +21,7 @@
 
 use super::builder::SkipReason;
 use super::sampled::{Clock, Interval, NotSample, Samples, frame_time_from_rate, sampled_warning};
-use super::table::{Head, Rows, number};
+use super::table::{Head, each_row, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, Event, FileInfo, Format, TraceMeta};
@@ -34,8 +34,6 @@ pub const TIME: &str = "Time Stamp";
 pub const RATE: &str = "average_frame_rate";
 /// The headset's refresh rate.
 const REFRESH: &str = "display_refresh_rate";
-/// Rows between two looks at the cancel flag.
-const CHECK_ROWS: u64 = 8192;
 /// Debug strings kept as events at most.
 const MAX_EVENTS: usize = 10_000;
 
@@ -80,7 +78,7 @@ impl OvrRows {
             rate,
             refresh: head.find(REFRESH),
             kept,
-            header_len: head.header.iter().rposition(|n| !n.is_empty()).map_or(0, |i| i + 1),
+            header_len: head.width(),
             decimal_comma: head.decimal_comma(),
             clock: Clock::default(),
             samples,
@@ -149,20 +147,10 @@ pub(super) fn load<R: Read>(
 ) -> Result<Capture, LoadError> {
     let mut state = OvrRows::new(head)
         .map_err(|m| LoadError::new(path, Some(head.header_line), LoadErrorKind::NotACapture(m)))?;
-    let mut rows = Rows::new(path, reader, head);
-    let mut rec = csv::ByteRecord::new();
-    let mut n = 0u64;
-    while let Some(line) = rows.next(&mut rec)? {
-        n += 1;
-        if n.is_multiple_of(CHECK_ROWS) && progress.is_cancelled() {
-            return Err(LoadError::new(path, None, LoadErrorKind::Cancelled));
-        }
-        match rows.oversized() {
-            Some(reason) => state.samples.skips.add(line, reason),
-            None => state.row(&rec, line),
-        }
-    }
-    state.samples.rows = n;
+    state.samples.rows = each_row(path, head, reader, progress, |row, line| match row {
+        Ok(rec) => state.row(rec, line),
+        Err(reason) => state.samples.skips.add(line, reason),
+    })?;
     finish(path, state)
 }
 

@@ -24,7 +24,7 @@
 //! that are samples (one row, one measured input).
 
 use super::builder::{SkipLog, SkipReason};
-use super::table::{Head, Rows, meta_for, number};
+use super::table::{Head, each_row, meta_for, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, Column, ColumnKind, FileInfo, Format, Frames, Lines, Trace, Warning};
@@ -72,25 +72,18 @@ pub(super) fn load<R: Read>(
     reader: R,
     progress: &Progress,
 ) -> Result<Capture, LoadError> {
-    let mut rows = Rows::new(path, reader, head);
-    let mut rec = csv::ByteRecord::new();
     let (mut kept, mut skips, mut debug_lines) = (Vec::<Measured>::new(), SkipLog::default(), 0u64);
-    let mut n = 0u64;
-    while let Some(line) = rows.next(&mut rec)? {
-        n += 1;
-        if n.is_multiple_of(8192) && progress.is_cancelled() {
-            return Err(LoadError::new(path, None, LoadErrorKind::Cancelled));
-        }
-        let first = rec.get(0).unwrap_or_default();
+    each_row(path, head, reader, progress, |row, line| {
+        let first = row.as_ref().ok().and_then(|rec| rec.get(0)).unwrap_or_default();
         if first.starts_with(b"DEBUG") || first.eq_ignore_ascii_case(b"id") {
             debug_lines += u64::from(first.starts_with(b"DEBUG"));
-            continue;
+            return;
         }
-        match rows.oversized().map_or_else(|| measured(&rec, line, head.decimal_comma()), Err) {
+        match row.and_then(|rec| measured(rec, line, head.decimal_comma())) {
             Ok(m) => kept.push(m),
             Err(reason) => skips.add(line, reason),
         }
-    }
+    })?;
     let stage = head.header.get(4).cloned().unwrap_or_default();
     let mut trace = samples(path, &kept, &stage, &mut skips);
     if trace.frames.frame_time_ms.is_empty() {

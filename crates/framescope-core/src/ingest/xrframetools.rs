@@ -30,7 +30,7 @@
 
 use super::builder::SkipReason;
 use super::sampled::{Interval, NotSample, Samples, frame_time_from_ms};
-use super::table::{Head, Rows, number};
+use super::table::{Head, each_row, number};
 use super::values::Cell;
 use super::{LoadError, LoadErrorKind, Progress};
 use crate::model::{Capture, ColumnKind, FileInfo, Format, TraceMeta, Warning, WarningKind};
@@ -45,8 +45,6 @@ pub const FRAME_INTERVAL: &str = "Frame Interval (µs)";
 pub const COUNT: &str = "Count";
 /// The predicted display time of the row's last frame (ns).
 const DISPLAY_TIME: &str = "Display XrTime";
-/// Rows between two looks at the cancel flag.
-const CHECK_ROWS: u64 = 8192;
 
 /// True for XRFrameTools' header: its time, interval and count columns.
 #[must_use]
@@ -146,7 +144,7 @@ impl XrRows {
             utc: find("Time (UTC)"),
             api: find("GPU API"),
             kept,
-            header_len: head.header.iter().rposition(|n| !n.is_empty()).map_or(0, |i| i + 1),
+            header_len: head.width(),
             decimal_comma: head.decimal_comma(),
             samples,
             counts: Vec::new(),
@@ -264,20 +262,10 @@ pub(super) fn load<R: Read>(
 ) -> Result<Capture, LoadError> {
     let mut state = XrRows::new(head)
         .map_err(|m| LoadError::new(path, Some(head.header_line), LoadErrorKind::NotACapture(m)))?;
-    let mut rows = Rows::new(path, reader, head);
-    let mut rec = csv::ByteRecord::new();
-    let mut n = 0u64;
-    while let Some(line) = rows.next(&mut rec)? {
-        n += 1;
-        if n.is_multiple_of(CHECK_ROWS) && progress.is_cancelled() {
-            return Err(LoadError::new(path, None, LoadErrorKind::Cancelled));
-        }
-        match rows.oversized() {
-            Some(reason) => state.samples.skips.add(line, reason),
-            None => state.row(&rec, line),
-        }
-    }
-    state.samples.rows = n;
+    state.samples.rows = each_row(path, head, reader, progress, |row, line| match row {
+        Ok(rec) => state.row(rec, line),
+        Err(reason) => state.samples.skips.add(line, reason),
+    })?;
     finish(path, state)
 }
 

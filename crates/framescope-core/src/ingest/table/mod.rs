@@ -49,6 +49,13 @@ impl Head {
         self.sep == b';'
     }
 
+    /// The number of names up to the last one that is not empty (a trailing separator
+    /// in the header names nothing).
+    #[must_use]
+    pub fn width(&self) -> usize {
+        self.header.iter().rposition(|n| !n.is_empty()).map_or(0, |i| i + 1)
+    }
+
     /// The first column whose name is `name` (trimmed, any case).
     #[must_use]
     pub fn find(&self, name: &str) -> Option<usize> {
@@ -198,6 +205,30 @@ impl<R: Read> Rows<R> {
     pub(super) fn oversized(&self) -> Option<SkipReason> {
         self.oversized.then_some(SkipReason::Oversized)
     }
+}
+
+/// Reads every row after `head` from `reader` and hands it to `row` with its line: the
+/// row's fields, or why it cannot be read (too long to keep). The cancel flag is looked
+/// at every [`CHECK_ROWS`] rows. Returns how many rows were read. The loop of the
+/// readers that keep their own state (the sampled and latency logs).
+pub(super) fn each_row<R: Read>(
+    path: &Path,
+    head: &Head,
+    reader: R,
+    progress: &Progress,
+    mut row: impl FnMut(Result<&csv::ByteRecord, SkipReason>, u64),
+) -> Result<u64, LoadError> {
+    let mut rows = Rows::new(path, reader, head);
+    let mut rec = csv::ByteRecord::new();
+    let mut n = 0u64;
+    while let Some(line) = rows.next(&mut rec)? {
+        n += 1;
+        if n.is_multiple_of(CHECK_ROWS) && progress.is_cancelled() {
+            return Err(LoadError::new(path, None, LoadErrorKind::Cancelled));
+        }
+        row(rows.oversized().map_or(Ok(&rec), Err), line);
+    }
+    Ok(n)
 }
 
 /// How a column's cells become values.
