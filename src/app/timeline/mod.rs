@@ -33,6 +33,7 @@ mod health_row;
 mod hover;
 mod input;
 mod latency_row;
+mod shade;
 pub use framescope_core::lod;
 mod overlays;
 mod pc_latency_row;
