@@ -35,8 +35,8 @@ mod testdata;
 mod window;
 
 pub use budget::{Budget, BudgetClass, BudgetShares, ON_TARGET_TOLERANCE, SHARE_BLOCK};
-pub use cache::{CacheKey, ColumnCache, ColumnStat, SeriesKey};
-pub use columns::{column_ranges, counts, covered, frames_in, run_prefix};
+pub use cache::{CacheKey, ColumnCache, ColumnStat, ESTIMATE_OVER, SeriesKey};
+pub use columns::{column_ranges, counts, covered, estimate_columns, frames_in, run_prefix};
 pub use max_index::MaxIndex;
 pub use median_index::{EXACT_MEDIAN, MIN_BLOCKS, MedianIndex};
 

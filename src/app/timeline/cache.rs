@@ -59,6 +59,19 @@ pub fn prepare(cache: &mut ColumnCache, input: &Input<'_>, width: f32) -> f32 {
     x_offset
 }
 
+/// The frames under column `c` of `cache` (on `input`'s view, a track `width` wide):
+/// found, when the cache's are estimates (a zoom on a long trace).
+#[must_use]
+pub fn column(cache: &ColumnCache, input: &Input<'_>, width: f32, c: usize) -> std::ops::Range<usize> {
+    if !cache.estimated() {
+        return cache.columns.get(c).cloned().unwrap_or(0..0);
+    }
+    let f = &input.trace.frames;
+    let dt = input.view.ms_per_px(width);
+    let first = (input.view.start_ms / dt).floor() + c as f64;
+    column_ranges(&f.start_ms, f.spans_ms(), first * dt, dt, 1).pop().unwrap_or(0..0)
+}
+
 /// Starts a frame of `cache` at `now`, its columns those of `input`'s view on a track
 /// `width` wide ([`prepare`]), with the time it may spend refining a new zoom's values
 /// ([`REFINE_PER_FRAME`] while the view moves, else [`REFINE_WHEN_STILL`]); returns

@@ -72,6 +72,24 @@ pub enum ColourClass {
     AnimationWhisker,
 }
 
+/// [`Item::Tick`]s of `(column, density)` in column order: neighbouring columns of one
+/// density are one tick.
+pub fn ticks(marks: impl IntoIterator<Item = (usize, f32)>, band: Band, colour: ColourClass) -> Vec<Item> {
+    let mut out: Vec<Item> = Vec::new();
+    for (c, density) in marks {
+        let c = c as u32;
+        if let Some(Item::Tick { to, density: d, .. }) = out.last_mut()
+            && *to == c
+            && d.to_bits() == density.to_bits()
+        {
+            *to = c + 1;
+            continue;
+        }
+        out.push(Item::Tick { from: c, to: c + 1, band, density, colour });
+    }
+    out
+}
+
 /// A horizontal part of a row's data area that marks are drawn in.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum Band {
@@ -141,11 +159,14 @@ pub enum Item {
         /// The label, if any.
         label: Option<String>,
     },
-    /// A tick up from the bottom of `band` in column `col`, as tall and as opaque as
-    /// its `density` ([`density`]).
+    /// A tick up from the bottom of `band` in columns `from..to`, as tall and as opaque
+    /// as its `density` ([`density`]): neighbouring columns of one density are one item
+    /// ([`ticks`]; a zoomed-out long capture has a mark in every column).
     Tick {
-        /// The pixel column.
-        col: u32,
+        /// The first pixel column.
+        from: u32,
+        /// One past the last.
+        to: u32,
         /// Where in the row.
         band: Band,
         /// 0–1.
@@ -319,11 +340,11 @@ fn rects(t: &Target<'_>, item: &Item, y: &impl Fn(f64) -> f32, mut fill: impl Fn
                 );
             }
         }
-        Item::Tick { col, band, density, colour: c } => {
-            let (r, x) = (t.band(band), t.x(col));
+        Item::Tick { from, to, band, density, colour: c } => {
+            let r = t.band(band);
             let top = r.bottom() - 1.0 - ((r.height() - 2.0) * density).max(2.0);
             let shade = colour(c).gamma_multiply(0.35 + 0.65 * density);
-            fill(Rect::from_min_max(pos2(x, top), pos2(x + 1.0, r.bottom() - 1.0)), shade);
+            fill(Rect::from_min_max(pos2(t.x(from), top), pos2(t.x(to), r.bottom() - 1.0)), shade);
         }
         Item::Mark { col, band, density, colour: c } => {
             let (r, x) = (t.band(band), t.x(col));

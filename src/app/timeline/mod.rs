@@ -256,7 +256,7 @@ pub fn timeline_ui(ui: &mut egui::Ui, input: &Input<'_>) -> Vec<Command> {
     // The frames under the pointer's pixel column, for the hover.
     let column = response.hover_pos().map_or(0..0, |pos| {
         let c = ((pos.x - column_left).floor().max(0.0) as usize).min(cache.columns.len().saturating_sub(1));
-        cache.columns.get(c).cloned().unwrap_or(0..0)
+        cache::column(&cache, input, width, c)
     });
     drop(cache);
     let mut commands = input::interact(ui, &response, input, track_rect);

@@ -35,7 +35,10 @@ pub fn densities<'a>(
 pub fn sparse_densities(counts: &[u32], columns: &[std::ops::Range<usize>]) -> Vec<(usize, f32)> {
     let marked = counts.iter().filter(|&&n| n > 0).count();
     let spread = marked as f32 / counts.len().max(1) as f32;
-    let floor = DENSITY_FLOOR * (1.0 - spread);
+    let floor = (DENSITY_FLOOR * (1.0 - spread)).max(0.01);
+    // Shares at or below this one are drawn at the floor: no logarithm for them (a
+    // zoomed-out long capture has a rare mark in every column, thousands a frame).
+    let at_floor = 10_f64.powf(3.0 * (f64::from(floor) - 1.0));
     counts
         .iter()
         .zip(columns)
@@ -43,7 +46,10 @@ pub fn sparse_densities(counts: &[u32], columns: &[std::ops::Range<usize>]) -> V
         .filter(|(_, (n, _))| **n > 0)
         .map(|(c, (&n, range))| {
             let share = f64::from(n) / range.len().max(n as usize) as f64;
-            (c, ((1.0 + share.log10() / 3.0) as f32).clamp(floor.max(0.01), 1.0))
+            if share <= at_floor {
+                return (c, floor);
+            }
+            (c, ((1.0 + share.log10() / 3.0) as f32).clamp(floor, 1.0))
         })
         .collect()
 }

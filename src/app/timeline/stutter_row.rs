@@ -19,10 +19,7 @@ pub fn add<'a>(_ctx: &RowContext<'a>, rows: &mut Rows<'a>) {
 /// A tick per column with marks, by density (sparse: marks in every column are a thin
 /// faint line, not a band).
 pub fn ticks(counts: &[u32], columns: &[Range<usize>], band: Band, colour: ColourClass) -> Vec<Item> {
-    draw::sparse_densities(counts, columns)
-        .into_iter()
-        .map(|(c, density)| Item::Tick { col: c as u32, band, density, colour })
-        .collect()
+    draw::ticks(draw::sparse_densities(counts, columns), band, colour)
 }
 
 /// Shading of the share of each column's frames that `covered` counts (oscillating
@@ -89,16 +86,13 @@ impl TimelineRow for StutterRow {
         let counts = cache.counts(("stutters", 0), clear).to_vec();
         // The page's rule: a column with a stutter is marked plainly, however many
         // frames it holds (one in a million-frame column stays visible).
-        let strength = |(c, &n): (usize, &u32)| {
-            let density = framescope_core::presentation::stutter_strength(n);
-            (n > 0).then_some(Item::Tick {
-                col: c as u32,
-                band: Band::Full,
-                density,
-                colour: ColourClass::Stutter,
-            })
-        };
-        items.extend(counts.iter().enumerate().filter_map(strength));
+        let strength =
+            |(c, &n): (usize, &u32)| (n > 0).then(|| (c, framescope_core::presentation::stutter_strength(n)));
+        items.extend(draw::ticks(
+            counts.iter().enumerate().filter_map(strength),
+            Band::Full,
+            ColourClass::Stutter,
+        ));
         DrawList { axis: None, items }
     }
 

@@ -3,7 +3,7 @@
 //! that come into view.
 
 use super::window::{Window, rezoom_all};
-use super::{BudgetShares, MedianIndex, SeriesIndex, counts, covered};
+use super::{BudgetShares, MedianIndex, SeriesIndex, counts, covered, estimate_columns};
 use rayon::prelude::*;
 use std::collections::HashMap;
 use std::ops::Range;
@@ -95,7 +95,22 @@ pub struct ColumnCache {
     unsettled: bool,
     /// True when the last [`Self::prepare`] changed the columns.
     moved: bool,
+    /// True when `columns` are estimates ([`estimate_columns`]): a zoom under a deadline
+    /// on a trace where finding every column's frames costs more than
+    /// [`ESTIMATE_OVER`].
+    estimated: bool,
+    /// What finding the frames under a column cost last time, ns (measured when a
+    /// deadline is set).
+    column_ns: Option<f64>,
 }
+
+/// A zoom under a deadline estimates the frames under its columns instead of finding
+/// them ([`estimate_columns`]) when finding them is expected to take longer than this:
+/// on a long trace zoomed out, every column's edge is a read of its own part of memory
+/// (about 0.1 ms for a thousand columns at 10 million frames, a fifth of a UI frame),
+/// while 10 thousand frames take a fraction of it. The next frame where the view stays
+/// finds them.
+pub const ESTIMATE_OVER: std::time::Duration = std::time::Duration::from_micros(30);
 
 impl ColumnCache {
     /// Makes sure the columns are the `count` from global column `origin` for `key`:
@@ -114,7 +129,16 @@ impl ColumnCache {
             let rezoom = old.filter(|o| {
                 self.deadline.is_some() && CacheKey { ms_per_column: key.ms_per_column, ..*o } == key
             });
-            self.columns = columns(origin, count);
+            let costly = self.column_ns.is_some_and(|ns| ns * count as f64 > ESTIMATE_OVER.as_nanos() as f64);
+            let estimate = rezoom.filter(|_| costly).and_then(|o| {
+                let old = (&self.columns[..], self.origin, o.ms_per_column);
+                estimate_columns(old, (origin, key.ms_per_column, count), &columns)
+            });
+            self.estimated = estimate.is_some();
+            self.columns = match estimate {
+                Some(c) => c,
+                None => self.find(origin, count, &columns),
+            };
             if let Some(o) = rezoom {
                 let empty: Vec<bool> = self.columns.iter().map(Range::is_empty).collect();
                 let (old, new) = ((self.origin, count, o.ms_per_column), (origin, key.ms_per_column));
@@ -132,16 +156,38 @@ impl ColumnCache {
             return;
         }
         if origin == self.origin && count == self.columns.len() {
+            if self.estimated {
+                // The view stays: the frames under each column are found, and the
+                // values computed from the estimates refined.
+                self.columns = self.find(origin, count, &columns);
+                self.estimated = false;
+            }
             return;
         }
         // Ranges are not `Copy`; the window holds their ends instead.
         let old = std::mem::take(&mut self.columns);
         let mut ends = Window::exact(self.origin, old.iter().map(|r| (r.start, r.end)).collect());
-        ends.slide(origin, count, |r| {
+        ends.slide(origin, count, true, |r| {
             columns(origin + r.start as i64, r.len()).into_iter().map(|c| (c.start, c.end)).collect()
         });
         self.columns = ends.into_values().into_iter().map(|(a, b)| a..b).collect();
         self.origin = origin;
+    }
+
+    /// The frames under `count` columns from global column `origin` (`columns`), and,
+    /// under a deadline, what that cost per column.
+    fn find(
+        &mut self,
+        origin: i64,
+        count: usize,
+        columns: impl Fn(i64, usize) -> Vec<Range<usize>>,
+    ) -> Vec<Range<usize>> {
+        let started = self.deadline.map(|_| Instant::now());
+        let found = columns(origin, count);
+        if let Some(t) = started {
+            self.column_ns = Some(t.elapsed().as_nanos() as f64 / count.max(1) as f64);
+        }
+        found
     }
 
     /// Starts a frame: until `deadline` the cache may compute values carried over from
@@ -156,7 +202,14 @@ impl ColumnCache {
     /// caller draws another frame to refine the rest.
     #[must_use]
     pub fn settled(&self) -> bool {
-        !self.unsettled
+        !self.unsettled && !self.estimated
+    }
+
+    /// True when the frames under each column are estimates, not found (a zoom on a long
+    /// trace, see [`ESTIMATE_OVER`]): exact again in the next frame where the view stays.
+    #[must_use]
+    pub fn estimated(&self) -> bool {
+        self.estimated
     }
 
     /// True when the last [`Self::prepare`] kept the columns as they were (the view
@@ -178,11 +231,12 @@ impl ColumnCache {
         map: &'m mut HashMap<K, Window<T>>,
         name: K,
         (origin, columns, deadline, unsettled): (i64, &[Range<usize>], Option<Instant>, &mut bool),
+        exact: bool,
         compute: impl Fn(&[Range<usize>]) -> Vec<T>,
     ) -> &'m [T] {
         let w = map.entry(name).or_insert_with(|| Window::empty(origin));
-        w.slide(origin, columns.len(), |r| compute(&columns[r]));
-        if !w.refine(deadline, |r| compute(&columns[r])) {
+        w.slide(origin, columns.len(), exact, |r| compute(&columns[r]));
+        if !w.refine(deadline, exact, |r| compute(&columns[r])) {
             *unsettled = true;
         }
         w.values()
@@ -193,13 +247,13 @@ impl ColumnCache {
     /// `series` names the marks (and the shaded runs of [`Self::covered`]).
     pub fn counts(&mut self, series: SeriesKey, marks: &[u32]) -> &[u32] {
         let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
-        Self::window(&mut self.counts, series, at, |c| counts(c, marks))
+        Self::window(&mut self.counts, series, at, !self.estimated, |c| counts(c, marks))
     }
 
     /// Every column's frames inside the `runs` ([`covered`], kept like [`Self::counts`]).
     pub fn covered(&mut self, series: SeriesKey, runs: &[(u32, u32)], prefix: &[u64]) -> &[u32] {
         let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
-        Self::window(&mut self.counts, series, at, |c| covered(c, runs, prefix))
+        Self::window(&mut self.counts, series, at, !self.estimated, |c| covered(c, runs, prefix))
     }
 
     /// Every column's pair of values `of(frames)` (shares of a column's time, say),
@@ -210,7 +264,9 @@ impl ColumnCache {
         of: impl Fn(Range<usize>) -> Option<(f32, f32)>,
     ) -> &[Option<(f32, f32)>] {
         let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
-        Self::window(&mut self.pairs, series, at, |c| c.iter().map(|r| of(r.clone())).collect())
+        Self::window(&mut self.pairs, series, at, !self.estimated, |c| {
+            c.iter().map(|r| of(r.clone())).collect()
+        })
     }
 
     /// Every column's typical value of one series (a latency stage).
@@ -221,7 +277,7 @@ impl ColumnCache {
             let mut s = scratch.borrow_mut();
             c.iter().map(|r| index.typical(values, r.clone(), &mut s)).collect()
         };
-        Self::window(&mut self.typicals, series, at, compute);
+        Self::window(&mut self.typicals, series, at, !self.estimated, compute);
         self.scratch = scratch.into_inner();
         self.typicals[&series].values()
     }
@@ -284,7 +340,7 @@ impl ColumnCache {
             }
         };
         let at = (self.origin, &self.columns[..], self.deadline, &mut self.unsettled);
-        Self::window(&mut self.stats, (series, shared), at, compute)
+        Self::window(&mut self.stats, (series, shared), at, !self.estimated, compute)
     }
 }
 
@@ -355,7 +411,9 @@ mod tests {
         assert!(cache.settled());
         // Zoom out ×1.5 (60 ms columns), no time left this frame.
         let wide = CacheKey { ms_per_column: 60.0, ..key };
-        // A deadline already reached.
+        // A deadline already reached; finding the columns is cheap (as measured in a
+        // release build; a debug build's may exceed `ESTIMATE_OVER`).
+        cache.column_ns = Some(1.0);
         cache.set_deadline(Some(Instant::now()));
         cache.prepare(wide, 0, 101, make(60.0));
         let mut fresh = ColumnCache::default();
@@ -379,6 +437,68 @@ mod tests {
         cache.set_deadline(None);
         assert_eq!(cache.stats(("presents", 0), &index, &values, None), &want[..]);
         assert!(cache.settled());
+    }
+
+    /// A zoom under a deadline on a trace whose columns cost more than [`ESTIMATE_OVER`]
+    /// to find: the frames under the columns are estimates (between the old columns'
+    /// edges), values computed from them are stale, and the next frame where the view
+    /// stays finds the columns; then every value is the fresh cache's.
+    #[test]
+    fn a_costly_zoom_estimates_its_columns_until_the_view_stays() {
+        // 2000 frames of 1 ms, 2000 of 4 ms, then 2000 of 1 ms (12 s).
+        let values: Vec<f64> = (0..6000).map(|i| if (2000..4000).contains(&i) { 4.0 } else { 1.0 }).collect();
+        let start: Vec<f64> = values.iter().scan(0.0, |t, v| Some(std::mem::replace(t, *t + v))).collect();
+        let index = SeriesIndex::new(&values);
+        let marks: Vec<u32> = (0..6000).step_by(7).collect();
+        let key = CacheKey { run: 1, trace: 0, generation: 1, ms_per_column: 100.0, width: 120.0 };
+        let (start, spans) = (&start, &values);
+        let make =
+            |dt: f64| move |first: i64, n: usize| column_ranges(start, spans, first as f64 * dt, dt, n);
+        let mut cache = ColumnCache::default();
+        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_hours(1)));
+        cache.prepare(key, 0, 121, make(100.0));
+        let _ = cache.stats(("presents", 0), &index, &values, None);
+        assert!(!cache.estimated() && cache.settled());
+        // As if a column had cost 1 ms to find.
+        cache.column_ns = Some(1e6);
+        // Zoom in ×0.8 about 6 s: 80 ms columns from global column 15 (1200 ms).
+        let zoomed = CacheKey { ms_per_column: 80.0, ..key };
+        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_hours(1)));
+        cache.prepare(zoomed, 15, 121, make(80.0));
+        assert!(cache.estimated());
+        let old_edges: Vec<usize> = (1..=121).map(|k| make(100.0)(0, 121)[k - 1].end).collect();
+        let mut fresh = ColumnCache::default();
+        fresh.prepare(zoomed, 15, 121, make(80.0));
+        for (j, (got, want)) in cache.columns.iter().zip(&fresh.columns).enumerate() {
+            // Each estimated end lies between the old edges around the new edge.
+            let t = (15 + j + 1) as f64 * 80.0;
+            let k = (t / 100.0).floor() as usize;
+            let (lo, hi) = (old_edges[k - 1], old_edges[k]);
+            assert!((lo..=hi).contains(&got.end), "column {j}: {got:?} not within {lo}..={hi}");
+            assert!(got.end.abs_diff(want.end) <= 1, "column {j}: {got:?} against {want:?}");
+            assert!(got.start <= got.end);
+        }
+        let stats = cache.stats(("presents", 0), &index, &values, None).to_vec();
+        let counted = cache.counts(("stutters", 0), &marks).to_vec();
+        assert!(!cache.settled(), "values from estimated columns are not exact");
+        let want = fresh.stats(("presents", 0), &index, &values, None).to_vec();
+        // Column 40 (4400–4480 ms) carries old column 44 (4400–4500 ms): 25 frames of 4 ms.
+        assert_eq!((stats[40].frames, stats[40].typical), (25, 4.0));
+        assert_eq!(want[40].frames, 20);
+        let estimates = cache.columns.clone();
+        // The view stays: the columns are found, and the values refined.
+        cache.set_deadline(Some(Instant::now() + std::time::Duration::from_hours(1)));
+        cache.prepare(zoomed, 15, 121, make(80.0));
+        assert!(!cache.estimated());
+        assert_eq!(cache.columns, fresh.columns);
+        assert_eq!(cache.stats(("presents", 0), &index, &values, None), &want[..]);
+        assert_eq!(cache.counts(("stutters", 0), &marks), fresh.counts(("stutters", 0), &marks));
+        assert_eq!(counted, counts(&estimates, &marks), "the marks were counted under the estimates");
+        assert!(cache.settled());
+        // Without a deadline nothing is estimated, however costly.
+        cache.set_deadline(None);
+        cache.prepare(key, 0, 121, make(100.0));
+        assert!(!cache.estimated() && cache.settled());
     }
 
     /// Two runs of the same length at the same zoom: the second run's columns, marks and

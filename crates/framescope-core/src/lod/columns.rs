@@ -80,6 +80,12 @@ pub fn column_ranges(start_ms: &[f64], span_ms: &[f64], t0: f64, dt: f64, count:
     let n = start_ms.len();
     let mut first = frames_in(start_ms, span_ms, t0, t0).start;
     let ends = column_ends(start_ms, first, t0, dt, count);
+    // Each column's last frame's span lies in its own part of memory too: read them
+    // all first, independently (the processor fetches them at once), then use them.
+    if n > 0 {
+        let touched = ends.iter().fold(0_u64, |acc, &e| acc ^ span_ms[e.clamp(1, n) - 1].to_bits());
+        std::hint::black_box(touched);
+    }
     let mut out = Vec::with_capacity(count);
     for (c, &end) in ends.iter().enumerate() {
         let t1 = t0 + dt * (c + 1) as f64;
@@ -126,7 +132,11 @@ fn column_ends(start_ms: &[f64], from: usize, t0: f64, dt: f64, count: usize) ->
             (ea + (eb - ea) * (m - a) as f64 / (b - a) as f64) as usize
         }));
         if n > 0 {
-            let touched = guesses.iter().fold(0_u64, |acc, &g| acc ^ start_ms[g.min(n - 1)].to_bits());
+            // The guess's cache line and its neighbours on both sides: the search from a
+            // guess a few frames off reads them, and would wait for each in turn.
+            let at = |g: usize| start_ms[g.min(n - 1)].to_bits();
+            let touched =
+                guesses.iter().fold(0_u64, |acc, &g| acc ^ at(g) ^ at(g.saturating_sub(NEAR)) ^ at(g + NEAR));
             std::hint::black_box(touched);
         }
         let mut next = Vec::with_capacity(gaps.len() * 2);
@@ -140,6 +150,10 @@ fn column_ends(start_ms: &[f64], from: usize, t0: f64, dt: f64, count: usize) ->
     ends.remove(0);
     ends
 }
+
+/// How far from a guess the column-end search reads ahead of time: a cache line of
+/// starts each side.
+const NEAR: usize = 8;
 
 /// The first index at or after `from` whose start is not below `t`, searched for
 /// outwards from `guess` (galloping both ways).
@@ -173,6 +187,56 @@ fn gallop(start_ms: &[f64], from: usize, t: f64) -> usize {
     let hi = hi.min(n);
     let lo = lo.min(hi);
     lo + start_ms[lo..hi].partition_point(|&s| s < t)
+}
+
+/// The frames under `count` columns of width `dt` from global column `origin`,
+/// estimated from the `old` columns of width `old_dt` from global column `old_origin`
+/// (the previous zoom's) without reading a frame: each old column's end is the first
+/// frame starting at or after its right edge, so a new column's end is interpolated by
+/// time between the two old edges around it, and lies between them. Columns not inside
+/// the old ones (zooming out) are `exact(first, n)`: the frames under `n` columns from
+/// global column `first`.
+///
+/// A frame reaching into the next column is not counted there, unlike
+/// [`column_ranges`]. None when there are no old columns.
+#[must_use]
+pub fn estimate_columns(
+    (old, old_origin, old_dt): (&[Range<usize>], i64, f64),
+    (origin, dt, count): (i64, f64, usize),
+    exact: impl Fn(i64, usize) -> Vec<Range<usize>>,
+) -> Option<Vec<Range<usize>>> {
+    let old_count = old.len();
+    let positive = |x: f64| x.is_finite() && x > 0.0;
+    if old_count == 0 || !positive(old_dt) || !positive(dt) {
+        return None;
+    }
+    // Global edge `j` of the new grid in old columns from the first old one.
+    let at = |j: i64| (j as f64 * dt) / old_dt - old_origin as f64;
+    // The first frame at or after old edge `k` (0 ..= old_count).
+    let edge = |k: usize| if k == 0 { old[0].start } else { old[k - 1].end };
+    let frame_at = |u: f64| -> usize {
+        let k = (u.floor() as usize).min(old_count - 1);
+        let (a, b) = (edge(k) as f64, edge(k + 1) as f64);
+        (a + (b - a) * (u - k as f64).clamp(0.0, 1.0)).round() as usize
+    };
+    let inside = |j: usize| {
+        let (a, b) = (at(origin + j as i64), at(origin + j as i64 + 1));
+        a >= 0.0 && b <= old_count as f64
+    };
+    let first = (0..count).find(|&j| inside(j)).unwrap_or(count);
+    let last = (first..count).find(|&j| !inside(j)).unwrap_or(count);
+    let mut out = if first > 0 { exact(origin, first) } else { Vec::with_capacity(count) };
+    out.reserve(count - first);
+    let mut start = out.last().map_or_else(|| frame_at(at(origin + first as i64)), |r| r.end);
+    for j in first..last {
+        let end = frame_at(at(origin + j as i64 + 1)).max(start);
+        out.push(start..end);
+        start = end;
+    }
+    if last < count {
+        out.extend(exact(origin + last as i64, count - last));
+    }
+    Some(out)
 }
 
 /// The frames whose interval `[start, start + span]` overlaps `[t0, t1)`, given
@@ -251,6 +315,54 @@ mod tests {
                 assert_eq!(*r, frames_in(&start, &ft, a, a + dt), "column {c} of {t0}/{dt}");
             }
         }
+    }
+
+    /// Estimates from the previous zoom's columns: every end between the old edges
+    /// around it and within a frame of the found one on an even stretch; columns beyond
+    /// the old ones found.
+    #[test]
+    fn estimated_columns_lie_between_the_old_edges() {
+        let mut start = Vec::new();
+        let mut t = 0.0;
+        for i in 0..20_000_u32 {
+            start.push(t);
+            t += match i / 2000 {
+                1 => 5.0,
+                3 => 1.0,
+                _ => 0.3,
+            };
+        }
+        let ft: Vec<f64> = start.windows(2).map(|w| w[1] - w[0]).chain([0.3]).collect();
+        let (start, ft) = (&start, &ft);
+        let exact = |dt: f64| move |first: i64, n: usize| column_ranges(start, ft, first as f64 * dt, dt, n);
+        let (old_dt, old_origin, old_count) = (40.0, 0, 600);
+        let old = exact(old_dt)(old_origin, old_count);
+        // Zoom in about the middle, then out past both ends.
+        for (origin, dt, count) in [(20, 30.0, 600), (5, 25.0, 600), (-20, 45.0, 600)] {
+            let got = estimate_columns((&old, old_origin, old_dt), (origin, dt, count), exact(dt)).unwrap();
+            let want = exact(dt)(origin, count);
+            assert_eq!(got.len(), count);
+            for (j, (g, w)) in got.iter().zip(&want).enumerate() {
+                let edge = ((origin + j as i64 + 1) as f64 * dt) / old_dt - old_origin as f64;
+                assert!(g.start <= g.end && g.end <= start.len(), "{dt}: column {j} {g:?}");
+                if edge < 0.0 || edge > old_count as f64 {
+                    assert_eq!(g, w, "{dt}: column {j} beyond the old ones is found");
+                    continue;
+                }
+                let k = edge.floor() as usize;
+                let lo = if k == 0 { old[0].start } else { old[k - 1].end };
+                let hi = old[k.min(old_count - 1)].end;
+                assert!((lo..=hi).contains(&g.end), "{dt}: column {j} {g:?} not within {lo}..={hi}");
+            }
+            // Frames 8000–20000 come every 0.3 ms: a column's estimated end is within a
+            // frame of the found one there.
+            let even = got.iter().zip(&want).filter(|(_, w)| w.end > 8100 && w.end < 19_900);
+            assert!(even.clone().count() > 10);
+            for (g, w) in even {
+                assert!(g.end.abs_diff(w.end) <= 1, "{dt}: {g:?} against {w:?}");
+            }
+        }
+        assert!(estimate_columns((&[], 0, 1.0), (0, 1.0, 10), exact(1.0)).is_none());
     }
 
     #[test]

@@ -50,13 +50,16 @@ impl<T: Copy> Window<T> {
 
     /// This window moved to `count` columns from global column `origin`: the columns
     /// it already has are kept (with their states), the others computed by `compute`
-    /// (given a range of positions in the new window, it returns their values in order).
+    /// (given a range of positions in the new window, it returns their values in order),
+    /// exact when the columns' frames are (`exact`), else stale.
     pub(super) fn slide(
         &mut self,
         origin: i64,
         count: usize,
+        exact: bool,
         mut compute: impl FnMut(Range<usize>) -> Vec<T>,
     ) {
+        let fresh = if exact { State::Exact } else { State::Stale };
         let (old_origin, old_len) = (self.origin, self.values.len());
         if old_origin == origin && old_len == count {
             return;
@@ -69,12 +72,12 @@ impl<T: Copy> Window<T> {
             let mut v = compute(0..a);
             v.extend_from_slice(&self.values[kept.clone()]);
             v.extend(compute(b..count));
-            let mut s = vec![State::Exact; a];
+            let mut s = vec![fresh; a];
             s.extend_from_slice(&self.states[kept]);
-            s.resize(count, State::Exact);
+            s.resize(count, fresh);
             (v, s)
         } else {
-            (compute(0..count), vec![State::Exact; count])
+            (compute(0..count), vec![fresh; count])
         };
         self.inexact = states.iter().filter(|s| **s != State::Exact).count();
         (self.origin, self.values, self.states) = (origin, values, states);
@@ -82,16 +85,19 @@ impl<T: Copy> Window<T> {
 
     /// Computes every missing value, then stale ones (a run of at most
     /// [`REFINE_CHUNK`] columns at a time) until `deadline`, if any, has passed.
-    /// True when every value is exact.
+    /// While the columns' frames are estimates (not `exact`), missing values are
+    /// computed from them but stay stale, and stale ones are left for a frame with
+    /// exact columns. True when every value is exact.
     pub(super) fn refine(
         &mut self,
         deadline: Option<Instant>,
+        exact: bool,
         mut compute: impl FnMut(Range<usize>) -> Vec<T>,
     ) -> bool {
         for wanted in [State::Missing, State::Stale] {
             let mut at = 0;
             while self.inexact > 0 && at < self.states.len() {
-                if wanted == State::Stale && deadline.is_some_and(|d| Instant::now() >= d) {
+                if wanted == State::Stale && (!exact || deadline.is_some_and(|d| Instant::now() >= d)) {
                     return false;
                 }
                 let Some(first) = self.states[at..].iter().position(|s| *s == wanted).map(|k| at + k) else {
@@ -105,8 +111,12 @@ impl<T: Copy> Window<T> {
                     .map_or(first.saturating_add(chunk).min(self.states.len()), |k| first + k);
                 let values = compute(first..last);
                 self.values[first..last].copy_from_slice(&values);
-                self.states[first..last].fill(State::Exact);
-                self.inexact -= last - first;
+                if exact {
+                    self.states[first..last].fill(State::Exact);
+                    self.inexact -= last - first;
+                } else {
+                    self.states[first..last].fill(State::Stale);
+                }
                 at = last;
             }
         }
