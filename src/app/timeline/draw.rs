@@ -72,12 +72,13 @@ pub enum ColourClass {
     AnimationWhisker,
 }
 
-/// [`Item::Tick`]s of `(column, density)` in column order: neighbouring columns of one
-/// density are one tick.
+/// [`Item::Tick`]s of `(column, density)` in column order, each density drawn in one of
+/// [`TICK_STEPS`] steps: neighbouring columns of one step are one tick.
 pub fn ticks(marks: impl IntoIterator<Item = (usize, f32)>, band: Band, colour: ColourClass) -> Vec<Item> {
     let mut out: Vec<Item> = Vec::new();
     for (c, density) in marks {
         let c = c as u32;
+        let density = (density * TICK_STEPS).round().max(1.0) / TICK_STEPS;
         if let Some(Item::Tick { to, density: d, .. }) = out.last_mut()
             && *to == c
             && d.to_bits() == density.to_bits()
@@ -89,6 +90,12 @@ pub fn ticks(marks: impl IntoIterator<Item = (usize, f32)>, band: Band, colour: 
     }
     out
 }
+
+/// How many strengths a tick is drawn in: a lane is about 8 points tall and a step of
+/// opacity 1/64 is under 3 of 255 levels of colour, so no step shows, and a zoomed-out
+/// long capture's ticks (a slightly different share of marked frames in every column)
+/// become a few long items instead of one per column.
+pub const TICK_STEPS: f32 = 64.0;
 
 /// A horizontal part of a row's data area that marks are drawn in.
 #[derive(Debug, Clone, Copy, PartialEq)]
