@@ -455,14 +455,31 @@ fn ctrl_c_keeps_a_real_mangohud_capture() {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
     let child = c.spawn().unwrap();
-    // Once MangoHud logs (1 s after the launch), Ctrl-C to framescope (not to xvfb-run).
+    // Once MangoHud logs (1 s after the launch), Ctrl-C to framescope: this test's (its
+    // output folder is in the command line), and the framescope process itself, not
+    // xvfb-run or one of its shells (their command lines hold the same words; a signal
+    // to one of them ended xvfb-run by the signal once, on a loaded machine).
+    let pattern = format!("framescope record --duration 30 -o {}", out_dir.display());
     let framescope = || {
-        let out =
-            Command::new("pgrep").args(["-f", "-n", "framescope record --duration 30"]).output().ok()?;
-        String::from_utf8_lossy(&out.stdout).trim().parse::<u32>().ok()
+        let out = Command::new("pgrep").args(["-f", &pattern]).output().ok()?;
+        String::from_utf8_lossy(&out.stdout).lines().filter_map(|l| l.trim().parse::<u32>().ok()).find(
+            |pid| {
+                std::fs::read_to_string(format!("/proc/{pid}/comm")).is_ok_and(|c| c.trim() == "framescope")
+            },
+        )
     };
     std::thread::sleep(Duration::from_secs(5));
-    let pid = framescope().expect("framescope record runs");
+    // Xvfb may start slowly on a loaded machine: wait for framescope, then give
+    // MangoHud its second.
+    let mut pid = framescope();
+    while pid.is_none() && started.elapsed() < Duration::from_secs(15) {
+        std::thread::sleep(Duration::from_millis(250));
+        pid = framescope();
+    }
+    let pid = pid.expect("framescope record runs");
+    if started.elapsed() > Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_secs(2));
+    }
     assert!(Command::new("kill").args(["-INT", &pid.to_string()]).status().unwrap().success());
     let (tx, rx) = std::sync::mpsc::channel();
     std::thread::spawn(move || {

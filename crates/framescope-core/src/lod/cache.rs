@@ -71,7 +71,11 @@ pub struct ColumnStat {
 /// once (they are what the hover and the marks read), but a row's values are carried
 /// over from the previous zoom's column under each new column's centre and computed
 /// again in runs of columns until the deadline, the rest on the next frames
-/// ([`ColumnCache::settled`] says when every value read this frame was exact). Columns
+/// ([`ColumnCache::settled`] says when every value read this frame was exact). When
+/// finding the frames under every column would cost more than [`ESTIMATE_OVER`] (a long
+/// trace zoomed out), they are estimated from the previous zoom's columns instead
+/// ([`estimate_columns`]), values computed from them are stale, and the next frame where
+/// the view stays finds them ([`ColumnCache::estimated`]). Columns
 /// that come into view at the edges (zooming out) carry the nearest old column's values
 /// the same way; a column with no frame, or far beyond the previous zoom's columns, is
 /// always computed. So a frame
