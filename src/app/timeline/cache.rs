@@ -68,7 +68,7 @@ pub fn column(cache: &ColumnCache, input: &Input<'_>, width: f32, c: usize) -> s
     }
     let f = &input.trace.frames;
     let dt = input.view.ms_per_px(width);
-    let first = (input.view.start_ms / dt).floor() + c as f64;
+    let first = (cache.origin() + c as i64) as f64;
     column_ranges(&f.start_ms, f.spans_ms(), first * dt, dt, 1).pop().unwrap_or(0..0)
 }
 
